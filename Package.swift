@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+// Arkivator: paper letters in, a searchable per-person archive out.
+// One target per pipeline stage; C libraries are wrapped once, in their own `C…` targets.
+import PackageDescription
+
+let package = Package(
+    name: "Arkivator",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "arkivator", targets: ["arkivator"]),
+        .library(name: "ArkivatorPipeline", targets: ["ArkivatorPipeline"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // C libraries, each wrapped once (module map + shim header only).
+        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
+        .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+
+        // Shared vocabulary: user-facing messages (nb/en), library location, small helpers.
+        .target(name: "ArkivatorCore"),
+        // Stage 1, ingest: find documents among files and folders, sniff, hash.
+        .target(name: "ArkivatorIntake", dependencies: [
+            "ArkivatorCore",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
+        // Stage 2, cleanup: decode with limits, sheet, deskew, light, binarise (Leptonica).
+        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica"]),
+        // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
+        .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
+        // Orchestration: runs the stages per document, pages in parallel, progress.
+        .target(name: "ArkivatorPipeline", dependencies: [
+            "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR",
+        ]),
+        // The command-line shell over the pipeline.
+        .executableTarget(name: "arkivator", dependencies: [
+            "ArkivatorPipeline", "ArkivatorCore",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ]),
+
+        .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
+        .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
+        .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
+        .testTarget(name: "ArkivatorPipelineTests", dependencies: ["ArkivatorPipeline", "TestSupport"]),
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+    ]
+)

@@ -1,0 +1,94 @@
+/// Why an input file was refused, with a plain message for the user.
+///
+/// Public as a struct over a private enum, so new reasons can be added without breaking callers.
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Reason: Sendable, Equatable {
+        case unreadable(String)
+        case empty
+        case notAnImage(detected: String)
+        case unsupportedFormat(String)
+        case truncated
+        case tooLarge(width: Int, height: Int, limit: Int)
+        case undecodable
+        case noPages
+    }
+
+    private let reason: Reason
+
+    private init(_ reason: Reason) { self.reason = reason }
+
+    /// The file could not be read at all (permissions, vanished, I/O error).
+    public static func unreadable(_ detail: String) -> InputError { .init(.unreadable(detail)) }
+    /// The file has zero bytes.
+    public static let empty = InputError(.empty)
+    /// The bytes are not an image (for example a text file with an image name).
+    public static func notAnImage(detected: String) -> InputError { .init(.notAnImage(detected: detected)) }
+    /// A real file format that is not one of JPEG, PNG and TIFF.
+    public static func unsupportedFormat(_ name: String) -> InputError { .init(.unsupportedFormat(name)) }
+    /// The image stops before its end (an interrupted copy or transfer).
+    public static let truncated = InputError(.truncated)
+    /// The image is larger than the pixel budget (protects against decompression bombs).
+    public static func tooLarge(width: Int, height: Int, limit: Int) -> InputError {
+        .init(.tooLarge(width: width, height: height, limit: limit))
+    }
+    /// The image library could not decode the bytes.
+    public static let undecodable = InputError(.undecodable)
+    /// A container (such as a TIFF) holds no pages.
+    public static let noPages = InputError(.noPages)
+
+    /// A short machine-readable code, stable across languages.
+    public var code: String {
+        switch reason {
+        case .unreadable: "unreadable"
+        case .empty: "empty"
+        case .notAnImage: "notAnImage"
+        case .unsupportedFormat: "unsupportedFormat"
+        case .truncated: "truncated"
+        case .tooLarge: "tooLarge"
+        case .undecodable: "undecodable"
+        case .noPages: "noPages"
+        }
+    }
+
+    /// What happened and what to do, in the user's language.
+    public var message: UserMessage {
+        switch reason {
+        case .unreadable(let detail):
+            UserMessage(
+                nb: "Filen kunne ikke leses (\(detail)). Sjekk at den finnes og at du har lesetilgang.",
+                en: "The file could not be read (\(detail)). Check that it exists and that you may read it.")
+        case .empty:
+            UserMessage(
+                nb: "Filen er tom (0 byte). Skann eller kopier dokumentet på nytt.",
+                en: "The file is empty (0 bytes). Scan or copy the document again.")
+        case .notAnImage(let detected):
+            UserMessage(
+                nb: "Filen er ikke et bilde (innholdet ser ut som \(detected)). Bruk JPEG, PNG eller TIFF.",
+                en: "The file is not an image (its content looks like \(detected)). Use JPEG, PNG or TIFF.")
+        case .unsupportedFormat(let name):
+            UserMessage(
+                nb: "Filformatet \(name) støttes ikke ennå. Lagre siden som JPEG, PNG eller TIFF.",
+                en: "The \(name) format is not supported yet. Save the page as JPEG, PNG or TIFF.")
+        case .truncated:
+            UserMessage(
+                nb: "Bildet er avkortet: filen slutter før bildet er ferdig. Kopier eller skann dokumentet på nytt.",
+                en: "The image is cut off: the file ends before the image does. Copy or scan the document again.")
+        case .tooLarge(let width, let height, let limit):
+            UserMessage(
+                nb: "Bildet er for stort (\(width)×\(height) piksler, grensen er \(limit / 1_000_000) megapiksler). "
+                    + "Skann med lavere oppløsning, for eksempel 300 DPI.",
+                en: "The image is too large (\(width)×\(height) pixels, the limit is \(limit / 1_000_000) megapixels). "
+                    + "Scan at a lower resolution, such as 300 DPI.")
+        case .undecodable:
+            UserMessage(
+                nb: "Bildet er skadet og kan ikke leses. Kopier eller skann dokumentet på nytt.",
+                en: "The image is damaged and cannot be read. Copy or scan the document again.")
+        case .noPages:
+            UserMessage(
+                nb: "Filen inneholder ingen sider.",
+                en: "The file contains no pages.")
+        }
+    }
+
+    public var description: String { message.text() }
+}

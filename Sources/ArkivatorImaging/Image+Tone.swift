@@ -1,0 +1,67 @@
+internal import CLeptonica
+
+extension Image {
+    /// Evens out the light: shadows, gradients and yellowed paper become an even white background,
+    /// and the ink is stretched to full black. The image must be 8-bit gray.
+    public func evenedLight() throws(ImagingError) -> Image {
+        // Background estimated in 64-pixel tiles from pixels brighter than 60 (paper in shadow is
+        // still brighter than that), normalised to 200.
+        let normalised = try Image.wrap(
+            pixBackgroundNorm(pix, nil, nil, 64, 64, 60, 50, 200, 2, 2), "pixBackgroundNorm")
+        // Map the normalised background (200) to white and the darkest ink to black.
+        return try .wrap(pixGammaTRC(nil, normalised.pix, 1.0, 30, 190), "pixGammaTRC")
+    }
+
+    /// A copy with a white frame `pixels` wide: photo and scanner edges (dark lines where the
+    /// sheet ended) otherwise confuse OCR's layout analysis. Letters keep wider margins than this.
+    public func whiteFramed(pixels: Int) throws(ImagingError) -> Image {
+        let copy = try Image.wrap(pixCopy(nil, pix), "pixCopy")
+        let m = Int32(max(0, min(pixels, min(width, height) / 4)))
+        guard pixSetBorderVal(copy.pix, m, m, m, m, 255) == 0 else {
+            throw ImagingError(operation: "pixSetBorderVal")
+        }
+        return copy
+    }
+
+    /// A black and white page for OCR: a global threshold on an evened-light gray page.
+    public func binarized(threshold: Int = 160) throws(ImagingError) -> Image {
+        try .wrap(pixThresholdToBinary(pix, Int32(threshold)), "pixThresholdToBinary")
+    }
+
+    /// Share of dark pixels in a 1-bit image (0…1).
+    public func inkCoverage() -> Double {
+        var count: Int32 = 0
+        guard depth == 1, pixCountPixels(pix, &count, nil) == 0 else { return 0 }
+        return Double(count) / Double(max(1, width * height))
+    }
+
+    /// The image as JPEG bytes.
+    public func jpegData(quality: Int = 80) throws(ImagingError) -> [UInt8] {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemJpeg(&data, &size, pix, Int32(quality), 0) == 0, let data else {
+            throw ImagingError(operation: "pixWriteMemJpeg")
+        }
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// The image as PNG bytes (lossless; used for black and white pages and in tests).
+    public func pngData() throws(ImagingError) -> [UInt8] {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemPng(&data, &size, pix, 0) == 0, let data else {
+            throw ImagingError(operation: "pixWriteMemPng")
+        }
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// A small version for analysis: median-filtered so text disappears and edges stay sharp.
+    func analysisCopy(longSide: Int) throws(ImagingError) -> (image: Image, scale: Double) {
+        let scale = Double(longSide) / Double(max(width, height))
+        let small = try scaled(by: min(1, scale))
+        let smooth = try Image.wrap(pixMedianFilter(small.pix, 5, 5), "pixMedianFilter")
+        return (smooth, min(1, scale))
+    }
+}

@@ -1,0 +1,91 @@
+import ArkivatorCore
+
+/// The image formats Arkivator reads, recognised by their first bytes, never by the file name.
+public enum ImageFormat: String, Sendable, Equatable, Codable {
+    case jpeg
+    case png
+    case tiff
+
+    /// Checks the magic bytes (and, for JPEG and PNG, the end marker) of a whole file.
+    ///
+    /// Throws an `InputError` that names what the bytes look like when they are not an image we read.
+    public static func sniff(_ bytes: [UInt8]) throws(InputError) -> ImageFormat {
+        guard !bytes.isEmpty else { throw .empty }
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
+            guard hasJPEGEnd(bytes) else { throw .truncated }
+            return .jpeg
+        }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            guard hasPNGEnd(bytes) else { throw .truncated }
+            return .png
+        }
+        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+            return .tiff
+        }
+        throw otherFormat(bytes)
+    }
+
+    /// A JPEG ends with the EOI marker FF D9; some writers pad after it, so look near the end.
+    private static func hasJPEGEnd(_ bytes: [UInt8]) -> Bool {
+        let window = bytes.suffix(4096)
+        var previous: UInt8 = 0
+        for byte in window {
+            if previous == 0xFF && byte == 0xD9 { return true }
+            previous = byte
+        }
+        return false
+    }
+
+    /// A PNG ends with an IEND chunk.
+    private static func hasPNGEnd(_ bytes: [UInt8]) -> Bool {
+        let iend: [UInt8] = [0x49, 0x45, 0x4E, 0x44]
+        let tail = Array(bytes.suffix(64))
+        guard tail.count >= iend.count else { return false }
+        for start in 0...(tail.count - iend.count) where Array(tail[start..<start + iend.count]) == iend {
+            return true
+        }
+        return false
+    }
+
+    /// Names what a non-image looks like, so the message can say more than "not an image".
+    private static func otherFormat(_ bytes: [UInt8]) -> InputError {
+        if bytes.starts(with: Array("%PDF".utf8)) { return .unsupportedFormat("PDF") }
+        if bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
+            let brand = String(decoding: bytes[8..<12], as: UTF8.self)
+            if ["heic", "heix", "mif1", "msf1", "hevc"].contains(brand) { return .unsupportedFormat("HEIC") }
+            return .notAnImage(detected: "video")
+        }
+        if bytes.starts(with: Array("GIF8".utf8)) { return .unsupportedFormat("GIF") }
+        if bytes.starts(with: Array("BM".utf8)) { return .unsupportedFormat("BMP") }
+        if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            return .unsupportedFormat("WebP")
+        }
+        if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .notAnImage(detected: "zip") }
+        let sample = bytes.prefix(512)
+        let printable = sample.filter { $0 == 9 || $0 == 10 || $0 == 13 || $0 >= 32 }.count
+        if printable == sample.count || String(validating: sample, as: UTF8.self) != nil {
+            return .notAnImage(detected: UILanguage.current == .norwegian ? "tekst" : "text")
+        }
+        return .notAnImage(detected: UILanguage.current == .norwegian ? "ukjente data" : "unknown data")
+    }
+}
+
+private extension String {
+    init?(validating bytes: ArraySlice<UInt8>, as: UTF8.Type) {
+        var iterator = bytes.makeIterator()
+        var decoder = UTF8()
+        var result = ""
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar):
+                if scalar.value < 9 { return nil }
+                result.unicodeScalars.append(scalar)
+            case .emptyInput:
+                self = result
+                return
+            case .error:
+                return nil
+            }
+        }
+    }
+}

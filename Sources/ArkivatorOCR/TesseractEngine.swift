@@ -1,0 +1,137 @@
+import ArkivatorCore
+import ArkivatorImaging
+internal import CLeptonica
+internal import CTesseract
+import Foundation
+
+/// A failed Tesseract call, with a message for the user.
+public struct OCRError: Error, Sendable, CustomStringConvertible {
+    public let message: UserMessage
+    public var description: String { message.text() }
+
+    static func missingLanguage(_ language: String) -> OCRError {
+        OCRError(message: UserMessage(
+            nb: "Tesseract mangler språkdata for «\(language)». Installer pakken tesseract-ocr-\(language) (make demo gjør det).",
+            en: "Tesseract has no language data for '\(language)'. Install the package tesseract-ocr-\(language) (make demo does)."))
+    }
+
+    static let recognitionFailed = OCRError(message: UserMessage(
+        nb: "Tekstgjenkjenningen feilet på denne siden. Prøv et tydeligere bilde.",
+        en: "Text recognition failed on this page. Try a clearer image."))
+}
+
+/// One Tesseract engine: owns a `TessBaseAPI`, initialised once and reused for many pages.
+///
+/// Not thread-safe: give each worker thread its own engine. `@unchecked Sendable` only so that an
+/// engine can be handed to the one thread that then uses it alone.
+public final class TesseractEngine: @unchecked Sendable {
+    private let handle: OpaquePointer
+    public let language: String
+
+    /// Loads the language model (about 60 ms for `nor`).
+    public init(language: String = "nor", dataPath: String? = nil) throws(OCRError) {
+        guard let handle = TessBaseAPICreate() else { throw OCRError.recognitionFailed }
+        self.handle = handle
+        self.language = language
+        // Tesseract's own chatter ("Estimating resolution…") goes nowhere; Arkivator reports itself.
+        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        let status: Int32 = if let dataPath { TessBaseAPIInit3(handle, dataPath, language) } else { TessBaseAPIInit3(handle, nil, language) }
+        guard status == 0 else {
+            TessBaseAPIDelete(handle)
+            throw OCRError.missingLanguage(language)
+        }
+        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        TessBaseAPISetPageSegMode(handle, PSM_AUTO)
+    }
+
+    deinit {
+        TessBaseAPIEnd(handle)
+        TessBaseAPIDelete(handle)
+    }
+
+    /// Reads the text of a cleaned page (1-bit or 8-bit, upright, about `dpi`).
+    public func recognize(_ image: Image, dpi: Int = 300) throws(OCRError) -> OCRPage {
+        defer { TessBaseAPIClear(handle) }
+        TessBaseAPISetImage2(handle, image.pix)
+        TessBaseAPISetSourceResolution(handle, Int32(dpi))
+        guard TessBaseAPIRecognize(handle, nil) == 0 else { throw OCRError.recognitionFailed }
+        guard let iterator = TessBaseAPIGetIterator(handle) else { return .empty }
+        defer { TessResultIteratorDelete(iterator) }
+        let pageIterator = TessResultIteratorGetPageIterator(iterator)
+        var layout = PageLayout()
+        repeat {
+            guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
+            let text = String(cString: cText)
+            TessDeleteText(cText)
+            let confidence = Double(TessResultIteratorConfidence(iterator, RIL_WORD)) / 100
+            if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_BLOCK) != 0 || layout.blocks.isEmpty {
+                layout.startBlock(box: Self.box(pageIterator, RIL_BLOCK))
+            } else if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_PARA) != 0 {
+                layout.startParagraph()
+            } else if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
+                layout.startLine()
+            }
+            layout.add(PageLayout.Word(text: text, confidence: confidence, box: Self.box(pageIterator, RIL_WORD)))
+        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
+        return layout.page()
+    }
+
+    private static func box(_ iterator: OpaquePointer?, _ level: TessPageIteratorLevel) -> [Int] {
+        var left: Int32 = 0, top: Int32 = 0, right: Int32 = 0, bottom: Int32 = 0
+        TessPageIteratorBoundingBox(iterator, level, &left, &top, &right, &bottom)
+        return [Int(left), Int(top), Int(right - left), Int(bottom - top)]
+    }
+
+    /// The OpenMP thread limit in force in this process, as the OpenMP runtime that Tesseract
+    /// loaded reports it (nil when no OpenMP runtime is loaded).
+    public static func openMPThreadLimit() -> Int? {
+        guard let program = dlopen(nil, RTLD_NOW) else { return nil }
+        defer { dlclose(program) }
+        guard let symbol = dlsym(program, "omp_get_thread_limit") else { return nil }
+        typealias Function = @convention(c) () -> Int32
+        return Int(unsafeBitCast(symbol, to: Function.self)())
+    }
+}
+
+/// Finds whether a page is upright, sideways or upside down (Tesseract OSD).
+///
+/// Slower than reading a page, so the pipeline asks only when a first reading looks poor.
+/// Not thread-safe, like `TesseractEngine`.
+public final class OrientationDetector: @unchecked Sendable {
+    private let handle: OpaquePointer
+
+    public init(dataPath: String? = nil) throws(OCRError) {
+        guard let handle = TessBaseAPICreate() else { throw OCRError.recognitionFailed }
+        self.handle = handle
+        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        let status: Int32 = if let dataPath { TessBaseAPIInit3(handle, dataPath, "osd") } else { TessBaseAPIInit3(handle, nil, "osd") }
+        guard status == 0 else {
+            TessBaseAPIDelete(handle)
+            throw OCRError.missingLanguage("osd")
+        }
+        TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
+        TessBaseAPISetPageSegMode(handle, PSM_OSD_ONLY)
+    }
+
+    deinit {
+        TessBaseAPIEnd(handle)
+        TessBaseAPIDelete(handle)
+    }
+
+    /// Quarter turns clockwise that make the text upright, with OSD's confidence; nil when
+    /// OSD finds too little text to tell.
+    public func uprightTurns(_ image: Image, dpi: Int = 300) -> (quarterTurns: Int, confidence: Double)? {
+        defer { TessBaseAPIClear(handle) }
+        TessBaseAPISetImage2(handle, image.pix)
+        TessBaseAPISetSourceResolution(handle, Int32(dpi))
+        var degrees: Int32 = 0
+        var confidence: Float = 0
+        var scriptConfidence: Float = 0
+        guard TessBaseAPIDetectOrientationScript(handle, &degrees, &confidence, nil, &scriptConfidence) != 0 else {
+            return nil
+        }
+        // `degrees` is how far the page is turned clockwise; turning it back is the rest of a full turn.
+        let turns = ((360 - Int(degrees)) % 360) / 90
+        return (turns, Double(confidence))
+    }
+}

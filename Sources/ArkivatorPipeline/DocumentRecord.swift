@@ -1,0 +1,114 @@
+import ArkivatorImaging
+import Foundation
+
+/// The record of one document as it travels through the pipeline; `ingest --json` prints it,
+/// one object per line. Later stages add their fields here.
+public struct DocumentRecord: Sendable, Codable, Equatable {
+    /// The page files, as given (a single path is printed as a string, several as a list).
+    public var sources: [String]
+    /// SHA-256 of the file (or of the page files' hashes, in order, for several files).
+    public var id: String?
+    /// Number of page images (a multi-page TIFF counts its pages).
+    public var pages: Int
+    /// The recognised text; pages are separated by a form feed (`\f`).
+    public var text: String
+    /// Mean word confidence over the document, 0…1.
+    public var ocrConfidence: Double?
+    public var lowConfidenceWords: [LowConfidenceWord]
+    /// True when no page holds readable text.
+    public var noText: Bool
+    /// Why the document was refused or failed, in the user's language; nil when it was read.
+    public var error: String?
+    /// A stable code for `error` (`empty`, `truncated`, `notAnImage`, `tooLarge`, …).
+    public var errorCode: String?
+    /// Seconds spent per stage, summed over pages.
+    public var timings: Timings
+    /// What cleanup did to each page.
+    public var pageReports: [PageReport]
+
+    public struct LowConfidenceWord: Sendable, Codable, Equatable {
+        public var word: String
+        /// 1-based page number.
+        public var page: Int
+        /// Position in `text`, in Unicode scalars.
+        public var start: Int
+        public var length: Int
+        public var confidence: Double
+    }
+
+    public struct Timings: Sendable, Codable, Equatable {
+        public var read: Double = 0
+        public var decode: Double = 0
+        public var cleanup: Double = 0
+        public var ocr: Double = 0
+        public var write: Double = 0
+    }
+
+    public struct PageReport: Sendable, Codable, Equatable {
+        public var cleanup: CleanupReport
+        public var ocrConfidence: Double
+        public var noText: Bool
+        public var width: Int
+        public var height: Int
+        /// The cleaned page image written by `--out`, if any.
+        public var image: String?
+    }
+
+    public init(sources: [String]) {
+        self.sources = sources
+        self.id = nil
+        self.pages = 0
+        self.text = ""
+        self.ocrConfidence = nil
+        self.lowConfidenceWords = []
+        self.noText = false
+        self.error = nil
+        self.errorCode = nil
+        self.timings = Timings()
+        self.pageReports = []
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, timings, pageReports
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if sources.count == 1 { try c.encode(sources[0], forKey: .source) } else { try c.encode(sources, forKey: .source) }
+        try c.encode(id, forKey: .id)
+        try c.encode(pages, forKey: .pages)
+        try c.encode(text, forKey: .text)
+        try c.encode(ocrConfidence.map { ($0 * 1000).rounded() / 1000 }, forKey: .ocrConfidence)
+        try c.encode(lowConfidenceWords, forKey: .lowConfidenceWords)
+        try c.encode(noText, forKey: .noText)
+        try c.encode(error, forKey: .error)
+        try c.encode(errorCode, forKey: .errorCode)
+        try c.encode(timings, forKey: .timings)
+        try c.encode(pageReports, forKey: .pageReports)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        if let single = try? c.decode(String.self, forKey: .source) { sources = [single] } else {
+            sources = try c.decode([String].self, forKey: .source)
+        }
+        id = try c.decodeIfPresent(String.self, forKey: .id)
+        pages = try c.decode(Int.self, forKey: .pages)
+        text = try c.decode(String.self, forKey: .text)
+        ocrConfidence = try c.decodeIfPresent(Double.self, forKey: .ocrConfidence)
+        lowConfidenceWords = try c.decode([LowConfidenceWord].self, forKey: .lowConfidenceWords)
+        noText = try c.decode(Bool.self, forKey: .noText)
+        error = try c.decodeIfPresent(String.self, forKey: .error)
+        errorCode = try c.decodeIfPresent(String.self, forKey: .errorCode)
+        timings = try c.decode(Timings.self, forKey: .timings)
+        pageReports = try c.decode([PageReport].self, forKey: .pageReports)
+    }
+
+    /// One line of JSON, keys sorted, as `ingest --json` prints it.
+    public func jsonLine() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,245 @@
+import ArkivatorCore
+import ArkivatorImaging
+import ArkivatorIntake
+import ArkivatorOCR
+import Foundation
+
+/// Runs documents through the stages: intake → cleanup → OCR, pages in parallel.
+///
+/// Each worker thread owns a Tesseract engine, made once when the pipeline is made and reused for
+/// every page. Blocking C work runs on these threads, never on Swift's cooperative pool.
+/// Records are delivered in the order the documents were given, whatever order pages finish in.
+public final class Pipeline: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Pages read at the same time; default: the number of cores.
+        public var jobs: Int
+        /// Where cleaned page images are written (`--out`); nil writes none.
+        public var pageImageDirectory: URL?
+        /// The Tesseract language.
+        public var language: String
+        public var pixelBudget: Int
+
+        public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, pageImageDirectory: URL? = nil,
+                    language: String = "nor", pixelBudget: Int = Image.defaultPixelBudget) {
+            self.jobs = max(1, jobs)
+            self.pageImageDirectory = pageImageDirectory
+            self.language = language
+            self.pixelBudget = pixelBudget
+        }
+    }
+
+    /// Pages done so far and pages known in all.
+    public struct Progress: Sendable {
+        public var pagesDone: Int
+        public var pagesTotal: Int
+        public var documentsDone: Int
+        public var documentsTotal: Int
+    }
+
+    public let options: Options
+    // One reader per worker; reader i is only ever used by worker thread i.
+    private let readers: [PageReader]
+
+    /// Makes the workers and loads one Tesseract engine for each.
+    public init(options: Options = Options()) throws {
+        self.options = options
+        Leptonica.silence()
+        var made: [PageReader] = []
+        for _ in 0..<options.jobs { made.append(try PageReader(language: options.language)) }
+        readers = made
+    }
+
+    /// Reads every document; `record` is called once per document, in input order, and
+    /// `progress` after every page. Both are called from worker threads, one call at a time.
+    public func run(_ documents: [DocumentSource],
+                    progress: @escaping @Sendable (Progress) -> Void = { _ in },
+                    record: @escaping @Sendable (DocumentRecord) -> Void) {
+        guard !documents.isEmpty else { return }
+        let run = Run(documents: documents, options: options, progress: progress, record: record)
+        let group = DispatchGroup()
+        for reader in readers {
+            group.enter()
+            let thread = Thread {
+                run.work(with: reader)
+                group.leave()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+    }
+}
+
+/// The shared state of one `Pipeline.run`: a queue of jobs and the documents being assembled.
+private final class Run: @unchecked Sendable {
+    private enum Job {
+        case open(Int)
+        case page(document: Int, page: Int, image: Image)
+    }
+
+    private struct Assembly {
+        var record: DocumentRecord
+        var pages: [PageReader.Result?] = []
+        var remaining = 0
+        var finished = false
+        var pageImageNames: [String?] = []
+    }
+
+    // All fields below are guarded by `condition`.
+    private let condition = NSCondition()
+    private var queue: [Job]
+    private var busy = 0
+    private var assemblies: [Assembly]
+    private var nextToEmit = 0
+    private var pagesDone = 0
+    private var pagesTotal: Int
+    private var documentsDone = 0
+
+    private let documents: [DocumentSource]
+    private let options: Pipeline.Options
+    private let progress: @Sendable (Pipeline.Progress) -> Void
+    private let record: @Sendable (DocumentRecord) -> Void
+
+    init(documents: [DocumentSource], options: Pipeline.Options,
+         progress: @escaping @Sendable (Pipeline.Progress) -> Void,
+         record: @escaping @Sendable (DocumentRecord) -> Void) {
+        self.documents = documents
+        self.options = options
+        self.progress = progress
+        self.record = record
+        queue = documents.indices.map { Job.open($0) }
+        assemblies = documents.map { Assembly(record: DocumentRecord(sources: $0.pages.map(\.path))) }
+        pagesTotal = documents.reduce(0) { $0 + $1.pages.count }
+    }
+
+    func work(with reader: PageReader) {
+        while let job = take() {
+            switch job {
+            case .open(let index): open(index)
+            case .page(let document, let page, let image): read(document: document, page: page, image: image, with: reader)
+            }
+            condition.lock()
+            busy -= 1
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+
+    /// The next job, waiting while other workers may still add pages; nil when all is done.
+    private func take() -> Job? {
+        condition.lock()
+        defer { condition.unlock() }
+        while queue.isEmpty {
+            if busy == 0 { return nil }
+            condition.wait()
+        }
+        busy += 1
+        return queue.removeFirst()
+    }
+
+    /// Intake and decode: reads the document's files, checks them and queues its pages first in line.
+    private func open(_ index: Int) {
+        let source = documents[index]
+        var timings = DocumentRecord.Timings()
+        var images: [Image] = []
+        var failure: InputError?
+        var files: [ReceivedFile] = []
+        for url in source.pages {
+            let readStart = Date()
+            do {
+                let file = try ReceivedFile.read(url)
+                files.append(file)
+                timings.read += Date().timeIntervalSince(readStart)
+                let decodeStart = Date()
+                images += try Image.decodePages(file.bytes, pixelBudget: options.pixelBudget)
+                timings.decode += Date().timeIntervalSince(decodeStart)
+            } catch {
+                failure = error
+                break
+            }
+        }
+        condition.lock()
+        defer { condition.unlock() }
+        assemblies[index].record.timings = timings
+        if failure == nil { assemblies[index].record.id = ReceivedFile.documentID(of: files) }
+        if let failure {
+            assemblies[index].record.error = failure.message.text()
+            assemblies[index].record.errorCode = failure.code
+            pagesDone += source.pages.count
+            finish(index)
+            return
+        }
+        pagesTotal += images.count - source.pages.count
+        assemblies[index].pages = Array(repeating: nil, count: images.count)
+        assemblies[index].pageImageNames = Array(repeating: nil, count: images.count)
+        assemblies[index].remaining = images.count
+        let jobs = images.enumerated().map { Job.page(document: index, page: $0.offset, image: $0.element) }
+        queue.insert(contentsOf: jobs, at: 0)
+        condition.broadcast()
+    }
+
+    private func read(document index: Int, page: Int, image: Image, with reader: PageReader) {
+        var outcome: PageReader.Result?
+        var failureMessage: String?
+        do {
+            outcome = try reader.read(image)
+        } catch {
+            failureMessage = "\(error)"
+        }
+        var imageName: String?
+        if let outcome, let directory = options.pageImageDirectory {
+            let pageCount = assembliesPageCount(index)
+            imageName = writePageImage(outcome.cleaned.gray, document: documents[index].name,
+                                       page: page, pageCount: pageCount, directory: directory)
+        }
+        condition.lock()
+        defer { condition.unlock() }
+        if let outcome {
+            assemblies[index].pages[page] = outcome
+            assemblies[index].pageImageNames[page] = imageName
+        } else if assemblies[index].record.error == nil {
+            assemblies[index].record.error = failureMessage
+            assemblies[index].record.errorCode = "ocr"
+        }
+        assemblies[index].remaining -= 1
+        pagesDone += 1
+        if assemblies[index].remaining == 0 { finish(index) }
+        progress(.init(pagesDone: pagesDone, pagesTotal: pagesTotal, documentsDone: documentsDone,
+                       documentsTotal: documents.count))
+    }
+
+    private func assembliesPageCount(_ index: Int) -> Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return assemblies[index].pages.count
+    }
+
+    /// Marks a document finished and delivers every finished document that is next in order.
+    /// Called with the lock held.
+    private func finish(_ index: Int) {
+        assemblies[index].finished = true
+        documentsDone += 1
+        if assemblies[index].record.error == nil {
+            assemblies[index].record = RecordAssembler.assemble(
+                assemblies[index].record, pages: assemblies[index].pages.compactMap { $0 },
+                imageNames: assemblies[index].pageImageNames)
+        }
+        assemblies[index].pages = []
+        while nextToEmit < assemblies.count, assemblies[nextToEmit].finished {
+            record(assemblies[nextToEmit].record)
+            nextToEmit += 1
+        }
+    }
+
+    private func writePageImage(_ image: Image, document: String, page: Int, pageCount: Int, directory: URL) -> String? {
+        let name = pageCount > 1 ? "\(document) - side \(page + 1).jpg" : "\(document).jpg"
+        let url = directory.appendingPathComponent(name)
+        guard let bytes = try? image.jpegData(quality: 80) else { return nil }
+        do {
+            try Data(bytes).write(to: url, options: .atomic)
+            return url.path
+        } catch {
+            return nil
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArkivatorOCR
+
+/// Joins the pages of one document into its record: text, confidence, low-confidence words.
+enum RecordAssembler {
+    /// The separator between pages in a document's text.
+    static let pageSeparator = "\u{0C}"
+
+    static func assemble(_ base: DocumentRecord, pages: [PageReader.Result], imageNames: [String?]) -> DocumentRecord {
+        var record = base
+        record.pages = pages.count
+        var text = ""
+        var offset = 0
+        var weighted = 0.0
+        var weights = 0.0
+        for (number, page) in pages.enumerated() {
+            if number > 0 {
+                text += pageSeparator
+                offset += pageSeparator.unicodeScalars.count
+            }
+            let ocr = page.ocr
+            text += ocr.text
+            for word in ocr.lowConfidenceWords() {
+                record.lowConfidenceWords.append(.init(
+                    word: word.text, page: number + 1, start: offset + word.start, length: word.length,
+                    confidence: (word.confidence * 1000).rounded() / 1000))
+            }
+            offset += ocr.text.unicodeScalars.count
+            for word in ocr.words {
+                weighted += word.confidence * Double(word.length)
+                weights += Double(word.length)
+            }
+            record.timings.cleanup += page.cleanupSeconds
+            record.timings.ocr += page.ocrSeconds
+            record.pageReports.append(.init(
+                cleanup: page.cleaned.report, ocrConfidence: (ocr.meanConfidence * 1000).rounded() / 1000,
+                noText: ocr.noText, width: page.cleaned.gray.width, height: page.cleaned.gray.height,
+                image: number < imageNames.count ? imageNames[number] : nil))
+        }
+        record.text = text
+        record.noText = pages.allSatisfy(\.ocr.noText)
+        record.ocrConfidence = weights > 0 ? weighted / weights : nil
+        return record
+    }
+}

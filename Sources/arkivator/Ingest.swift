@@ -1,0 +1,72 @@
+import ArgumentParser
+import ArkivatorCore
+import ArkivatorIntake
+import ArkivatorPipeline
+import Foundation
+
+extension Arkivator {
+    /// Reads scanned or photographed letters: cleanup and OCR, one result per document.
+    struct Ingest: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Les inn skannede eller fotograferte brev. (Read scanned or photographed letters.)",
+            discussion: """
+                Tar filer og mapper (mapper leses med undermapper). JPEG, PNG og TIFF; innholdet sjekkes,
+                ikke filnavnet. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
+                Filer som ikke kan leses blir hoppet over med en forklaring; resten leses likevel.
+                Avslutningskode 0: alt lest. 1: noen filer feilet.
+
+                Takes files and folders (searched recursively). Each page is flattened, cropped,
+                straightened, evened out and read with Tesseract (Norwegian). Files that cannot be read
+                are skipped with a reason; exit code 1 then says that some failed.
+                """)
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Argument(help: ArgumentHelp("Bildefiler eller mapper. (Image files or folders.)", valueName: "PATH"))
+        var paths: [String]
+
+        @Option(name: .long, help: ArgumentHelp("Sider som leses samtidig (standard: antall kjerner). (Pages read at once.)", valueName: "N"))
+        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+        @Flag(name: .long, help: "Skriv ett JSON-objekt per dokument. (One JSON object per document.)")
+        var json = false
+
+        @Option(name: .long, help: ArgumentHelp("Lagre de rensede sidebildene (JPEG) i denne mappen. (Write cleaned page images here.)", valueName: "DIR"))
+        var out: String?
+
+        @Flag(name: .long, help: "Hver undermappe med bilder er ett flersidig dokument. (Each subfolder of images is one document.)")
+        var foldersAreDocuments = false
+
+        func validate() throws {
+            guard (1...64).contains(jobs) else {
+                throw ValidationError(UserMessage(nb: "--jobs må være mellom 1 og 64.", en: "--jobs must be between 1 and 64.").text())
+            }
+        }
+
+        func run() throws {
+            let terminal = Terminal()
+            try libraryOptions.location.prepare()
+            var outDirectory: URL?
+            if let out {
+                outDirectory = URL(fileURLWithPath: out)
+                try FileManager.default.createDirectory(at: URL(fileURLWithPath: out), withIntermediateDirectories: true)
+            }
+            let found = DocumentFinder(foldersAreDocuments: foldersAreDocuments).find(paths)
+            for problem in found.problems {
+                terminal.error(UserMessage(nb: "Finner ikke «\(problem.path)». Sjekk navnet.",
+                                           en: "Cannot find '\(problem.path)'. Check the name."))
+            }
+            guard !found.documents.isEmpty else {
+                terminal.error(UserMessage(nb: "Fant ingen bilder (JPEG, PNG, TIFF) å lese.",
+                                           en: "Found no images (JPEG, PNG, TIFF) to read."))
+                throw ExitCode(1)
+            }
+            let pipeline = try Pipeline(options: .init(jobs: jobs, pageImageDirectory: outDirectory))
+            let report = IngestReport(terminal: terminal, json: json)
+            let start = Date()
+            pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })
+            report.finish(seconds: Date().timeIntervalSince(start))
+            if report.failures > 0 || !found.problems.isEmpty { throw ExitCode(1) }
+        }
+    }
+}

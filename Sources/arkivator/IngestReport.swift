@@ -1,0 +1,88 @@
+import ArkivatorCore
+import ArkivatorPipeline
+import Foundation
+
+/// What `ingest` shows while it works: a progress bar on a terminal, then one line (or one JSON
+/// object) per document and a summary. Called from worker threads, one call at a time.
+final class IngestReport: @unchecked Sendable {
+    private let terminal: Terminal
+    private let json: Bool
+    private let started = Date()
+    private(set) var failures = 0
+    private var documents = 0
+    private var pages = 0
+    private var empty = 0
+    private var lastProgress: Pipeline.Progress?
+
+    init(terminal: Terminal, json: Bool) {
+        self.terminal = terminal
+        self.json = json
+    }
+
+    func progress(_ progress: Pipeline.Progress) {
+        lastProgress = progress
+        guard terminal.stderrIsTerminal else { return }
+        terminal.status(Self.bar(progress, elapsed: Date().timeIntervalSince(started)))
+    }
+
+    func record(_ record: DocumentRecord) {
+        documents += 1
+        pages += record.pages
+        if record.error != nil { failures += 1 }
+        if record.error == nil && record.noText { empty += 1 }
+        if terminal.stderrIsTerminal { terminal.clearStatus() }
+        if json {
+            terminal.line(record.jsonLine())
+        } else {
+            terminal.line(Self.describe(record))
+        }
+        if terminal.stderrIsTerminal, let lastProgress {
+            terminal.status(Self.bar(lastProgress, elapsed: Date().timeIntervalSince(started)))
+        }
+    }
+
+    func finish(seconds: Double) {
+        if terminal.stderrIsTerminal { terminal.clearStatus() }
+        let time = String(format: "%.1f", seconds)
+        let perMinute = seconds > 0 ? Int((Double(pages) / seconds * 60).rounded()) : 0
+        var summary = UserMessage(
+            nb: "Leste \(documents) dokument\(documents == 1 ? "" : "er") (\(pages) sider) på \(time) s, \(perMinute) sider/min.",
+            en: "Read \(documents) document\(documents == 1 ? "" : "s") (\(pages) pages) in \(time) s, \(perMinute) pages/min.").text()
+        if empty > 0 {
+            summary += " " + UserMessage(nb: "\(empty) uten tekst.", en: "\(empty) without text.").text()
+        }
+        if failures > 0 {
+            summary += " " + UserMessage(nb: "\(failures) kunne ikke leses (se over).",
+                                         en: "\(failures) could not be read (see above).").text()
+        }
+        FileHandle.standardError.write(Data((summary + "\n").utf8))
+    }
+
+    static func describe(_ record: DocumentRecord) -> String {
+        let name = record.sources.count == 1 ? record.sources[0] : "\(record.sources[0]) (+\(record.sources.count - 1))"
+        if let error = record.error { return "✘ \(name): \(error)" }
+        if record.noText {
+            return "○ \(name): " + UserMessage(nb: "ingen tekst funnet (tom side?)", en: "no text found (blank page?)").text()
+        }
+        let words = record.text.split(whereSeparator: { $0.isWhitespace }).count
+        let confidence = Int(((record.ocrConfidence ?? 0) * 100).rounded())
+        let pages = record.pages
+        return "✔ \(name): " + UserMessage(
+            nb: "\(pages) side\(pages == 1 ? "" : "r"), \(words) ord, sikkerhet \(confidence) %",
+            en: "\(pages) page\(pages == 1 ? "" : "s"), \(words) words, confidence \(confidence) %").text()
+    }
+
+    /// `[██████░░░░] 12/52 sider · 34 sider/min · ca. 1 min igjen`
+    static func bar(_ p: Pipeline.Progress, elapsed: Double) -> String {
+        let total = max(1, p.pagesTotal)
+        let width = 24
+        let filled = min(width, p.pagesDone * width / total)
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let rate = elapsed > 0 ? Double(p.pagesDone) / elapsed * 60 : 0
+        let left = rate > 0 ? Double(total - p.pagesDone) / rate * 60 : 0
+        let leftText = left >= 90 ? "\(Int((left / 60).rounded())) min" : "\(Int(left.rounded())) s"
+        return UserMessage(
+            nb: "[\(bar)] \(p.pagesDone)/\(total) sider · \(Int(rate.rounded())) sider/min · ca. \(leftText) igjen",
+            en: "[\(bar)] \(p.pagesDone)/\(total) pages · \(Int(rate.rounded())) pages/min · about \(leftText) left").text()
+    }
+}

@@ -1,0 +1,28 @@
+import ArkivatorCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Standard output and standard error, and whether a person is watching them.
+struct Terminal: Sendable {
+    let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
+    let stderrIsTerminal = isatty(STDERR_FILENO) == 1
+
+    func line(_ text: String) {
+        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+    }
+
+    func error(_ message: UserMessage) {
+        FileHandle.standardError.write(Data((message.text() + "\n").utf8))
+    }
+
+    /// Overwrites the current line on standard error (for a progress bar).
+    func status(_ text: String) {
+        FileHandle.standardError.write(Data(("\r\u{1B}[2K" + text).utf8))
+    }
+
+    func clearStatus() {
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}
