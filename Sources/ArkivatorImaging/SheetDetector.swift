@@ -12,6 +12,13 @@ public struct Quad: Sendable, Equatable, Codable {
     public var bottomRight: Point
     public var bottomLeft: Point
 
+    public init(topLeft: Point, topRight: Point, bottomRight: Point, bottomLeft: Point) {
+        self.topLeft = topLeft
+        self.topRight = topRight
+        self.bottomRight = bottomRight
+        self.bottomLeft = bottomLeft
+    }
+
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
 
     /// The quad with every coordinate multiplied by `factor`.

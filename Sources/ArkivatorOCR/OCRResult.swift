@@ -55,6 +55,9 @@ struct PageLayout {
     }
 
     private(set) var blocks: [Block] = []
+    /// Width of the page in pixels (for gaps measured as a share of it).
+    var pageWidth = 2480
+    var pageHeight = 3508
 
     /// A line whose words are all below this confidence is a signature, logo or smudge, not text.
     static let scribbleConfidence = 0.5
@@ -91,9 +94,69 @@ struct PageLayout {
         return bands.flatMap { $0.sorted { $0.left < $1.left } }
     }
 
+    /// Where a block's lines split into two columns side by side (a letterhead: the name on the
+    /// left, the address on the right, on shared lines), or nil.
+    ///
+    /// A line is split only at one wide gap, never after a label ending in ":" (a "Dato:   1.2.2025"
+    /// line keeps its value), and only when at least two lines split at the same place (one, in the
+    /// letterhead band); lines with several wide gaps are table rows, and then nothing is split.
+    func columnSplit(_ block: Block) -> Int? {
+        let wide = Double(pageWidth) * 0.05
+        var splits: [Double] = []
+        for line in block.paragraphs.joined() where !line.isEmpty {
+            var gaps: [(x: Double, labelled: Bool)] = []
+            for (a, b) in zip(line, line.dropFirst()) {
+                let gap = Double(b.box[0] - (a.box[0] + a.box[2]))
+                if gap > wide { gaps.append((Double(b.box[0]), a.text.hasSuffix(":"))) }
+            }
+            if gaps.count > 1 { return nil }
+            if let gap = gaps.first, !gap.labelled { splits.append(gap.x) }
+        }
+        let needed = isInLetterhead(block) ? 1 : 2
+        guard splits.count >= needed, let first = splits.min(),
+              splits.allSatisfy({ abs($0 - first) < columnTolerance }) else { return nil }
+        return Int(first - columnTolerance)
+    }
+
+    private var columnTolerance: Double { Double(pageWidth) * 0.025 }
+
+    private func isInLetterhead(_ block: Block) -> Bool { block.top < pageHeight / 5 }
+
+    /// Blocks with columns become a left and a right block, left column first. Neighbouring
+    /// letterhead blocks that split at the same place are read as one two-column letterhead.
+    func splittingColumns(_ blocks: [Block]) -> [Block] {
+        var result: [Block] = []
+        var group: [Block] = []
+        var groupCut = 0
+        func flush() {
+            guard !group.isEmpty else { return }
+            let lines = group.flatMap { $0.paragraphs.joined() }.filter { !$0.isEmpty }
+            let top = group.map(\.top).min() ?? 0, bottom = group.map(\.bottom).max() ?? 0
+            let left = group.map(\.left).min() ?? 0, right = group.map(\.right).max() ?? 0
+            var l = Block(box: [left, top, groupCut - left, bottom - top]), r = Block(box: [groupCut, top, right - groupCut, bottom - top])
+            l.paragraphs = [lines.map { $0.filter { $0.box[0] < groupCut } }.filter { !$0.isEmpty }]
+            r.paragraphs = [lines.map { $0.filter { $0.box[0] >= groupCut } }.filter { !$0.isEmpty }]
+            result += [l, r].filter { !$0.paragraphs[0].isEmpty }
+            group = []
+        }
+        for block in blocks {
+            if let cut = columnSplit(block) {
+                if !group.isEmpty && (abs(cut - groupCut) > Int(columnTolerance) || !isInLetterhead(block)) { flush() }
+                if group.isEmpty { groupCut = cut }
+                group.append(block)
+                if !isInLetterhead(block) { flush() }
+            } else {
+                flush()
+                result.append(block)
+            }
+        }
+        flush()
+        return result
+    }
+
     func page() -> OCRPage {
         var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
-        for block in orderedBlocks() {
+        for block in splittingColumns(orderedBlocks()) {
             var first = true
             for paragraph in block.paragraphs {
                 var firstLine = true

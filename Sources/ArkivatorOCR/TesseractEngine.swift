@@ -59,6 +59,8 @@ public final class TesseractEngine: @unchecked Sendable {
         defer { TessResultIteratorDelete(iterator) }
         let pageIterator = TessResultIteratorGetPageIterator(iterator)
         var layout = PageLayout()
+        layout.pageWidth = image.width
+        layout.pageHeight = image.height
         repeat {
             guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
             let text = String(cString: cText)

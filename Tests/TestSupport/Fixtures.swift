@@ -47,3 +47,22 @@ public func characterErrorRate(truth: String, predicted: String) -> Double {
     }
     return Double(previous[b.count]) / Double(a.count)
 }
+
+/// The evaluation corpus, when the Makefile found one beside the checkout (`ARKIVATOR_CORPUS`,
+/// a folder with `images/` and `truth/`). Tests that use it are skipped in a user's clone.
+public enum Corpus {
+    public static var directory: URL? {
+        guard let path = ProcessInfo.processInfo.environment["ARKIVATOR_CORPUS"], !path.isEmpty,
+              FileManager.default.fileExists(atPath: path + "/truth") else { return nil }
+        return URL(fileURLWithPath: path)
+    }
+
+    /// Every truth document as parsed JSON.
+    public static func truths() throws -> [[String: Any]] {
+        guard let directory else { return [] }
+        let truth = directory.appendingPathComponent("truth")
+        return try FileManager.default.contentsOfDirectory(atPath: truth.path).sorted()
+            .filter { $0.hasSuffix(".json") }
+            .compactMap { try JSONSerialization.jsonObject(with: Data(contentsOf: truth.appendingPathComponent($0))) as? [String: Any] }
+    }
+}

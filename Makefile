@@ -1,0 +1,67 @@
+# Arkivator — set-up, build, demo, tests and benchmark.
+# `make demo` and `make test` install whatever is missing on Debian 12 (as root, or with sudo).
+
+SWIFT      ?= swift
+LIBRARY    ?= $(CURDIR)/.demo/bibliotek
+BIN_DEBUG   = .build/debug/arkivator
+BIN_RELEASE = .build/release/arkivator
+APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
+               libzip-dev libsqlite3-dev libstemmer-dev pkg-config time python3
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Tesseract's OpenMP runtime must see this before it loads (tests load it into the test process).
+export OMP_THREAD_LIMIT := 1
+# Extra checks run on the evaluation corpus when it lies beside the checkout (not in a user's clone).
+CORPUS_DEV := $(wildcard $(CURDIR)/../shared/corpus/dev)
+ifneq ($(CORPUS_DEV),)
+export ARKIVATOR_CORPUS ?= $(abspath $(CORPUS_DEV))
+endif
+
+.PHONY: all deps build release demo test bench fixtures clean help
+
+all: build
+
+help:
+	@echo "make demo    installer, bygg, les inn samples/ og vis resultatet"
+	@echo "make test    installer, bygg og kjør alle tester"
+	@echo "make bench   hastighet og kvalitet mot vanlig tesseract (trenger ../shared/corpus)"
+
+# Installs the system packages that are missing (once; later runs only check).
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installerer:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@command -v $(SWIFT) >/dev/null || { echo "Swift 6 mangler: installer Swift fra swift.org og legg den i PATH."; exit 1; }
+
+build: deps
+	$(SWIFT) build
+
+release: deps
+	$(SWIFT) build -c release
+
+demo: release
+	@rm -rf .demo && mkdir -p .demo/sider
+	@echo "== arkivator ingest samples/ =="
+	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --out .demo/sider samples/ || true
+	@echo
+	@echo "== Første linjer av hvert dokument (arkivator ingest --json) =="
+	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --json samples/ 2>/dev/null | python3 scripts/demo_summary.py
+	@echo
+	@echo "Rensede sider ligger i .demo/sider/. Søk i biblioteket kommer med bibliotekindeksen."
+
+test: build
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel --num-workers 2
+
+bench: release
+	python3 scripts/bench.py --arkivator $(BIN_RELEASE) $(BENCH_ARGS)
+
+# Regenerates samples/ and Tests/Fixtures/ from the project's own letter texts.
+fixtures:
+	python3 scripts/make_fixtures.py
+
+clean:
+	rm -rf .build .demo .bench

@@ -1,0 +1,138 @@
+import ArkivatorCore
+import ArkivatorImaging
+import Foundation
+import TestSupport
+import Testing
+
+/// Cleanup steps on pages with known skew and perspective (sidecar JSON beside each fixture).
+@Suite struct CleanupTests {
+    private func decode(_ name: String) throws -> Image {
+        try #require(try Image.decodePages(Fixtures.bytes(name)).first)
+    }
+
+    /// The largest corner error as a share of the photo's longer side.
+    static func cornerError(_ found: Quad, _ truth: [[Double]], width: Int, height: Int) -> Double {
+        zip(found.corners, truth).map { max(abs($0.x - $1[0]), abs($0.y - $1[1])) }.max()! / Double(max(width, height))
+    }
+
+    @Test(arguments: ["photo.jpg", "photo2.jpg"])
+    func findsAndFlattensThePhotographedSheet(name: String) throws {
+        let image = try decode(name)
+        let truth = try Fixtures.json(name.replacingOccurrences(of: ".jpg", with: ".json"))
+        let corners = try #require(truth["page_corners"] as? [[Double]])
+        let page = try PageCleaner().clean(image)
+        let sheet = try #require(page.report.sheet)
+        #expect(Self.cornerError(sheet, corners, width: image.width, height: image.height) < 0.02)
+        // About 300 DPI after flattening: an A4 page is about 2480 pixels wide.
+        #expect(abs(page.gray.width - 2480) < 200)
+        #expect(page.gray.height > page.gray.width)
+    }
+
+    @Test(arguments: ["skew.jpg", "skew-neg.jpg"])
+    func straightensSkewedScans(name: String) throws {
+        let truth = try Fixtures.json(name.replacingOccurrences(of: ".jpg", with: ".json"))
+        // The fixture turns the page counter-clockwise by rotation_deg; the report says clockwise.
+        let rotation = try #require(truth["rotation_deg"] as? Double)
+        let page = try PageCleaner().clean(try decode(name))
+        #expect(page.report.sheet == nil)
+        #expect(abs(page.report.skewDegrees + rotation) <= 0.3, "measured \(page.report.skewDegrees)°")
+        // Measuring the cleaned page again finds it straight.
+        let again = try #require(page.binary.measureSkew())
+        #expect(abs(again.degrees) <= 0.3)
+    }
+
+    @Test func leavesAFlatbedPageAlone() throws {
+        let page = try PageCleaner().clean(try decode("clean.png"))
+        #expect(page.report.sheet == nil)
+        #expect(abs(page.report.skewDegrees) < 0.3)
+        #expect(page.report.scale == 1)
+        #expect(page.gray.width == 2480)
+    }
+
+    @Test func scalesLowResolutionPagesToAbout300DPI() throws {
+        let small = try decode("clean.png").scaled(by: 0.5)
+        let page = try PageCleaner().clean(small)
+        #expect(abs(page.report.estimatedDPI - 150) < 5)
+        #expect(abs(page.gray.width - 2480) < 10)
+    }
+
+    @Test func evensOutLightToAWhitePage() throws {
+        let page = try PageCleaner().clean(try decode("photo.jpg"))
+        let bytes = try page.gray.grayBytes()
+        let sorted = bytes.sorted()
+        // Paper is most of the page and comes out white; ink stays dark.
+        #expect(sorted[sorted.count / 2] >= 240)
+        #expect(sorted[sorted.count / 200] < 100)
+    }
+
+    @Test func archiveJPEGStaysUnderTwoMegabytes() throws {
+        for name in ["photo.jpg", "skew.jpg", "clean.png"] {
+            let page = try PageCleaner().clean(try decode(name))
+            #expect(try page.gray.jpegData(quality: 80).count < 2_000_000)
+        }
+    }
+
+    @Test func turnsByQuarterTurns() throws {
+        let image = try decode("clean.png")
+        let turned = try image.rotated(quarterTurns: 1)
+        #expect(turned.width == image.height && turned.height == image.width)
+        let back = try turned.rotated(quarterTurns: 3)
+        #expect(try back.grayBytes() == image.grayBytes())
+    }
+
+    /// On the evaluation corpus, when present: every photo's corners within 2 %, every scan's
+    /// skew within 0.3°.
+    @Test(.enabled(if: Corpus.directory != nil)) func corpusGeometry() throws {
+        let corpus = try #require(Corpus.directory)
+        var checked = 0
+        for truth in try Corpus.truths() {
+            guard let pages = truth["pages"] as? [String], let params = truth["degradationParams"] as? [[String: Any]],
+                  let kind = truth["degradation"] as? String, kind != "clean" else { continue }
+            for (name, param) in zip(pages, params) {
+                let bytes = try [UInt8](Data(contentsOf: corpus.appendingPathComponent("images/\(name)")))
+                let image = try #require(try Image.decodePages(bytes).first)
+                let page = try PageCleaner().clean(image)
+                if kind == "photo", let corners = param["page_corners"] as? [[Double]] {
+                    let sheet = try #require(page.report.sheet, "no sheet found in \(name)")
+                    #expect(Self.cornerError(sheet, corners, width: image.width, height: image.height) < 0.02, "\(name)")
+                } else if kind == "scan", let rotation = param["rotation_deg"] as? Double {
+                    #expect(page.report.sheet == nil, "\(name)")
+                    #expect(abs(page.report.skewDegrees + rotation) <= 0.3, "\(name): \(page.report.skewDegrees) vs \(rotation)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 0)
+    }
+}
+
+@Suite struct DecodeTests {
+    @Test func refusesADecompressionBombBeforeDecoding() throws {
+        let bytes = try Fixtures.bytes("bad/bomb.png")
+        do {
+            _ = try Image.decodePages(bytes)
+            Issue.record("the bomb was decoded")
+        } catch {
+            #expect(error.code == "tooLarge")
+            #expect(error.message.english.contains("100000×100000"))
+        }
+    }
+
+    @Test func readsEveryPageOfAMultiPageTIFF() throws {
+        let pages = try Image.decodePages(Fixtures.bytes("twopage.tif"))
+        #expect(pages.count == 2)
+        #expect(pages.allSatisfy { $0.width == 2480 && $0.height == 3508 })
+    }
+
+    @Test func refusesGarbage() {
+        for bytes in [[UInt8](), Array("ikke et bilde".utf8), [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]] {
+            #expect(throws: InputError.self) { try Image.decodePages(bytes) }
+        }
+    }
+
+    @Test func grayRoundTrip() throws {
+        let bytes = (0..<(37 * 11)).map { UInt8($0 % 256) }
+        let image = try Image(gray: bytes, width: 37, height: 11)
+        #expect(try image.grayBytes() == bytes)
+    }
+}

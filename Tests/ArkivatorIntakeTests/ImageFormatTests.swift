@@ -1,0 +1,55 @@
+import ArkivatorCore
+import ArkivatorIntake
+import Foundation
+import TestSupport
+import Testing
+
+@Suite struct ImageFormatTests {
+    @Test func recognisesRealImagesByContent() throws {
+        #expect(try ImageFormat.sniff(Fixtures.bytes("clean.png")) == .png)
+        #expect(try ImageFormat.sniff(Fixtures.bytes("skew.jpg")) == .jpeg)
+        #expect(try ImageFormat.sniff(Fixtures.bytes("twopage.tif")) == .tiff)
+    }
+
+    @Test(arguments: [("bad/empty.jpg", "empty"), ("bad/truncated.jpg", "truncated"), ("bad/not-an-image.png", "notAnImage")])
+    func refusesBadFilesWithAReason(file: String, code: String) throws {
+        let bytes = try Fixtures.bytes(file)
+        #expect(throws: InputError.self) { try ImageFormat.sniff(bytes) }
+        do {
+            _ = try ImageFormat.sniff(bytes)
+        } catch {
+            #expect(error.code == code)
+            #expect(!error.message.norwegian.isEmpty && !error.message.english.isEmpty)
+        }
+    }
+
+    @Test func namesOtherFormats() {
+        for (bytes, name) in [(Array("%PDF-1.7".utf8), "PDF"), (Array("GIF89a....".utf8), "GIF")] {
+            do {
+                _ = try ImageFormat.sniff(bytes)
+                Issue.record("\(name) was accepted")
+            } catch {
+                #expect(error.code == "unsupportedFormat")
+                #expect(error.message.english.contains(name))
+            }
+        }
+    }
+
+    @Test func readsAFileAndHashesIt() throws {
+        let file = try ReceivedFile.read(Fixtures.url("clean.png"))
+        #expect(file.format == .png)
+        #expect(file.sha256.count == 64)
+        #expect(ReceivedFile.documentID(of: [file]) == file.sha256)
+        let other = try ReceivedFile.read(Fixtures.url("skew.jpg"))
+        #expect(ReceivedFile.documentID(of: [file, other]) != ReceivedFile.documentID(of: [other, file]))
+    }
+
+    @Test func missingFileIsUnreadable() {
+        do {
+            _ = try ReceivedFile.read(URL(fileURLWithPath: "/nonexistent/brev.jpg"))
+            Issue.record("a missing file was read")
+        } catch {
+            #expect(error.code == "unreadable")
+        }
+    }
+}
