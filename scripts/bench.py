@@ -49,6 +49,8 @@ def log(msg):
 
 def progress(label, done, total):
     tty = sys.stderr.isatty()  # on a terminal, update one line in place
+    if not tty and done % 10 and done != total:
+        return  # in a log, every tenth page is enough
     start, end = ("\r", "" if done < total else "\n") if tty else ("", "\n")
     print(f"{start}{label}: {done}/{total}", end=end, file=sys.stderr, flush=True)
 

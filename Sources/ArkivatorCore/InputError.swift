@@ -9,6 +9,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case unsupportedFormat(String)
         case truncated
         case tooLarge(width: Int, height: Int, limit: Int)
+        case fileTooLarge(bytes: Int, limit: Int)
         case undecodable
         case noPages
     }
@@ -31,6 +32,8 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public static func tooLarge(width: Int, height: Int, limit: Int) -> InputError {
         .init(.tooLarge(width: width, height: height, limit: limit))
     }
+    /// The file is larger than any page image should be.
+    public static func fileTooLarge(bytes: Int, limit: Int) -> InputError { .init(.fileTooLarge(bytes: bytes, limit: limit)) }
     /// The image library could not decode the bytes.
     public static let undecodable = InputError(.undecodable)
     /// A container (such as a TIFF) holds no pages.
@@ -44,7 +47,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .notAnImage: "notAnImage"
         case .unsupportedFormat: "unsupportedFormat"
         case .truncated: "truncated"
-        case .tooLarge: "tooLarge"
+        case .tooLarge, .fileTooLarge: "tooLarge"
         case .undecodable: "undecodable"
         case .noPages: "noPages"
         }
@@ -79,6 +82,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
                     + "Skann med lavere oppløsning, for eksempel 300 DPI.",
                 en: "The image is too large (\(width)×\(height) pixels, the limit is \(limit / 1_000_000) megapixels). "
                     + "Scan at a lower resolution, such as 300 DPI.")
+        case .fileTooLarge(let bytes, let limit):
+            UserMessage(
+                nb: "Filen er for stor (\(bytes / 1_048_576) MB, grensen er \(limit / 1_048_576) MB). Skann én side per fil med 300 DPI.",
+                en: "The file is too large (\(bytes / 1_048_576) MB, the limit is \(limit / 1_048_576) MB). Scan one page per file at 300 DPI.")
         case .undecodable:
             UserMessage(
                 nb: "Bildet er skadet og kan ikke leses. Kopier eller skann dokumentet på nytt.",

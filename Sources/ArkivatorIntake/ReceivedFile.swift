@@ -19,7 +19,7 @@ public struct ReceivedFile: Sendable {
             let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
             let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
             guard size <= maxBytes else {
-                throw InputError.tooLarge(width: 0, height: 0, limit: maxBytes)
+                throw InputError.fileTooLarge(bytes: size, limit: maxBytes)
             }
             bytes = [UInt8](try Data(contentsOf: url))
         } catch let error as InputError {
