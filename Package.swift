@@ -45,7 +45,7 @@ let package = Package(
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
-        .testTarget(name: "ArkivatorPipelineTests", dependencies: ["ArkivatorPipeline", "TestSupport"]),
+        .testTarget(name: "ArkivatorPipelineTests", dependencies: ["ArkivatorPipeline", "ArkivatorImaging", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

@@ -21,19 +21,22 @@ final class PageReader: @unchecked Sendable {
         var ocrSeconds: Double
     }
 
-    /// Cleans and reads one page. When the first reading looks poor, asks OSD whether the page
-    /// is sideways or upside down, and keeps the better of the two readings.
+    /// Cleans and reads one page. When the first reading looks poor, or the page lies in landscape
+    /// (letters are portrait), asks OSD whether the page is sideways or upside down, and keeps the
+    /// better of the two readings.
     func read(_ image: Image) throws -> Result {
         let start = Date()
         var cleaned = try cleaner.clean(image)
         let cleaned_at = Date()
         var ocr = try engine.recognize(cleaned.gray)
-        if Self.looksPoor(ocr) {
+        if Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height {
             if orientation == nil { orientation = try? OrientationDetector() }
             if let osd = orientation?.uprightTurns(cleaned.binary), osd.quarterTurns != 0, osd.confidence >= 1 {
                 let turned = try cleaned.rotated(quarterTurns: osd.quarterTurns)
                 let second = try engine.recognize(turned.gray)
-                if Self.score(second) > Self.score(ocr) {
+                // Tesseract reads sideways lines too, but in the wrong order: trust OSD unless the
+                // upright reading is clearly worse.
+                if Self.score(second) >= 0.9 * Self.score(ocr) {
                     cleaned = turned
                     ocr = second
                 }
