@@ -13,6 +13,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // C libraries, each wrapped once (module map + shim header only).
@@ -32,13 +33,20 @@ let package = Package(
         .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica"]),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
+        // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).
+        .target(name: "ArkivatorClassify", dependencies: ["ArkivatorCore"], resources: [.copy("Resources")]),
+        // The library: SQLite database with migrations; family profiles with encrypted fødselsnummer.
+        .target(name: "ArkivatorLibrary", dependencies: [
+            "ArkivatorCore", "ArkivatorClassify", "CSQLite",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Orchestration: runs the stages per document, pages in parallel, progress.
         .target(name: "ArkivatorPipeline", dependencies: [
-            "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR",
+            "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
         ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
-            "ArkivatorPipeline", "ArkivatorCore",
+            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLibrary",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -46,6 +54,11 @@ let package = Package(
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorPipelineTests", dependencies: ["ArkivatorPipeline", "ArkivatorImaging", "TestSupport"]),
+        .testTarget(name: "ArkivatorClassifyTests", dependencies: [
+            "ArkivatorClassify", "TestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "TestSupport"]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

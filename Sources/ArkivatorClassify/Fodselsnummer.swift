@@ -1,0 +1,103 @@
+import Foundation
+
+/// A Norwegian fødselsnummer (or D-number): 11 digits, a birth date and two mod-11 control digits.
+///
+/// The digits are kept private: `description` and `masked` show only the birth date part, so a
+/// value can be printed or logged without leaking the number.
+public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
+    /// The 11 digits. Use only where the number itself is needed (matching, encryption).
+    public let digits: String
+    /// The birth date encoded in the number.
+    public let birthDate: DateComponents
+    /// True for a D-number (first digit raised by 4: people without a permanent Norwegian address).
+    public let isDNumber: Bool
+
+    /// Why a string is not a valid fødselsnummer.
+    public enum Problem: Error, Sendable, Equatable, CustomStringConvertible {
+        case notElevenDigits
+        case impossibleDate
+        case wrongControlDigits
+
+        public var description: String {
+            switch self {
+            case .notElevenDigits: "et fødselsnummer har 11 sifre / a fødselsnummer has 11 digits"
+            case .impossibleDate: "de seks første sifrene er ingen gyldig dato / the first six digits are not a valid date"
+            case .wrongControlDigits: "kontrollsifrene stemmer ikke (skrivefeil?) / the control digits do not match (a typo?)"
+            }
+        }
+    }
+
+    /// Parses and validates; spaces and dots between digits are allowed ("260187 04454").
+    public init(_ text: String) throws(Problem) {
+        let digits = text.filter { !$0.isWhitespace && $0 != "." }
+        guard digits.count == 11, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notElevenDigits }
+        let d = digits.compactMap { $0.wholeNumberValue }
+        guard let control = Self.controlDigits(Array(d.prefix(9))), control == (d[9], d[10]) else { throw .wrongControlDigits }
+        var day = d[0] * 10 + d[1]
+        let month = d[2] * 10 + d[3]
+        let isD = day > 40
+        if isD { day -= 40 }
+        let yy = d[4] * 10 + d[5]
+        let individual = d[6] * 100 + d[7] * 10 + d[8]
+        guard let year = Self.year(yy: yy, individual: individual),
+              Self.isValidDate(year: year, month: month, day: day) else { throw .impossibleDate }
+        self.digits = digits
+        self.isDNumber = isD
+        self.birthDate = DateComponents(year: year, month: month, day: day)
+    }
+
+    /// The two control digits for the first nine, or nil when no valid number starts with them.
+    public static func controlDigits(_ first9: [Int]) -> (Int, Int)? {
+        guard first9.count == 9 else { return nil }
+        let w1 = [3, 7, 6, 1, 8, 9, 4, 5, 2]
+        let w2 = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
+        var k1 = 11 - zip(first9, w1).reduce(0) { $0 + $1.0 * $1.1 } % 11
+        if k1 == 11 { k1 = 0 }
+        guard k1 != 10 else { return nil }
+        var k2 = 11 - zip(first9 + [k1], w2).reduce(0) { $0 + $1.0 * $1.1 } % 11
+        if k2 == 11 { k2 = 0 }
+        guard k2 != 10 else { return nil }
+        return (k1, k2)
+    }
+
+    /// The century from the individual number, as the population register assigns it.
+    static func year(yy: Int, individual: Int) -> Int? {
+        switch individual {
+        case 0...499: return 1900 + yy
+        case 500...749 where yy >= 54: return 1800 + yy
+        case 500...999 where yy <= 39: return 2000 + yy
+        case 900...999 where yy >= 40: return 1900 + yy
+        default: return nil
+        }
+    }
+
+    static func isValidDate(year: Int, month: Int, day: Int) -> Bool {
+        guard (1...12).contains(month), day >= 1 else { return false }
+        let days = [31, (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return day <= days[month - 1]
+    }
+
+    /// `DDMMYY •••••`: the birth date digits, the personal number hidden.
+    public var masked: String { String(digits.prefix(6)) + " •••••" }
+
+    public var description: String { masked }
+
+    /// The birth date as `YYYY-MM-DD`.
+    public var birthDateISO: String {
+        String(format: "%04d-%02d-%02d", birthDate.year ?? 0, birthDate.month ?? 0, birthDate.day ?? 0)
+    }
+}
+
+/// One member of the household, as the classifier sees it: the fødselsnummer in memory only.
+public struct FamilyProfile: Sendable, Equatable {
+    public var name: String
+    /// ISO date `YYYY-MM-DD`, if known.
+    public var birthDate: String?
+    public var fodselsnummer: Fodselsnummer?
+
+    public init(name: String, birthDate: String? = nil, fodselsnummer: Fodselsnummer? = nil) {
+        self.name = name
+        self.birthDate = birthDate ?? fodselsnummer?.birthDateISO
+        self.fodselsnummer = fodselsnummer
+    }
+}
