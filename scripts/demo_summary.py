@@ -13,6 +13,8 @@ for line in sys.stdin:
         print("  (ingen tekst)")
         continue
     conf = record.get("ocrConfidence") or 0
+    if record.get("title"):
+        print(f"  {record['title']}  ({record.get('docType')}, {record.get('familyMember') or 'Ukjent person'})")
     print(f"  {record['pages']} side(r), sikkerhet {conf * 100:.0f} %, "
           f"{len(record.get('lowConfidenceWords', []))} usikre ord")
     lines = [l for l in record["text"].splitlines() if l.strip()][:6]

@@ -77,6 +77,11 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         return day <= days[month - 1]
     }
 
+    /// Every valid fødselsnummer in a text (11 digits, or 6 and 5 with a space between).
+    public static func occurrences(in text: String) -> [Fodselsnummer] {
+        PersonMatcher.findFodselsnumre(in: LetterText(text))
+    }
+
     /// `DDMMYY •••••`: the birth date digits, the personal number hidden.
     public var masked: String { String(digits.prefix(6)) + " •••••" }
 

@@ -1,3 +1,4 @@
+import ArkivatorClassify
 import ArkivatorImaging
 import Foundation
 
@@ -25,6 +26,10 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     public var timings: Timings
     /// What cleanup did to each page.
     public var pageReports: [PageReport]
+    /// Type, dates, person, institution and title (nil when the document could not be read).
+    public var classification: Classification?
+    /// The date the page files were made (their modification date): the scan date.
+    public var scanDate: String?
 
     public struct LowConfidenceWord: Sendable, Codable, Equatable {
         public var word: String
@@ -41,6 +46,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         public var decode: Double = 0
         public var cleanup: Double = 0
         public var ocr: Double = 0
+        public var classify: Double = 0
         public var write: Double = 0
     }
 
@@ -66,10 +72,14 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         self.errorCode = nil
         self.timings = Timings()
         self.pageReports = []
+        self.classification = nil
+        self.scanDate = nil
     }
 
     private enum CodingKeys: String, CodingKey {
         case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, timings, pageReports
+        case docType, documentDate, documentDateSource, scanDate, institution, specialty, person, familyMember
+        case keywords, title, confidence, needsReview, containsFodselsnummer
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -85,6 +95,20 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(errorCode, forKey: .errorCode)
         try c.encode(timings, forKey: .timings)
         try c.encode(pageReports, forKey: .pageReports)
+        let k = classification
+        try c.encode(k?.docType, forKey: .docType)
+        try c.encode(k?.documentDate, forKey: .documentDate)
+        try c.encode(k?.documentDateSource, forKey: .documentDateSource)
+        try c.encode(k?.scanDate ?? scanDate, forKey: .scanDate)
+        try c.encode(k?.institution, forKey: .institution)
+        try c.encode(k?.specialty, forKey: .specialty)
+        try c.encode(k?.person, forKey: .person)
+        try c.encode(k?.familyMember, forKey: .familyMember)
+        try c.encode(k?.keywords ?? [], forKey: .keywords)
+        try c.encode(k?.title, forKey: .title)
+        try c.encode(k?.confidence ?? [:], forKey: .confidence)
+        try c.encode(k?.needsReview ?? [], forKey: .needsReview)
+        try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -102,6 +126,9 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         errorCode = try c.decodeIfPresent(String.self, forKey: .errorCode)
         timings = try c.decode(Timings.self, forKey: .timings)
         pageReports = try c.decode([PageReport].self, forKey: .pageReports)
+        scanDate = try c.decodeIfPresent(String.self, forKey: .scanDate)
+        // Same keys as `Classification`: present when the document was classified.
+        classification = try? c.decodeNil(forKey: .docType) ? nil : Classification(from: decoder)
     }
 
     /// One line of JSON, keys sorted, as `ingest --json` prints it.

@@ -1,3 +1,4 @@
+import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorIntake
@@ -18,13 +19,17 @@ public final class Pipeline: @unchecked Sendable {
         /// The Tesseract language.
         public var language: String
         public var pixelBudget: Int
+        /// Classifies each read document (type, date, person, title); nil skips the stage.
+        public var classifier: Classifier?
 
         public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, pageImageDirectory: URL? = nil,
-                    language: String = "nor", pixelBudget: Int = Image.defaultPixelBudget) {
+                    language: String = "nor", pixelBudget: Int = Image.defaultPixelBudget,
+                    classifier: Classifier? = Classifier()) {
             self.jobs = max(1, jobs)
             self.pageImageDirectory = pageImageDirectory
             self.language = language
             self.pixelBudget = pixelBudget
+            self.classifier = classifier
         }
     }
 
@@ -158,9 +163,11 @@ private final class Run: @unchecked Sendable {
                 break
             }
         }
+        let scanDate = Self.scanDate(of: source.pages)
         condition.lock()
         defer { condition.unlock() }
         assemblies[index].record.timings = timings
+        assemblies[index].record.scanDate = scanDate.iso
         if failure == nil { assemblies[index].record.id = ReceivedFile.documentID(of: files) }
         if let failure {
             assemblies[index].record.error = failure.message.text()
@@ -193,7 +200,6 @@ private final class Run: @unchecked Sendable {
                                        page: page, pageCount: pageCount, directory: directory)
         }
         condition.lock()
-        defer { condition.unlock() }
         if let outcome {
             assemblies[index].pages[page] = outcome
             assemblies[index].pageImageNames[page] = imageName
@@ -203,9 +209,34 @@ private final class Run: @unchecked Sendable {
         }
         assemblies[index].remaining -= 1
         pagesDone += 1
-        if assemblies[index].remaining == 0 { finish(index) }
+        let last = assemblies[index].remaining == 0
+        let assembly = assemblies[index]
+        if last { assemblies[index].pages = [] }
+        condition.unlock()
+        // The last page's worker puts the document together and classifies it, outside the lock.
+        let finished = last ? complete(assembly) : nil
+        condition.lock()
+        defer { condition.unlock() }
+        if let finished {
+            assemblies[index].record = finished
+            finish(index)
+        }
         progress(.init(pagesDone: pagesDone, pagesTotal: pagesTotal, documentsDone: documentsDone,
                        documentsTotal: documents.count))
+    }
+
+    /// Joins a document's pages into its record and classifies it.
+    private func complete(_ assembly: Assembly) -> DocumentRecord {
+        guard assembly.record.error == nil else { return assembly.record }
+        var record = RecordAssembler.assemble(assembly.record, pages: assembly.pages.compactMap { $0 },
+                                              imageNames: assembly.pageImageNames)
+        if let classifier = options.classifier, !record.noText {
+            let start = Date()
+            let scan = record.scanDate.flatMap(CalendarDate.init(iso:)) ?? Self.scanDate(of: [])
+            record.classification = classifier.classify(record.text, scanDate: scan)
+            record.timings.classify = Date().timeIntervalSince(start)
+        }
+        return record
     }
 
     private func assembliesPageCount(_ index: Int) -> Int {
@@ -214,21 +245,22 @@ private final class Run: @unchecked Sendable {
         return assemblies[index].pages.count
     }
 
-    /// Marks a document finished and delivers every finished document that is next in order.
-    /// Called with the lock held.
+    /// Marks a document finished (its record complete) and delivers every finished document that
+    /// is next in order. Called with the lock held.
     private func finish(_ index: Int) {
         assemblies[index].finished = true
         documentsDone += 1
-        if assemblies[index].record.error == nil {
-            assemblies[index].record = RecordAssembler.assemble(
-                assemblies[index].record, pages: assemblies[index].pages.compactMap { $0 },
-                imageNames: assemblies[index].pageImageNames)
-        }
         assemblies[index].pages = []
         while nextToEmit < assemblies.count, assemblies[nextToEmit].finished {
             record(assemblies[nextToEmit].record)
             nextToEmit += 1
         }
+    }
+
+    /// The scan date: the oldest modification date among the page files (today if unknown).
+    static func scanDate(of files: [URL]) -> CalendarDate {
+        let dates = files.compactMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.modificationDate] as? Date }
+        return dates.min().flatMap(CalendarDate.day(of:)) ?? CalendarDate.today() ?? .fallback
     }
 
     private func writePageImage(_ image: Image, document: String, page: Int, pageCount: Int, directory: URL) -> String? {

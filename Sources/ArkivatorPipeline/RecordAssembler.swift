@@ -1,3 +1,4 @@
+import ArkivatorClassify
 import ArkivatorOCR
 
 /// Joins the pages of one document into its record: text, confidence, low-confidence words.
@@ -37,6 +38,17 @@ enum RecordAssembler {
                 image: number < imageNames.count ? imageNames[number] : nil))
         }
         record.text = text
+        // A fødselsnummer may stand in the text (where it was printed), nowhere else: low-confidence
+        // words that are part of one are listed masked.
+        let numbers = Fodselsnummer.occurrences(in: text).map(\.digits)
+        if !numbers.isEmpty {
+            for index in record.lowConfidenceWords.indices {
+                let digits = record.lowConfidenceWords[index].word.filter(\.isNumber)
+                if digits.count >= 4, numbers.contains(where: { $0.contains(digits) }) {
+                    record.lowConfidenceWords[index].word = String(repeating: "•", count: record.lowConfidenceWords[index].word.count)
+                }
+            }
+        }
         record.noText = pages.allSatisfy(\.ocr.noText)
         record.ocrConfidence = weights > 0 ? weighted / weights : nil
         return record

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorIntake
 import ArkivatorPipeline
@@ -61,7 +62,9 @@ extension Arkivator {
                                            en: "Found no images (JPEG, PNG, TIFF) to read."))
                 throw ExitCode(1)
             }
-            let pipeline = try Pipeline(options: .init(jobs: jobs, pageImageDirectory: outDirectory))
+            let family = try FamilySource.profiles(file: nil, library: libraryOptions.location)
+            let pipeline = try Pipeline(options: .init(jobs: jobs, pageImageDirectory: outDirectory,
+                                                       classifier: Classifier(family: family)))
             let report = IngestReport(terminal: terminal, json: json)
             let start = Date()
             pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })

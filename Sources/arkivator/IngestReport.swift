@@ -67,9 +67,17 @@ final class IngestReport: @unchecked Sendable {
         let words = record.text.split(whereSeparator: { $0.isWhitespace }).count
         let confidence = Int(((record.ocrConfidence ?? 0) * 100).rounded())
         let pages = record.pages
-        return "✔ \(name): " + UserMessage(
+        var line = "✔ \(name): " + UserMessage(
             nb: "\(pages) side\(pages == 1 ? "" : "r"), \(words) ord, sikkerhet \(confidence) %",
             en: "\(pages) page\(pages == 1 ? "" : "s"), \(words) words, confidence \(confidence) %").text()
+        if let k = record.classification {
+            let who = k.familyMember ?? UserMessage(nb: "Ukjent person", en: "Unknown person").text()
+            line += "\n    \(k.title) · \(who)"
+            if !k.needsReview.isEmpty {
+                line += " · " + UserMessage(nb: "sjekk: ", en: "check: ").text() + k.needsReview.joined(separator: ", ")
+            }
+        }
+        return line
     }
 
     /// `[██████░░░░] 12/52 sider · 34 sider/min · ca. 1 min igjen`

@@ -1,0 +1,49 @@
+/// The document types of the archive.
+public enum DocumentType: String, Sendable, CaseIterable, Codable {
+    case innkalling
+    case epikrise
+    case labSvar = "lab-svar"
+    case resept
+    case henvisning
+    case vedtak
+    case annet
+
+    /// The word a title starts with.
+    public var titleWord: String {
+        switch self {
+        case .innkalling: "Innkalling"
+        case .epikrise: "Epikrise"
+        case .labSvar: "Prøvesvar"
+        case .resept: "Resept"
+        case .henvisning: "Henvisning"
+        case .vedtak: "Vedtak"
+        case .annet: "Brev"
+        }
+    }
+}
+
+/// What the rules found about a document. Fields the rules are unsure of are in `needsReview`.
+public struct Classification: Sendable, Equatable, Codable {
+    public var docType: DocumentType
+    /// The letter's own date, `YYYY-MM-DD`.
+    public var documentDate: String
+    /// Where `documentDate` came from: `letter` (found in the text) or `scan` (none found;
+    /// the scan date stands in and the field is listed for review).
+    public var documentDateSource: String
+    public var scanDate: String
+    public var institution: String?
+    public var specialty: String?
+    /// The person the letter is about: the household member's name when matched, else the printed name.
+    public var person: String?
+    /// The household member's name as in the family profiles, or nil ("Ukjent person").
+    public var familyMember: String?
+    public var keywords: [String]
+    /// `YYYY-MM-DD Beskrivende tittel`.
+    public var title: String
+    /// Confidence per field, 0…1.
+    public var confidence: [String: Double]
+    /// Fields whose confidence is under the review threshold.
+    public var needsReview: [String]
+    /// True when the text holds a fødselsnummer (the number itself is never copied out of the text).
+    public var containsFodselsnummer: Bool
+}

@@ -1,0 +1,174 @@
+import Foundation
+
+/// Types, dates, attributes and titles a letter from its text, by rules over Norwegian letter
+/// conventions and the vocabularies in `Resources/`.
+public struct Classifier: Sendable {
+    public var vocabulary: Vocabulary
+    public var family: [FamilyProfile]
+    /// Fields with confidence under this are listed in `needsReview`.
+    public var reviewThreshold: Double = 0.6
+
+    public init(vocabulary: Vocabulary = .standard, family: [FamilyProfile] = []) {
+        self.vocabulary = vocabulary
+        self.family = family
+    }
+
+    /// Classifies `text`. `scanDate` stands in for the letter date when the text has none.
+    public func classify(_ text: String, scanDate: CalendarDate) -> Classification {
+        let letter = LetterText(text)
+        var confidence: [String: Double] = [:]
+
+        let (docType, typeConfidence) = documentType(letter)
+        confidence["docType"] = typeConfidence
+
+        let person = PersonMatcher(family: family).match(letter)
+        confidence["person"] = person.confidence
+        let birthDates = Set(person.fodselsnumre.map { CalendarDate(iso: $0.birthDateISO) }.compactMap { $0 }
+            + PersonMatcher.birthDates(in: letter).compactMap(CalendarDate.init(iso:)))
+
+        var documentDate = scanDate
+        var dateSource = "scan"
+        if let found = DocumentDateFinder(scanDate: scanDate, birthDates: birthDates).choose(in: letter) {
+            documentDate = found.date
+            dateSource = "letter"
+            confidence["documentDate"] = found.confidence
+        } else {
+            confidence["documentDate"] = 0.1
+        }
+
+        let institution = InstitutionFinder(vocabulary: vocabulary).find(in: letter)
+        confidence["institution"] = institution?.confidence ?? 0.1
+        let specialty = SpecialtyFinder(vocabulary: vocabulary).find(in: letter)
+        if let specialty { confidence["specialty"] = specialty.confidence }
+
+        let keywords = Keywords(vocabulary: vocabulary).pick(from: letter, docType: docType,
+                                                             specialty: specialty?.printed, exclude: family.map(\.name))
+        let title = TitleMaker.title(date: documentDate, type: docType, specialty: specialty?.specialty,
+                                     printedSpecialty: specialty?.printed, institution: institution?.name)
+        confidence["title"] = min(confidence["docType"] ?? 0, confidence["documentDate"] ?? 0)
+
+        let needsReview = confidence.filter { $0.value < reviewThreshold }.map(\.key).sorted()
+        return Classification(
+            docType: docType, documentDate: documentDate.iso, documentDateSource: dateSource, scanDate: scanDate.iso,
+            institution: institution?.name, specialty: specialty?.specialty.name,
+            person: person.member?.name ?? person.printedName, familyMember: person.member?.name,
+            keywords: keywords, title: title, confidence: confidence.mapValues { ($0 * 100).rounded() / 100 },
+            needsReview: needsReview, containsFodselsnummer: !person.fodselsnumre.isEmpty)
+    }
+
+    /// Scores every type by its cues; cues in the heading count three times.
+    func documentType(_ letter: LetterText) -> (DocumentType, Double) {
+        let heading = headingText(letter)
+        var scores: [DocumentType: Double] = [:]
+        for (name, cues) in vocabulary.typeCues {
+            guard let type = DocumentType(rawValue: name) else { continue }
+            var score = 0.0
+            for cue in cues {
+                let inHeading = cue.heading == true && heading.contains(cue.cue)
+                if inHeading {
+                    score += cue.weight * 3
+                } else if letter.lowercased.contains(cue.cue) {
+                    score += cue.weight
+                }
+            }
+            scores[type] = score
+        }
+        let ranked = scores.sorted { $0.value > $1.value }
+        guard let top = ranked.first, top.value >= 3 else { return (.annet, 0.4) }
+        let second = ranked.dropFirst().first?.value ?? 0
+        let margin = (top.value - second) / top.value
+        return (top.key, min(0.98, 0.5 + margin))
+    }
+
+    /// The heading lines: lines in capitals, and the first lines after the address and reference
+    /// block (a short line followed by body text), lower-cased.
+    func headingText(_ letter: LetterText) -> String {
+        var heading: [String] = []
+        for (index, line) in letter.lines.enumerated() where index < 30 {
+            let letters = line.filter(\.isLetter)
+            if letters.count >= 5 && letters.allSatisfy(\.isUppercase) { heading.append(letter.lowercasedLines[index]) }
+        }
+        // The first short line without a colon after the last date/reference line in the head.
+        let head = letter.headLines
+        let lastReference = head.last { letter.lowercasedLines[$0].contains("ref") || !NorwegianDate.find(in: letter.lines[$0]).isEmpty } ?? 0
+        var index = lastReference + 1
+        while index < min(letter.lines.count, lastReference + 4) {
+            let line = letter.lines[index]
+            if !line.contains(":") && LetterText.words(line).count <= 10 {
+                heading.append(letter.lowercasedLines[index])
+                break
+            }
+            index += 1
+        }
+        return heading.joined(separator: "\n")
+    }
+}
+
+/// Picks salient words: the type, the department, and the most frequent content words.
+struct Keywords {
+    let vocabulary: Vocabulary
+
+    func pick(from letter: LetterText, docType: DocumentType, specialty: String?, exclude: [String]) -> [String] {
+        var result = [docType.titleWord.lowercased()]
+        if let specialty { result.append(specialty) }
+        let excluded = Set(exclude.flatMap { PersonMatcher.parts($0) })
+        var counts: [String: (count: Int, form: String, first: Int)] = [:]
+        for (index, line) in letter.lines.enumerated() {
+            for word in LetterText.words(line) {
+                let lower = word.lowercased()
+                guard lower.count >= 5, !vocabulary.stopwords.contains(lower), !excluded.contains(lower),
+                      lower.allSatisfy({ $0.isLetter || $0 == "-" }) else { continue }
+                let entry = counts[lower] ?? (0, word, index)
+                counts[lower] = (entry.count + 1, entry.form, entry.first)
+            }
+        }
+        let ranked = counts.sorted { a, b in
+            let sa = Double(a.value.count) + Double(a.key.count) / 20, sb = Double(b.value.count) + Double(b.key.count) / 20
+            if sa != sb { return sa > sb }
+            return a.value.first != b.value.first ? a.value.first < b.value.first : a.key < b.key
+        }
+        for (lower, entry) in ranked where result.count < 8 {
+            if !result.contains(where: { $0.lowercased() == lower }) { result.append(entry.form) }
+        }
+        return result
+    }
+}
+
+/// `YYYY-MM-DD Epikrise ortopedisk avdeling St. Olavs hospital`: 3–10 words.
+enum TitleMaker {
+    static func title(date: CalendarDate, type: DocumentType, specialty: Vocabulary.Specialty?,
+                      printedSpecialty: String?, institution: String?) -> String {
+        var words = [type.titleWord]
+        if let printed = printedSpecialty, let specialty {
+            let lower = printed.lowercased()
+            // Keep the department as printed when it names one ("Nevrologisk poliklinikk"), else the adjective.
+            if ["avdeling", "poliklinikk", "klinikk", "seksjon", "sengepost"].contains(where: { lower.contains($0) }),
+               printed.split(separator: " ").count <= 4 {
+                words.append(lower)
+            } else {
+                words.append(specialty.adjective)
+            }
+        }
+        if let institution {
+            words.append(contentsOf: institution.split(separator: " ").prefix(5).map(String.init))
+        }
+        if words.count < 2 { words.append("uten avsender") }
+        let title = words.prefix(10).joined(separator: " ")
+        return date.iso + " " + Self.withoutNumbers(title)
+    }
+
+    /// A title never carries long digit runs (no fødselsnummer, no reference numbers).
+    static func withoutNumbers(_ s: String) -> String {
+        var out = ""
+        var run = ""
+        for c in s {
+            if c.isNumber { run.append(c) } else {
+                if run.count <= 4 { out += run }
+                run = ""
+                out.append(c)
+            }
+        }
+        if run.count <= 4 { out += run }
+        return out
+    }
+}

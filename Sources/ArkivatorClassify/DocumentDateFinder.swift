@@ -1,0 +1,83 @@
+import Foundation
+
+/// Picks the letter's own date among all the dates in its text.
+///
+/// A labelled date ("Dato:", "Vår dato", "Fakturadato"), a place-comma-date ("Oslo, 3.11.2025")
+/// and a date standing alone near the top are the letter's date. Birth dates, appointment,
+/// admission, discharge, sampling, due and period dates are not, unless nothing else exists.
+struct DocumentDateFinder {
+    struct Candidate {
+        var date: CalendarDate
+        var score: Double
+        var line: Int
+    }
+
+    /// Words before a date that make it the letter's date.
+    static let letterLabels = ["vår dato", "dato", "datert", "fakturadato", "rapportdato", "svardato", "utskriftsdato",
+                               "brevdato", "dagens dato", "utstedt", "godkjent", "signert", "besvart", "skrevet"]
+    /// Words before (or around) a date that make it some other date.
+    static let otherLabels = [
+        "født", "fødd", "f.", "fødselsdato", "fødselsnr", "f.nr", "fnr", "personnr",
+        "innlagt", "innlegging", "innleggelse", "innkomst", "utskrevet", "utskriven", "utskriving", "utskrivning",
+        "operert", "operasjon", "opr.dato", "prøve", "prøvetaking", "tatt", "teken", "mottatt", "motteken", "mottok",
+        "forfall", "betalingsfrist", "frist", "gyldig", "time", "timen", "tidspunkt", "kl.", "kl ", "oppmøte", "møt",
+        "mandag", "tirsdag", "tysdag", "onsdag", "torsdag", "fredag", "lørdag", "laurdag", "søndag", "sundag",
+        "fra og med", "til og med", "f.o.m", "t.o.m", "fom", "tom", "periode", "fra ", "til ", "siden", "sist",
+        "kontroll", "behandlingsdato", "behandla", "behandlet", "søknad", "deres dato", "dykkar dato", "henvisning av",
+        "henvisning datert", "tilvising av", "vaksine", "undersøkt", "konsultasjon", "neste", "innen", "senest",
+    ]
+
+    let scanDate: CalendarDate
+    let birthDates: Set<CalendarDate>
+
+    /// The best date and how sure the choice is; nil when the text holds no date at all.
+    func choose(in text: LetterText) -> (date: CalendarDate, confidence: Double)? {
+        var candidates: [Candidate] = []
+        for (index, line) in text.lines.enumerated() {
+            let matches = NorwegianDate.find(in: line)
+            let scalars = Array(line.unicodeScalars)
+            for match in matches {
+                let before = String(String.UnicodeScalarView(scalars[..<match.range.lowerBound])).lowercased()
+                let after = String(String.UnicodeScalarView(scalars[match.range.upperBound...])).lowercased()
+                var score = score(before: before, after: after, matchesOnLine: matches.count, line: index,
+                                  lineCount: text.lines.count)
+                if birthDates.contains(match.date) { score -= 6 }
+                if match.date > scanDate { score -= 2 }
+                candidates.append(Candidate(date: match.date, score: score, line: index))
+            }
+        }
+        guard let best = candidates.max(by: { ($0.score, -$0.line) < ($1.score, -$1.line) }) else { return nil }
+        let confidence: Double = best.score >= 4 ? 0.95 : best.score >= 1.5 ? 0.8 : best.score >= 0 ? 0.6 : 0.35
+        return (best.date, confidence)
+    }
+
+    private func score(before: String, after: String, matchesOnLine: Int, line: Int, lineCount: Int) -> Double {
+        var score = 0.0
+        let trimmedBefore = before.trimmingCharacters(in: .whitespaces)
+        let trimmedAfter = after.trimmingCharacters(in: .whitespaces)
+        let label = String(trimmedBefore.suffix(28))
+        if Self.letterLabels.contains(where: { label.hasSuffix($0 + ":") || label.hasSuffix($0) || label.hasSuffix($0 + " :") }),
+           !Self.otherLabels.contains(where: { label.contains($0) && !Self.letterLabels.contains($0) }) {
+            score += 6
+        }
+        // "Oslo, 3.11.2025": a place name and a comma, nothing else on the line.
+        if trimmedBefore.hasSuffix(","), trimmedAfter.isEmpty,
+           trimmedBefore.dropLast().split(separator: " ").count <= 3,
+           trimmedBefore.dropLast().allSatisfy({ $0.isLetter || $0 == " " || $0 == "-" || $0 == "." }) {
+            score += 6
+        }
+        // A date alone on its line.
+        if trimmedBefore.isEmpty && trimmedAfter.isEmpty { score += 4 }
+        for word in Self.otherLabels where label.contains(word) || (word.count > 3 && trimmedAfter.hasPrefix(word)) {
+            score -= 5
+            break
+        }
+        if trimmedAfter.hasPrefix("kl") || trimmedAfter.hasPrefix("–") || trimmedAfter.hasPrefix("-") { score -= 3 }
+        if matchesOnLine > 1 { score -= 1.5 }
+        // Table rows (a date first, then more text) are usually history, not the letter date.
+        if trimmedBefore.isEmpty && !trimmedAfter.isEmpty { score -= 2 }
+        // The letter's date stands near the top.
+        score += line < 15 ? 1 : (line > lineCount - 4 ? -0.5 : -1)
+        return score
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+
+/// A letter's text as lines, with the helpers the rules share.
+struct LetterText {
+    let lines: [String]
+    let lowercasedLines: [String]
+    let lowercased: String
+    /// Each line as normalised words (lower case, letters and digits), for fuzzy matching.
+    let normalizedWords: [[String]]
+
+    init(_ text: String) {
+        let all = text.replacingOccurrences(of: "\u{0C}", with: "\n").components(separatedBy: "\n")
+        lines = all.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        lowercasedLines = lines.map { $0.lowercased() }
+        lowercased = lowercasedLines.joined(separator: "\n")
+        normalizedWords = lines.map { Fuzzy.normalized($0).split(separator: " ").map(String.init) }
+    }
+
+    /// The first lines, where the letterhead, the address and the date stand.
+    var headLines: Range<Int> { 0..<min(lines.count, 18) }
+
+    /// Words of a line, without punctuation at their ends.
+    static func words(_ line: String) -> [String] {
+        line.split(whereSeparator: { $0.isWhitespace }).map {
+            $0.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:()[]«»\"'!?|"))
+        }.filter { !$0.isEmpty }
+    }
+}
+
+/// Fuzzy comparison of short strings, tolerant of a few OCR errors.
+enum Fuzzy {
+    static func distance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// 1 for equal strings, falling towards 0 as they differ (Levenshtein ratio).
+    static func ratio(_ a: String, _ b: String) -> Double {
+        let x = Array(a), y = Array(b)
+        let total = x.count + y.count
+        guard total > 0 else { return 1 }
+        return 1 - Double(distance(x, y)) / Double(max(x.count, y.count))
+    }
+
+    /// Lower case, letters and digits only, single spaces.
+    static func normalized(_ s: String) -> String {
+        let kept = s.lowercased().unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : " " }
+        return String(kept).split(separator: " ").joined(separator: " ")
+    }
+
+    /// Whether `needle` occurs in `haystack` as whole words, allowing about one error per 8 letters.
+    static func containsWords(_ haystack: String, _ needle: String) -> Bool {
+        containsWords(normalized(haystack).split(separator: " ").map(String.init),
+                      Phrase(needle), fuzzy: true)
+    }
+
+    /// A name or alias prepared for matching.
+    struct Phrase: Sendable {
+        let words: [String]
+        let joined: [Unicode.Scalar]
+        init(_ text: String) {
+            words = Fuzzy.normalized(text).split(separator: " ").map(String.init)
+            joined = Array(words.joined(separator: " ").unicodeScalars)
+        }
+    }
+
+    /// Whole-word occurrence of `phrase` in a line's normalised words; with `fuzzy`, a window of
+    /// the same number of words may differ by about one letter in eight (OCR damage).
+    static func containsWords(_ line: [String], _ phrase: Phrase, fuzzy: Bool) -> Bool {
+        let n = phrase.words.count
+        guard n > 0, line.count >= n else { return false }
+        for start in 0...(line.count - n) where Array(line[start..<(start + n)]) == phrase.words { return true }
+        guard fuzzy, phrase.joined.count >= 6 else { return false }
+        let allowed = phrase.joined.count / 8
+        for start in 0...(line.count - n) {
+            let window = Array(line[start..<(start + n)].joined(separator: " ").unicodeScalars)
+            guard abs(window.count - phrase.joined.count) <= allowed else { continue }
+            if boundedDistance(window, phrase.joined, limit: allowed) <= allowed { return true }
+        }
+        return false
+    }
+
+    /// Levenshtein distance over scalars, giving up (returning limit + 1) once it exceeds `limit`.
+    static func boundedDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = [Int](repeating: 0, count: b.count + 1)
+        for i in 1...a.count {
+            current[0] = i
+            var rowMin = current[0]
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                rowMin = min(rowMin, current[j])
+            }
+            if rowMin > limit { return limit + 1 }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

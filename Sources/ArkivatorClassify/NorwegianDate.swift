@@ -1,0 +1,168 @@
+import Foundation
+
+/// A calendar date as letters print it, without time zone games.
+public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var year: Int
+    public var month: Int
+    public var day: Int
+
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1900...2100).contains(year), Fodselsnummer.isValidDate(year: year, month: month, day: day) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    private init(checked year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// 2000-01-01: stands in only when neither the clock nor a file date can be read.
+    public static let fallback = CalendarDate(checked: 2000, month: 1, day: 1)
+
+    /// `YYYY-MM-DD`.
+    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
+    public var description: String { iso }
+
+    public init?(iso: String) {
+        let parts = iso.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        self.init(year: parts[0], month: parts[1], day: parts[2])
+    }
+
+    public static func < (a: CalendarDate, b: CalendarDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
+
+    /// Today in the local calendar.
+    public static func today(_ now: Date = Date()) -> CalendarDate? {
+        day(of: now)
+    }
+
+    /// The local calendar day of a moment.
+    public static func day(of now: Date) -> CalendarDate? {
+        let c = Calendar(identifier: .gregorian).dateComponents([.year, .month, .day], from: now)
+        return CalendarDate(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0)
+    }
+}
+
+/// Finds the dates in Norwegian text (Bokmål and Nynorsk): `03.11.2025`, `3.11.25`, `3/11-2025`,
+/// `3. november 2025`, `3. nov. 2025`, `2025-11-03`, `Oslo, 3.11.2025`.
+public enum NorwegianDate {
+    /// A date found in text, with where it stood.
+    public struct Match: Sendable, Equatable {
+        public var date: CalendarDate
+        /// Range in the line's Unicode scalars.
+        public var range: Range<Int>
+    }
+
+    /// Month names and abbreviations, Bokmål and Nynorsk (they share most).
+    static let months: [String: Int] = {
+        var table: [String: Int] = [:]
+        let names = [["januar", "jan"], ["februar", "feb", "febr"], ["mars", "mar"], ["april", "apr"], ["mai"],
+                     ["juni", "jun"], ["juli", "jul"], ["august", "aug"], ["september", "sep", "sept"],
+                     ["oktober", "okt"], ["november", "nov"], ["desember", "des"]]
+        for (index, forms) in names.enumerated() { for form in forms { table[form] = index + 1 } }
+        return table
+    }()
+
+    /// Every date in one line of text, in order.
+    public static func find(in line: String) -> [Match] {
+        let scalars = Array(line.unicodeScalars)
+        var matches: [Match] = []
+        var i = 0
+        while i < scalars.count {
+            if isDigit(scalars[i]), i == 0 || !isDigit(scalars[i - 1]) && !isLetter(scalars[i - 1]),
+               let (match, end) = parse(scalars, at: i) {
+                matches.append(match)
+                i = end
+            } else {
+                i += 1
+            }
+        }
+        return matches
+    }
+
+    /// The text of a date in one of the supported forms (for tests and round trips).
+    public static func format(_ date: CalendarDate, style: Int) -> String {
+        let monthNames = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"]
+        let short = ["jan.", "feb.", "mars", "apr.", "mai", "juni", "juli", "aug.", "sep.", "okt.", "nov.", "des."]
+        switch style % 7 {
+        case 0: return String(format: "%02d.%02d.%04d", date.day, date.month, date.year)
+        case 1: return "\(date.day).\(date.month).\(String(format: "%02d", date.year % 100))"
+        case 2: return "\(date.day). \(monthNames[date.month - 1]) \(date.year)"
+        case 3: return "\(date.day). \(short[date.month - 1]) \(date.year)"
+        case 4: return date.iso
+        case 5: return "Oslo, \(date.day).\(date.month).\(date.year)"
+        default: return "\(date.day)/\(date.month)-\(date.year)"
+        }
+    }
+
+    private static func parse(_ s: [Unicode.Scalar], at start: Int) -> (Match, Int)? {
+        var i = start
+        guard let first = number(s, &i, maxDigits: 4) else { return nil }
+        // ISO: 2025-11-03
+        if first.digits == 4 {
+            guard i < s.count, s[i] == "-" else { return nil }
+            i += 1
+            guard let month = number(s, &i, maxDigits: 2), month.digits == 2, i < s.count, s[i] == "-" else { return nil }
+            i += 1
+            guard let day = number(s, &i, maxDigits: 2), day.digits == 2, !followsDigit(s, i),
+                  let date = CalendarDate(year: first.value, month: month.value, day: day.value) else { return nil }
+            return (Match(date: date, range: start..<i), i)
+        }
+        guard first.digits <= 2, i < s.count else { return nil }
+        // 3.11.2025, 3.11.25, 3/11-2025, 3. 11. 2025
+        if s[i] == "." || s[i] == "/" {
+            var j = i + 1
+            skipSpaces(s, &j, max: 1)
+            if let month = number(s, &j, maxDigits: 2), j < s.count, s[j] == "." || s[j] == "-" || s[j] == "/" {
+                var k = j + 1
+                skipSpaces(s, &k, max: 1)
+                if let year = number(s, &k, maxDigits: 4), year.digits == 4 || year.digits == 2, !followsDigit(s, k),
+                   let date = CalendarDate(year: year.digits == 2 ? century(year.value) : year.value,
+                                           month: month.value, day: first.value) {
+                    return (Match(date: date, range: start..<k), k)
+                }
+                return nil
+            }
+            // 3. november 2025, 3. nov. 2025
+            if s[i] == "." {
+                var k = i + 1
+                skipSpaces(s, &k, max: 2)
+                var word = ""
+                while k < s.count, isLetter(s[k]) { word.unicodeScalars.append(s[k]); k += 1 }
+                guard let month = months[word.lowercased()] else { return nil }
+                if k < s.count, s[k] == "." { k += 1 }
+                skipSpaces(s, &k, max: 2)
+                guard let year = number(s, &k, maxDigits: 4), year.digits == 4, !followsDigit(s, k),
+                      let date = CalendarDate(year: year.value, month: month, day: first.value) else { return nil }
+                return (Match(date: date, range: start..<k), k)
+            }
+        }
+        return nil
+    }
+
+    /// Two-digit years: 00–39 are this century, 40–99 the last (letters are not from the future).
+    static func century(_ yy: Int) -> Int { yy < 40 ? 2000 + yy : 1900 + yy }
+
+    private static func number(_ s: [Unicode.Scalar], _ i: inout Int, maxDigits: Int) -> (value: Int, digits: Int)? {
+        var value = 0, digits = 0
+        while i < s.count, digits < maxDigits, isDigit(s[i]) {
+            value = value * 10 + Int(s[i].value - 48)
+            digits += 1
+            i += 1
+        }
+        if digits == maxDigits, i < s.count, isDigit(s[i]) { return nil }
+        return digits > 0 ? (value, digits) : nil
+    }
+
+    private static func skipSpaces(_ s: [Unicode.Scalar], _ i: inout Int, max: Int) {
+        var n = 0
+        while i < s.count, n < max, s[i] == " " { i += 1; n += 1 }
+    }
+
+    private static func followsDigit(_ s: [Unicode.Scalar], _ i: Int) -> Bool { i < s.count && isDigit(s[i]) }
+    static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+    static func isLetter(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic }
+}

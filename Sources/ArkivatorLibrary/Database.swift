@@ -1,0 +1,204 @@
+internal import CSQLite
+import ArkivatorCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One connection to the library database: owns its `sqlite3` handle and closes it when released.
+///
+/// Opened in WAL journal mode with foreign keys on and a 5 s busy timeout, so a second arkivator
+/// process waits for a lock instead of failing at once. The file and its `-wal`/`-shm` companions
+/// are readable by the owner only (mode 0600).
+///
+/// Not `Sendable`: one `Database` is used from one thread at a time (the connection is opened in
+/// SQLite's multi-thread mode, without its own mutex). Code that needs the library from several
+/// tasks goes through one owner (an actor) that holds the connection.
+public final class Database {
+    /// The database file's name inside the library folder.
+    public static let fileName = "arkivator.sqlite"
+    /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
+    public static let busyTimeoutMilliseconds: Int32 = 5_000
+
+    /// The database file.
+    public let url: URL
+    let handle: OpaquePointer
+
+    /// Opens (creating if needed) the database file at `url`, without migrating it.
+    public init(url: URL) throws(DatabaseError) {
+        let path = url.path
+        try Self.createPrivately(path)
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        do {
+            try DatabaseError.check(code, connection: connection, sql: nil)
+        } catch {
+            sqlite3_close_v2(connection)
+            throw error
+        }
+        guard let connection else {
+            throw DatabaseError.failure(SQLITE_NOMEM, connection: nil, sql: nil)
+        }
+        self.url = url
+        self.handle = connection
+        // From here on `deinit` closes the connection if configuring fails.
+        sqlite3_extended_result_codes(handle, 1)
+        try DatabaseError.check(sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds), connection: handle)
+        try execute(script: "PRAGMA foreign_keys = ON")
+        let mode = try rows("PRAGMA journal_mode = WAL").first?[0].string
+        if mode?.lowercased() != "wal" {
+            throw DatabaseError.failure(SQLITE_CANTOPEN, connection: nil, sql: "PRAGMA journal_mode = WAL",
+                                        message: "the file system does not allow WAL mode (got \(mode ?? "nothing"))")
+        }
+        try execute(script: "PRAGMA synchronous = NORMAL")
+        try Self.restrictPermissions(path)
+    }
+
+    /// Opens the database of a library: creates the folder (mode 0700) if needed, opens
+    /// `<library>/arkivator.sqlite` and applies the migrations it lacks.
+    public static func open(library: LibraryLocation, migrations: [Migration] = Migrations.all) throws -> Database {
+        try library.prepare()
+        let database = try Database(url: library.directory.appendingPathComponent(fileName))
+        try database.migrate(migrations)
+        return database
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    // MARK: Running SQL
+
+    /// Prepares one statement.
+    public func prepare(_ sql: String) throws(DatabaseError) -> Statement {
+        try Statement(database: self, sql: sql)
+    }
+
+    /// Runs one statement with `arguments` bound to its `?` parameters, ignoring any rows.
+    public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        while try statement.step() {}
+    }
+
+    /// Runs several statements separated by semicolons, without parameters (schema scripts).
+    public func execute(script sql: String) throws(DatabaseError) {
+        try DatabaseError.check(sqlite3_exec(handle, sql, nil, nil, nil), connection: handle, sql: sql)
+    }
+
+    /// Every row of one statement.
+    public func rows(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> [Row] {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.rows()
+    }
+
+    /// The first row of one statement, or nil.
+    public func firstRow(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> Row? {
+        let statement = try prepare(sql)
+        try statement.bind(arguments)
+        return try statement.step() ? statement.row() : nil
+    }
+
+    /// The rowid of the last row inserted through this connection.
+    public var lastInsertedRowID: Int { Int(sqlite3_last_insert_rowid(handle)) }
+
+    /// Rows changed by the last `INSERT`, `UPDATE` or `DELETE`.
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+
+    /// True while a transaction is open.
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    // MARK: Transactions
+
+    /// Runs `body` in a transaction: committed when it returns, rolled back when it throws.
+    ///
+    /// Starts with `BEGIN IMMEDIATE`, so the write lock is taken (waiting up to the busy timeout)
+    /// before `body` reads anything; inside another transaction it runs in a savepoint instead.
+    public func inTransaction<T>(_ body: () throws -> T) throws -> T {
+        let nested = isInTransaction
+        let savepoint = "arkivator_nested"
+        try execute(script: nested ? "SAVEPOINT \(savepoint)" : "BEGIN IMMEDIATE")
+        let result: T
+        do {
+            result = try body()
+        } catch {
+            if nested {
+                try? execute(script: "ROLLBACK TO \(savepoint); RELEASE \(savepoint)")
+            } else if isInTransaction {
+                try? execute(script: "ROLLBACK")
+            }
+            throw error
+        }
+        do {
+            try execute(script: nested ? "RELEASE \(savepoint)" : "COMMIT")
+        } catch {
+            if !nested, isInTransaction { try? execute(script: "ROLLBACK") }
+            throw error
+        }
+        return result
+    }
+
+    // MARK: Maintenance
+
+    /// Copies everything in the `-wal` file into the database file and empties the `-wal` file.
+    public func checkpoint() throws(DatabaseError) {
+        try DatabaseError.check(
+            sqlite3_wal_checkpoint_v2(handle, nil, SQLITE_CHECKPOINT_TRUNCATE, nil, nil), connection: handle,
+            sql: "wal_checkpoint(TRUNCATE)")
+    }
+
+    /// The journal mode in use (`wal` after opening).
+    public func journalMode() throws(DatabaseError) -> String {
+        try rows("PRAGMA journal_mode").first?[0].string ?? ""
+    }
+
+    // MARK: File permissions
+
+    /// Creates an empty database file with mode 0600 before SQLite opens it, so the file is never
+    /// readable by others, whatever the umask. SQLite gives `-wal` and `-shm` the database file's mode.
+    private static func createPrivately(_ path: String) throws(DatabaseError) {
+        let descriptor = Self.openFile(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        let error = errno
+        guard error != EEXIST else { return }
+        throw DatabaseError.failure(SQLITE_CANTOPEN, connection: nil, sql: nil,
+                                    message: "cannot create \(path): \(String(cString: strerror(error)))")
+    }
+
+    /// POSIX `open(2)` (the name `open` in here is ``open(library:migrations:)``).
+    private static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 {
+        #if canImport(Glibc)
+        Glibc.open(path, flags, mode)
+        #else
+        Darwin.open(path, flags, mode)
+        #endif
+    }
+
+    /// Tightens an existing file (and its companions) to mode 0600.
+    private static func restrictPermissions(_ path: String) throws(DatabaseError) {
+        for file in [path, path + "-wal", path + "-shm"] {
+            var info = stat()
+            guard stat(file, &info) == 0 else { continue }
+            guard info.st_mode & 0o7077 != 0 else { continue }
+            if chmod(file, 0o600) != 0 {
+                let error = errno
+                throw DatabaseError.failure(SQLITE_PERM, connection: nil, sql: nil,
+                                            message: "cannot make \(file) private: \(String(cString: strerror(error)))")
+            }
+        }
+    }
+}
+
+// One connection, one thread at a time: the compiler refuses to send a Database across.
+@available(*, unavailable)
+extension Database: Sendable {}
+
+@available(*, unavailable)
+extension Statement: Sendable {}
