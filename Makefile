@@ -44,8 +44,12 @@ release: deps
 
 demo: release
 	@rm -rf .demo && mkdir -p .demo/sider
+	@echo "== arkivator family import samples/familie.json =="
+	@$(BIN_RELEASE) family import --library "$(LIBRARY)" samples/familie.json
+	@$(BIN_RELEASE) family list --library "$(LIBRARY)"
+	@echo
 	@echo "== arkivator ingest samples/ =="
-	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --out .demo/sider samples/ || true
+	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --out .demo/sider samples/
 	@echo
 	@echo "== Første linjer av hvert dokument (arkivator ingest --json) =="
 	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --json samples/ 2>/dev/null | python3 scripts/demo_summary.py
