@@ -40,9 +40,12 @@ let package = Package(
             "ArkivatorCore", "ArkivatorClassify", "CSQLite",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
+        // Stage 5, write: .docx (own zip writer over libzip), page JPEGs, per-person folders, atomic writes.
+        .target(name: "ArkivatorArchive", dependencies: ["ArkivatorCore", "CZip"]),
         // Orchestration: runs the stages per document, pages in parallel, progress.
         .target(name: "ArkivatorPipeline", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
+            "ArkivatorArchive",
         ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
@@ -56,6 +59,10 @@ let package = Package(
         .testTarget(name: "ArkivatorPipelineTests", dependencies: ["ArkivatorPipeline", "ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",
+            .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "ArkivatorArchiveTests", dependencies: [
+            "ArkivatorArchive", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "TestSupport"]),
