@@ -7,6 +7,8 @@ BIN_DEBUG   = .build/debug/arkivator
 BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
                libzip-dev libsqlite3-dev libstemmer-dev pkg-config time python3
+# What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx.
+TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tesseract's OpenMP runtime must see this before it loads (tests load it into the test process).
 export OMP_THREAD_LIMIT := 1
@@ -16,7 +18,7 @@ ifneq ($(CORPUS_DEV),)
 export ARKIVATOR_CORPUS ?= $(abspath $(CORPUS_DEV))
 endif
 
-.PHONY: all deps build release demo test bench fixtures clean help
+.PHONY: all deps test-deps build release demo test bench fixtures clean help
 
 all: build
 
@@ -39,6 +41,18 @@ deps:
 build: deps
 	$(SWIFT) build
 
+# Independent readers for the tests (installed once).
+test-deps: deps
+	@missing=""; for p in $(TEST_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installerer for testene:$$missing"; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	@python3 -c "import docx" 2>/dev/null || python3 -m pip install --quiet python-docx \
+	  || python3 -m pip install --quiet --break-system-packages python-docx
+
 release: deps
 	$(SWIFT) build -c release
 
@@ -56,7 +70,7 @@ demo: release
 	@echo
 	@echo "Rensede sider ligger i .demo/sider/. Søk i biblioteket kommer med bibliotekindeksen."
 
-test: build
+test: build test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2
 

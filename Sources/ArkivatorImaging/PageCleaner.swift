@@ -65,10 +65,9 @@ public struct PageCleaner: Sendable {
             report.sheet = quad
             report.estimatedDPI = dpi
             report.scale = factor
-            let scaledGray = try gray.scaled(by: factor)
-            gray = try scaledGray.flattened(quad.scaled(by: factor),
-                                            width: Int((size.width * factor).rounded()),
-                                            height: Int((size.height * factor).rounded()))
+            // One projective transform flattens, crops and scales at once.
+            gray = try gray.flattened(quad, width: Int((size.width * factor).rounded()),
+                                      height: Int((size.height * factor).rounded()))
         } else {
             // 2. A scan: the page fills the image; bring it to about 300 DPI.
             let dpi = Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height))

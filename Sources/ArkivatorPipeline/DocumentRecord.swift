@@ -30,6 +30,14 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     public var classification: Classification?
     /// The date the page files were made (their modification date): the scan date.
     public var scanDate: String?
+    /// Where the document was filed in the archive, when it was.
+    public var files: ArchivedFiles?
+
+    public struct ArchivedFiles: Sendable, Codable, Equatable {
+        public var docx: String
+        public var images: [String]
+        public var pdf: String
+    }
 
     public struct LowConfidenceWord: Sendable, Codable, Equatable {
         public var word: String
@@ -74,12 +82,13 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         self.pageReports = []
         self.classification = nil
         self.scanDate = nil
+        self.files = nil
     }
 
     private enum CodingKeys: String, CodingKey {
         case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, timings, pageReports
         case docType, documentDate, documentDateSource, scanDate, institution, specialty, person, familyMember
-        case keywords, title, confidence, needsReview, containsFodselsnummer
+        case keywords, title, confidence, needsReview, containsFodselsnummer, files
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -109,6 +118,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(k?.confidence ?? [:], forKey: .confidence)
         try c.encode(k?.needsReview ?? [], forKey: .needsReview)
         try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
+        try c.encode(files, forKey: .files)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -127,6 +137,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         timings = try c.decode(Timings.self, forKey: .timings)
         pageReports = try c.decode([PageReport].self, forKey: .pageReports)
         scanDate = try c.decodeIfPresent(String.self, forKey: .scanDate)
+        files = try c.decodeIfPresent(ArchivedFiles.self, forKey: .files)
         // Same keys as `Classification`: present when the document was classified.
         classification = try? c.decodeNil(forKey: .docType) ? nil : Classification(from: decoder)
     }

@@ -21,15 +21,18 @@ public final class Pipeline: @unchecked Sendable {
         public var pixelBudget: Int
         /// Classifies each read document (type, date, person, title); nil skips the stage.
         public var classifier: Classifier?
+        /// Files each document in the archive (.docx, page images, searchable PDF); nil writes nothing.
+        public var archive: ArchiveOptions?
 
         public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, pageImageDirectory: URL? = nil,
                     language: String = "nor", pixelBudget: Int = Image.defaultPixelBudget,
-                    classifier: Classifier? = Classifier()) {
+                    classifier: Classifier? = Classifier(), archive: ArchiveOptions? = nil) {
             self.jobs = max(1, jobs)
             self.pageImageDirectory = pageImageDirectory
             self.language = language
             self.pixelBudget = pixelBudget
             self.classifier = classifier
+            self.archive = archive
         }
     }
 
@@ -120,7 +123,7 @@ private final class Run: @unchecked Sendable {
     func work(with reader: PageReader) {
         while let job = take() {
             switch job {
-            case .open(let index): open(index)
+            case .open(let index): open(index, with: reader)
             case .page(let document, let page, let image): read(document: document, page: page, image: image, with: reader)
             }
             condition.lock()
@@ -143,7 +146,7 @@ private final class Run: @unchecked Sendable {
     }
 
     /// Intake and decode: reads the document's files, checks them and queues its pages first in line.
-    private func open(_ index: Int) {
+    private func open(_ index: Int, with reader: PageReader) {
         let source = documents[index]
         var timings = DocumentRecord.Timings()
         var images: [Image] = []
@@ -177,6 +180,15 @@ private final class Run: @unchecked Sendable {
             return
         }
         pagesTotal += images.count - source.pages.count
+        if let archive = options.archive {
+            // Writing the archive: this worker reads the pages in order into one searchable PDF.
+            condition.unlock()
+            let record = archiveDocument(index, images: images, base: assemblies[index].record, archive: archive, reader: reader)
+            condition.lock()
+            assemblies[index].record = record
+            finish(index)
+            return
+        }
         assemblies[index].pages = Array(repeating: nil, count: images.count)
         assemblies[index].pageImageNames = Array(repeating: nil, count: images.count)
         assemblies[index].remaining = images.count
@@ -225,6 +237,51 @@ private final class Run: @unchecked Sendable {
                        documentsTotal: documents.count))
     }
 
+    /// Reads every page of a document in order, makes its searchable PDF, classifies it and files
+    /// it in the archive. Runs without the lock; reports progress per page.
+    private func archiveDocument(_ index: Int, images: [Image], base: DocumentRecord, archive: ArchiveOptions,
+                                 reader: PageReader) -> DocumentRecord {
+        var record = base
+        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: staging) }
+        var results: [PageReader.Result] = []
+        do {
+            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            let pdf = try SearchablePDF(outputBase: staging.appendingPathComponent("document").path,
+                                        title: documents[index].name, engine: reader.engine)
+            for (number, image) in images.enumerated() {
+                let imageFile = staging.appendingPathComponent("side-\(number + 1).jpg")
+                results.append(try reader.read(image, pdf: pdf, imageFile: imageFile))
+                condition.lock()
+                pagesDone += 1
+                progress(.init(pagesDone: pagesDone, pagesTotal: pagesTotal, documentsDone: documentsDone,
+                               documentsTotal: documents.count))
+                condition.unlock()
+            }
+            try pdf.finish()
+            var assembly = Assembly(record: record)
+            assembly.pages = results
+            assembly.pageImageNames = results.enumerated().map { number, result in
+                guard let directory = options.pageImageDirectory, let jpeg = result.jpeg else { return nil }
+                return writePageImage(jpeg, document: documents[index].name, page: number, pageCount: results.count,
+                                      directory: directory)
+            }
+            record = complete(assembly)
+            let start = Date()
+            record.files = try ArchiveStage(options: archive).write(record, pages: results, pdf: pdf.url,
+                                                                     sourceName: documents[index].pages.first?.lastPathComponent ?? "")
+            record.timings.write += Date().timeIntervalSince(start) + results.reduce(0) { $0 + $1.writeSeconds }
+        } catch {
+            record.error = ArchiveStage.describe(error)
+            record.errorCode = "write"
+            condition.lock()
+            pagesDone += images.count - results.count
+            condition.unlock()
+        }
+        return record
+    }
+
     /// Joins a document's pages into its record and classifies it.
     private func complete(_ assembly: Assembly) -> DocumentRecord {
         guard assembly.record.error == nil else { return assembly.record }
@@ -264,9 +321,13 @@ private final class Run: @unchecked Sendable {
     }
 
     private func writePageImage(_ image: Image, document: String, page: Int, pageCount: Int, directory: URL) -> String? {
+        guard let bytes = try? image.jpegData(quality: PageReader.jpegQuality) else { return nil }
+        return writePageImage(bytes, document: document, page: page, pageCount: pageCount, directory: directory)
+    }
+
+    private func writePageImage(_ bytes: [UInt8], document: String, page: Int, pageCount: Int, directory: URL) -> String? {
         let name = pageCount > 1 ? "\(document) - side \(page + 1).jpg" : "\(document).jpg"
         let url = directory.appendingPathComponent(name)
-        guard let bytes = try? image.jpegData(quality: 80) else { return nil }
         do {
             try Data(bytes).write(to: url, options: .atomic)
             return url.path

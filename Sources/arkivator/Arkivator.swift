@@ -1,5 +1,6 @@
 import ArgumentParser
 import ArkivatorCore
+import ArkivatorPipeline
 
 /// `arkivator`: paper letters in, a searchable archive out.
 struct Arkivator: ParsableCommand {
@@ -15,6 +16,7 @@ struct Arkivator: ParsableCommand {
             Sider av samme brev heter NAVN_p1, NAVN_p2 … (også -side1, _page1) eller ligger i én
             flersiders TIFF. Pages of one letter are named NAME_p1, NAME_p2 … or are one multi-page TIFF.
             """,
+        version: ArkivatorVersion.current,
         subcommands: [Ingest.self, Classify.self, Family.self, Doctor.self])
 }
 

@@ -38,6 +38,14 @@ extension Arkivator {
         @Flag(name: .long, help: "Hver undermappe med bilder er ett flersidig dokument. (Each subfolder of images is one document.)")
         var foldersAreDocuments = false
 
+        @Option(name: .long, help: ArgumentHelp(
+            "Arkivmappen: én mappe per person med Dokumenter/ (.docx) og Bilder/ (JPEG, søkbar PDF). Standard: BIBLIOTEK/Arkiv. (The archive folder.)",
+            valueName: "DIR"))
+        var archive: String?
+
+        @Flag(name: .long, help: "Bare les og klassifiser; skriv ingenting til arkivet. (Read and classify only; file nothing.)")
+        var noArchive = false
+
         func validate() throws {
             guard (1...64).contains(jobs) else {
                 throw ValidationError(UserMessage(nb: "--jobs må være mellom 1 og 64.", en: "--jobs must be between 1 and 64.").text())
@@ -63,8 +71,11 @@ extension Arkivator {
                 throw ExitCode(1)
             }
             let family = try FamilySource.profiles(file: nil, library: libraryOptions.location)
-            let pipeline = try Pipeline(options: .init(jobs: jobs, pageImageDirectory: outDirectory,
-                                                       classifier: Classifier(family: family)))
+            let archiveRoot = archive.map { URL(fileURLWithPath: $0) }
+                ?? libraryOptions.location.directory.appendingPathComponent("Arkiv")
+            let pipeline = try Pipeline(options: .init(
+                jobs: jobs, pageImageDirectory: outDirectory, classifier: Classifier(family: family),
+                archive: noArchive ? nil : ArchiveOptions(root: archiveRoot)))
             let report = IngestReport(terminal: terminal, json: json)
             let start = Date()
             pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })

@@ -108,12 +108,14 @@ enum CLI {
         try withTemporaryDirectory { dir in
             let files = ["clean.png", "photo.jpg", "skew.jpg", "twopage.tif", "bad/empty.jpg"].map { Fixtures.url($0).path }
             func run(_ jobs: Int) throws -> [String] {
-                let output = try CLI.run(["ingest", "--json", "--jobs", "\(jobs)", "--library", dir.path] + files)
+                let library = dir.appendingPathComponent("bibliotek-\(jobs)").path
+                let output = try CLI.run(["ingest", "--json", "--jobs", "\(jobs)", "--library", library] + files)
                 return try CLI.records(output).map { record in
                     var record = record
                     record["timings"] = nil
                     let data = try JSONSerialization.data(withJSONObject: record, options: [.sortedKeys])
                     return String(decoding: data, as: UTF8.self)
+                        .replacingOccurrences(of: library.replacingOccurrences(of: "/", with: "\\/"), with: "LIB")
                 }
             }
             let one = try run(1)

@@ -1,0 +1,101 @@
+import ArkivatorArchive
+import ArkivatorClassify
+import ArkivatorCore
+import Foundation
+
+/// Where and how documents are filed.
+public struct ArchiveOptions: Sendable {
+    /// The archive root: one folder per person below it.
+    public var root: URL
+    /// Printed in each .docx footer.
+    public var programVersion: String
+
+    public init(root: URL, programVersion: String = ArkivatorVersion.current) {
+        self.root = root
+        self.programVersion = programVersion
+    }
+}
+
+/// Arkivator's version, printed in documents and `--version`.
+public enum ArkivatorVersion {
+    public static let current = "0.3.0"
+}
+
+/// Stage 5: files one read and classified document: `<Person>/Dokumenter/<title>.docx`,
+/// `<Person>/Bilder/<title>.jpeg` (` - side N` for more pages) and `<Person>/Bilder/<title>.pdf`.
+struct ArchiveStage {
+    let options: ArchiveOptions
+
+    /// The person folder for a document: the household member, else "Ukjent person".
+    static func folder(for classification: Classification?) -> String? {
+        classification?.familyMember
+    }
+
+    func write(_ record: DocumentRecord, pages: [PageReader.Result], pdf: URL, sourceName: String) throws -> DocumentRecord.ArchivedFiles {
+        let classification = record.classification
+        let title = classification?.title ?? Self.fallbackTitle(record)
+        let docx = try DocxWriter(content: Self.docxContent(record, title: title, sourceName: sourceName,
+                                                            version: options.programVersion)).data()
+        let files = ArchiveFiles(docx: docx, images: pages.compactMap(\.jpeg), pdf: pdf)
+        let written = try ArchiveLayout(root: options.root).write(files, person: Self.folder(for: classification), title: title)
+        return DocumentRecord.ArchivedFiles(docx: written.docx?.path ?? "", images: written.images.map(\.path),
+                                            pdf: written.pdf?.path ?? "")
+    }
+
+    /// A title for a document without text: the scan date and the file name.
+    static func fallbackTitle(_ record: DocumentRecord) -> String {
+        let name = URL(fileURLWithPath: record.sources.first ?? "dokument").deletingPathExtension().lastPathComponent
+        return "\(record.scanDate ?? CalendarDate.fallback.iso) Skannet dokument \(name)"
+    }
+
+    /// The .docx: a header with title, date, sender, person and type; the text with low-confidence
+    /// words highlighted; a footer with scan date, version and file name; metadata as custom
+    /// properties. Never the fødselsnummer, except where it stands in the text itself.
+    static func docxContent(_ record: DocumentRecord, title: String, sourceName: String, version: String) -> DocxContent {
+        let k = record.classification
+        let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").norwegian
+        var header: [(label: String, value: String)] = [("Dato", k?.documentDate ?? record.scanDate ?? "")]
+        if let institution = k?.institution { header.append(("Avsender", institution)) }
+        header.append(("Person", k?.familyMember ?? k?.person ?? unknown))
+        if let type = k?.docType { header.append(("Type", type.rawValue)) }
+        let low = record.lowConfidenceWords.map { (start: $0.start, length: $0.length) }
+        var custom: [(name: String, value: String)] = [
+            ("person", k?.familyMember ?? k?.person ?? unknown),
+            ("docType", k?.docType.rawValue ?? ""),
+            ("institution", k?.institution ?? ""),
+            ("specialty", k?.specialty ?? ""),
+            ("documentDate", k?.documentDate ?? ""),
+            ("scanDate", record.scanDate ?? ""),
+            ("keywords", (k?.keywords ?? []).joined(separator: ", ")),
+            ("ocrConfidence", String(format: "%.3f", record.ocrConfidence ?? 0)),
+            ("sourceSHA256", record.id ?? ""),
+        ]
+        custom = custom.map { ($0.name, TitleSafety.withoutFodselsnummer($0.value)) }
+        return DocxContent(
+            title: title, headerFields: header,
+            paragraphs: DocxContent.paragraphs(fromText: record.text, lowConfidence: low),
+            footer: "Skannet \(record.scanDate ?? "") · Arkivator \(version) · \(sourceName)",
+            created: Date(), customProperties: custom)
+    }
+
+    /// A plain sentence for a failure while filing.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? AtomicFileError { return error.message.text() }
+        if let error = error as? ArchiveLayoutError { return error.message.text() }
+        if let error = error as? ZipError { return error.userMessage.text() }
+        if let error = error as? InputError { return error.message.text() }
+        return UserMessage(nb: "Kunne ikke arkivere dokumentet: \(error)", en: "Could not file the document: \(error)").text()
+    }
+}
+
+/// Keeps fødselsnumre out of metadata: any run of 11 digits (spaces allowed after the sixth) is masked.
+enum TitleSafety {
+    static func withoutFodselsnummer(_ value: String) -> String {
+        var result = value
+        for number in Fodselsnummer.occurrences(in: value) {
+            result = result.replacingOccurrences(of: number.digits, with: number.masked)
+            result = result.replacingOccurrences(of: number.digits.prefix(6) + " " + number.digits.suffix(5), with: number.masked)
+        }
+        return result
+    }
+}
