@@ -27,6 +27,31 @@ public struct OCRPage: Sendable, Equatable {
         self.noText = noText
     }
 
+    /// The text's lines with the box around their words (x, y, width, height), for a text layer.
+    public var lines: [(text: String, box: [Int])] {
+        var result: [(text: String, box: [Int])] = []
+        var offset = 0
+        var wordIndex = 0
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let length = line.unicodeScalars.count
+            var box: [Int]?
+            while wordIndex < words.count, words[wordIndex].start < offset + length {
+                let b = words[wordIndex].box
+                if let current = box {
+                    let right = max(current[0] + current[2], b[0] + b[2]), bottom = max(current[1] + current[3], b[1] + b[3])
+                    let left = min(current[0], b[0]), top = min(current[1], b[1])
+                    box = [left, top, right - left, bottom - top]
+                } else {
+                    box = b
+                }
+                wordIndex += 1
+            }
+            if let box, length > 0 { result.append((String(line), box)) }
+            offset += length + 1
+        }
+        return result
+    }
+
     /// Words below `threshold` confidence.
     public func lowConfidenceWords(below threshold: Double = 0.7) -> [RecognizedWord] {
         words.filter { $0.confidence < threshold }

@@ -15,10 +15,6 @@ public struct OCRError: Error, Sendable, CustomStringConvertible {
             en: "Tesseract has no language data for '\(language)'. Install the package tesseract-ocr-\(language) (make demo does)."))
     }
 
-    static let pdfFailed = OCRError(message: UserMessage(
-        nb: "Kunne ikke lage søkbar PDF. Sjekk at det er plass på disken.",
-        en: "Could not make the searchable PDF. Check that the disk has room."))
-
     static let recognitionFailed = OCRError(message: UserMessage(
         nb: "Tekstgjenkjenningen feilet på denne siden. Prøv et tydeligere bilde.",
         en: "Text recognition failed on this page. Try a clearer image."))
@@ -53,20 +49,8 @@ public final class TesseractEngine: @unchecked Sendable {
         TessBaseAPIDelete(handle)
     }
 
-    /// The folder Tesseract loaded its language data from (the PDF renderer finds its font there).
-    var dataPath: String? { TessBaseAPIGetDatapath(handle).map { String(cString: $0) } }
-
-    /// Adds the page this engine read last to a searchable PDF. `imageFile`, a JPEG of that page,
-    /// is embedded as it is (otherwise Tesseract encodes the page image itself).
-    public func addLastPage(to pdf: SearchablePDF, imageFile: String?) throws(OCRError) {
-        TessBaseAPISetInputName(handle, imageFile)
-        guard TessResultRendererAddImage(pdf.renderer, handle) != 0 else { throw OCRError.pdfFailed }
-    }
-
     /// Reads the text of a cleaned page (1-bit or 8-bit, upright, about `dpi`).
     ///
-    /// The results stay in the engine until the next page, so the page can be added to a
-    /// `SearchablePDF` (the image must stay alive until then).
     public func recognize(_ image: Image, dpi: Int = 300) throws(OCRError) -> OCRPage {
         TessBaseAPIClear(handle)
         TessBaseAPISetImage2(handle, image.pix)
@@ -152,39 +136,5 @@ public final class OrientationDetector: @unchecked Sendable {
         // `degrees` is how far the page is turned clockwise; turning it back is the rest of a full turn.
         let turns = ((360 - Int(degrees)) % 360) / 90
         return (turns, Double(confidence))
-    }
-}
-
-/// A searchable PDF made by Tesseract's own PDF renderer: each page image with its text as an
-/// invisible layer. Owns the renderer; pages are added in order from an engine that just read them.
-public final class SearchablePDF: @unchecked Sendable {
-    let renderer: OpaquePointer
-    /// The file being written (`outputBase` + ".pdf").
-    public let url: URL
-    private var finished = false
-
-    /// Starts a PDF at `outputBase` + ".pdf"; `engine` tells where Tesseract's font is.
-    public init(outputBase: String, title: String, engine: TesseractEngine) throws(OCRError) {
-        guard let renderer = TessPDFRendererCreate(outputBase, engine.dataPath ?? "/usr/share/tesseract-ocr/5/tessdata", 0) else {
-            throw OCRError.pdfFailed
-        }
-        self.renderer = renderer
-        self.url = URL(fileURLWithPath: outputBase + ".pdf")
-        guard TessResultRendererBeginDocument(renderer, title) != 0 else {
-            TessDeleteResultRenderer(renderer)
-            throw OCRError.pdfFailed
-        }
-    }
-
-    /// Writes the end of the document; the file is complete after this.
-    public func finish() throws(OCRError) {
-        guard !finished else { return }
-        finished = true
-        guard TessResultRendererEndDocument(renderer) != 0 else { throw OCRError.pdfFailed }
-    }
-
-    deinit {
-        if !finished { _ = TessResultRendererEndDocument(renderer) }
-        TessDeleteResultRenderer(renderer)
     }
 }

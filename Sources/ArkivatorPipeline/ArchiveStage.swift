@@ -31,15 +31,33 @@ struct ArchiveStage {
         classification?.familyMember
     }
 
-    func write(_ record: DocumentRecord, pages: [PageReader.Result], pdf: URL, sourceName: String) throws -> DocumentRecord.ArchivedFiles {
+    func write(_ record: DocumentRecord, pages: [PageReader.Result], sourceName: String) throws -> DocumentRecord.ArchivedFiles {
         let classification = record.classification
         let title = classification?.title ?? Self.fallbackTitle(record)
+        let person = Self.folder(for: classification)
         let docx = try DocxWriter(content: Self.docxContent(record, title: title, sourceName: sourceName,
                                                             version: options.programVersion)).data()
+        let layout = ArchiveLayout(root: options.root)
+        let pdf = try layout.temporaryURL(person: person, for: .pdf)
+        do {
+            try Data(Self.searchablePDF(title: title, pages: pages).data()).write(to: pdf)
+        } catch {
+            try? FileManager.default.removeItem(at: pdf)
+            throw error
+        }
         let files = ArchiveFiles(docx: docx, images: pages.compactMap(\.jpeg), pdf: pdf)
-        let written = try ArchiveLayout(root: options.root).write(files, person: Self.folder(for: classification), title: title)
+        let written = try layout.write(files, person: person, title: title)
         return DocumentRecord.ArchivedFiles(docx: written.docx?.path ?? "", images: written.images.map(\.path),
                                             pdf: written.pdf?.path ?? "")
+    }
+
+    /// The searchable PDF: each page's archive JPEG with its text lines laid over it invisibly.
+    static func searchablePDF(title: String, pages: [PageReader.Result]) -> SearchablePDF {
+        SearchablePDF(title: title, pages: pages.compactMap { page in
+            guard let jpeg = page.jpeg else { return nil }
+            return SearchablePDF.Page(jpeg: jpeg, width: page.cleaned.gray.width, height: page.cleaned.gray.height,
+                                      dpi: 300, lines: page.ocr.lines.map { SearchablePDF.Line(text: $0.text, box: $0.box) })
+        })
     }
 
     /// A title for a document without text: the scan date and the file name.

@@ -22,27 +22,19 @@ final class PageReader: @unchecked Sendable {
         /// The cleaned page as JPEG, when the archive is written.
         var jpeg: [UInt8]?
         var writeSeconds: Double = 0
-        /// Whether the engine still holds this reading (false when a turned reading was tried last).
-        var lastReadIsFinal = true
     }
 
     /// JPEG quality of archived pages: a cleaned A4 page stays well under 2 MB.
     static let jpegQuality = 80
 
-    /// Reads a page and, when `pdf` is given, encodes its archive JPEG and adds it to the PDF
-    /// (the JPEG is written to `imageFile` for the PDF to embed).
-    func read(_ image: Image, pdf: SearchablePDF?, imageFile: URL?) throws -> Result {
+    /// Reads a page and, for the archive, encodes the cleaned page as JPEG.
+    func read(_ image: Image, encodeJPEG: Bool) throws -> Result {
         var result = try read(image)
-        guard let pdf, let imageFile else { return result }
-        let start = Date()
-        if result.lastReadIsFinal == false {
-            result.ocr = try engine.recognize(result.cleaned.gray)
+        if encodeJPEG {
+            let start = Date()
+            result.jpeg = try result.cleaned.gray.jpegData(quality: Self.jpegQuality)
+            result.writeSeconds = Date().timeIntervalSince(start)
         }
-        let jpeg = try result.cleaned.gray.jpegData(quality: Self.jpegQuality)
-        try Data(jpeg).write(to: imageFile)
-        try engine.addLastPage(to: pdf, imageFile: imageFile.path)
-        result.jpeg = jpeg
-        result.writeSeconds = Date().timeIntervalSince(start)
         return result
     }
 
@@ -54,7 +46,6 @@ final class PageReader: @unchecked Sendable {
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()
         var ocr = try engine.recognize(cleaned.gray)
-        var lastReadIsFinal = true
         if Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height {
             if orientation == nil { orientation = try? OrientationDetector() }
             if let osd = orientation?.uprightTurns(cleaned.binary), osd.quarterTurns != 0, osd.confidence >= 1 {
@@ -65,17 +56,13 @@ final class PageReader: @unchecked Sendable {
                 if Self.score(second) >= 0.9 * Self.score(ocr) {
                     cleaned = turned
                     ocr = second
-                } else {
-                    lastReadIsFinal = false
                 }
             }
         }
         let done = Date()
-        var result = Result(cleaned: cleaned, ocr: ocr,
-                            cleanupSeconds: cleanedAt.timeIntervalSince(start),
-                            ocrSeconds: done.timeIntervalSince(cleanedAt))
-        result.lastReadIsFinal = lastReadIsFinal
-        return result
+        return Result(cleaned: cleaned, ocr: ocr,
+                      cleanupSeconds: cleanedAt.timeIntervalSince(start),
+                      ocrSeconds: done.timeIntervalSince(cleanedAt))
     }
 
     private static func looksPoor(_ page: OCRPage) -> Bool {

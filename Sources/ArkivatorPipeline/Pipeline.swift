@@ -123,7 +123,7 @@ private final class Run: @unchecked Sendable {
     func work(with reader: PageReader) {
         while let job = take() {
             switch job {
-            case .open(let index): open(index, with: reader)
+            case .open(let index): open(index)
             case .page(let document, let page, let image): read(document: document, page: page, image: image, with: reader)
             }
             condition.lock()
@@ -146,7 +146,7 @@ private final class Run: @unchecked Sendable {
     }
 
     /// Intake and decode: reads the document's files, checks them and queues its pages first in line.
-    private func open(_ index: Int, with reader: PageReader) {
+    private func open(_ index: Int) {
         let source = documents[index]
         var timings = DocumentRecord.Timings()
         var images: [Image] = []
@@ -180,15 +180,6 @@ private final class Run: @unchecked Sendable {
             return
         }
         pagesTotal += images.count - source.pages.count
-        if let archive = options.archive {
-            // Writing the archive: this worker reads the pages in order into one searchable PDF.
-            condition.unlock()
-            let record = archiveDocument(index, images: images, base: assemblies[index].record, archive: archive, reader: reader)
-            condition.lock()
-            assemblies[index].record = record
-            finish(index)
-            return
-        }
         assemblies[index].pages = Array(repeating: nil, count: images.count)
         assemblies[index].pageImageNames = Array(repeating: nil, count: images.count)
         assemblies[index].remaining = images.count
@@ -201,15 +192,19 @@ private final class Run: @unchecked Sendable {
         var outcome: PageReader.Result?
         var failureMessage: String?
         do {
-            outcome = try reader.read(image)
+            outcome = try reader.read(image, encodeJPEG: options.archive != nil)
         } catch {
             failureMessage = "\(error)"
         }
         var imageName: String?
         if let outcome, let directory = options.pageImageDirectory {
             let pageCount = assembliesPageCount(index)
-            imageName = writePageImage(outcome.cleaned.gray, document: documents[index].name,
-                                       page: page, pageCount: pageCount, directory: directory)
+            imageName = if let jpeg = outcome.jpeg {
+                writePageImage(jpeg, document: documents[index].name, page: page, pageCount: pageCount, directory: directory)
+            } else {
+                writePageImage(outcome.cleaned.gray, document: documents[index].name,
+                               page: page, pageCount: pageCount, directory: directory)
+            }
         }
         condition.lock()
         if let outcome {
@@ -237,51 +232,6 @@ private final class Run: @unchecked Sendable {
                        documentsTotal: documents.count))
     }
 
-    /// Reads every page of a document in order, makes its searchable PDF, classifies it and files
-    /// it in the archive. Runs without the lock; reports progress per page.
-    private func archiveDocument(_ index: Int, images: [Image], base: DocumentRecord, archive: ArchiveOptions,
-                                 reader: PageReader) -> DocumentRecord {
-        var record = base
-        let staging = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: staging) }
-        var results: [PageReader.Result] = []
-        do {
-            try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            let pdf = try SearchablePDF(outputBase: staging.appendingPathComponent("document").path,
-                                        title: documents[index].name, engine: reader.engine)
-            for (number, image) in images.enumerated() {
-                let imageFile = staging.appendingPathComponent("side-\(number + 1).jpg")
-                results.append(try reader.read(image, pdf: pdf, imageFile: imageFile))
-                condition.lock()
-                pagesDone += 1
-                progress(.init(pagesDone: pagesDone, pagesTotal: pagesTotal, documentsDone: documentsDone,
-                               documentsTotal: documents.count))
-                condition.unlock()
-            }
-            try pdf.finish()
-            var assembly = Assembly(record: record)
-            assembly.pages = results
-            assembly.pageImageNames = results.enumerated().map { number, result in
-                guard let directory = options.pageImageDirectory, let jpeg = result.jpeg else { return nil }
-                return writePageImage(jpeg, document: documents[index].name, page: number, pageCount: results.count,
-                                      directory: directory)
-            }
-            record = complete(assembly)
-            let start = Date()
-            record.files = try ArchiveStage(options: archive).write(record, pages: results, pdf: pdf.url,
-                                                                     sourceName: documents[index].pages.first?.lastPathComponent ?? "")
-            record.timings.write += Date().timeIntervalSince(start) + results.reduce(0) { $0 + $1.writeSeconds }
-        } catch {
-            record.error = ArchiveStage.describe(error)
-            record.errorCode = "write"
-            condition.lock()
-            pagesDone += images.count - results.count
-            condition.unlock()
-        }
-        return record
-    }
-
     /// Joins a document's pages into its record and classifies it.
     private func complete(_ assembly: Assembly) -> DocumentRecord {
         guard assembly.record.error == nil else { return assembly.record }
@@ -292,6 +242,18 @@ private final class Run: @unchecked Sendable {
             let scan = record.scanDate.flatMap(CalendarDate.init(iso:)) ?? Self.scanDate(of: [])
             record.classification = classifier.classify(record.text, scanDate: scan)
             record.timings.classify = Date().timeIntervalSince(start)
+        }
+        if let archive = options.archive {
+            let start = Date()
+            let pages = assembly.pages.compactMap { $0 }
+            do {
+                record.files = try ArchiveStage(options: archive).write(
+                    record, pages: pages, sourceName: record.sources.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "")
+            } catch {
+                record.error = ArchiveStage.describe(error)
+                record.errorCode = "write"
+            }
+            record.timings.write += Date().timeIntervalSince(start) + pages.reduce(0) { $0 + $1.writeSeconds }
         }
         return record
     }
