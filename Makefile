@@ -18,7 +18,7 @@ ifneq ($(CORPUS_DEV),)
 export ARKIVATOR_CORPUS ?= $(abspath $(CORPUS_DEV))
 endif
 
-.PHONY: all deps test-deps build release demo test bench fixtures clean help
+.PHONY: all deps test-deps build release demo test bench corpus-check fixtures clean help
 
 all: build
 
@@ -26,6 +26,7 @@ help:
 	@echo "make demo    installer, bygg, les inn samples/ og vis resultatet"
 	@echo "make test    installer, bygg og kjør alle tester"
 	@echo "make bench   hastighet og kvalitet mot vanlig tesseract (trenger ../shared/corpus)"
+	@echo "make corpus-check  hele kjeden på korpuset, arkivet lest med python-docx, LibreOffice, pdftotext"
 
 # Installs the system packages that are missing (once; later runs only check).
 deps:
@@ -76,6 +77,19 @@ test: build test-deps
 
 bench: release
 	python3 scripts/bench.py --arkivator $(BIN_RELEASE) $(BENCH_ARGS)
+
+# The whole pipeline on the evaluation corpus beside the checkout (CORPUS=DIR for another set):
+# scorer's tables, then every filed document read back by python-docx, LibreOffice and pdftotext.
+CORPUS ?= $(CURDIR)/../shared/corpus/dev
+corpus-check: release test-deps
+	@test -d "$(CORPUS)/images" || { echo "Fant ikke korpuset $(CORPUS) (sett CORPUS=DIR)."; exit 2; }
+	rm -rf .bench/corpus && mkdir -p .bench/corpus
+	$(BIN_RELEASE) family import --library .bench/corpus/bibliotek "$(CORPUS)/family.json"
+	$(BIN_RELEASE) ingest --json --jobs 2 --library .bench/corpus/bibliotek "$(CORPUS)/images" "$(CORPUS)/bad" \
+	  > .bench/corpus/pred.jsonl || true
+	python3 "$(CORPUS)/../score.py" --truth "$(CORPUS)" --pred .bench/corpus/pred.jsonl
+	python3 scripts/check_archive.py .bench/corpus/pred.jsonl --libreoffice \
+	  --fnr-file "$(CORPUS)/family.json" --truth "$(CORPUS)"
 
 # Regenerates samples/ and Tests/Fixtures/ from the project's own letter texts.
 fixtures:
