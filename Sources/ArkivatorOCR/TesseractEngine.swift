@@ -42,6 +42,9 @@ public final class TesseractEngine: @unchecked Sendable {
         }
         TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         TessBaseAPISetPageSegMode(handle, PSM_AUTO)
+        // Letters print dark text on light paper: skip Tesseract's second try of every doubtful
+        // line as white-on-black text (slower, and it turns smudges into letters).
+        TessBaseAPISetVariable(handle, "tessedit_do_invert", "0")
     }
 
     deinit {
