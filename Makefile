@@ -81,13 +81,14 @@ bench: release
 # The whole pipeline on the evaluation corpus beside the checkout (CORPUS=DIR for another set):
 # scorer's tables, then every filed document read back by python-docx, LibreOffice and pdftotext.
 CORPUS ?= $(CURDIR)/../shared/corpus/dev
+SCORE  ?= $(CURDIR)/../shared/corpus/score.py
 corpus-check: release test-deps
 	@test -d "$(CORPUS)/images" || { echo "Fant ikke korpuset $(CORPUS) (sett CORPUS=DIR)."; exit 2; }
 	rm -rf .bench/corpus && mkdir -p .bench/corpus
 	$(BIN_RELEASE) family import --library .bench/corpus/bibliotek "$(CORPUS)/family.json"
 	$(BIN_RELEASE) ingest --json --jobs 2 --library .bench/corpus/bibliotek "$(CORPUS)/images" "$(CORPUS)/bad" \
 	  > .bench/corpus/pred.jsonl || true
-	python3 "$(CORPUS)/../score.py" --truth "$(CORPUS)" --pred .bench/corpus/pred.jsonl
+	python3 "$(SCORE)" --truth "$(CORPUS)" --pred .bench/corpus/pred.jsonl
 	python3 scripts/check_archive.py .bench/corpus/pred.jsonl --libreoffice \
 	  --fnr-file "$(CORPUS)/family.json" --truth "$(CORPUS)"
 
