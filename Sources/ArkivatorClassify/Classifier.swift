@@ -59,6 +59,10 @@ public struct Classifier: Sendable {
     /// Scores every type by its cues; cues in the heading count three times.
     func documentType(_ letter: LetterText) -> (DocumentType, Double) {
         let heading = headingText(letter)
+        // A reference line names other letters ("Deres ref.: Henvisning av 1.2.2025"): not this one's type.
+        let body = letter.lowercasedLines.filter { line in
+            !["deres ref", "dykkar ref", "vår ref", "vår referanse", "deres referanse", "dykkar referanse"].contains { line.hasPrefix($0) }
+        }.joined(separator: "\n")
         var scores: [DocumentType: Double] = [:]
         for (name, cues) in vocabulary.typeCues {
             guard let type = DocumentType(rawValue: name) else { continue }
@@ -67,7 +71,7 @@ public struct Classifier: Sendable {
                 let inHeading = cue.heading == true && heading.contains(cue.cue)
                 if inHeading {
                     score += cue.weight * 3
-                } else if letter.lowercased.contains(cue.cue) {
+                } else if body.contains(cue.cue) {
                     score += cue.weight
                 }
             }

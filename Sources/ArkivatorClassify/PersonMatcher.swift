@@ -111,7 +111,9 @@ struct PersonMatcher {
             let line = text.lines[index]
             let words = line.split(separator: " ")
             guard let code = words.first, code.count == 4, code.allSatisfy(\.isNumber), words.count >= 2 else { continue }
-            for back in [2, 3] where index - back >= 0 {
+            // The name stands above the street line; a date or reference set beside the address
+            // may have landed between them.
+            for back in 2...5 where index - back >= 0 {
                 if let name = cleanName(text.lines[index - back]), !looksLikeInstitution(name) { return name }
             }
         }
