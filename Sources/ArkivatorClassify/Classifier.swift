@@ -21,14 +21,14 @@ public struct Classifier: Sendable {
         let (docType, typeConfidence) = documentType(letter)
         confidence["docType"] = typeConfidence
 
-        let person = PersonMatcher(family: family).match(letter)
+        let person = PersonMatcher(family: family, labels: vocabulary.labels).match(letter)
         confidence["person"] = person.confidence
         let birthDates = Set(person.fodselsnumre.map { CalendarDate(iso: $0.birthDateISO) }.compactMap { $0 }
-            + PersonMatcher.birthDates(in: letter).compactMap(CalendarDate.init(iso:)))
+            + PersonMatcher.birthDates(in: letter, labels: vocabulary.labels).compactMap(CalendarDate.init(iso:)))
 
         var documentDate = scanDate
         var dateSource = "scan"
-        if let found = DocumentDateFinder(scanDate: scanDate, birthDates: birthDates).choose(in: letter) {
+        if let found = DocumentDateFinder(labels: vocabulary.labels, scanDate: scanDate, birthDates: birthDates).choose(in: letter) {
             documentDate = found.date
             dateSource = "letter"
             confidence["documentDate"] = found.confidence

@@ -12,20 +12,8 @@ struct DocumentDateFinder {
         var line: Int
     }
 
-    /// Words before a date that make it the letter's date.
-    static let letterLabels = ["vår dato", "dato", "datert", "fakturadato", "rapportdato", "svardato", "utskriftsdato",
-                               "brevdato", "dagens dato", "utstedt", "godkjent", "signert", "besvart", "skrevet"]
-    /// Words before (or around) a date that make it some other date.
-    static let otherLabels = [
-        "født", "fødd", "f.", "fødselsdato", "fødselsnr", "f.nr", "fnr", "personnr",
-        "innlagt", "innlegging", "innleggelse", "innkomst", "utskrevet", "utskriven", "utskriving", "utskrivning",
-        "operert", "operasjon", "opr.dato", "prøve", "prøvetaking", "tatt", "teken", "mottatt", "motteken", "mottok",
-        "forfall", "betalingsfrist", "frist", "gyldig", "time", "timen", "tidspunkt", "kl.", "kl ", "oppmøte", "møt",
-        "mandag", "tirsdag", "tysdag", "onsdag", "torsdag", "fredag", "lørdag", "laurdag", "søndag", "sundag",
-        "fra og med", "til og med", "f.o.m", "t.o.m", "fom", "tom", "periode", "fra ", "til ", "siden", "sist",
-        "kontroll", "behandlingsdato", "behandla", "behandlet", "søknad", "deres dato", "dykkar dato", "henvisning av",
-        "henvisning datert", "tilvising av", "vaksine", "undersøkt", "konsultasjon", "neste", "innen", "senest",
-    ]
+    /// The label words (`labels.json`): before the letter's own date, and before other dates.
+    let labels: Vocabulary.Labels
 
     let scanDate: CalendarDate
     let birthDates: Set<CalendarDate>
@@ -56,8 +44,8 @@ struct DocumentDateFinder {
         let trimmedBefore = before.trimmingCharacters(in: .whitespaces)
         let trimmedAfter = after.trimmingCharacters(in: .whitespaces)
         let label = String(trimmedBefore.suffix(28))
-        if Self.letterLabels.contains(where: { label.hasSuffix($0 + ":") || label.hasSuffix($0) || label.hasSuffix($0 + " :") }),
-           !Self.otherLabels.contains(where: { label.contains($0) && !Self.letterLabels.contains($0) }) {
+        if labels.letterDate.contains(where: { label.hasSuffix($0 + ":") || label.hasSuffix($0) || label.hasSuffix($0 + " :") }),
+           !labels.otherDate.contains(where: { label.contains($0) && !labels.letterDate.contains($0) }) {
             score += 6
         }
         // "Oslo, 3.11.2025": a place name and a comma, nothing else on the line.
@@ -68,7 +56,7 @@ struct DocumentDateFinder {
         }
         // A date alone on its line.
         if trimmedBefore.isEmpty && trimmedAfter.isEmpty { score += 4 }
-        for word in Self.otherLabels where label.contains(word) || (word.count > 3 && trimmedAfter.hasPrefix(word)) {
+        for word in labels.otherDate where label.contains(word) || (word.count > 3 && trimmedAfter.hasPrefix(word)) {
             score -= 5
             break
         }

@@ -17,14 +17,12 @@ struct PersonMatcher {
         var fodselsnumre: [Fodselsnummer]
     }
 
-    static let patientLabels = ["pasient", "gjelder", "gjeld", "navn", "pasientnavn", "barn", "barnets navn", "elev",
-                                "søker", "mottaker", "stønadsmottaker", "brukar", "bruker", "vedkommende"]
-    static let birthLabels = ["født", "fødd", "fødselsdato", "f."]
+    let labels: Vocabulary.Labels
 
     func match(_ text: LetterText) -> Result {
         let numbers = Self.findFodselsnumre(in: text)
-        let printed = Self.patientName(in: text) ?? Self.addressee(in: text)
-        let printedBirthDates = Self.birthDates(in: text) + numbers.map(\.birthDateISO)
+        let printed = Self.patientName(in: text, labels: labels) ?? Self.addressee(in: text)
+        let printedBirthDates = Self.birthDates(in: text, labels: labels) + numbers.map(\.birthDateISO)
 
         // 1. A fødselsnummer that is a member's.
         for number in numbers {
@@ -92,9 +90,9 @@ struct PersonMatcher {
     }
 
     /// The name after a patient label: "Pasient: Kari Nordmann, f.nr. …" → "Kari Nordmann".
-    static func patientName(in text: LetterText) -> String? {
+    static func patientName(in text: LetterText, labels: Vocabulary.Labels) -> String? {
         for (index, lower) in text.lowercasedLines.enumerated() {
-            for label in patientLabels {
+            for label in labels.patient {
                 guard lower.hasPrefix(label) else { continue }
                 let rest = text.lines[index].dropFirst(label.count)
                 guard let colon = rest.firstIndex(of: ":"), rest[rest.startIndex..<colon].trimmingCharacters(in: .whitespaces).count <= 2 else { continue }
@@ -121,13 +119,13 @@ struct PersonMatcher {
     }
 
     /// Birth dates printed after "Født:" and the like.
-    static func birthDates(in text: LetterText) -> [String] {
+    static func birthDates(in text: LetterText, labels: Vocabulary.Labels) -> [String] {
         var dates: [String] = []
         for line in text.lines {
             let lower = line.lowercased()
             for match in NorwegianDate.find(in: line) {
                 let prefix = String(String.UnicodeScalarView(Array(lower.unicodeScalars)[..<match.range.lowerBound]))
-                if birthLabels.contains(where: { prefix.trimmingCharacters(in: .whitespaces).hasSuffix($0 + ":") || prefix.hasSuffix($0 + " ") }) {
+                if labels.birth.contains(where: { prefix.trimmingCharacters(in: .whitespaces).hasSuffix($0 + ":") || prefix.hasSuffix($0 + " ") }) {
                     dates.append(match.date.iso)
                 }
             }

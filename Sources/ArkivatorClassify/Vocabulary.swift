@@ -1,6 +1,6 @@
 import Foundation
 
-/// The data the rules read: institutions, specialties, document-type cues and stop words,
+/// The data the rules read: institutions, specialties, document-type cues, label words and stop words,
 /// kept as JSON files in `Resources/` so they can be extended without touching code.
 public struct Vocabulary: Sendable {
     public struct Institution: Sendable, Decodable {
@@ -26,25 +26,37 @@ public struct Vocabulary: Sendable {
         public var heading: Bool?
     }
 
+    /// Label words printed before values (`labels.json`).
+    public struct Labels: Sendable, Decodable {
+        public var letterDate: [String]
+        public var otherDate: [String]
+        public var patient: [String]
+        public var birth: [String]
+        public static let empty = Labels(letterDate: [], otherDate: [], patient: [], birth: [])
+    }
+
     public var institutions: [Institution]
     public var suffixPatterns: [SuffixPattern]
     public var municipalities: [String]
     public var specialties: [Specialty]
     public var typeCues: [String: [TypeCue]]
     public var stopwords: Set<String>
+    public var labels: Labels
     /// Institution names and aliases prepared for matching: (canonical name, form, phrase).
     let institutionPhrases: [(name: String, form: String, phrase: Fuzzy.Phrase)]
     /// Specialty names and aliases prepared for matching: (specialty index, form, phrase).
     let specialtyPhrases: [(index: Int, form: String, phrase: Fuzzy.Phrase)]
 
     public init(institutions: [Institution], suffixPatterns: [SuffixPattern], municipalities: [String],
-                specialties: [Specialty], typeCues: [String: [TypeCue]], stopwords: Set<String>) {
+                specialties: [Specialty], typeCues: [String: [TypeCue]], stopwords: Set<String>,
+                labels: Labels = .empty) {
         self.institutions = institutions
         self.suffixPatterns = suffixPatterns
         self.municipalities = municipalities
         self.specialties = specialties
         self.typeCues = typeCues
         self.stopwords = stopwords
+        self.labels = labels
         institutionPhrases = institutions.flatMap { institution in
             ([institution.name] + institution.aliases).filter { $0.count >= 3 }.map { (institution.name, $0, Fuzzy.Phrase($0)) }
         }
@@ -82,6 +94,7 @@ public struct Vocabulary: Sendable {
         let stop = try decoder.decode([String: [String]].self, from: data("stopwords"))
         return Vocabulary(institutions: institutions.institutions, suffixPatterns: institutions.suffixPatterns,
                           municipalities: institutions.municipalities, specialties: specialties.specialties,
-                          typeCues: types.types, stopwords: Set(stop.values.joined().map { $0.lowercased() }))
+                          typeCues: types.types, stopwords: Set(stop.values.joined().map { $0.lowercased() }),
+                          labels: try decoder.decode(Labels.self, from: data("labels")))
     }
 }

@@ -122,12 +122,32 @@ import Testing
         }
     }
 
+    /// Every patient label introduces the person: "<Label>: Ola Nordmann".
+    @Test func everyPatientLabelWorks() {
+        for label in Vocabulary.standard.labels.patient {
+            let text = "Sykehuset\nDato: 01.02.2025\n\(label.prefix(1).uppercased() + label.dropFirst()): Ola Nordmann\nBrev"
+            #expect(classify(text).familyMember == "Ola Nordmann", "\(label)")
+        }
+    }
+
+    /// Every other-date label keeps its date from being taken as the letter's date.
+    @Test func everyOtherDateLabelLoses() {
+        for label in Vocabulary.standard.labels.otherDate where label.count > 2 {
+            let text = "Sykehuset\nDato: 01.02.2025\nBrev\n\(label) 15.03.2025"
+            #expect(classify(text).documentDate == "2025-02-01", "\(label)")
+        }
+    }
+
     @Test func vocabularyFilesLoad() throws {
         let vocabulary = Vocabulary.standard
         #expect(vocabulary.institutions.count > 100)
         #expect(vocabulary.specialties.count > 30)
         #expect(Set(vocabulary.typeCues.keys) == Set(DocumentType.allCases.map(\.rawValue)))
         #expect(vocabulary.stopwords.contains("og"))
+        #expect(vocabulary.labels.letterDate.contains("dato"))
+        #expect(vocabulary.labels.otherDate.contains("født"))
+        #expect(vocabulary.labels.patient.contains("pasient"))
+        #expect(vocabulary.labels.birth.contains("født"))
         // Every institution and specialty has a name; no alias names two institutions.
         var owners: [String: String] = [:]
         for institution in vocabulary.institutions {
