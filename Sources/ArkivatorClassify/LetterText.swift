@@ -29,39 +29,10 @@ struct LetterText {
 
 /// Fuzzy comparison of short strings, tolerant of a few OCR errors.
 enum Fuzzy {
-    static func distance(_ a: [Character], _ b: [Character]) -> Int {
-        if a.isEmpty { return b.count }
-        if b.isEmpty { return a.count }
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
-    }
-
-    /// 1 for equal strings, falling towards 0 as they differ (Levenshtein ratio).
-    static func ratio(_ a: String, _ b: String) -> Double {
-        let x = Array(a), y = Array(b)
-        let total = x.count + y.count
-        guard total > 0 else { return 1 }
-        return 1 - Double(distance(x, y)) / Double(max(x.count, y.count))
-    }
-
     /// Lower case, letters and digits only, single spaces.
     static func normalized(_ s: String) -> String {
         let kept = s.lowercased().unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : " " }
         return String(kept).split(separator: " ").joined(separator: " ")
-    }
-
-    /// Whether `needle` occurs in `haystack` as whole words, allowing about one error per 8 letters.
-    static func containsWords(_ haystack: String, _ needle: String) -> Bool {
-        containsWords(normalized(haystack).split(separator: " ").map(String.init),
-                      Phrase(needle), fuzzy: true)
     }
 
     /// A name or alias prepared for matching.

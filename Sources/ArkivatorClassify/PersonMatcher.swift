@@ -183,7 +183,8 @@ struct PersonMatcher {
             let a = fix(a), b = fix(b)
             if a == b { return true }
             if a.count == 1 || b.count == 1 { return false }
-            return min(a.count, b.count) >= 4 && Fuzzy.distance(Array(a), Array(b)) <= 1
+            return min(a.count, b.count) >= 4
+                && Fuzzy.boundedDistance(Array(a.unicodeScalars), Array(b.unicodeScalars), limit: 1) <= 1
         }
         return close(pFirst, fFirst) && close(pLast, fLast)
     }

@@ -28,13 +28,6 @@ extension Image {
         try .wrap(pixThresholdToBinary(pix, Int32(threshold)), "pixThresholdToBinary")
     }
 
-    /// Share of dark pixels in a 1-bit image (0…1).
-    public func inkCoverage() -> Double {
-        var count: Int32 = 0
-        guard depth == 1, pixCountPixels(pix, &count, nil) == 0 else { return 0 }
-        return Double(count) / Double(max(1, width * height))
-    }
-
     /// The image as JPEG bytes.
     public func jpegData(quality: Int = 80) throws(ImagingError) -> [UInt8] {
         var data: UnsafeMutablePointer<UInt8>?

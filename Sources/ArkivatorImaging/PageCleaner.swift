@@ -79,14 +79,12 @@ public struct PageCleaner: Sendable {
 
         // 3. Even light, then straighten by the skew measured on a black and white copy.
         var even = try gray.evenedLight()
-        var binary = try even.binarized()
-        if let skew = binary.measureSkew(), abs(skew.degrees) >= 0.05, skew.confidence >= 2.5 {
+        if let skew = try even.binarized().measureSkew(), abs(skew.degrees) >= 0.05, skew.confidence >= 2.5 {
             report.skewDegrees = skew.degrees
             even = try even.rotated(degrees: -skew.degrees)
-            binary = try even.binarized()
         }
         even = try even.whiteFramed(pixels: Int(Double(even.width) * frameShare))
-        binary = try even.binarized()
+        let binary = try even.binarized()
         even.setResolution(Int(targetDPI.rounded()))
         binary.setResolution(Int(targetDPI.rounded()))
         return CleanedPage(gray: even, binary: binary, report: report)
