@@ -21,6 +21,10 @@ let package = Package(
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // libstemmer has no pkg-config file: the module map links it by name.
+        .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
+        // The FTS5 "norwegian" tokenizer (unicode61 + Snowball Norwegian), in C: SQLite calls it per token.
+        .target(name: "CArkivatorFTS", dependencies: ["CSQLite", "CStemmer"]),
 
         // Shared vocabulary: user-facing messages (nb/en), library location, small helpers.
         .target(name: "ArkivatorCore"),
@@ -35,17 +39,18 @@ let package = Package(
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).
         .target(name: "ArkivatorClassify", dependencies: ["ArkivatorCore"], resources: [.copy("Resources")]),
-        // The library: SQLite database with migrations; family profiles with encrypted fødselsnummer.
-        .target(name: "ArkivatorLibrary", dependencies: [
-            "ArkivatorCore", "ArkivatorClassify", "CSQLite",
-            .product(name: "Crypto", package: "swift-crypto"),
-        ]),
         // Stage 5, write: .docx (own zip writer over libzip), page JPEGs, per-person folders, atomic writes.
         .target(name: "ArkivatorArchive", dependencies: ["ArkivatorCore", "CZip"]),
+        // Stage 6, library: SQLite database with migrations, full-text index and search, the documents
+        // and their archive files, family profiles with encrypted fødselsnummer.
+        .target(name: "ArkivatorLibrary", dependencies: [
+            "ArkivatorCore", "ArkivatorClassify", "ArkivatorArchive", "CSQLite", "CArkivatorFTS",
+            .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         // Orchestration: runs the stages per document, pages in parallel, progress.
         .target(name: "ArkivatorPipeline", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
-            "ArkivatorArchive",
+            "ArkivatorArchive", "ArkivatorLibrary",
         ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
