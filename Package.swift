@@ -58,6 +58,9 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
+        // The search benchmark (`make bench`): indexes synthetic letters, times queries.
+        .executableTarget(name: "arkivator-bench", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore"]),
+
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),

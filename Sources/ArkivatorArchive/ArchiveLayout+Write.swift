@@ -67,12 +67,21 @@ extension ArchiveLayout {
     ///
     /// - Throws: ``AtomicFileError`` (disk full, no permission …) or ``ArchiveLayoutError``.
     public func write(_ files: ArchiveFiles, person: String?, title: String) throws -> WrittenArchive {
-        try write(files, person: person, title: title, beforePublishing: nil)
+        try write(files, person: person, title: title, willPublish: { _ in }, beforePublishing: nil)
+    }
+
+    /// ``write(_:person:title:)``, telling `willPublish` the full paths about to be published
+    /// before the first of them appears (again for each further name tried), so a caller can
+    /// record them durably and find them after a crash.
+    public func write(_ files: ArchiveFiles, person: String?, title: String,
+                      willPublish: ([URL]) throws -> Void) throws -> WrittenArchive {
+        try write(files, person: person, title: title, willPublish: willPublish, beforePublishing: nil)
     }
 
     /// ``write(_:person:title:)`` with a hook run before each file is published (tests use it
     /// to simulate another writer taking a name, or a disk failing midway).
     func write(_ files: ArchiveFiles, person: String?, title: String,
+               willPublish: ([URL]) throws -> Void = { _ in },
                beforePublishing: ((_ target: URL) throws(AtomicFileError) -> Void)?) throws -> WrittenArchive {
         var items: [Item] = []
         // Temporary files are ours from here on: whatever happens, none stays.
@@ -120,6 +129,7 @@ extension ArchiveLayout {
             if isTaken(candidate) { continue }
             let targets = items.map { candidate.url(for: $0.kind, page: $0.page) }
             for target in targets { try checkInside(target, realRoot: realRoot) }
+            try willPublish(targets)
 
             var published: [(target: URL, temporary: URL)] = []
             do throws(AtomicFileError) {

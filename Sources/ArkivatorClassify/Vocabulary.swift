@@ -41,6 +41,9 @@ public struct Vocabulary: Sendable {
     public var specialties: [Specialty]
     public var typeCues: [String: [TypeCue]]
     public var stopwords: Set<String>
+    /// Only the language's function words (the `nb` and `nn` lists, not the letter words such as
+    /// "dato" or "fødselsnummer"): what a search may skip.
+    public var functionWords: Set<String> = []
     public var labels: Labels
     /// Institution names and aliases prepared for matching: (canonical name, form, phrase).
     let institutionPhrases: [(name: String, form: String, phrase: Fuzzy.Phrase)]
@@ -92,9 +95,11 @@ public struct Vocabulary: Sendable {
         let specialties = try decoder.decode(SpecialtyFile.self, from: data("specialties"))
         let types = try decoder.decode(TypeFile.self, from: data("doctypes"))
         let stop = try decoder.decode([String: [String]].self, from: data("stopwords"))
-        return Vocabulary(institutions: institutions.institutions, suffixPatterns: institutions.suffixPatterns,
+        var vocabulary = Vocabulary(institutions: institutions.institutions, suffixPatterns: institutions.suffixPatterns,
                           municipalities: institutions.municipalities, specialties: specialties.specialties,
                           typeCues: types.types, stopwords: Set(stop.values.joined().map { $0.lowercased() }),
                           labels: try decoder.decode(Labels.self, from: data("labels")))
+        vocabulary.functionWords = Set(((stop["nb"] ?? []) + (stop["nn"] ?? [])).map { $0.lowercased() })
+        return vocabulary
     }
 }

@@ -55,4 +55,8 @@ public struct LibraryLocation: Sendable, Equatable {
 public struct LibraryError: Error, Sendable, CustomStringConvertible {
     public let message: UserMessage
     public var description: String { message.text() }
+
+    public init(message: UserMessage) {
+        self.message = message
+    }
 }

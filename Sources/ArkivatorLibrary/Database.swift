@@ -1,3 +1,4 @@
+internal import CArkivatorFTS
 internal import CSQLite
 import ArkivatorCore
 import Foundation
@@ -25,6 +26,8 @@ public final class Database {
     /// The database file.
     public let url: URL
     let handle: OpaquePointer
+    /// The `norwegian` tokenizer kept for ``norwegianTokens(_:)`` (freed before the connection).
+    var tokenizer: OpaquePointer?
 
     /// Opens (creating if needed) the database file at `url`, without migrating it.
     public init(url: URL) throws(DatabaseError) {
@@ -47,13 +50,16 @@ public final class Database {
         // From here on `deinit` closes the connection if configuring fails.
         sqlite3_extended_result_codes(handle, 1)
         try DatabaseError.check(sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds), connection: handle)
+        try registerNorwegianTokenizer()
         try execute(script: "PRAGMA foreign_keys = ON")
         let mode = try rows("PRAGMA journal_mode = WAL").first?[0].string
         if mode?.lowercased() != "wal" {
             throw DatabaseError.failure(SQLITE_CANTOPEN, connection: nil, sql: "PRAGMA journal_mode = WAL",
                                         message: "the file system does not allow WAL mode (got \(mode ?? "nothing"))")
         }
-        try execute(script: "PRAGMA synchronous = NORMAL")
+        // FULL: a commit is on disk before the files it announces are touched (see `filing_intents`).
+        // secure_delete: deleted or redacted text is overwritten with zeros, not left in free pages.
+        try execute(script: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
         try Self.restrictPermissions(path)
     }
 
@@ -61,12 +67,14 @@ public final class Database {
     /// `<library>/arkivator.sqlite` and applies the migrations it lacks.
     public static func open(library: LibraryLocation, migrations: [Migration] = Migrations.all) throws -> Database {
         try library.prepare()
+        try restrictFolder(library.directory.path)
         let database = try Database(url: library.directory.appendingPathComponent(fileName))
         try database.migrate(migrations)
         return database
     }
 
     deinit {
+        arkivator_fts_tokenizer_close(tokenizer)
         sqlite3_close_v2(handle)
     }
 
@@ -179,6 +187,17 @@ public final class Database {
         #else
         Darwin.open(path, flags, mode)
         #endif
+    }
+
+    /// Makes the library folder private (0700) when others could read it.
+    private static func restrictFolder(_ path: String) throws(DatabaseError) {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & 0o077 != 0, info.st_uid == getuid() else { return }
+        if chmod(path, info.st_mode & 0o700 | 0o700) != 0 {
+            let error = errno
+            throw DatabaseError.failure(SQLITE_PERM, connection: nil, sql: nil,
+                                        message: "cannot make \(path) private: \(String(cString: strerror(error)))")
+        }
     }
 
     /// Tightens an existing file (and its companions) to mode 0600.

@@ -31,6 +31,82 @@ public enum Migrations {
                 created_at  TEXT NOT NULL          -- UTC, ISO 8601
             );
             """),
+        Migration(version: 2, name: "documents, files, full-text index", sql: """
+            CREATE TABLE documents (
+                id              INTEGER PRIMARY KEY,        -- also the rowid of the full-text index
+                sha256          TEXT NOT NULL UNIQUE,       -- of the page files: the document's identity
+                source_name     TEXT NOT NULL,
+                title           TEXT NOT NULL,
+                doc_type        TEXT NOT NULL,
+                person          TEXT,                       -- household member if matched, else as printed
+                family_member   TEXT,                       -- the archive folder; NULL = unknown person
+                institution     TEXT,
+                specialty       TEXT,
+                document_date   TEXT NOT NULL,              -- YYYY-MM-DD
+                scan_date       TEXT,
+                keywords        TEXT NOT NULL DEFAULT '',   -- comma-separated
+                ocr_confidence  REAL,
+                needs_review    TEXT NOT NULL DEFAULT '',   -- comma-separated field names
+                page_count      INTEGER NOT NULL DEFAULT 0,
+                text            TEXT NOT NULL,              -- fødselsnumre masked
+                fnr_sealed      BLOB,                       -- the masked numbers, AES-GCM sealed
+                fnr_count       INTEGER NOT NULL DEFAULT 0,
+                low_confidence  TEXT NOT NULL DEFAULT '[]', -- JSON [[start, length]] in text
+                upload_status   TEXT NOT NULL DEFAULT 'pending',
+                added_at        TEXT NOT NULL,
+                updated_at      TEXT NOT NULL,
+                trashed_at      TEXT,                       -- set while in the trash
+                trash_origin    TEXT,                       -- JSON: the file paths before the trash
+                -- For the index: both names (a person filter matches either) and the letter's year
+                -- as a word ("y2024"), so person and date filters narrow a search inside FTS5.
+                people          TEXT GENERATED ALWAYS AS
+                                    (trim(coalesce(family_member, '') || ' ' || coalesce(person, ''))) VIRTUAL,
+                period          TEXT GENERATED ALWAYS AS ('y' || substr(document_date, 1, 4)) VIRTUAL
+            );
+            CREATE INDEX documents_by_date ON documents(document_date, id);
+            CREATE INDEX documents_by_member ON documents(family_member, document_date);
+            CREATE INDEX documents_by_type ON documents(doc_type, document_date);
+
+            CREATE TABLE document_files (
+                document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                kind        TEXT NOT NULL,                  -- docx | image | pdf
+                page        INTEGER NOT NULL DEFAULT 0,     -- 1… for page images
+                path        TEXT NOT NULL UNIQUE,
+                PRIMARY KEY (document_id, kind, page)
+            );
+
+            CREATE TABLE pages (
+                document_id    INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                number         INTEGER NOT NULL,            -- 1…
+                ocr_confidence REAL,
+                width          INTEGER,
+                height         INTEGER,
+                PRIMARY KEY (document_id, number)
+            );
+
+            -- Files about to be written or moved: a row is committed before the first file changes
+            -- and removed in the transaction that records the result, so after a crash the files of
+            -- an unfinished step can be found and taken back.
+            CREATE TABLE filing_intents (
+                id          INTEGER PRIMARY KEY,
+                action      TEXT NOT NULL,                  -- file | move
+                paths       TEXT NOT NULL DEFAULT '[]',     -- file: [path]; move: [[from, to]]
+                created_at  TEXT NOT NULL
+            );
+
+            CREATE VIRTUAL TABLE documents_fts USING fts5(
+                title, text, institution, specialty, keywords, people, doc_type, period,
+                content = 'documents', content_rowid = 'id', tokenize = 'norwegian');
+
+            -- Every index term once, with a trigram index over the terms: a word finds the
+            -- compounds it is part of ("prøvesvar" → "blodprøvesvar").
+            CREATE TABLE vocabulary (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
+            CREATE VIRTUAL TABLE vocabulary_trigram USING fts5(
+                term, content = 'vocabulary', content_rowid = 'id', tokenize = 'trigram');
+            CREATE TRIGGER vocabulary_indexed AFTER INSERT ON vocabulary BEGIN
+                INSERT INTO vocabulary_trigram(rowid, term) VALUES (new.id, new.term);
+            END;
+            """),
     ]
 }
 

@@ -1,6 +1,7 @@
 import ArkivatorArchive
 import ArkivatorClassify
 import ArkivatorCore
+import ArkivatorLibrary
 import Foundation
 
 /// Where and how documents are filed.
@@ -9,10 +10,16 @@ public struct ArchiveOptions: Sendable {
     public var root: URL
     /// Printed in each .docx footer.
     public var programVersion: String
+    /// Records each filed document, with its files, in one transaction; nil files without recording.
+    public var library: Library?
+    /// Replace fødselsnumre with `DDMMYY •••••` in the text, the .docx and the PDF text before filing.
+    public var redact: Bool
 
-    public init(root: URL, programVersion: String = ArkivatorVersion.current) {
+    public init(root: URL, programVersion: String = ArkivatorVersion.current, library: Library? = nil, redact: Bool = false) {
         self.root = root
         self.programVersion = programVersion
+        self.library = library
+        self.redact = redact
     }
 }
 
@@ -31,7 +38,8 @@ struct ArchiveStage {
         classification?.familyMember
     }
 
-    func write(_ record: DocumentRecord, pages: [PageReader.Result], sourceName: String) throws -> DocumentRecord.ArchivedFiles {
+    func write(_ record: DocumentRecord, pages: [PageReader.Result], sourceName: String,
+               willPublish: ([URL]) throws -> Void = { _ in }) throws -> DocumentRecord.ArchivedFiles {
         let classification = record.classification
         let title = classification?.title ?? Self.fallbackTitle(record)
         let person = Self.folder(for: classification)
@@ -40,23 +48,26 @@ struct ArchiveStage {
         let layout = ArchiveLayout(root: options.root)
         let pdf = try layout.temporaryURL(person: person, for: .pdf)
         do {
-            try Data(Self.searchablePDF(title: title, pages: pages).data()).write(to: pdf)
+            try Data(Self.searchablePDF(title: title, pages: pages, redact: options.redact).data()).write(to: pdf)
         } catch {
             try? FileManager.default.removeItem(at: pdf)
             throw error
         }
         let files = ArchiveFiles(docx: docx, images: pages.compactMap(\.jpeg), pdf: pdf)
-        let written = try layout.write(files, person: person, title: title)
+        let written = try layout.write(files, person: person, title: title, willPublish: willPublish)
         return DocumentRecord.ArchivedFiles(docx: written.docx?.path ?? "", images: written.images.map(\.path),
                                             pdf: written.pdf?.path ?? "")
     }
 
     /// The searchable PDF: each page's archive JPEG with its text lines laid over it invisibly.
-    static func searchablePDF(title: String, pages: [PageReader.Result]) -> SearchablePDF {
+    static func searchablePDF(title: String, pages: [PageReader.Result], redact: Bool = false) -> SearchablePDF {
         SearchablePDF(title: title, pages: pages.compactMap { page in
             guard let jpeg = page.jpeg else { return nil }
             return SearchablePDF.Page(jpeg: jpeg, width: page.cleaned.gray.width, height: page.cleaned.gray.height,
-                                      dpi: 300, lines: page.ocr.lines.map { SearchablePDF.Line(text: $0.text, box: $0.box) })
+                                      dpi: 300, lines: page.ocr.lines.map {
+                                          SearchablePDF.Line(text: redact ? TitleSafety.withoutFodselsnummer($0.text) : $0.text,
+                                                             box: $0.box)
+                                      })
         })
     }
 
@@ -71,33 +82,19 @@ struct ArchiveStage {
     /// properties. Never the fødselsnummer, except where it stands in the text itself.
     static func docxContent(_ record: DocumentRecord, title: String, sourceName: String, version: String) -> DocxContent {
         let k = record.classification
-        let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").norwegian
-        var header: [(label: String, value: String)] = [("Dato", k?.documentDate ?? record.scanDate ?? "")]
-        if let institution = k?.institution { header.append(("Avsender", institution)) }
-        header.append(("Person", k?.familyMember ?? k?.person ?? unknown))
-        if let type = k?.docType { header.append(("Type", type.rawValue)) }
-        let low = record.lowConfidenceWords.map { (start: $0.start, length: $0.length) }
-        var custom: [(name: String, value: String)] = [
-            ("person", k?.familyMember ?? k?.person ?? unknown),
-            ("docType", k?.docType.rawValue ?? ""),
-            ("institution", k?.institution ?? ""),
-            ("specialty", k?.specialty ?? ""),
-            ("documentDate", k?.documentDate ?? ""),
-            ("scanDate", record.scanDate ?? ""),
-            ("keywords", (k?.keywords ?? []).joined(separator: ", ")),
-            ("ocrConfidence", String(format: "%.3f", record.ocrConfidence ?? 0)),
-            ("sourceSHA256", record.id ?? ""),
-        ]
-        custom = custom.map { ($0.name, TitleSafety.withoutFodselsnummer($0.value)) }
-        return DocxContent(
-            title: title, headerFields: header,
-            paragraphs: DocxContent.paragraphs(fromText: record.text, lowConfidence: low),
-            footer: "Skannet \(record.scanDate ?? "") · Arkivator \(version) · \(sourceName)",
-            created: Date(), customProperties: custom)
+        return LetterDocx(
+            title: title, date: k?.documentDate ?? record.scanDate ?? "", institution: k?.institution,
+            specialty: k?.specialty, person: k?.familyMember ?? k?.person, docType: k?.docType.rawValue,
+            documentDate: k?.documentDate, scanDate: record.scanDate, keywords: k?.keywords ?? [],
+            ocrConfidence: record.ocrConfidence, sha256: record.id ?? "", text: record.text,
+            lowConfidence: record.lowConfidenceWords.map { (start: $0.start, length: $0.length) },
+            sourceName: sourceName, programVersion: version
+        ).content(mask: TitleSafety.withoutFodselsnummer)
     }
 
     /// A plain sentence for a failure while filing.
     static func describe(_ error: any Error) -> String {
+        if let error = error as? any UserFacingError { return error.userMessage.text() }
         if let error = error as? AtomicFileError { return error.message.text() }
         if let error = error as? ArchiveLayoutError { return error.message.text() }
         if let error = error as? ZipError { return error.userMessage.text() }

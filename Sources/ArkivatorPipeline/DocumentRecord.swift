@@ -32,6 +32,21 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     public var scanDate: String?
     /// Where the document was filed in the archive, when it was.
     public var files: ArchivedFiles?
+    /// The document's id in the library (first 10 hex digits of `id`), once recorded or found there.
+    public var libraryID: String?
+    /// What the library did with the document.
+    public var libraryStatus: LibraryStatus?
+    /// Why the library did not add it (already there), in the user's language.
+    public var libraryMessage: String?
+
+    public enum LibraryStatus: String, Sendable, Codable, Equatable {
+        /// Filed and recorded now.
+        case added
+        /// The library already had it: nothing was read or written.
+        case duplicate
+        /// The library has it in the trash: nothing was read or written.
+        case inTrash
+    }
 
     public struct ArchivedFiles: Sendable, Codable, Equatable {
         public var docx: String
@@ -83,12 +98,16 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         self.classification = nil
         self.scanDate = nil
         self.files = nil
+        self.libraryID = nil
+        self.libraryStatus = nil
+        self.libraryMessage = nil
     }
 
     private enum CodingKeys: String, CodingKey {
         case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, timings, pageReports
         case docType, documentDate, documentDateSource, scanDate, institution, specialty, person, familyMember
         case keywords, title, confidence, needsReview, containsFodselsnummer, files
+        case libraryId, libraryStatus, libraryMessage
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -119,6 +138,9 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(k?.needsReview ?? [], forKey: .needsReview)
         try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
         try c.encode(files, forKey: .files)
+        try c.encode(libraryID, forKey: .libraryId)
+        try c.encode(libraryStatus, forKey: .libraryStatus)
+        try c.encode(libraryMessage, forKey: .libraryMessage)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -138,6 +160,9 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         pageReports = try c.decode([PageReport].self, forKey: .pageReports)
         scanDate = try c.decodeIfPresent(String.self, forKey: .scanDate)
         files = try c.decodeIfPresent(ArchivedFiles.self, forKey: .files)
+        libraryID = try c.decodeIfPresent(String.self, forKey: .libraryId)
+        libraryStatus = try c.decodeIfPresent(LibraryStatus.self, forKey: .libraryStatus)
+        libraryMessage = try c.decodeIfPresent(String.self, forKey: .libraryMessage)
         // Same keys as `Classification`: present when the document was classified.
         classification = try? c.decodeNil(forKey: .docType) ? nil : Classification(from: decoder)
     }

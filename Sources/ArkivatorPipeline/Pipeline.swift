@@ -2,6 +2,7 @@ import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorIntake
+import ArkivatorLibrary
 import ArkivatorOCR
 import Foundation
 
@@ -172,6 +173,18 @@ private final class Run: @unchecked Sendable {
         assemblies[index].record.timings = timings
         assemblies[index].record.scanDate = scanDate.iso
         if failure == nil { assemblies[index].record.id = ReceivedFile.documentID(of: files) }
+        if failure == nil, let library = options.archive?.library, let id = assemblies[index].record.id,
+           let existing = try? library.existing(sha256: id) {
+            // The library has this document already: nothing to read or write.
+            assemblies[index].record.libraryID = existing.id
+            assemblies[index].record.libraryStatus = existing.trashed ? .inTrash : .duplicate
+            assemblies[index].record.libraryMessage = existing.trashed
+                ? LibraryFailure.inTrash(existing.title, id: existing.id).userMessage.text()
+                : LibraryFailure.duplicate(existing.title, id: existing.id).userMessage.text()
+            pagesDone += source.pages.count
+            finish(index)
+            return
+        }
         if let failure {
             assemblies[index].record.error = failure.message.text()
             assemblies[index].record.errorCode = failure.code
@@ -246,9 +259,14 @@ private final class Run: @unchecked Sendable {
         if let archive = options.archive {
             let start = Date()
             let pages = assembly.pages.compactMap { $0 }
+            if archive.redact { record.text = TitleSafety.withoutFodselsnummer(record.text) }
             do {
-                record.files = try ArchiveStage(options: archive).write(
-                    record, pages: pages, sourceName: record.sources.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "")
+                if let library = archive.library {
+                    try LibraryStage.file(&record, pages: pages, archive: archive, library: library)
+                } else {
+                    record.files = try ArchiveStage(options: archive).write(
+                        record, pages: pages, sourceName: record.sources.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "")
+                }
             } catch {
                 record.error = ArchiveStage.describe(error)
                 record.errorCode = "write"

@@ -11,13 +11,17 @@ struct Arkivator: ParsableCommand {
             Eksempler / examples:
               arkivator ingest ~/Skannet              les alle bilder i en mappe
               arkivator ingest brev_p1.jpg brev_p2.jpg --json
+              arkivator search epikrise ortopedi      søk i biblioteket
+              arkivator list --person Kari            Karis dokumenter, nyeste først
+              arkivator show 3fa2b1 --text            teksten, klar til å kopiere
               arkivator doctor                        sjekk at Tesseract og språkdata er på plass
 
             Sider av samme brev heter NAVN_p1, NAVN_p2 … (også -side1, _page1) eller ligger i én
             flersiders TIFF. Pages of one letter are named NAME_p1, NAME_p2 … or are one multi-page TIFF.
             """,
         version: ArkivatorVersion.current,
-        subcommands: [Ingest.self, Classify.self, Family.self, Doctor.self])
+        subcommands: [Ingest.self, Search.self, List.self, Show.self, Edit.self, Delete.self, Restore.self, Redact.self,
+                      Family.self, Backup.self, Export.self, Reindex.self, Erase.self, Classify.self, Doctor.self])
 }
 
 /// Options every command shares.

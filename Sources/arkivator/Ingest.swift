@@ -14,11 +14,14 @@ extension Arkivator {
                 Tar filer og mapper (mapper leses med undermapper). JPEG, PNG og TIFF; innholdet sjekkes,
                 ikke filnavnet. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
                 Filer som ikke kan leses blir hoppet over med en forklaring; resten leses likevel.
+                Hvert dokument arkiveres (.docx, sidebilder, søkbar PDF) og legges i biblioteket, så det
+                kan søkes i. Et dokument som allerede er i biblioteket, leses ikke på nytt.
                 Avslutningskode 0: alt lest. 1: noen filer feilet.
 
                 Takes files and folders (searched recursively). Each page is flattened, cropped,
                 straightened, evened out and read with Tesseract (Norwegian). Files that cannot be read
-                are skipped with a reason; exit code 1 then says that some failed.
+                are skipped with a reason; exit code 1 then says that some failed. Each document is
+                filed and added to the library; one the library already has is not read again.
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
@@ -43,8 +46,11 @@ extension Arkivator {
             valueName: "DIR"))
         var archive: String?
 
-        @Flag(name: .long, help: "Bare les og klassifiser; skriv ingenting til arkivet. (Read and classify only; file nothing.)")
+        @Flag(name: .long, help: "Bare les og klassifiser; skriv ingenting til arkivet eller biblioteket. (Read and classify only; file nothing.)")
         var noArchive = false
+
+        @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten. (Hide national ID numbers in text, .docx and PDF text.)")
+        var redact = false
 
         func validate() throws {
             guard (1...64).contains(jobs) else {
@@ -73,9 +79,10 @@ extension Arkivator {
             let family = try FamilySource.profiles(file: nil, library: libraryOptions.location)
             let archiveRoot = archive.map { URL(fileURLWithPath: $0) }
                 ?? libraryOptions.location.directory.appendingPathComponent("Arkiv")
+            let library = noArchive ? nil : try LibraryCommand.run(libraryOptions) { $0 }
             let pipeline = try Pipeline(options: .init(
                 jobs: jobs, pageImageDirectory: outDirectory, classifier: Classifier(family: family),
-                archive: noArchive ? nil : ArchiveOptions(root: archiveRoot)))
+                archive: noArchive ? nil : ArchiveOptions(root: archiveRoot, library: library, redact: redact)))
             let report = IngestReport(terminal: terminal, json: json)
             let start = Date()
             pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })

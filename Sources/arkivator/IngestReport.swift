@@ -12,6 +12,7 @@ final class IngestReport: @unchecked Sendable {
     private var documents = 0
     private var pages = 0
     private var empty = 0
+    private var known = 0
     private var lastProgress: Pipeline.Progress?
 
     init(terminal: Terminal, json: Bool) {
@@ -30,6 +31,7 @@ final class IngestReport: @unchecked Sendable {
         pages += record.pages
         if record.error != nil { failures += 1 }
         if record.error == nil && record.noText { empty += 1 }
+        if record.libraryStatus == .duplicate || record.libraryStatus == .inTrash { known += 1 }
         if terminal.stderrIsTerminal { terminal.clearStatus() }
         if json {
             terminal.line(record.jsonLine())
@@ -45,9 +47,13 @@ final class IngestReport: @unchecked Sendable {
         if terminal.stderrIsTerminal { terminal.clearStatus() }
         let time = String(format: "%.1f", seconds)
         let perMinute = seconds > 0 ? Int((Double(pages) / seconds * 60).rounded()) : 0
+        let documents = self.documents - known
         var summary = UserMessage(
             nb: "Leste \(documents) dokument\(documents == 1 ? "" : "er") (\(pages) sider) på \(time) s, \(perMinute) sider/min.",
             en: "Read \(documents) document\(documents == 1 ? "" : "s") (\(pages) pages) in \(time) s, \(perMinute) pages/min.").text()
+        if known > 0 {
+            summary += " " + UserMessage(nb: "\(known) fantes fra før i biblioteket.", en: "\(known) already in the library.").text()
+        }
         if empty > 0 {
             summary += " " + UserMessage(nb: "\(empty) uten tekst.", en: "\(empty) without text.").text()
         }
@@ -61,6 +67,7 @@ final class IngestReport: @unchecked Sendable {
     static func describe(_ record: DocumentRecord) -> String {
         let name = record.sources.count == 1 ? record.sources[0] : "\(record.sources[0]) (+\(record.sources.count - 1))"
         if let error = record.error { return "✘ \(name): \(error)" }
+        if let message = record.libraryMessage, record.libraryStatus != .added { return "= \(name): \(message)" }
         if record.noText {
             return "○ \(name): " + UserMessage(nb: "ingen tekst funnet (tom side?)", en: "no text found (blank page?)").text()
         }
@@ -73,6 +80,7 @@ final class IngestReport: @unchecked Sendable {
         if let k = record.classification {
             let who = k.familyMember ?? UserMessage(nb: "Ukjent person", en: "Unknown person").text()
             line += "\n    \(k.title) · \(who)"
+            if let id = record.libraryID { line += " · id \(id)" }
             if !k.needsReview.isEmpty {
                 line += " · " + UserMessage(nb: "sjekk: ", en: "check: ").text() + k.needsReview.joined(separator: ", ")
             }

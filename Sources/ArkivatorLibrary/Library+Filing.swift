@@ -1,0 +1,190 @@
+import ArkivatorClassify
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Library {
+    /// The document with this SHA-256, if the library has it (in the trash too).
+    public func existing(sha256: String) throws -> (id: String, title: String, trashed: Bool)? {
+        try withDatabase { database in
+            guard let row = try database.firstRow("SELECT title, trashed_at FROM documents WHERE sha256 = ?", [sha256]) else {
+                return nil
+            }
+            return (String(sha256.prefix(10)), row[0].string ?? "", !row[1].isNull)
+        }
+    }
+
+    /// Files a document: `write` puts its files into the archive, then the document, its files
+    /// and its index entries are recorded in one transaction.
+    ///
+    /// Before `write` publishes a file it must announce the names through the reservation; that
+    /// is committed first. So after a crash at any point either the document is recorded with
+    /// all its files, or the files it had published are found and removed on the next open.
+    /// When recording fails, the published files are removed before the error is thrown.
+    ///
+    /// - Throws: ``LibraryFailure`` `.duplicate` / `.inTrash` when the library already has the
+    ///   document (nothing is written), or whatever `write` or the database threw.
+    @discardableResult
+    public func file(_ document: LibraryDocument,
+                     write: (FilingReservation) throws -> [ArchivedFile]) throws -> LibraryDocument {
+        if let existing = try existing(sha256: document.sha256) {
+            throw existing.trashed ? LibraryFailure.inTrash(existing.title, id: existing.id)
+                                   : LibraryFailure.duplicate(existing.title, id: existing.id)
+        }
+        let intent = try beginIntent("file", paths: [String]())
+        defer { endIntent(intent) }
+        let files: [ArchivedFile]
+        do {
+            files = try write(FilingReservation(library: self, intent: intent))
+        } catch {
+            // Whatever the writer had published under the names it reserved goes too.
+            _ = try? withDatabase { database in try undo(intent: intent, in: database) }
+            throw error
+        }
+        do {
+            var recorded = document
+            recorded.files = files
+            return try withDatabase { database in
+                let (stored, terms) = try database.inTransaction {
+                    let result = try insert(recorded, into: database)
+                    try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
+                    return result
+                }
+                knownTerms?.formUnion(terms)
+                return stored
+            }
+        } catch {
+            for file in files { _ = unlink(file.path) }
+            if let failure = error as? DatabaseError, failure.isUniqueConstraintViolation,
+               let existing = try? existing(sha256: document.sha256) {
+                throw LibraryFailure.duplicate(existing.title, id: existing.id)
+            }
+            throw error
+        }
+    }
+
+    /// Records documents that have no files in the archive (imports and benchmarks), all in one
+    /// transaction. Documents the library already has are skipped; returns how many were added.
+    @discardableResult
+    public func record(_ documents: [LibraryDocument]) throws -> Int {
+        try withDatabase { database in
+            var added: Set<String> = []
+            let count = try database.inTransaction { () throws -> Int in
+                var count = 0
+                for document in documents {
+                    if try database.firstRow("SELECT 1 FROM documents WHERE sha256 = ?", [document.sha256]) != nil { continue }
+                    added.formUnion(try insert(document, into: database).1)
+                    count += 1
+                }
+                return count
+            }
+            knownTerms?.formUnion(added)
+            return count
+        }
+    }
+
+    // MARK: - Rows
+
+    /// Inserts the document, its files and pages, its index entry and its new vocabulary.
+    /// Runs inside the caller's transaction, with the lock held. Returns the stored document and
+    /// the terms added to the vocabulary (to be remembered once the transaction commits).
+    func insert(_ document: LibraryDocument, into database: Database) throws -> (LibraryDocument, Set<String>) {
+        let sealed = try SealedText.seal(document.text, document: document.sha256, key: key)
+        let now = Self.now()
+        let low = document.lowConfidence.map { [$0.start, $0.length] }
+        let lowJSON = String(decoding: try JSONEncoder().encode(low), as: UTF8.self)
+        try database.execute("""
+            INSERT INTO documents (sha256, source_name, title, doc_type, person, family_member, institution, specialty,
+                document_date, scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed,
+                fnr_count, low_confidence, upload_status, added_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [document.sha256, Masking.mask(document.sourceName), Masking.mask(document.title), document.docType.rawValue,
+                  document.person.map(Masking.mask), document.familyMember.map(Masking.mask),
+                  document.institution.map(Masking.mask), document.specialty.map(Masking.mask),
+                  document.documentDate, document.scanDate, Masking.mask(document.keywords.joined(separator: ", ")),
+                  document.ocrConfidence, document.needsReview.joined(separator: ","), document.pageCount,
+                  sealed.masked, sealed.sealed, sealed.count, lowJSON, document.uploadStatus, now, now])
+        let id = database.lastInsertedRowID
+        for file in document.files {
+            try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",
+                                 [id, file.kind.rawValue, file.page, file.path])
+        }
+        for page in document.pages {
+            try database.execute("INSERT INTO pages (document_id, number, ocr_confidence, width, height) VALUES (?, ?, ?, ?, ?)",
+                                 [id, page.number, page.ocrConfidence, page.width, page.height])
+        }
+        let terms = try index(row: id, in: database)
+        var stored = document
+        stored.number = id
+        stored.addedAt = now
+        stored.updatedAt = now
+        stored.fodselsnummerCount = sealed.count
+        return (stored, terms)
+    }
+
+    /// The indexed columns of a row, as stored (the text masked).
+    static let indexedColumns = "title, text, institution, specialty, keywords, people, doc_type, period"
+
+    /// Adds a row to the full-text index and its new terms to the vocabulary.
+    @discardableResult
+    func index(row id: Int, in database: Database) throws -> Set<String> {
+        try database.execute("""
+            INSERT INTO documents_fts (rowid, \(Self.indexedColumns))
+            SELECT id, \(Self.indexedColumns) FROM documents WHERE id = ?
+            """, [id])
+        guard let row = try database.firstRow("SELECT \(Self.indexedColumns) FROM documents WHERE id = ?", [id]) else {
+            return []
+        }
+        let text = (0..<6).compactMap { row[$0].string }.joined(separator: "\n")
+        return try addVocabulary(of: text, in: database)
+    }
+
+    /// Takes a row out of the full-text index (an external-content index needs the old values).
+    func unindex(row id: Int, in database: Database) throws {
+        try database.execute("""
+            INSERT INTO documents_fts (documents_fts, rowid, \(Self.indexedColumns))
+            SELECT 'delete', id, \(Self.indexedColumns) FROM documents WHERE id = ?
+            """, [id])
+    }
+
+    /// Adds the index terms of `text` that the vocabulary lacks; returns them.
+    func addVocabulary(of text: String, in database: Database) throws -> Set<String> {
+        if knownTerms == nil {
+            knownTerms = Set(try database.rows("SELECT term FROM vocabulary").compactMap { $0[0].string })
+        }
+        var added: Set<String> = []
+        let insert = try database.prepare("INSERT OR IGNORE INTO vocabulary (term) VALUES (?)")
+        for term in Set(try database.norwegianTerms(text)) where CompoundVocabulary.worthKeeping(term) {
+            guard knownTerms?.contains(term) != true, !added.contains(term) else { continue }
+            try insert.bind([term])
+            try insert.step()
+            added.insert(term)
+        }
+        return added
+    }
+}
+
+/// Which index terms go into the compound vocabulary: words of four letters or more (a trigram
+/// lookup needs three, and shorter words are not compounds), not numbers.
+enum CompoundVocabulary {
+    static func worthKeeping(_ term: String) -> Bool {
+        term.unicodeScalars.count >= 4 && term.unicodeScalars.contains { $0.properties.isAlphabetic }
+            && !term.unicodeScalars.contains { ("0"..."9").contains($0) }
+    }
+}
+
+/// Masks fødselsnumre in short metadata (title, person, keywords): they never hold one on purpose.
+enum Masking {
+    static func mask(_ text: String) -> String {
+        var result = text
+        for match in NumberFinder.find(in: text).reversed() {
+            var scalars = Array(result.unicodeScalars)
+            scalars.replaceSubrange(match.range, with: Array(match.number.masked.unicodeScalars))
+            result = String(String.UnicodeScalarView(scalars))
+        }
+        return result
+    }
+}

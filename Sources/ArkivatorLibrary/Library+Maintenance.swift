@@ -1,0 +1,124 @@
+internal import CSQLite
+import ArkivatorArchive
+import ArkivatorCore
+import Foundation
+
+extension Library {
+    /// Copies the database to `url` with SQLite's online backup: a consistent copy even while
+    /// another process is filing documents. The copy is one file (mode 0600), checked with
+    /// `PRAGMA integrity_check`; its sealed fødselsnumre open only with this library's key.
+    /// Returns the number of documents in the copy.
+    public func backup(to url: URL) throws -> Int {
+        guard !FileManager.default.fileExists(atPath: url.path) else { throw LibraryFailure.targetExists(url.path) }
+        let target = try Database(url: url)
+        do {
+            try withDatabase { database in
+                guard let backup = sqlite3_backup_init(target.handle, "main", database.handle, "main") else {
+                    throw DatabaseError.failure(sqlite3_errcode(target.handle), connection: target.handle, sql: "backup")
+                }
+                var code = sqlite3_backup_step(backup, -1)
+                while code == SQLITE_BUSY || code == SQLITE_LOCKED {
+                    sqlite3_sleep(50)
+                    code = sqlite3_backup_step(backup, -1)
+                }
+                let finish = sqlite3_backup_finish(backup)
+                try DatabaseError.check(code == SQLITE_DONE ? finish : code, connection: target.handle, sql: "backup")
+            }
+            // One self-contained file: no -wal beside it.
+            _ = try target.rows("PRAGMA journal_mode = DELETE")
+            let check = try target.rows("PRAGMA integrity_check").first?[0].string
+            guard check == "ok" else {
+                throw DatabaseError.failure(SQLITE_CORRUPT, connection: nil, sql: "PRAGMA integrity_check",
+                                            message: "the copy failed its check: \(check ?? "no answer")")
+            }
+            return try target.firstRow("SELECT count(*) FROM documents")?[0].int ?? 0
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw error
+        }
+    }
+
+    /// What ``reindex()`` did.
+    public struct ReindexReport: Sendable, Equatable {
+        public var documents: Int
+        public var terms: Int
+        /// Files the database names that are not on disk.
+        public var missingFiles: [String]
+    }
+
+    /// Builds the full-text index and the compound vocabulary again from the stored documents,
+    /// and lists files that have gone missing from the archive.
+    public func reindex() throws -> ReindexReport {
+        try withDatabase { database in
+            let documents = try database.inTransaction { () throws -> Int in
+                try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('delete-all')")
+                try database.execute("DELETE FROM vocabulary")
+                try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('delete-all')")
+                knownTerms = []
+                let ids = try database.rows("SELECT id FROM documents WHERE trashed_at IS NULL ORDER BY id").compactMap { $0[0].int }
+                for id in ids {
+                    let terms = try index(row: id, in: database)
+                    knownTerms?.formUnion(terms)
+                }
+                try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
+                return ids.count
+            }
+            let terms = try database.firstRow("SELECT count(*) FROM vocabulary")?[0].int ?? 0
+            let missing = try database.rows("SELECT path FROM document_files ORDER BY path").compactMap { $0[0].string }
+                .filter { !FileManager.default.fileExists(atPath: $0) }
+            return ReindexReport(documents: documents, terms: terms, missingFiles: missing)
+        }
+    }
+
+    /// What ``export(to:)`` wrote.
+    public struct ExportReport: Sendable, Equatable {
+        public var documents: Int
+        public var files: Int
+        /// Files the database names that were not on disk (not exported).
+        public var missingFiles: [String]
+    }
+
+    /// Writes every document (not the trash) to `folder`: `arkivator-eksport.json` with the
+    /// metadata and full text (fødselsnumre included, as in the letters), and each document's
+    /// files under `<Person>/Dokumenter` and `<Person>/Bilder` as in the archive. The folder must
+    /// be new or empty; it is made private (0700).
+    public func export(to folder: URL) throws -> ExportReport {
+        let manager = FileManager.default
+        if manager.fileExists(atPath: folder.path),
+           !((try? manager.contentsOfDirectory(atPath: folder.path))?.isEmpty ?? false) {
+            throw LibraryFailure.targetExists(folder.path)
+        }
+        try AtomicFile.createDirectory(folder)
+        let ids = try withDatabase { database in
+            try database.rows("SELECT sha256 FROM documents WHERE trashed_at IS NULL ORDER BY document_date, id")
+                .compactMap { $0[0].string }
+        }
+        var exported: [LibraryDocument] = []
+        var copied = 0
+        var missing: [String] = []
+        for id in ids {
+            var document = try self.document(id, revealNumbers: true)
+            var files: [ArchivedFile] = []
+            for file in document.files {
+                let relative = file.url.pathComponents.suffix(3).joined(separator: "/")
+                let target = folder.appendingPathComponent(relative)
+                guard manager.fileExists(atPath: file.path) else {
+                    missing.append(file.path)
+                    continue
+                }
+                try AtomicFile.createDirectory(target.deletingLastPathComponent().deletingLastPathComponent())
+                try AtomicFile.createDirectory(target.deletingLastPathComponent())
+                let bytes = try [UInt8](Data(contentsOf: file.url))
+                try AtomicFile.write(bytes, to: target)
+                files.append(ArchivedFile(kind: file.kind, page: file.page, path: relative))
+                copied += 1
+            }
+            document.files = files
+            exported.append(document)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try AtomicFile.write([UInt8](try encoder.encode(exported)), to: folder.appendingPathComponent("arkivator-eksport.json"))
+        return ExportReport(documents: exported.count, files: copied, missingFiles: missing)
+    }
+}

@@ -1,0 +1,189 @@
+import ArkivatorClassify
+import Foundation
+
+/// Which documents a list or search covers.
+public struct DocumentFilter: Sendable, Equatable {
+    /// A household member's or a printed name (case-insensitive; matches either).
+    public var person: String?
+    public var type: DocumentType?
+    /// Letter dates from and to (inclusive), `YYYY-MM-DD`.
+    public var from: String?
+    public var to: String?
+    /// Part of the institution's name (case-insensitive).
+    public var institution: String?
+    /// Documents in the trash instead of the archive.
+    public var trashed = false
+
+    public init(person: String? = nil, type: DocumentType? = nil, from: String? = nil, to: String? = nil,
+                institution: String? = nil, trashed: Bool = false) {
+        self.person = person
+        self.type = type
+        self.from = from
+        self.to = to
+        self.institution = institution
+        self.trashed = trashed
+    }
+
+    /// SQL conditions on `documents AS d` and their arguments.
+    var sql: (conditions: [String], arguments: [any DatabaseValueConvertible]) {
+        var conditions = [trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL"]
+        var arguments: [any DatabaseValueConvertible] = []
+        if let person = person?.trimmingCharacters(in: .whitespaces), !person.isEmpty {
+            conditions.append("(d.family_member LIKE ? ESCAPE '\\' OR d.person LIKE ? ESCAPE '\\')")
+            let pattern = "%" + Self.escapeLike(person) + "%"
+            arguments += [pattern, pattern]
+        }
+        if let type {
+            conditions.append("d.doc_type = ?")
+            arguments.append(type.rawValue)
+        }
+        if let from {
+            conditions.append("d.document_date >= ?")
+            arguments.append(from)
+        }
+        if let to {
+            conditions.append("d.document_date <= ?")
+            arguments.append(to)
+        }
+        if let institution = institution?.trimmingCharacters(in: .whitespaces), !institution.isEmpty {
+            conditions.append("d.institution LIKE ? ESCAPE '\\'")
+            arguments.append("%" + Self.escapeLike(institution) + "%")
+        }
+        return (conditions, arguments)
+    }
+
+    static func escapeLike(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "%", with: "\\%")
+            .replacingOccurrences(of: "_", with: "\\_")
+    }
+}
+
+/// One line of a list or a search result.
+public struct DocumentSummary: Sendable, Equatable, Codable {
+    public var id: String
+    public var title: String
+    public var docType: String
+    public var person: String?
+    public var familyMember: String?
+    public var institution: String?
+    public var documentDate: String
+    public var pageCount: Int
+    /// The document's main file (the .docx, else the first page image).
+    public var file: String?
+    /// Search only: the best passage, hits between `[` `]` markers (``SearchHit/markStart``…).
+    public var snippet: String?
+    /// Search only: bm25 score (lower is better).
+    public var score: Double?
+    public var trashedAt: String?
+}
+
+extension Library {
+    /// Columns read for a ``DocumentSummary``, from `documents AS d`.
+    static let summaryColumns = """
+        d.sha256, d.title, d.doc_type, d.person, d.family_member, d.institution, d.document_date, d.page_count,
+        (SELECT path FROM document_files f WHERE f.document_id = d.id ORDER BY f.kind = 'docx' DESC, f.page LIMIT 1),
+        d.trashed_at
+        """
+
+    static func summary(_ row: Row) -> DocumentSummary {
+        DocumentSummary(id: String((row[0].string ?? "").prefix(10)), title: row[1].string ?? "",
+                        docType: row[2].string ?? "annet", person: row[3].string, familyMember: row[4].string,
+                        institution: row[5].string, documentDate: row[6].string ?? "", pageCount: row[7].int ?? 0,
+                        file: row[8].string, snippet: nil, score: nil, trashedAt: row[9].string)
+    }
+
+    /// Documents newest first (letter date, then the order they came in).
+    public func list(_ filter: DocumentFilter = DocumentFilter(), limit: Int = 50, offset: Int = 0) throws -> [DocumentSummary] {
+        let (conditions, arguments) = filter.sql
+        return try withDatabase { database in
+            try database.rows("""
+                SELECT \(Self.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
+                ORDER BY d.document_date DESC, d.id DESC LIMIT ? OFFSET ?
+                """, arguments + [max(limit, 0), max(offset, 0)]).map(Self.summary)
+        }
+    }
+
+    /// How many documents match the filter.
+    public func count(_ filter: DocumentFilter = DocumentFilter()) throws -> Int {
+        let (conditions, arguments) = filter.sql
+        return try withDatabase { database in
+            try database.firstRow("SELECT count(*) FROM documents d WHERE \(conditions.joined(separator: " AND "))",
+                                  arguments)?[0].int ?? 0
+        }
+    }
+
+    /// The row number of the document whose SHA-256 starts with `id` (at least 4 hex digits).
+    func resolve(_ id: String, in database: Database) throws -> Int {
+        let prefix = id.trimmingCharacters(in: .whitespaces).lowercased()
+        guard prefix.count >= 4, prefix.count <= 64, prefix.allSatisfy(\.isHexDigit) else {
+            throw LibraryFailure.notFound(id)
+        }
+        let rows = try database.rows("SELECT id FROM documents WHERE sha256 >= ? AND sha256 < ? LIMIT 2",
+                                     [prefix, prefix + "~"])
+        guard let first = rows.first?[0].int else { throw LibraryFailure.notFound(id) }
+        guard rows.count == 1 else {
+            let count = try database.firstRow("SELECT count(*) FROM documents WHERE sha256 >= ? AND sha256 < ?",
+                                              [prefix, prefix + "~"])?[0].int ?? 2
+            throw LibraryFailure.ambiguous(id, count: count)
+        }
+        return first
+    }
+
+    /// The whole document. With `revealNumbers` the fødselsnumre are put back into the text
+    /// (in memory only); otherwise they stay masked.
+    public func document(_ id: String, revealNumbers: Bool = false) throws -> LibraryDocument {
+        try withDatabase { database in
+            try read(row: try resolve(id, in: database), in: database, revealNumbers: revealNumbers)
+        }
+    }
+
+    func read(row id: Int, in database: Database, revealNumbers: Bool) throws -> LibraryDocument {
+        guard let row = try database.firstRow("""
+            SELECT sha256, source_name, title, doc_type, person, family_member, institution, specialty, document_date,
+                   scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed, fnr_count,
+                   low_confidence, upload_status, added_at, updated_at, trashed_at
+            FROM documents WHERE id = ?
+            """, [id]) else { throw LibraryFailure.notFound(String(id)) }
+        let sha = row[0].string ?? ""
+        let sealed = SealedText(masked: row[14].string ?? "", sealed: row[15].data, count: row[16].int ?? 0)
+        let text = revealNumbers ? try sealed.open(document: sha, key: key) : sealed.masked
+        let low = (try? JSONDecoder().decode([[Int]].self, from: Data((row[17].string ?? "[]").utf8))) ?? []
+        var document = LibraryDocument(
+            sha256: sha, sourceName: row[1].string ?? "", title: row[2].string ?? "",
+            docType: DocumentType(rawValue: row[3].string ?? "") ?? .annet, person: row[4].string,
+            familyMember: row[5].string, institution: row[6].string, specialty: row[7].string,
+            documentDate: row[8].string ?? "", scanDate: row[9].string,
+            keywords: (row[10].string ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+                .filter { !$0.isEmpty },
+            ocrConfidence: row[11].double,
+            needsReview: (row[12].string ?? "").split(separator: ",").map(String.init),
+            text: text,
+            lowConfidence: low.compactMap { $0.count == 2 ? LibraryDocument.TextRange(start: $0[0], length: $0[1]) : nil })
+        document.number = id
+        document.pageCount = row[13].int ?? 0
+        document.fodselsnummerCount = sealed.count
+        document.uploadStatus = row[18].string ?? ""
+        document.addedAt = row[19].string ?? ""
+        document.updatedAt = row[20].string ?? ""
+        document.trashedAt = row[21].string
+        document.pages = try database.rows(
+            "SELECT number, ocr_confidence, width, height FROM pages WHERE document_id = ? ORDER BY number", [id]).map {
+                LibraryDocument.Page(number: $0[0].int ?? 0, ocrConfidence: $0[1].double, width: $0[2].int ?? 0,
+                                     height: $0[3].int ?? 0)
+            }
+        document.files = try Self.files(of: id, in: database)
+        return document
+    }
+
+    static func files(of id: Int, in database: Database) throws -> [ArchivedFile] {
+        try database.rows("""
+            SELECT kind, page, path FROM document_files WHERE document_id = ?
+            ORDER BY CASE kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, page
+            """, [id]).compactMap { row in
+                guard let kind = row[0].string.flatMap(ArchivedFile.Kind.init(rawValue:)), let path = row[2].string else {
+                    return nil
+                }
+                return ArchivedFile(kind: kind, page: row[1].int ?? 0, path: path)
+            }
+    }
+}

@@ -1,0 +1,213 @@
+import ArkivatorArchive
+import ArkivatorCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Library {
+    /// Moves a document to the trash: its files to `<library>/Papirkurv/<id>/`, out of search and
+    /// lists. ``restore(_:)`` brings it back within ``trashDays`` days; after that it is purged.
+    /// With `purge` the files are overwritten and removed at once and the row deleted.
+    public func delete(_ id: String, purge: Bool = false) throws -> LibraryDocument {
+        let document = try self.document(id)
+        if purge {
+            try self.purge(document)
+            return document
+        }
+        guard document.trashedAt == nil else { return document }
+        let folder = trashRoot.appendingPathComponent(document.shortID, isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        var moves: [(from: URL, to: URL)] = []
+        let files = document.files.map { file in
+            let target = folder.appendingPathComponent("\(file.kind.rawValue)-\(file.page)-" + file.url.lastPathComponent)
+            moves.append((file.url, target))
+            return ArchivedFile(kind: file.kind, page: file.page, path: target.path)
+        }
+        let origin = String(decoding: try JSONEncoder().encode(document.files), as: UTF8.self)
+        try move(moves) { database in
+            try unindex(row: document.number, in: database)
+            try database.execute("UPDATE documents SET trashed_at = ?, trash_origin = ?, updated_at = ? WHERE id = ?",
+                                 [Self.now(), origin, Self.now(), document.number])
+            try replaceFiles(of: document.number, with: files, in: database)
+        }
+        return try self.document(id)
+    }
+
+    /// Brings a document back from the trash to its old place in the archive (with ` (2)` added
+    /// when the old name has been taken meanwhile) and into search.
+    public func restore(_ id: String) throws -> LibraryDocument {
+        let document = try self.document(id)
+        guard document.trashedAt != nil else { throw LibraryFailure.notInTrash(document.shortID) }
+        let origin = try withDatabase { database in
+            try database.firstRow("SELECT trash_origin FROM documents WHERE id = ?", [document.number])?[0].string
+        }
+        let before = (try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? []
+        var targets = before
+        if before.contains(where: { FileManager.default.fileExists(atPath: $0.path) }), let root = Self.archiveRoot(of: before) {
+            let plan = try ArchiveLayout(root: root).availablePlan(
+                person: document.familyMember, title: document.title, pageCount: before.filter { $0.kind == .image }.count)
+            targets = before.map { ArchivedFile(kind: $0.kind, page: $0.page,
+                                                path: plan.url(for: ArchiveLayout.FileKind($0.kind), page: max($0.page, 1)).path) }
+        }
+        var moves: [(from: URL, to: URL)] = []
+        for file in document.files {
+            guard let target = targets.first(where: { $0.kind == file.kind && $0.page == file.page }) else { continue }
+            try FileManager.default.createDirectory(at: target.url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            moves.append((file.url, target.url))
+        }
+        let files = moves.enumerated().map { index, move in
+            ArchivedFile(kind: document.files[index].kind, page: document.files[index].page, path: move.to.path)
+        }
+        try move(moves) { database in
+            try database.execute("UPDATE documents SET trashed_at = NULL, trash_origin = NULL, updated_at = ? WHERE id = ?",
+                                 [Self.now(), document.number])
+            try replaceFiles(of: document.number, with: files, in: database)
+            let terms = try index(row: document.number, in: database)
+            knownTerms?.formUnion(terms)
+        }
+        try? FileManager.default.removeItem(at: trashRoot.appendingPathComponent(document.shortID))
+        return try self.document(id)
+    }
+
+    /// Purges documents that have been in the trash longer than ``trashDays``; returns how many.
+    @discardableResult
+    public func emptyTrash(olderThanDays days: Int = Library.trashDays) throws -> Int {
+        let cutoff = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-Double(days) * 86_400))
+        let ids = try withDatabase { database in
+            try database.rows("SELECT sha256 FROM documents WHERE trashed_at IS NOT NULL AND trashed_at < ?", [cutoff])
+                .compactMap { $0[0].string }
+        }
+        for id in ids { try purge(try document(id)) }
+        return ids.count
+    }
+
+    /// Overwrites and removes the document's files, then deletes its row (and index entry).
+    func purge(_ document: LibraryDocument) throws {
+        for file in document.files { Shredder.shred(file.path) }
+        try withDatabase { database in
+            try database.inTransaction {
+                if document.trashedAt == nil { try unindex(row: document.number, in: database) }
+                try database.execute("DELETE FROM documents WHERE id = ?", [document.number])
+            }
+        }
+        try? FileManager.default.removeItem(at: trashRoot.appendingPathComponent(document.shortID))
+    }
+
+    /// Moves files (never replacing one) and commits `record` with a `move` intent around it;
+    /// on failure every file moved so far goes back.
+    func move(_ moves: [(from: URL, to: URL)], record: (Database) throws -> Void) throws {
+        let intent = try beginIntent("move", paths: moves.map { [$0.from.path, $0.to.path] })
+        defer { endIntent(intent) }
+        var done: [(from: URL, to: URL)] = []
+        do {
+            for move in moves {
+                try AtomicFile.publish(temporary: move.from, to: move.to, overwrite: false, mode: nil)
+                done.append(move)
+            }
+            try withDatabase { database in
+                try database.inTransaction {
+                    try record(database)
+                    try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
+                }
+            }
+        } catch {
+            for move in done.reversed() {
+                try? AtomicFile.publish(temporary: move.to, to: move.from, overwrite: false, mode: nil)
+            }
+            throw error
+        }
+        // A person folder left empty would still show the name: remove empty folders on the way.
+        for folder in Set(moves.map { $0.from.deletingLastPathComponent() }) {
+            if rmdir(folder.path) == 0 { _ = rmdir(folder.deletingLastPathComponent().path) }
+        }
+    }
+
+    func replaceFiles(of id: Int, with files: [ArchivedFile], in database: Database) throws {
+        try database.execute("DELETE FROM document_files WHERE document_id = ?", [id])
+        for file in files {
+            try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",
+                                 [id, file.kind.rawValue, file.page, file.path])
+        }
+    }
+
+    // MARK: Erase
+
+    /// What ``eraseEverything()`` removed.
+    public struct ErasedCount: Sendable, Equatable {
+        public var documents: Int
+        public var files: Int
+    }
+
+    /// Removes everything this library holds on this machine: every document's files
+    /// (overwritten first), the trash, the database, the key and the library folder itself.
+    /// Folders in the archive are removed when empty; files arkivator did not write stay.
+    public func eraseEverything() throws -> ErasedCount {
+        let (documents, files, origins) = try withDatabase { database in
+            let count = try database.firstRow("SELECT count(*) FROM documents")?[0].int ?? 0
+            let paths = try database.rows("SELECT path FROM document_files").compactMap { $0[0].string }
+            let origins = try database.rows("SELECT trash_origin FROM documents WHERE trash_origin IS NOT NULL")
+                .compactMap { $0[0].string }
+                .flatMap { (try? JSONDecoder().decode([ArchivedFile].self, from: Data($0.utf8))) ?? [] }
+            return (count, paths, origins)
+        }
+        var removed = 0
+        for path in files where Shredder.shred(path) { removed += 1 }
+        // Every archive folder the library used, emptied of the folders it made (kept when the
+        // user keeps own files there).
+        var roots: Set<URL> = [defaultArchiveRoot]
+        for file in files.map({ ArchivedFile(kind: .docx, path: $0) }) + origins {
+            if let root = Self.archiveRoot(of: [file]), !root.path.hasPrefix(trashRoot.path) { roots.insert(root) }
+        }
+        for root in roots { Self.removeEmptyFolders(root) }
+        try? FileManager.default.removeItem(at: trashRoot)
+        let directory = location.directory
+        for name in [Database.fileName, Database.fileName + "-wal", Database.fileName + "-shm", LibraryKey.fileName,
+                     "filing.lock"] {
+            Shredder.shred(directory.appendingPathComponent(name).path)
+        }
+        _ = rmdir(directory.path)
+        return ErasedCount(documents: documents, files: removed)
+    }
+}
+
+extension Library {
+    /// Removes `root` and every folder below it that holds no files, deepest first.
+    static func removeEmptyFolders(_ root: URL) {
+        let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]
+        let folders = (FileManager.default.enumerator(at: root, includingPropertiesForKeys: keys)?.allObjects ?? [])
+            .compactMap { $0 as? URL }
+            .filter { (try? $0.resourceValues(forKeys: Set(keys)))?.isDirectory == true }
+        for folder in folders.sorted(by: { $0.path.count > $1.path.count }) { _ = rmdir(folder.path) }
+        _ = rmdir(root.path)
+    }
+}
+
+/// Overwrites a file with zeros (flushed) before removing it, so its content is not left in
+/// the file system's free blocks (as far as the disk lets software decide that).
+enum Shredder {
+    @discardableResult
+    static func shred(_ path: String) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return false }
+        if info.st_mode & S_IFMT == S_IFREG {
+            let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+            if descriptor >= 0 {
+                let zeros = [UInt8](repeating: 0, count: 1 << 16)
+                var left = Int(info.st_size)
+                while left > 0 {
+                    let written = zeros.withUnsafeBytes { write(descriptor, $0.baseAddress, min(left, $0.count)) }
+                    if written <= 0 { break }
+                    left -= written
+                }
+                _ = fsync(descriptor)
+                close(descriptor)
+            }
+        }
+        return unlink(path) == 0
+    }
+}

@@ -1,0 +1,187 @@
+import ArkivatorClassify
+import ArkivatorCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The library: the documents, their text index and their files in the archive.
+///
+/// Owns one database connection and serialises every use of it with a lock, so one `Library`
+/// can be shared by the pipeline's worker threads (SQLite's connection is not thread-safe on
+/// its own; the lock is what makes `@unchecked Sendable` true). Other processes open their own
+/// `Library`: WAL mode lets `search` and `backup` read while `ingest` writes.
+///
+/// Opening a library finishes what a crashed process left half done (see ``recover()``).
+public final class Library: @unchecked Sendable {
+    public let location: LibraryLocation
+    /// Guarded by `lock`.
+    let database: Database
+    let key: LibraryKey
+    private let lock = NSLock()
+    /// Index terms known to be in `vocabulary` (guarded by `lock`; filled on first use).
+    var knownTerms: Set<String>?
+    /// A shared `flock` on `filing.lock` held while this library is open: recovery only runs when
+    /// no other process holds it (no other process is in the middle of filing).
+    private let lockFile: Int32
+
+    /// How long a deleted document stays in the trash.
+    public static let trashDays = 30
+    /// The trash folder's name inside the library folder.
+    public static let trashFolder = "Papirkurv"
+
+    /// Opens (creating if needed) the library in `location`, migrates its database and takes back
+    /// the files of any step a crashed process left unfinished.
+    public static func open(_ location: LibraryLocation,
+                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Library {
+        let database = try Database.open(library: location)
+        let key = try LibraryKey.load(library: location, environment: environment)
+        let library = try Library(location: location, database: database, key: key)
+        try library.recoverIfAlone()
+        return library
+    }
+
+    private init(location: LibraryLocation, database: Database, key: LibraryKey) throws {
+        self.location = location
+        self.database = database
+        self.key = key
+        let path = location.directory.appendingPathComponent("filing.lock").path
+        let descriptor = openLockFile(path)
+        guard descriptor >= 0 else {
+            throw LibraryError(message: UserMessage(
+                nb: "Kunne ikke åpne \(path): \(String(cString: strerror(errno))).",
+                en: "Could not open \(path): \(String(cString: strerror(errno)))."))
+        }
+        lockFile = descriptor
+    }
+
+    deinit {
+        close(lockFile)
+    }
+
+    /// Runs `body` with the connection, one caller at a time.
+    func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(database)
+    }
+
+    /// The database file.
+    public var databaseURL: URL { database.url }
+
+    /// The default archive folder: `<library>/Arkiv`.
+    public var defaultArchiveRoot: URL { location.directory.appendingPathComponent("Arkiv", isDirectory: true) }
+
+    /// The trash folder: `<library>/Papirkurv`.
+    public var trashRoot: URL { location.directory.appendingPathComponent(Self.trashFolder, isDirectory: true) }
+
+    /// The current UTC time as ISO 8601.
+    static func now() -> String {
+        Date().formatted(.iso8601)
+    }
+
+    // MARK: Recovery
+
+    /// Takes an exclusive lock if no other process has the library open for filing, runs
+    /// ``recover()``, then keeps a shared lock like every other open library.
+    private func recoverIfAlone() throws {
+        if flock(lockFile, LOCK_EX | LOCK_NB) == 0 {
+            defer { _ = flock(lockFile, LOCK_SH) }
+            try recover()
+            // Best effort: a trash that cannot be emptied now is emptied next time.
+            _ = try? emptyTrash()
+        } else {
+            _ = flock(lockFile, LOCK_SH)
+        }
+    }
+
+    /// Undoes the file steps that a crashed process began but never recorded: files written for a
+    /// document that never got its row are removed (its source is still where it came from, so
+    /// nothing is lost), files moved for a change that was never committed are moved back.
+    /// A file that a recorded document uses is never touched. Returns the number of files fixed.
+    @discardableResult
+    func recover() throws -> Int {
+        try withDatabase { database in
+            var fixed = 0
+            for row in try database.rows("SELECT id FROM filing_intents ORDER BY id") {
+                if let id = row[0].int { fixed += try undo(intent: id, in: database) }
+            }
+            return fixed
+        }
+    }
+
+    /// Undoes one intent's file steps (see ``recover()``) and deletes it; returns the files fixed.
+    func undo(intent id: Int, in database: Database) throws -> Int {
+        guard let row = try database.firstRow("SELECT action, paths FROM filing_intents WHERE id = ?", [id]) else {
+            return 0
+        }
+        var fixed = 0
+        let paths = Data((row[1].string ?? "[]").utf8)
+        if row[0].string == "file", let files = try? JSONDecoder().decode([String].self, from: paths) {
+            for path in files where FileManager.default.fileExists(atPath: path) {
+                let used = try database.firstRow("SELECT 1 FROM document_files WHERE path = ?", [path])
+                if used == nil, unlink(path) == 0 { fixed += 1 }
+            }
+        } else if row[0].string == "move", let moves = try? JSONDecoder().decode([[String]].self, from: paths) {
+            for move in moves.reversed() where move.count == 2 {
+                let (from, to) = (move[0], move[1])
+                if FileManager.default.fileExists(atPath: to), !FileManager.default.fileExists(atPath: from) {
+                    try? FileManager.default.createDirectory(
+                        at: URL(fileURLWithPath: from).deletingLastPathComponent(), withIntermediateDirectories: true)
+                    if rename(to, from) == 0 { fixed += 1 }
+                }
+            }
+        }
+        try database.execute("DELETE FROM filing_intents WHERE id = ?", [id])
+        return fixed
+    }
+
+    // MARK: Intents
+
+    /// Records (and commits) that files are about to be written or moved; returns the intent's id.
+    func beginIntent(_ action: String, paths: some Encodable) throws -> Int {
+        let json = String(decoding: try JSONEncoder().encode(paths), as: UTF8.self)
+        return try withDatabase { database in
+            try database.execute("INSERT INTO filing_intents (action, paths, created_at) VALUES (?, ?, ?)",
+                                 [action, json, Self.now()])
+            return database.lastInsertedRowID
+        }
+    }
+
+    func updateIntent(_ id: Int, paths: some Encodable) throws {
+        let json = String(decoding: try JSONEncoder().encode(paths), as: UTF8.self)
+        try withDatabase { database in
+            try database.execute("UPDATE filing_intents SET paths = ? WHERE id = ?", [json, id])
+        }
+    }
+
+    func endIntent(_ id: Int) {
+        _ = try? withDatabase { database in
+            try database.execute("DELETE FROM filing_intents WHERE id = ?", [id])
+        }
+    }
+}
+
+/// Hands the archive writer a way to announce the names it is about to publish.
+public final class FilingReservation: @unchecked Sendable {
+    private let library: Library
+    private let intent: Int
+
+    init(library: Library, intent: Int) {
+        self.library = library
+        self.intent = intent
+    }
+
+    /// Records (durably) that these files are about to appear, before any of them does. Call
+    /// again with the new names when the writer moves on to another name.
+    public func reserve(_ files: [URL]) throws {
+        try library.updateIntent(intent, paths: files.map(\.path))
+    }
+}
+
+/// POSIX `open(2)` (inside `Library`, `open` is ``Library/open(_:environment:)``).
+private func openLockFile(_ path: String) -> Int32 {
+    open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+}

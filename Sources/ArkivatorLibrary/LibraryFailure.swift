@@ -1,0 +1,94 @@
+import ArkivatorClassify
+import ArkivatorCore
+
+/// Why the library refused or could not finish something, in plain words (Bokmål and English).
+public struct LibraryFailure: UserFacingError, Sendable, Equatable {
+    /// A stable code for scripts and tests.
+    public enum Code: String, Sendable {
+        case duplicate, inTrash, notFound, ambiguous, notInTrash, wrongKey, sealing
+        case trashed, nothingToChange, badDate, badType, badTitle, emptyQuery, targetExists, fileMissing, busy
+    }
+
+    public let code: Code
+    public let userMessage: UserMessage
+
+    init(_ code: Code, nb: String, en: String) {
+        self.code = code
+        self.userMessage = UserMessage(nb: nb, en: en)
+    }
+
+    public static func duplicate(_ title: String, id: String) -> LibraryFailure {
+        .init(.duplicate, nb: "Allerede i biblioteket som «\(title)» (\(id)).",
+              en: "Already in the library as “\(title)” (\(id)).")
+    }
+
+    public static func inTrash(_ title: String, id: String) -> LibraryFailure {
+        .init(.inTrash, nb: "Ligger i papirkurven som «\(title)». Hent det tilbake med: arkivator restore \(id)",
+              en: "Is in the trash as “\(title)”. Bring it back with: arkivator restore \(id)")
+    }
+
+    static func notFound(_ id: String) -> LibraryFailure {
+        .init(.notFound, nb: "Fant ikke dokument «\(id)». Se id-ene med: arkivator list",
+              en: "No document “\(id)”. See the ids with: arkivator list")
+    }
+
+    static func ambiguous(_ id: String, count: Int) -> LibraryFailure {
+        .init(.ambiguous, nb: "«\(id)» passer til \(count) dokumenter. Skriv flere tegn av id-en.",
+              en: "“\(id)” fits \(count) documents. Type more characters of the id.")
+    }
+
+    static func notInTrash(_ id: String) -> LibraryFailure {
+        .init(.notInTrash, nb: "Dokument \(id) ligger ikke i papirkurven.", en: "Document \(id) is not in the trash.")
+    }
+
+    static let wrongKey = LibraryFailure(.wrongKey,
+        nb: "Kunne ikke åpne de skjulte fødselsnumrene: nøkkelfilen (library.key) passer ikke til biblioteket. Bruk nøkkelen biblioteket ble laget med.",
+        en: "Could not open the hidden national ID numbers: the key file (library.key) does not fit this library. Use the key the library was made with.")
+
+    static let sealing = LibraryFailure(.sealing,
+        nb: "Kunne ikke kryptere fødselsnummeret. Dette er en feil i arkivator; meld fra.",
+        en: "Could not encrypt the national ID number. This is a bug in arkivator; please report it.")
+
+    static func trashed(_ id: String) -> LibraryFailure {
+        .init(.trashed, nb: "Dokument \(id) ligger i papirkurven. Hent det tilbake først: arkivator restore \(id)",
+              en: "Document \(id) is in the trash. Bring it back first: arkivator restore \(id)")
+    }
+
+    static let nothingToChange = LibraryFailure(.nothingToChange,
+        nb: "Ingenting å endre: oppgi minst én av --title, --type, --person, --date, --institution.",
+        en: "Nothing to change: give at least one of --title, --type, --person, --date, --institution.")
+
+    static func badDate(_ text: String) -> LibraryFailure {
+        .init(.badDate, nb: "«\(text)» er ikke en dato. Skriv den som ÅÅÅÅ-MM-DD, for eksempel 2024-03-15.",
+              en: "“\(text)” is not a date. Write it as YYYY-MM-DD, for example 2024-03-15.")
+    }
+
+    static func badType(_ text: String) -> LibraryFailure {
+        let types = DocumentTypeNames.all
+        return .init(.badType, nb: "«\(text)» er ikke en dokumenttype. Velg en av: \(types).",
+                     en: "“\(text)” is not a document type. Choose one of: \(types).")
+    }
+
+    static let badTitle = LibraryFailure(.badTitle,
+        nb: "Tittelen kan ikke være tom.", en: "The title cannot be empty.")
+
+    static func emptyQuery(_ reason: UserMessage?) -> LibraryFailure {
+        if let reason { return .init(.emptyQuery, nb: reason.norwegian, en: reason.english) }
+        return .init(.emptyQuery, nb: "Skriv minst ett ord å søke etter, for eksempel: arkivator search epikrise",
+                     en: "Type at least one word to search for, for example: arkivator search epikrise")
+    }
+
+    static func targetExists(_ path: String) -> LibraryFailure {
+        .init(.targetExists, nb: "\(path) finnes allerede. Velg et nytt navn; ingenting ble skrevet over.",
+              en: "\(path) already exists. Choose a new name; nothing was overwritten.")
+    }
+
+    static func fileMissing(_ path: String) -> LibraryFailure {
+        .init(.fileMissing, nb: "Filen \(path) mangler i arkivet. Kjør arkivator reindex for å se hva som mangler.",
+              en: "The file \(path) is missing from the archive. Run arkivator reindex to see what is missing.")
+    }
+}
+
+enum DocumentTypeNames {
+    static var all: String { DocumentType.allCases.map(\.rawValue).joined(separator: ", ") }
+}

@@ -1,0 +1,43 @@
+#ifndef ARKIVATOR_FTS_H
+#define ARKIVATOR_FTS_H
+
+/* Only a pointer is needed here, so sqlite3.h stays out of this module's interface. */
+struct sqlite3;
+
+/*
+ * Registers the FTS5 tokenizer "norwegian" on `db`: unicode61 with remove_diacritics 0 (å, ø, æ
+ * stay letters of their own), every token stemmed by the Snowball Norwegian stemmer. Tokens with
+ * a digit and the last token of a prefix query ("epikris"*) are not stemmed. Other arguments of
+ * a table's tokenize spec go to unicode61, e.g. tokenize="norwegian tokenchars '-'".
+ * Returns SQLITE_OK or an SQLite error code.
+ */
+int arkivator_fts_register_norwegian(struct sqlite3 *db);
+
+/*
+ * A query string that starts with this byte ("\x01blodprøvesv") holds index terms as the tokenizer
+ * made them: they are lower-cased but not stemmed again. Users cannot type it (the search strips
+ * control characters from what they type).
+ */
+#define ARKIVATOR_FTS_TERM_MARKER '\x01'
+
+/*
+ * Calls `term` for each token of `text` (UTF-8, `length` bytes, or up to its NUL when `length` is
+ * negative) exactly as the "norwegian" tokenizer indexes it: lower-cased and stemmed, with the
+ * byte range [start, end) of the word in `text`. Needs
+ * arkivator_fts_register_norwegian on `db` first. Returns SQLITE_OK, an SQLite error code, or the
+ * first non-zero value `term` returned (which stops the walk).
+ */
+int arkivator_fts_norwegian_terms(struct sqlite3 *db, const char *text, int length, void *context,
+                                  int (*term)(void *context, const char *token, int tokenLength, int start, int end));
+
+/*
+ * The same as one tokenizer made once and kept: open it after registering, run it on any number
+ * of texts (one thread at a time, like its connection), close it before closing the connection.
+ */
+typedef struct ArkivatorTokenizer ArkivatorTokenizer;
+int arkivator_fts_tokenizer_open(struct sqlite3 *db, ArkivatorTokenizer **out);
+int arkivator_fts_tokenizer_run(ArkivatorTokenizer *tokenizer, const char *text, int length, void *context,
+                                int (*term)(void *context, const char *token, int tokenLength, int start, int end));
+void arkivator_fts_tokenizer_close(ArkivatorTokenizer *tokenizer);
+
+#endif

@@ -1,0 +1,215 @@
+/* The FTS5 tokenizer "norwegian": unicode61 splits and lower-cases, Snowball Norwegian stems. */
+#include <sqlite3.h>
+#include <libstemmer.h>
+#include <string.h>
+
+#include "arkivator_fts.h"
+
+/* One per FTS5 table (and per arkivator_fts_norwegian_terms call); used by one thread at a time,
+ * as its connection is, so the stemmer needs no lock. */
+typedef struct Norwegian {
+    fts5_tokenizer unicode61;  /* unicode61's methods */
+    Fts5Tokenizer *inner;      /* our unicode61 instance */
+    struct sb_stemmer *stemmer;
+} Norwegian;
+
+static void norwegian_delete(Fts5Tokenizer *tokenizer) {
+    Norwegian *self = (Norwegian *)tokenizer;
+    if (self == NULL) return;
+    if (self->inner != NULL) self->unicode61.xDelete(self->inner);
+    if (self->stemmer != NULL) sb_stemmer_delete(self->stemmer);
+    sqlite3_free(self);
+}
+
+/* `context` is the connection's fts5_api, given at registration. */
+static int norwegian_create(void *context, const char **arguments, int count, Fts5Tokenizer **out) {
+    fts5_api *api = context;
+    *out = NULL;
+    if (count < 0) count = 0;
+    Norwegian *self = sqlite3_malloc(sizeof *self);
+    if (self == NULL) return SQLITE_NOMEM;
+    memset(self, 0, sizeof *self);
+
+    void *unicode61Context = NULL;
+    int rc = api->xFindTokenizer(api, "unicode61", &unicode61Context, &self->unicode61);
+    if (rc == SQLITE_OK) {
+        /* Ours go last: unicode61 reads its options in order, so remove_diacritics 0 always wins
+         * (folding å to a would make "åre" and "are" one word). */
+        const char **all = sqlite3_malloc64(sizeof *all * ((sqlite3_uint64)count + 2));
+        if (all == NULL) {
+            rc = SQLITE_NOMEM;
+        } else {
+            if (count > 0) memcpy(all, arguments, sizeof *all * (size_t)count);
+            all[count] = "remove_diacritics";
+            all[count + 1] = "0";
+            rc = self->unicode61.xCreate(unicode61Context, all, count + 2, &self->inner);
+            sqlite3_free(all);  /* unicode61 keeps no pointers into its arguments */
+            if (rc != SQLITE_OK) self->inner = NULL;  /* undefined after a failure */
+        }
+    }
+    if (rc == SQLITE_OK) {
+        self->stemmer = sb_stemmer_new("norwegian", "UTF_8");
+        if (self->stemmer == NULL) rc = SQLITE_NOMEM;  /* the algorithm exists: only memory can fail */
+    }
+    if (rc != SQLITE_OK) {
+        norwegian_delete((Fts5Tokenizer *)self);
+        return rc;
+    }
+    *out = (Fts5Tokenizer *)self;
+    return SQLITE_OK;
+}
+
+typedef int (*TokenCallback)(void *context, int flags, const char *token, int length, int start, int end);
+
+typedef struct Pass {
+    Norwegian *self;
+    void *context;
+    TokenCallback token;
+    int count;      /* tokens seen so far */
+    int unstemmed;  /* index of the one token left as it is (the prefix), or -1 */
+} Pass;
+
+static int has_digit(const char *token, int length) {
+    for (int i = 0; i < length; i++) {
+        if (token[i] >= '0' && token[i] <= '9') return 1;
+    }
+    return 0;
+}
+
+static int stem_token(void *context, int flags, const char *token, int length, int start, int end) {
+    Pass *pass = context;
+    int index = pass->count++;
+    /* Numbers, dates and codes ("12a", "2024") are not words: the stemmer would only damage them. */
+    if (index == pass->unstemmed || length <= 0 || has_digit(token, length)) {
+        return pass->token(pass->context, flags, token, length, start, end);
+    }
+    struct sb_stemmer *stemmer = pass->self->stemmer;
+    const sb_symbol *stem = sb_stemmer_stem(stemmer, (const sb_symbol *)token, length);
+    if (stem == NULL) return SQLITE_NOMEM;
+    /* The stem lives in the stemmer until its next call, which comes after this callback returns. */
+    return pass->token(pass->context, flags, (const char *)stem, sb_stemmer_length(stemmer), start, end);
+}
+
+static int count_token(void *context, int flags, const char *token, int length, int start, int end) {
+    (void)flags; (void)token; (void)length; (void)start; (void)end;
+    ((Pass *)context)->count++;
+    return SQLITE_OK;
+}
+
+static int norwegian_tokenize(Fts5Tokenizer *tokenizer, void *context, int flags, const char *text, int length,
+                              TokenCallback token) {
+    Norwegian *self = (Norwegian *)tokenizer;
+    Pass pass = { self, context, token, 0, -1 };
+    if ((flags & FTS5_TOKENIZE_QUERY) && length > 0 && text[0] == ARKIVATOR_FTS_TERM_MARKER) {
+        /* An index term written by the search itself (an expansion from the vocabulary): taken as
+         * it is, since stemming a stem again can change it ("brystsmert" → "brystsmer"). */
+        return self->unicode61.xTokenize(self->inner, context, flags, text + 1, length - 1, token);
+    }
+    if (flags & FTS5_TOKENIZE_PREFIX) {
+        /* FTS5 treats only the last token of "a b"* as a prefix, and a prefix must stay a prefix
+         * ("ortoped"* must not become "ortop"*); the others are whole words and are stemmed as in
+         * documents. Count first to know which one is last: queries are short. */
+        int rc = self->unicode61.xTokenize(self->inner, &pass, flags, text, length, count_token);
+        if (rc != SQLITE_OK) return rc;
+        pass.unstemmed = pass.count - 1;
+        pass.count = 0;
+    }
+    return self->unicode61.xTokenize(self->inner, &pass, flags, text, length, stem_token);
+}
+
+/* The connection's fts5_api, the documented way; NULL when SQLite lacks FTS5. */
+static int find_fts5_api(sqlite3 *db, fts5_api **api) {
+    *api = NULL;
+    sqlite3_stmt *statement = NULL;
+    int rc = sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &statement, NULL);
+    if (rc != SQLITE_OK) return rc;
+    rc = sqlite3_bind_pointer(statement, 1, (void *)api, "fts5_api_ptr", NULL);
+    if (rc == SQLITE_OK) {
+        rc = sqlite3_step(statement);
+        if (rc == SQLITE_ROW || rc == SQLITE_DONE) rc = SQLITE_OK;
+    }
+    int finalized = sqlite3_finalize(statement);
+    if (rc == SQLITE_OK) rc = finalized;
+    if (rc == SQLITE_OK && *api == NULL) rc = SQLITE_ERROR;
+    return rc;
+}
+
+int arkivator_fts_register_norwegian(sqlite3 *db) {
+    fts5_api *api = NULL;
+    int rc = find_fts5_api(db, &api);
+    if (rc != SQLITE_OK) return rc;
+    fts5_tokenizer methods = { norwegian_create, norwegian_delete, norwegian_tokenize };
+    /* The api lives as long as the connection, so it can be the tokenizer's context. */
+    return api->xCreateTokenizer(api, "norwegian", api, &methods, NULL);
+}
+
+typedef struct Terms {
+    void *context;
+    int (*term)(void *context, const char *token, int tokenLength, int start, int end);
+} Terms;
+
+static int forward_term(void *context, int flags, const char *token, int length, int start, int end) {
+    (void)flags;
+    Terms *terms = context;
+    return terms->term(terms->context, token, length, start, end);
+}
+
+/* A "norwegian" tokenizer made once and used for many texts (search makes snippets for every
+ * hit: looking up the api and making a tokenizer each time cost more than tokenizing). */
+struct ArkivatorTokenizer {
+    fts5_tokenizer methods;
+    Fts5Tokenizer *tokenizer;
+};
+
+int arkivator_fts_tokenizer_open(sqlite3 *db, ArkivatorTokenizer **out) {
+    if (out == NULL) return SQLITE_MISUSE;
+    *out = NULL;
+    fts5_api *api = NULL;
+    int rc = find_fts5_api(db, &api);
+    if (rc != SQLITE_OK) return rc;
+    ArkivatorTokenizer *self = sqlite3_malloc(sizeof *self);
+    if (self == NULL) return SQLITE_NOMEM;
+    memset(self, 0, sizeof *self);
+    /* The registered tokenizer itself, so these terms are the index's terms by construction. */
+    void *userData = NULL;
+    rc = api->xFindTokenizer(api, "norwegian", &userData, &self->methods);
+    if (rc == SQLITE_OK) rc = self->methods.xCreate(userData, NULL, 0, &self->tokenizer);
+    if (rc != SQLITE_OK) {
+        sqlite3_free(self);
+        return rc;
+    }
+    *out = self;
+    return SQLITE_OK;
+}
+
+int arkivator_fts_tokenizer_run(ArkivatorTokenizer *self, const char *text, int length, void *context,
+                                int (*term)(void *context, const char *token, int tokenLength, int start, int end)) {
+    if (self == NULL || term == NULL) return SQLITE_MISUSE;
+    if (text == NULL) {
+        text = "";
+        length = 0;
+    } else if (length < 0) {
+        size_t size = strlen(text);
+        if (size > 0x7fffffff) return SQLITE_TOOBIG;
+        length = (int)size;
+    }
+    Terms terms = { context, term };
+    return self->methods.xTokenize(self->tokenizer, &terms, FTS5_TOKENIZE_DOCUMENT, text, length, forward_term);
+}
+
+void arkivator_fts_tokenizer_close(ArkivatorTokenizer *self) {
+    if (self == NULL) return;
+    if (self->tokenizer != NULL) self->methods.xDelete(self->tokenizer);
+    sqlite3_free(self);
+}
+
+int arkivator_fts_norwegian_terms(sqlite3 *db, const char *text, int length, void *context,
+                                  int (*term)(void *context, const char *token, int tokenLength, int start, int end)) {
+    if (term == NULL) return SQLITE_MISUSE;
+    ArkivatorTokenizer *tokenizer = NULL;
+    int rc = arkivator_fts_tokenizer_open(db, &tokenizer);
+    if (rc != SQLITE_OK) return rc;
+    rc = arkivator_fts_tokenizer_run(tokenizer, text, length, context, term);
+    arkivator_fts_tokenizer_close(tokenizer);
+    return rc;
+}

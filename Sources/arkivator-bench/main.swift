@@ -1,0 +1,129 @@
+// arkivator-bench: the library's search benchmark (`make bench` runs it through scripts/search_bench.py).
+//
+//     arkivator-bench --library DIR --docs docs.jsonl --queries queries.jsonl [--batch 5000]
+//
+// Indexes the documents (one JSON object per line: title, text, docType, person, familyMember,
+// institution, specialty, documentDate, scanDate, keywords) into a new library with the same code
+// `ingest` uses, then runs every query (query, person, type, from, to) through `Library.search`
+// and prints one JSON object: index seconds, latency percentiles in milliseconds, per query kind.
+import ArkivatorClassify
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+struct BenchDocument: Decodable {
+    var title: String
+    var text: String
+    var docType: String
+    var person: String?
+    var familyMember: String?
+    var institution: String?
+    var specialty: String?
+    var documentDate: String
+    var scanDate: String?
+    var keywords: [String]
+}
+
+struct BenchQuery: Decodable {
+    var query: String
+    var kind: String?
+    var person: String?
+    var type: String?
+    var from: String?
+    var to: String?
+}
+
+func argument(_ name: String) -> String? {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+    return arguments[index + 1]
+}
+
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(2)
+}
+
+func lines(_ path: String) -> [Data] {
+    guard let data = FileManager.default.contents(atPath: path) else { fail("cannot read \(path)") }
+    return data.split(separator: UInt8(ascii: "\n")).map { Data($0) }
+}
+
+func percentile(_ sorted: [Double], _ p: Double) -> Double {
+    guard !sorted.isEmpty else { return 0 }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
+}
+
+guard let libraryPath = argument("--library"), let docsPath = argument("--docs"), let queriesPath = argument("--queries") else {
+    fail("usage: arkivator-bench --library DIR --docs docs.jsonl --queries queries.jsonl [--batch N]")
+}
+let batch = Int(argument("--batch") ?? "") ?? 5_000
+let location = LibraryLocation(directory: URL(fileURLWithPath: libraryPath))
+if FileManager.default.fileExists(atPath: libraryPath) { fail("\(libraryPath) exists: give a new folder") }
+
+let decoder = JSONDecoder()
+let documents: [LibraryDocument] = lines(docsPath).enumerated().compactMap { index, line in
+    guard let document = try? decoder.decode(BenchDocument.self, from: line) else { return nil }
+    return LibraryDocument(
+        sha256: String(format: "%064x", index + 1), sourceName: "bench-\(index + 1).jpg", title: document.title,
+        docType: DocumentType(rawValue: document.docType) ?? .annet, person: document.person,
+        familyMember: document.familyMember, institution: document.institution, specialty: document.specialty,
+        documentDate: document.documentDate, scanDate: document.scanDate, keywords: document.keywords,
+        ocrConfidence: 0.95, text: document.text)
+}
+let queries: [BenchQuery] = lines(queriesPath).compactMap { try? decoder.decode(BenchQuery.self, from: $0) }
+FileHandle.standardError.write(Data("indexing \(documents.count) documents…\n".utf8))
+
+do {
+    let library = try Library.open(location, environment: ["ARKIVATOR_KEY": Data(repeating: 7, count: 32).base64EncodedString()])
+    let indexStart = Date()
+    var done = 0
+    while done < documents.count {
+        let end = min(done + batch, documents.count)
+        try library.record(Array(documents[done..<end]))
+        done = end
+        FileHandle.standardError.write(Data("\r\(done)/\(documents.count)".utf8))
+    }
+    let indexSeconds = Date().timeIntervalSince(indexStart)
+    FileHandle.standardError.write(Data("\n".utf8))
+
+    var latencies: [Double] = []
+    var byKind: [String: [Double]] = [:]
+    var empty = 0, refused = 0, capped = 0, errors: [String] = []
+    for query in queries {
+        let filter = DocumentFilter(person: query.person, type: query.type.flatMap(DocumentType.init(rawValue:)),
+                                    from: query.from, to: query.to)
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            let result = try library.search(query.query, filter: filter, limit: 20)
+            if result.hits.isEmpty { empty += 1 }
+            if result.capped { capped += 1 }
+        } catch let failure as LibraryFailure where failure.code == .emptyQuery {
+            refused += 1
+        } catch {
+            errors.append("\(query.query): \(error)")
+        }
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+        latencies.append(milliseconds)
+        byKind[query.kind ?? "", default: []].append(milliseconds)
+    }
+    let sorted = latencies.sorted()
+    let size = (try? FileManager.default.attributesOfItem(atPath: library.databaseURL.path)[.size] as? Int) ?? 0
+    let report: [String: Any] = [
+        "documents": documents.count,
+        "indexSeconds": indexSeconds,
+        "databaseMB": Double(size) / 1e6,
+        "queries": queries.count,
+        "p50ms": percentile(sorted, 0.50), "p90ms": percentile(sorted, 0.90), "p99ms": percentile(sorted, 0.99),
+        "maxms": sorted.last ?? 0, "meanms": latencies.reduce(0, +) / Double(max(latencies.count, 1)),
+        "noHits": empty, "refusedAsEmpty": refused, "capped": capped, "errors": errors,
+        "byKind": byKind.mapValues { values -> [String: Double] in
+            let s = values.sorted()
+            return ["n": Double(s.count), "p50ms": percentile(s, 0.5), "p99ms": percentile(s, 0.99), "maxms": s.last ?? 0]
+        },
+    ]
+    let json = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
+    FileHandle.standardOutput.write(json + Data("\n".utf8))
+} catch {
+    fail("bench failed: \(UserMessage(error: error).text())")
+}

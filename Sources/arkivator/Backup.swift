@@ -1,0 +1,34 @@
+import ArgumentParser
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+extension Arkivator {
+    /// A consistent copy of the library database.
+    struct Backup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Ta sikkerhetskopi av biblioteksdatabasen. (Back up the library database.)",
+            discussion: """
+                Kopien er riktig også mens «ingest» kjører, og sjekkes før kommandoen er ferdig. Den tar \
+                med metadata, tekst og familien, ikke filene i arkivmappen (ta kopi av den også). \
+                Fødselsnumre i kopien er kryptert: ta vare på library.key et annet sted.
+                  arkivator backup ~/sikkerhetskopi/arkivator-2024-03-14.sqlite
+
+                (The copy is consistent even while 'ingest' runs and is checked before the command ends. \
+                It holds metadata, text and the family, not the archive files. Keep library.key apart.)
+                """)
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Argument(help: ArgumentHelp("Ny fil for kopien. (A new file for the copy.)", valueName: "FILE"))
+        var file: String
+
+        func run() throws {
+            let url = URL(fileURLWithPath: file)
+            let count = try LibraryCommand.run(libraryOptions) { library in try library.backup(to: url) }
+            Terminal().line(UserMessage(
+                nb: "Sikkerhetskopi med \(count) dokumenter skrevet til \(url.path) og sjekket.",
+                en: "Backup with \(count) documents written to \(url.path) and checked.").text())
+        }
+    }
+}

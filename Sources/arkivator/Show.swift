@@ -1,0 +1,75 @@
+import ArgumentParser
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+extension Arkivator {
+    /// One document: metadata and full text.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Vis ett dokument med all tekst. (Show one document with its full text.)",
+            discussion: """
+                ID er de første tegnene av id-en fra list eller search (minst 4).
+                Med --text skrives bare teksten, klar til å lime inn i en KI-assistent:
+                  arkivator show 3fa2b1 --text | xclip -selection clipboard
+
+                (ID is the first characters of the id from list or search. --text prints the text only.)
+                """)
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Argument(help: ArgumentHelp("Dokumentets id. (The document's id.)", valueName: "ID"))
+        var id: String
+
+        @Flag(name: .long, help: "Bare teksten. (The text only.)")
+        var text = false
+
+        @Flag(name: .long, help: "Skriv dokumentet som JSON. (Print the document as JSON.)")
+        var json = false
+
+        func run() throws {
+            let document = try LibraryCommand.run(libraryOptions) { library in
+                try library.document(id, revealNumbers: true)
+            }
+            let terminal = Terminal()
+            if text {
+                terminal.line(document.text.replacingOccurrences(of: "\u{0C}", with: "\n\n"))
+                return
+            }
+            if json {
+                terminal.line(LibraryCommand.json(document))
+                return
+            }
+            let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").text()
+            let label = { (nb: String, en: String) in UserMessage(nb: nb, en: en).text() }
+            var rows: [[String]] = [
+                [label("Tittel", "Title"), document.title],
+                [label("Type", "Type"), document.docType.rawValue],
+                [label("Person", "Person"), document.familyMember ?? document.person ?? unknown],
+                [label("Avsender", "Sender"), [document.institution, document.specialty].compactMap { $0 }.joined(separator: ", ")],
+                [label("Brevdato", "Letter date"), document.documentDate],
+                [label("Skannet", "Scanned"), document.scanDate ?? ""],
+                [label("Sider", "Pages"), "\(document.pageCount)"],
+                [label("Stikkord", "Keywords"), document.keywords.joined(separator: ", ")],
+                [label("OCR-sikkerhet", "OCR confidence"), document.ocrConfidence.map { "\(Int(($0 * 100).rounded())) %" } ?? ""],
+                ["id", document.sha256],
+            ]
+            if !document.needsReview.isEmpty {
+                rows.append([label("Sjekk", "Check"), document.needsReview.joined(separator: ", ")])
+            }
+            if let trashed = document.trashedAt {
+                rows.append([label("Papirkurv", "Trash"), label("siden \(trashed)", "since \(trashed)")])
+            }
+            for file in document.files { rows.append([label("Fil", "File"), file.path]) }
+            for line in FamilyCommand.table(rows) { terminal.line(line) }
+            if document.fodselsnummerCount > 0 {
+                terminal.line("")
+                terminal.line(UserMessage(
+                    nb: "⚠ Teksten inneholder \(document.fodselsnummerCount) fødselsnummer. I biblioteket er det skjult; i .docx-filen står det. Fjern det med: arkivator redact \(document.shortID)",
+                    en: "⚠ The text holds \(document.fodselsnummerCount) national ID number(s). Hidden in the library; present in the .docx. Remove with: arkivator redact \(document.shortID)").text())
+            }
+            terminal.line("")
+            terminal.line(document.text.replacingOccurrences(of: "\u{0C}", with: "\n\n"))
+        }
+    }
+}
