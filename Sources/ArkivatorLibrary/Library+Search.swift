@@ -17,12 +17,14 @@ public struct SearchResult: Sendable, Equatable {
     public var expression: String
     /// Words to mark when printing the text.
     public var highlightTerms: [String]
+    /// Milliseconds per step (expand, match, rank, hits), for benchmarks and `--verbose`.
+    public var milliseconds: [String: Double] = [:]
 }
 
 extension Library {
     /// The most matches ranked by relevance. Ranking costs about a microsecond per match; with more
     /// matches than this, the newest this many are ranked, so a search stays fast on any library.
-    public static let rankingLimit = 1_000
+    public static let rankingLimit = 500
     /// Marks a hit in a snippet: start and end (control characters that OCR text never holds).
     public static let markStart = "\u{2}"
     public static let markEnd = "\u{3}"
@@ -66,7 +68,15 @@ extension Library {
         let query = SearchQuery.parse(text, stopwords: stopwords)
         guard query.root != nil else { throw LibraryFailure.emptyQuery(query.notes.first) }
         return try withDatabase { database in
+            var milliseconds: [String: Double] = [:]
+            var clock = DispatchTime.now().uptimeNanoseconds
+            func lap(_ step: String) {
+                let now = DispatchTime.now().uptimeNanoseconds
+                milliseconds[step] = Double(now - clock) / 1e6
+                clock = now
+            }
             let expansions = try expansions(for: query.words, in: database)
+            lap("expand")
             guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }) else {
                 throw LibraryFailure.emptyQuery(query.notes.first)
             }
@@ -89,30 +99,34 @@ extension Library {
                 ? "documents_fts WHERE documents_fts MATCH ?"
                 : "documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid WHERE documents_fts MATCH ? AND "
                     + conditions.joined(separator: " AND ")
-            // More matches than can be ranked fast: rank the newest ones (by rowid, which FTS5 walks
-            // in order) and say so.
+            // More matches than can be ranked fast: rank those among the newest documents, in a
+            // window of rows about as wide as it took to find that many matches from the oldest.
+            // (FTS5 walks matches in rowid order and can start at a rowid; walking backwards would
+            // read every posting of every term.)
+            // More matches than can be ranked fast: rank those among the newest documents, in a
+            // window of rows about as wide as it took to find that many matches from the oldest.
+            // (FTS5 walks matches in rowid order and can start at a rowid; bm25 costs per match.)
             var rankFrom = from
             var rankArguments = arguments
-            let total: Int
-            if let row = try database.firstRow(
-                "SELECT documents_fts.rowid FROM \(from) ORDER BY documents_fts.rowid DESC LIMIT 1 OFFSET ?",
-                arguments + [Self.rankingLimit]), let beyond = row[0].int {
-                total = Self.rankingLimit + 1
+            let probe = try database.rows("SELECT documents_fts.rowid FROM \(from) LIMIT ?", arguments + [Self.rankingLimit + 1])
+            let total = probe.count
+            if total > Self.rankingLimit, let reach = probe.last?[0].int,
+               let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int {
                 rankFrom += " AND documents_fts.rowid > ?"
-                rankArguments.append(beyond)
-            } else {
-                total = try database.firstRow("SELECT count(*) FROM \(from)", arguments)?[0].int ?? 0
+                rankArguments.append(max(0, newest - reach))
             }
+            lap("match")
             let ranked = try database.rows("""
                 SELECT documents_fts.rowid, bm25(documents_fts, \(Self.weights)) AS score FROM \(rankFrom)
                 ORDER BY score LIMIT ?
                 """, rankArguments + [max(limit, 0)])
+            lap("rank")
             let textOf = try database.prepare("SELECT text FROM documents WHERE id = ?")
             var hitTerms = Set(expansions.values.joined().map(\.text))
             for word in query.highlightTerms { hitTerms.formUnion(try database.norwegianTerms(word)) }
             let prefixes = Self.prefixes(in: query.root)
             let isHit: (String) -> Bool = { term in
-                hitTerms.contains(term) || (!prefixes.isEmpty && prefixes.contains { term.hasPrefix($0) })
+                hitTerms.contains(term) || (!prefixes.isEmpty && prefixes.contains { term.utf8.starts(with: $0.utf8) })
             }
             let summary = try database.prepare("SELECT \(Self.summaryColumns) FROM documents d WHERE d.id = ?")
             var hits: [DocumentSummary] = []
@@ -132,11 +146,12 @@ extension Library {
             var notes = query.notes
             if total > Self.rankingLimit {
                 notes.append(UserMessage(
-                    nb: "Over \(Self.rankingLimit) treff: viser de beste blant de \(Self.rankingLimit) sist arkiverte. Legg til flere ord, --person, --type eller --from for å snevre inn.",
-                    en: "Over \(Self.rankingLimit) matches: showing the best of the \(Self.rankingLimit) most recently filed. Add words, --person, --type or --from to narrow it down."))
+                    nb: "Over \(Self.rankingLimit) treff: viser de beste blant de sist arkiverte. Legg til flere ord, --person, --type eller --from for å snevre inn.",
+                    en: "Over \(Self.rankingLimit) matches: showing the best of the most recently filed. Add words, --person, --type or --from to narrow it down."))
             }
+            lap("hits")
             return SearchResult(hits: hits, total: total, capped: total > Self.rankingLimit, notes: notes,
-                                expression: expression, highlightTerms: query.highlightTerms)
+                                expression: expression, highlightTerms: query.highlightTerms, milliseconds: milliseconds)
         }
     }
 
@@ -167,8 +182,8 @@ extension Library {
     }
 
     /// The most terms a word's stem is expanded to by its start, and by what it stands in.
-    static let inflectionLimit = 10
-    static let compoundLimit = 6
+    static let inflectionLimit = 6
+    static let compoundLimit = 4
 
     /// The prefixes the user typed (`orto*`), outside NOT parts.
     static func prefixes(in node: SearchQuery.Node?) -> [String] {

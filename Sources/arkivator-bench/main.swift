@@ -59,7 +59,9 @@ guard let libraryPath = argument("--library"), let docsPath = argument("--docs")
 }
 let batch = Int(argument("--batch") ?? "") ?? 5_000
 let location = LibraryLocation(directory: URL(fileURLWithPath: libraryPath))
-if FileManager.default.fileExists(atPath: libraryPath) { fail("\(libraryPath) exists: give a new folder") }
+// --reuse: search an index an earlier run made (for trying query settings without re-indexing).
+let reuse = CommandLine.arguments.contains("--reuse")
+if FileManager.default.fileExists(atPath: libraryPath), !reuse { fail("\(libraryPath) exists: give a new folder") }
 
 let decoder = JSONDecoder()
 let documents: [LibraryDocument] = lines(docsPath).enumerated().compactMap { index, line in
@@ -78,18 +80,22 @@ do {
     let library = try Library.open(location, environment: ["ARKIVATOR_KEY": Data(repeating: 7, count: 32).base64EncodedString()])
     let indexStart = Date()
     var done = 0
+    if reuse { done = documents.count }
     while done < documents.count {
         let end = min(done + batch, documents.count)
         try library.record(Array(documents[done..<end]))
         done = end
         FileHandle.standardError.write(Data("\r\(done)/\(documents.count)".utf8))
     }
+    FileHandle.standardError.write(Data(" optimizing…".utf8))
+    try library.optimize()
     let indexSeconds = Date().timeIntervalSince(indexStart)
     FileHandle.standardError.write(Data("\n".utf8))
 
     var latencies: [Double] = []
     var byKind: [String: [Double]] = [:]
     var empty = 0, refused = 0, capped = 0, errors: [String] = []
+    var steps: [(total: Double, query: String, steps: [String: Double])] = []
     for query in queries {
         let filter = DocumentFilter(person: query.person, type: query.type.flatMap(DocumentType.init(rawValue:)),
                                     from: query.from, to: query.to)
@@ -98,6 +104,7 @@ do {
             let result = try library.search(query.query, filter: filter, limit: 20)
             if result.hits.isEmpty { empty += 1 }
             if result.capped { capped += 1 }
+            steps.append((result.milliseconds.values.reduce(0, +), query.query, result.milliseconds))
         } catch let failure as LibraryFailure where failure.code == .emptyQuery {
             refused += 1
         } catch {
@@ -108,6 +115,13 @@ do {
         byKind[query.kind ?? "", default: []].append(milliseconds)
     }
     let sorted = latencies.sorted()
+    for slow in steps.sorted(by: { $0.total > $1.total }).prefix(8) {
+        let parts = slow.steps.sorted { $0.key < $1.key }.map { "\($0.key) \(String(format: "%.1f", $0.value))" }
+        FileHandle.standardError.write(Data("slow: \(slow.query) — \(parts.joined(separator: ", "))\n".utf8))
+    }
+    var sums: [String: Double] = [:]
+    for entry in steps { for (key, value) in entry.steps { sums[key, default: 0] += value } }
+    FileHandle.standardError.write(Data("step totals (ms): \(sums.mapValues { Int($0) })\n".utf8))
     let size = (try? FileManager.default.attributesOfItem(atPath: library.databaseURL.path)[.size] as? Int) ?? 0
     let report: [String: Any] = [
         "documents": documents.count,
