@@ -77,6 +77,8 @@ test: build test-deps
 
 bench: release
 	python3 scripts/bench.py --arkivator $(BIN_RELEASE) $(BENCH_ARGS)
+	@echo
+	python3 scripts/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 
 # The whole pipeline on the evaluation corpus beside the checkout (CORPUS=DIR for another set):
 # scorer's tables, then every filed document read back by python-docx, LibreOffice and pdftotext.

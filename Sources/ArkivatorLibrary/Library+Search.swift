@@ -80,47 +80,20 @@ extension Library {
             guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }) else {
                 throw LibraryFailure.emptyQuery(query.notes.first)
             }
-            // Person, type and sender are columns of the index: as column filters they narrow the
-            // match inside FTS5. Only a date range needs the documents table, and then FTS5 drives
-            // the join (CROSS JOIN keeps that order) so the words are matched once, not per row.
-            let columnFilters = Self.columnFilters(filter)
-            let expression = columnFilters.isEmpty ? words : "(\(words)) AND " + columnFilters.joined(separator: " AND ")
-            var conditions: [String] = []
-            var arguments: [any DatabaseValueConvertible] = [expression]
-            if let from = filter.from {
-                conditions.append("d.document_date >= ?")
-                arguments.append(from)
-            }
-            if let to = filter.to {
-                conditions.append("d.document_date <= ?")
-                arguments.append(to)
-            }
-            let from = conditions.isEmpty
-                ? "documents_fts WHERE documents_fts MATCH ?"
-                : "documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid WHERE documents_fts MATCH ? AND "
-                    + conditions.joined(separator: " AND ")
-            // More matches than can be ranked fast: rank those among the newest documents, in a
-            // window of rows about as wide as it took to find that many matches from the oldest.
-            // (FTS5 walks matches in rowid order and can start at a rowid; walking backwards would
-            // read every posting of every term.)
-            // More matches than can be ranked fast: rank those among the newest documents, in a
-            // window of rows about as wide as it took to find that many matches from the oldest.
-            // (FTS5 walks matches in rowid order and can start at a rowid; bm25 costs per match.)
-            var rankFrom = from
-            var rankArguments = arguments
-            let probe = try database.rows("SELECT documents_fts.rowid FROM \(from) LIMIT ?", arguments + [Self.rankingLimit + 1])
-            let total = probe.count
-            if total > Self.rankingLimit, let reach = probe.last?[0].int,
-               let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int {
-                rankFrom += " AND documents_fts.rowid > ?"
-                rankArguments.append(max(0, newest - reach))
-            }
-            lap("match")
-            let ranked = try database.rows("""
-                SELECT documents_fts.rowid, bm25(documents_fts, \(Self.weights)) AS score FROM \(rankFrom)
-                ORDER BY score LIMIT ?
-                """, rankArguments + [max(limit, 0)])
+            var (ranked, total) = try rank(words, filter: filter, limit: limit, in: database)
             lap("rank")
+            // Too few documents hold every word: add the best of those that hold some of them (the
+            // words of a letter's subject are not always its words), after the full matches.
+            var partial = false
+            if ranked.count < limit, case .and(let parts)? = query.root, parts.count > 1,
+               let any = SearchQuery(root: .or(parts)).ftsExpression(expand: { expansions[$0] ?? [] }) {
+                let found = Set(ranked.map(\.id))
+                let more = try rank(any, filter: filter, limit: limit, in: database).rows.filter { !found.contains($0.id) }
+                partial = !more.isEmpty
+                ranked += more.prefix(limit - ranked.count)
+                total = max(total, ranked.count)
+                lap("partial")
+            }
             let textOf = try database.prepare("SELECT text FROM documents WHERE id = ?")
             var hitTerms = Set(expansions.values.joined().map(\.text))
             for word in query.highlightTerms { hitTerms.formUnion(try database.norwegianTerms(word)) }
@@ -131,7 +104,7 @@ extension Library {
             let summary = try database.prepare("SELECT \(Self.summaryColumns) FROM documents d WHERE d.id = ?")
             var hits: [DocumentSummary] = []
             for row in ranked {
-                guard let id = row[0].int else { continue }
+                let id = row.id
                 try summary.bind([id])
                 guard try summary.step() else { continue }
                 var hit = Self.summary(summary.row())
@@ -140,10 +113,14 @@ extension Library {
                     hit.snippet = Self.oneLine(Snippet.make(text, tokens: try database.norwegianTokens(text), isHit: isHit,
                                                             start: Self.markStart, end: Self.markEnd))
                 }
-                hit.score = row[1].double
+                hit.score = row.score
                 hits.append(hit)
             }
             var notes = query.notes
+            if partial {
+                notes.append(UserMessage(nb: "Noen treff har bare noen av ordene; de står sist.",
+                                         en: "Some matches hold only some of the words; they come last."))
+            }
             if total > Self.rankingLimit {
                 notes.append(UserMessage(
                     nb: "Over \(Self.rankingLimit) treff: viser de beste blant de sist arkiverte. Legg til flere ord, --person, --type eller --from for å snevre inn.",
@@ -151,8 +128,49 @@ extension Library {
             }
             lap("hits")
             return SearchResult(hits: hits, total: total, capped: total > Self.rankingLimit, notes: notes,
-                                expression: expression, highlightTerms: query.highlightTerms, milliseconds: milliseconds)
+                                expression: words, highlightTerms: query.highlightTerms, milliseconds: milliseconds)
         }
+    }
+
+    /// The best `limit` matches of an expression of words under the filter, and how many match
+    /// (counted up to ``rankingLimit`` + 1).
+    func rank(_ words: String, filter: DocumentFilter, limit: Int,
+              in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
+        // Person, type, sender and year are columns of the index: as column filters they narrow
+        // the match inside FTS5. Exact dates need the documents table, and then FTS5 drives the
+        // join (CROSS JOIN keeps that order) so the words are matched once, not once per row.
+        let columnFilters = Self.columnFilters(filter)
+        let expression = columnFilters.isEmpty ? words : "(\(words)) AND " + columnFilters.joined(separator: " AND ")
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = [expression]
+        if let from = filter.from {
+            conditions.append("d.document_date >= ?")
+            arguments.append(from)
+        }
+        if let to = filter.to {
+            conditions.append("d.document_date <= ?")
+            arguments.append(to)
+        }
+        let from = conditions.isEmpty
+            ? "documents_fts WHERE documents_fts MATCH ?"
+            : "documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid WHERE documents_fts MATCH ? AND "
+                + conditions.joined(separator: " AND ")
+        // More matches than can be ranked fast: rank those among the newest documents, in a
+        // window of rows about as wide as it took to find that many matches from the oldest.
+        // (FTS5 walks matches in rowid order and can start at a rowid; bm25 costs per match.)
+        var rankFrom = from
+        var rankArguments = arguments
+        let probe = try database.rows("SELECT documents_fts.rowid FROM \(from) LIMIT ?", arguments + [Self.rankingLimit + 1])
+        if probe.count > Self.rankingLimit, let reach = probe.last?[0].int,
+           let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int {
+            rankFrom += " AND documents_fts.rowid > ?"
+            rankArguments.append(max(0, newest - reach))
+        }
+        let rows = try database.rows("""
+            SELECT documents_fts.rowid, bm25(documents_fts, \(Self.weights)) AS score FROM \(rankFrom)
+            ORDER BY score LIMIT ?
+            """, rankArguments + [max(limit, 0)])
+        return (rows.compactMap { row in row[0].int.map { ($0, row[1].double ?? 0) } }, probe.count)
     }
 
     /// For each word, the index terms it also stands for: the terms that start with its stem

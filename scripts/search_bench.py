@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Search benchmark and search quality check (Python 3.11, standard library only); `make bench` runs it.
+
+Usage:
+    python3 scripts/search_bench.py --arkivator .build/release/arkivator --bench .build/release/arkivator-bench
+                                    [--bank ../shared/corpus/bank_dev.py] [--n 100000] [--queries 1000]
+                                    [--dev-library .bench/library --dev-pred .bench/pred-arkivator.jsonl
+                                     --truth ../shared/corpus/dev] [--out .bench/search]
+
+1. Speed: makes N synthetic letters and mixed queries from the corpus bank (scripts/search_corpus.py, cached
+   in OUT), indexes them into a new library with `arkivator-bench` (the code `ingest` uses), runs every query
+   and prints index time and latency p50/p90/p99 against the targets (index <= 120 s, p99 <= 10 ms), then the
+   start-to-exit time of `arkivator search` on that library (median and max of 20 runs).
+2. Quality, when the dev library of `scripts/bench.py` is there: for each truth document, a search for 3 of
+   its truth keywords must rank it in the top 3 (target >= 95 %); plus the inflection and compound examples.
+Exit status 0 (also when a target is missed), 2 when something needed is missing.
+"""
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+TARGET_P99_MS, TARGET_INDEX_S, TARGET_TOP3 = 10.0, 120.0, 0.95
+
+
+def say(msg=""):
+    print(msg, flush=True)
+
+
+def verdict(ok):
+    return "PASS" if ok else "FAIL"
+
+
+def speed(a, out):
+    docs, queries = out / f"docs-{a.n}.jsonl", out / f"queries-{a.queries}.jsonl"
+    if not docs.exists() or not queries.exists():
+        subprocess.run([sys.executable, str(REPO / "scripts/search_corpus.py"), "--bank", str(a.bank), "--n", str(a.n),
+                        "--seed", "1", "--docs", str(docs), "--queries", str(queries), "--nqueries", str(a.queries)],
+                       check=True)
+    library = out / "library"
+    subprocess.run(["rm", "-rf", str(library)], check=True)
+    run = subprocess.run([a.bench, "--library", str(library), "--docs", str(docs), "--queries", str(queries)],
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        say(run.stderr[-2000:])
+        sys.exit(1)
+    result = json.loads(run.stdout)
+    (out / "search-bench.json").write_text(run.stdout)
+    say(f"search: {result['documents']} documents indexed in {result['indexSeconds']:.1f} s "
+        f"({result['databaseMB']:.0f} MB)      target <= {TARGET_INDEX_S:g} s  {verdict(result['indexSeconds'] <= TARGET_INDEX_S)}")
+    say(f"search: {result['queries']} queries: p50 {result['p50ms']:.1f} ms, p90 {result['p90ms']:.1f} ms, "
+        f"p99 {result['p99ms']:.1f} ms, max {result['maxms']:.1f} ms   target p99 <= {TARGET_P99_MS:g} ms  "
+        f"{verdict(result['p99ms'] <= TARGET_P99_MS)}")
+    say(f"        {result['capped']} ranked in the newest window (over the ranking limit), {result['noHits']} without hits, "
+        f"{result['refusedAsEmpty']} refused as nothing to search, {len(result['errors'])} errors")
+    for kind, figures in sorted(result["byKind"].items()):
+        say(f"        {kind:10s} n={int(figures['n']):4d}  p50 {figures['p50ms']:6.1f} ms  p99 {figures['p99ms']:6.1f} ms")
+    # Start to exit of the command a person runs.
+    texts = [json.loads(line)["query"] for line in queries.read_text().splitlines()[:40]]
+    texts = [t for t in texts if t.strip() and any(c.isalpha() for c in t)][:20]
+    walls = []
+    for text in texts:
+        start = time.monotonic()
+        subprocess.run([a.arkivator, "search", "--library", str(library), text], capture_output=True)
+        walls.append((time.monotonic() - start) * 1000)
+    say(f"search: `arkivator search` start to exit: median {statistics.median(walls):.0f} ms, max {max(walls):.0f} ms "
+        f"({len(walls)} runs)")
+
+
+def quality(a):
+    truth_dir = a.truth / "truth"
+    if not (a.dev_library / "arkivator.sqlite").exists() or not a.dev_pred.exists() or not truth_dir.is_dir():
+        say("\n(no dev library from scripts/bench.py: search quality not checked)")
+        return
+    ids = {}
+    for line in a.dev_pred.read_text(errors="replace").splitlines():
+        try:
+            obj = json.loads(line)
+        except ValueError:
+            continue
+        sources = obj.get("source")
+        sources = sources if isinstance(sources, list) else [sources]
+        for source in sources:
+            if obj.get("libraryId"):
+                ids[Path(str(source)).name] = obj["libraryId"]
+    found = total = 0
+    misses = []
+    for path in sorted(truth_dir.glob("*.json")):
+        truth = json.loads(path.read_text())
+        keywords = truth.get("keywords") or []
+        library_id = ids.get(truth["pages"][0])
+        if len(keywords) < 3 or not library_id:
+            continue
+        query = " ".join(keywords[:3])
+        run = subprocess.run([a.arkivator, "search", "--library", str(a.dev_library), "--json", "--limit", "3", query],
+                             capture_output=True, text=True)
+        hits = json.loads(run.stdout).get("hits", []) if run.returncode == 0 and run.stdout.strip() else []
+        total += 1
+        if any(hit["id"] == library_id for hit in hits):
+            found += 1
+        else:
+            misses.append(f"{truth['id']}: {query}")
+    rate = found / total if total else 0
+    say(f"\nsearch quality (dev): 3 truth keywords rank the document in the top 3 for {found}/{total} = {rate:.1%}"
+        f"   target >= {TARGET_TOP3:.0%}  {verdict(rate >= TARGET_TOP3)}")
+    for miss in misses:
+        say(f"        missed {miss}")
+    for query, expect in (("epikrisen", "epikrise"), ("ortopedi", "ortoped"), ("blodprøve", "blodprøve")):
+        run = subprocess.run([a.arkivator, "search", "--library", str(a.dev_library), "--json", query],
+                             capture_output=True, text=True)
+        hits = json.loads(run.stdout).get("hits", []) if run.returncode == 0 and run.stdout.strip() else []
+        say(f"        «{query}»: {len(hits)} hits; first: {hits[0]['title'] if hits else '-'}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description="Search benchmark (see the module docstring).")
+    ap.add_argument("--arkivator", required=True)
+    ap.add_argument("--bench", required=True, help="the arkivator-bench binary")
+    ap.add_argument("--bank", type=Path, default=REPO.parent / "shared/corpus/bank_dev.py")
+    ap.add_argument("--n", type=int, default=100_000)
+    ap.add_argument("--queries", type=int, default=1000)
+    ap.add_argument("--dev-library", type=Path, default=REPO / ".bench/library")
+    ap.add_argument("--dev-pred", type=Path, default=REPO / ".bench/pred-arkivator.jsonl")
+    ap.add_argument("--truth", type=Path, default=REPO.parent / "shared/corpus/dev")
+    ap.add_argument("--out", type=Path, default=REPO / ".bench/search")
+    a = ap.parse_args()
+    if not a.bank.is_file():
+        say(f"The search benchmark needs the corpus bank: {a.bank} does not exist (../shared/corpus beside the checkout).")
+        sys.exit(2)
+    a.out.mkdir(parents=True, exist_ok=True)
+    speed(a, a.out.resolve())
+    quality(a)
+
+
+if __name__ == "__main__":
+    main()
