@@ -67,9 +67,16 @@ demo: release
 	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --out .demo/sider samples/
 	@echo
 	@echo "== Første linjer av hvert dokument (arkivator ingest --json) =="
-	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --json samples/ 2>/dev/null | python3 scripts/demo_summary.py
+	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --no-archive --json samples/ 2>/dev/null | python3 scripts/demo_summary.py
 	@echo
-	@echo "Rensede sider ligger i .demo/sider/. Søk i biblioteket kommer med bibliotekindeksen."
+	@echo
+	@echo "== arkivator list =="
+	@$(BIN_RELEASE) list --library "$(LIBRARY)"
+	@echo
+	@echo "== arkivator search innkallingen =="
+	@$(BIN_RELEASE) search --library "$(LIBRARY)" innkallingen
+	@echo
+	@echo "Rensede sider ligger i .demo/sider/, arkivet i $(LIBRARY)/Arkiv. Prøv: $(BIN_RELEASE) search --library $(LIBRARY) blodprøve"
 
 test: build test-deps
 	$(SWIFT) build --build-tests
