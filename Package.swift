@@ -64,7 +64,9 @@ let package = Package(
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
-        .testTarget(name: "ArkivatorPipelineTests", dependencies: ["ArkivatorPipeline", "ArkivatorImaging", "TestSupport"]),
+        .testTarget(name: "ArkivatorPipelineTests", dependencies: [
+            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorLibrary", "TestSupport",
+        ]),
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),

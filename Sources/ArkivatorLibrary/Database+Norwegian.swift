@@ -12,6 +12,7 @@ extension Database {
     /// arguments go to unicode61 (`tokenize="norwegian tokenchars '-'"`).
     func registerNorwegianTokenizer() throws(DatabaseError) {
         try DatabaseError.check(arkivator_fts_register_norwegian(handle), connection: handle, sql: nil)
+        try DatabaseError.check(arkivator_fts_register_rank(handle), connection: handle, sql: nil)
         var made: OpaquePointer?
         try DatabaseError.check(arkivator_fts_tokenizer_open(handle, &made), connection: handle, sql: nil)
         tokenizer = made

@@ -60,6 +60,9 @@ public final class Database {
         // FULL: a commit is on disk before the files it announces are touched (see `filing_intents`).
         // secure_delete: deleted or redacted text is overwritten with zeros, not left in free pages.
         try execute(script: "PRAGMA synchronous = FULL; PRAGMA secure_delete = ON")
+        // Searches read the index pages of every word: keep up to 64 MB of them decoded in memory
+        // and map the file, instead of a read call per page (the default cache is 2 MB).
+        try execute(script: "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456")
         try Self.restrictPermissions(path)
     }
 

@@ -72,6 +72,8 @@ extension Library {
     public func record(_ documents: [LibraryDocument]) throws -> Int {
         try withDatabase { database in
             var added: Set<String> = []
+            batchCounts = [:]
+            defer { batchCounts = nil }
             let count = try database.inTransaction { () throws -> Int in
                 var count = 0
                 for document in documents {
@@ -79,6 +81,7 @@ extension Library {
                     added.formUnion(try insert(document, into: database).1)
                     count += 1
                 }
+                try writeCounts(batchCounts ?? [:], in: database)
                 return count
             }
             knownTerms?.formUnion(added)
@@ -126,7 +129,7 @@ extension Library {
     }
 
     /// The indexed columns of a row, as stored (the text masked).
-    static let indexedColumns = "title, text, institution, specialty, keywords, people, doc_type, period"
+    static let indexedColumns = "title, text, institution, specialty, keywords, people, kind, sender, period"
 
     /// Adds a row to the full-text index and its new terms to the vocabulary.
     @discardableResult
@@ -135,35 +138,63 @@ extension Library {
             INSERT INTO documents_fts (rowid, \(Self.indexedColumns))
             SELECT id, \(Self.indexedColumns) FROM documents WHERE id = ?
             """, [id])
-        guard let row = try database.firstRow("SELECT \(Self.indexedColumns) FROM documents WHERE id = ?", [id]) else {
-            return []
-        }
-        let text = (0..<6).compactMap { row[$0].string }.joined(separator: "\n")
-        return try addVocabulary(of: text, in: database)
+        let terms = try terms(ofRow: id, in: database)
+        try count(terms, by: 1, in: database)
+        return try addVocabulary(terms, in: database)
     }
 
     /// Takes a row out of the full-text index (an external-content index needs the old values).
     func unindex(row id: Int, in database: Database) throws {
+        try count(try terms(ofRow: id, in: database), by: -1, in: database)
         try database.execute("""
             INSERT INTO documents_fts (documents_fts, rowid, \(Self.indexedColumns))
             SELECT 'delete', id, \(Self.indexedColumns) FROM documents WHERE id = ?
             """, [id])
     }
 
-    /// Adds the index terms of `text` that the vocabulary lacks; returns them.
-    func addVocabulary(of text: String, in database: Database) throws -> Set<String> {
+    /// The distinct index terms of a row's searchable columns (not its filter words).
+    func terms(ofRow id: Int, in database: Database) throws -> Set<String> {
+        guard let row = try database.firstRow("SELECT \(Self.indexedColumns) FROM documents WHERE id = ?", [id]) else {
+            return []
+        }
+        return Set(try database.norwegianTerms((0..<5).compactMap { row[$0].string }.joined(separator: "\n")))
+    }
+
+    /// Adds the terms the vocabulary lacks; returns them.
+    func addVocabulary(_ terms: Set<String>, in database: Database) throws -> Set<String> {
         if knownTerms == nil {
             knownTerms = Set(try database.rows("SELECT term FROM vocabulary").compactMap { $0[0].string })
         }
         var added: Set<String> = []
         let insert = try database.prepare("INSERT OR IGNORE INTO vocabulary (term) VALUES (?)")
-        for term in Set(try database.norwegianTerms(text)) where CompoundVocabulary.worthKeeping(term) {
+        for term in terms where CompoundVocabulary.worthKeeping(term) {
             guard knownTerms?.contains(term) != true, !added.contains(term) else { continue }
             try insert.bind([term])
             try insert.step()
             added.insert(term)
         }
         return added
+    }
+
+    /// Changes how many documents hold each term (for the ranking's inverse document frequency):
+    /// at once, or at the end of a batch of ``record(_:)``.
+    func count(_ terms: Set<String>, by change: Int, in database: Database) throws {
+        if batchCounts != nil {
+            for term in terms { batchCounts?[term, default: 0] += change }
+            return
+        }
+        try writeCounts(Dictionary(uniqueKeysWithValues: terms.map { ($0, change) }), in: database)
+    }
+
+    func writeCounts(_ counts: [String: Int], in database: Database) throws {
+        let upsert = try database.prepare("""
+            INSERT INTO term_documents (term, documents) VALUES (?, ?)
+            ON CONFLICT (term) DO UPDATE SET documents = max(0, documents + excluded.documents)
+            """)
+        for (term, change) in counts where change != 0 {
+            try upsert.bind([term, change])
+            try upsert.step()
+        }
     }
 }
 

@@ -74,6 +74,8 @@ public struct DocumentSummary: Sendable, Equatable, Codable {
     public var snippet: String?
     /// Search only: bm25 score (lower is better).
     public var score: Double?
+    /// Search only: true when the document holds only some of the words (such hits come last).
+    public var partial: Bool?
     public var trashedAt: String?
 }
 
@@ -89,7 +91,7 @@ extension Library {
         DocumentSummary(id: String((row[0].string ?? "").prefix(10)), title: row[1].string ?? "",
                         docType: row[2].string ?? "annet", person: row[3].string, familyMember: row[4].string,
                         institution: row[5].string, documentDate: row[6].string ?? "", pageCount: row[7].int ?? 0,
-                        file: row[8].string, snippet: nil, score: nil, trashedAt: row[9].string)
+                        file: row[8].string, snippet: nil, score: nil, partial: nil, trashedAt: row[9].string)
     }
 
     /// Documents newest first (letter date, then the order they came in).

@@ -29,33 +29,38 @@ extension Library {
     public static let markStart = "\u{2}"
     public static let markEnd = "\u{3}"
     /// Column weights for bm25, in the index's column order: title, text, institution,
-    /// specialty, keywords, people, doc_type, period. The title counts most; type and year are
-    /// only for filtering.
-    static let weights = "10.0, 1.0, 3.0, 3.0, 5.0, 3.0, 0.0, 0.0"
+    /// specialty, keywords, then the filter words (people, kind, sender, period). The title counts
+    /// most.
+    static let weights = "10.0, 1.0, 3.0, 3.0, 5.0, 0.0, 0.0, 0.0, 0.0"
 
-    /// FTS5 column filters for the person, type, sender and years of a filter: every word of
-    /// the given name must stand in that column; the letter's year must be one of the range's.
-    /// (The exact dates are checked on the documents table.)
-    static func columnFilters(_ filter: DocumentFilter) -> [String] {
+    /// The filter as terms of the search: the index holds each document's person, type, sender
+    /// and year as words of their own ("ppkari", "ttepikrise", "iiolavs", "y2024"; see the
+    /// migration), so every word of a given name must be there, and the year one of the range's.
+    static func filterTerms(_ filter: DocumentFilter, years: ClosedRange<Int>?) -> [String] {
         var parts: [String] = []
-        let first = filter.from.flatMap { Int($0.prefix(4)) } ?? filter.to.flatMap { Int($0.prefix(4)) }.map { $0 - 200 }
-        let last = filter.to.flatMap { Int($0.prefix(4)) } ?? filter.from.flatMap { Int($0.prefix(4)) }.map { $0 + 200 }
-        if let first, let last, first <= last, last - first <= 40 {
-            parts.append("period : (" + (first...last).map { "\"y\($0)\"" }.joined(separator: " OR ") + ")")
+        if let years, years.count <= 60 {
+            parts.append("(" + years.map { "\"y\($0)\"" }.joined(separator: " OR ") + ")")
         }
-        for (column, value) in [("people", filter.person), ("doc_type", filter.type?.rawValue),
-                                ("institution", filter.institution)] {
+        for (marker, value) in [("pp", filter.person), ("tt", filter.type?.rawValue), ("ii", filter.institution)] {
             guard let value else { continue }
             let words = value.lowercased().split(whereSeparator: { !$0.isLetter && !$0.isNumber })
             guard !words.isEmpty else { continue }
-            // A type like "lab-svar" is one phrase; a name is words in any order.
-            if column == "doc_type" {
-                parts.append("doc_type : \"\(words.joined(separator: " "))\"")
-            } else {
-                parts += words.map { "\(column) : \"\($0)\"" }
-            }
+            // A type like "lab-svar" is one word there ("ttlabsvar"); names are words in any order.
+            parts += marker == "tt" ? ["\"tt\(words.joined())\""] : words.map { "\"\(marker)\($0)\"" }
         }
         return parts
+    }
+
+    /// The years a date filter covers, open ends closed by the library's own first and last
+    /// letter dates; nil without a date filter or with an empty range.
+    func years(of filter: DocumentFilter, in database: Database) throws -> ClosedRange<Int>? {
+        guard filter.from != nil || filter.to != nil else { return nil }
+        // Two statements: SQLite reads min() or max() from the index, but not both in one.
+        let earliest = filter.from == nil ? try database.firstRow("SELECT min(document_date) FROM documents")?[0].string : nil
+        let latest = filter.to == nil ? try database.firstRow("SELECT max(document_date) FROM documents")?[0].string : nil
+        guard let first = (filter.from ?? earliest).flatMap({ Int($0.prefix(4)) }),
+              let last = (filter.to ?? latest).flatMap({ Int($0.prefix(4)) }), first <= last else { return nil }
+        return first...last
     }
 
     /// Full-text search: words find their inflections (stemming) and the compounds they start or
@@ -76,8 +81,9 @@ extension Library {
                 clock = now
             }
             let expansions = try expansions(for: query.words, in: database)
+            let prefixTerms = try prefixTerms(for: Self.prefixes(in: query.root), in: database)
             lap("expand")
-            guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }) else {
+            guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }, terms: { prefixTerms[$0] }) else {
                 throw LibraryFailure.emptyQuery(query.notes.first)
             }
             var (ranked, total) = try rank(words, filter: filter, limit: limit, in: database)
@@ -85,8 +91,10 @@ extension Library {
             // Too few documents hold every word: add the best of those that hold some of them (the
             // words of a letter's subject are not always its words), after the full matches.
             var partial = false
+            let complete = ranked.count
             if ranked.count < limit, case .and(let parts)? = query.root, parts.count > 1,
-               let any = SearchQuery(root: .or(parts)).ftsExpression(expand: { expansions[$0] ?? [] }) {
+               let any = SearchQuery(root: .or(parts)).ftsExpression(expand: { expansions[$0] ?? [] },
+                                                                     terms: { prefixTerms[$0] }) {
                 let found = Set(ranked.map(\.id))
                 let more = try rank(any, filter: filter, limit: limit, in: database).rows.filter { !found.contains($0.id) }
                 partial = !more.isEmpty
@@ -103,7 +111,7 @@ extension Library {
             }
             let summary = try database.prepare("SELECT \(Self.summaryColumns) FROM documents d WHERE d.id = ?")
             var hits: [DocumentSummary] = []
-            for row in ranked {
+            for (index, row) in ranked.enumerated() {
                 let id = row.id
                 try summary.bind([id])
                 guard try summary.step() else { continue }
@@ -114,6 +122,7 @@ extension Library {
                                                             start: Self.markStart, end: Self.markEnd))
                 }
                 hit.score = row.score
+                if index >= complete { hit.partial = true }
                 hits.append(hit)
             }
             var notes = query.notes
@@ -136,18 +145,24 @@ extension Library {
     /// (counted up to ``rankingLimit`` + 1).
     func rank(_ words: String, filter: DocumentFilter, limit: Int,
               in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
-        // Person, type, sender and year are columns of the index: as column filters they narrow
-        // the match inside FTS5. Exact dates need the documents table, and then FTS5 drives the
-        // join (CROSS JOIN keeps that order) so the words are matched once, not once per row.
-        let columnFilters = Self.columnFilters(filter)
-        let expression = columnFilters.isEmpty ? words : "(\(words)) AND " + columnFilters.joined(separator: " AND ")
+        // Person, type, sender and year are words of the index, so FTS5 narrows the match itself.
+        // Exact dates need the documents table, and then FTS5 drives the join (CROSS JOIN keeps
+        // that order) so the words are matched once, not once per row.
+        let years = try years(of: filter, in: database)
+        let filterTerms = Self.filterTerms(filter, years: years)
+        // Filter words first: FTS5 walks an AND from its first operand, and they are the rarer.
+        let expression = filterTerms.isEmpty ? words : filterTerms.joined(separator: " AND ") + " AND (\(words))"
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = [expression]
-        if let from = filter.from {
+        // Whole years are settled by the year column; only a range with a cut inside a year
+        // needs the exact dates.
+        let yearsAreExact = years != nil && (filter.from.map { $0.hasSuffix("-01-01") } ?? true)
+            && (filter.to.map { $0.hasSuffix("-12-31") } ?? true)
+        if let from = filter.from, !yearsAreExact {
             conditions.append("d.document_date >= ?")
             arguments.append(from)
         }
-        if let to = filter.to {
+        if let to = filter.to, !yearsAreExact {
             conditions.append("d.document_date <= ?")
             arguments.append(to)
         }
@@ -155,22 +170,91 @@ extension Library {
             ? "documents_fts WHERE documents_fts MATCH ?"
             : "documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid WHERE documents_fts MATCH ? AND "
                 + conditions.joined(separator: " AND ")
-        // More matches than can be ranked fast: rank those among the newest documents, in a
-        // window of rows about as wide as it took to find that many matches from the oldest.
-        // (FTS5 walks matches in rowid order and can start at a rowid; bm25 costs per match.)
-        var rankFrom = from
-        var rankArguments = arguments
-        let probe = try database.rows("SELECT documents_fts.rowid FROM \(from) LIMIT ?", arguments + [Self.rankingLimit + 1])
-        if probe.count > Self.rankingLimit, let reach = probe.last?[0].int,
-           let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int {
-            rankFrom += " AND documents_fts.rowid > ?"
-            rankArguments.append(max(0, newest - reach))
+        let idf = try inverseDocumentFrequencies(expression, in: database)
+        let score = if let idf {
+            "arkivator_rank(documents_fts, \(Self.weights)" + String(repeating: ", ?", count: idf.count) + ")"
+        } else {
+            "bm25(documents_fts, \(Self.weights))"
         }
+        // One pass scores the matches, up to one more than can be ranked fast.
+        let scored = try database.rows("SELECT documents_fts.rowid, \(score) FROM \(from) LIMIT ?",
+                                       (idf ?? []) + arguments + [Self.rankingLimit + 1])
+            .compactMap { row in row[0].int.map { (id: $0, score: row[1].double ?? 0) } }
+        guard scored.count > Self.rankingLimit, let reach = scored.last?.id,
+              let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int else {
+            return (Array(scored.sorted { ($0.score, $0.id) < ($1.score, $1.id) }.prefix(max(limit, 0))), scored.count)
+        }
+        // More: rank those among the newest documents, in a window of rows about as wide as it
+        // took to find that many matches from the oldest (FTS5 walks matches in rowid order and
+        // can start at a rowid).
         let rows = try database.rows("""
-            SELECT documents_fts.rowid, bm25(documents_fts, \(Self.weights)) AS score FROM \(rankFrom)
+            SELECT documents_fts.rowid, \(score) AS score FROM \(from) AND documents_fts.rowid > ?
             ORDER BY score LIMIT ?
-            """, rankArguments + [max(limit, 0)])
-        return (rows.compactMap { row in row[0].int.map { ($0, row[1].double ?? 0) } }, probe.count)
+            """, (idf ?? []) + arguments + [max(0, newest - reach), max(limit, 0)])
+        return (rows.compactMap { row in row[0].int.map { ($0, row[1].double ?? 0) } }, scored.count)
+    }
+
+    /// For prefixes of four letters or more, every index term that starts with them, when there
+    /// are at most ``prefixTermLimit``: the vocabulary holds every such term (they are words of four
+    /// letters or more), and a few terms search much faster than an FTS5 prefix query, which
+    /// merges the posting lists of all of them on every use.
+    func prefixTerms(for prefixes: [String], in database: Database) throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        let starting = try database.prepare("SELECT term FROM vocabulary WHERE term >= ? AND term < ? LIMIT ?")
+        for prefix in Set(prefixes) where prefix.unicodeScalars.count >= 4 && CompoundVocabulary.worthKeeping(prefix) {
+            try starting.bind([prefix, prefix + "\u{10FFFF}", Self.prefixTermLimit + 1])
+            let terms = try starting.rows().compactMap { $0[0].string }
+            if terms.count <= Self.prefixTermLimit { result[prefix] = terms.isEmpty ? [prefix] : terms }
+        }
+        return result
+    }
+
+    static let prefixTermLimit = 24
+
+    /// The inverse document frequency of each phrase of an expression, in FTS5's phrase order
+    /// (the order the quoted strings stand in), from the stored term counts, as bm25 reckons it;
+    /// nil when there are more phrases than an SQL function takes arguments.
+    func inverseDocumentFrequencies(_ expression: String, in database: Database) throws -> [Double]? {
+        let phrases = Self.quotedStrings(in: expression)
+        guard phrases.count <= 100 else { return nil }
+        let rows = Double(try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0)
+        let lookup = try database.prepare("SELECT documents FROM term_documents WHERE term = ?")
+        return try phrases.map { phrase in
+            let terms = phrase.hasPrefix(SearchQuery.termMarker)
+                ? [String(phrase.dropFirst(SearchQuery.termMarker.count))] : try database.norwegianTerms(phrase)
+            var best = 1e-6
+            for term in terms {
+                try lookup.bind([term])
+                let count = try lookup.step() ? Double(lookup.row()[0].int ?? 0) : 0
+                best = max(best, log((rows - count + 0.5) / (count + 0.5)))
+            }
+            return best
+        }
+    }
+
+    /// The contents of the double-quoted strings of an FTS5 expression, in order (`""` is a quote).
+    static func quotedStrings(in expression: String) -> [String] {
+        var strings: [String] = []
+        var current: String.UnicodeScalarView?
+        var scalars = expression.unicodeScalars.makeIterator()
+        var pending = scalars.next()
+        while let scalar = pending {
+            pending = scalars.next()
+            guard scalar == "\"" else {
+                current?.append(scalar)
+                continue
+            }
+            if current == nil {
+                current = String.UnicodeScalarView()
+            } else if pending == "\"" {
+                current?.append(scalar)
+                pending = scalars.next()
+            } else if let done = current {
+                strings.append(String(done))
+                current = nil
+            }
+        }
+        return strings
     }
 
     /// For each word, the index terms it also stands for: the terms that start with its stem
@@ -188,7 +272,8 @@ extension Library {
         for word in Set(words) {
             let stems = try database.norwegianTerms(word)
             guard stems.count == 1, let stem = stems.first, CompoundVocabulary.worthKeeping(stem) else { continue }
-            var terms: [String] = [stem]
+            // The word itself becomes this stem in the index: only the other terms are new.
+            var terms: [String] = []
             try starting.bind([stem, stem + "\u{10FFFF}", Self.inflectionLimit * 8])
             let inflections = try starting.rows().compactMap { $0[0].string }.filter { $0 != stem }
             terms += inflections.sorted { ($0.count, $0) < ($1.count, $1) }.prefix(Self.inflectionLimit)

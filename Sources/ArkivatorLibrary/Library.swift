@@ -1,3 +1,4 @@
+import ArkivatorArchive
 import ArkivatorClassify
 import ArkivatorCore
 import Foundation
@@ -23,6 +24,9 @@ public final class Library: @unchecked Sendable {
     private let lock = NSLock()
     /// Index terms known to be in `vocabulary` (guarded by `lock`; filled on first use).
     var knownTerms: Set<String>?
+    /// Term document counts gathered during a ``record(_:)`` batch, written once at its end
+    /// (guarded by `lock`; nil outside a batch).
+    var batchCounts: [String: Int]?
     /// A shared `flock` on `filing.lock` held while this library is open: recovery only runs when
     /// no other process holds it (no other process is in the middle of filing).
     private let lockFile: Int32
@@ -105,11 +109,36 @@ public final class Library: @unchecked Sendable {
     func recover() throws -> Int {
         try withDatabase { database in
             var fixed = 0
-            for row in try database.rows("SELECT id FROM filing_intents ORDER BY id") {
-                if let id = row[0].int { fixed += try undo(intent: id, in: database) }
+            let intents = try database.rows("SELECT id FROM filing_intents ORDER BY id").compactMap { $0[0].int }
+            for id in intents { fixed += try undo(intent: id, in: database) }
+            // A writer that died may have left temporary files (a PDF made before its names were
+            // reserved): no writer is running now, so every one in the archive folders is garbage.
+            if !intents.isEmpty {
+                for root in try archiveRoots(in: database) { fixed += Self.removeTemporaries(under: root) }
             }
             return fixed
         }
+    }
+
+    /// The archive folders in use: the default one and those of the latest documents.
+    func archiveRoots(in database: Database) throws -> Set<URL> {
+        var roots: Set<URL> = [defaultArchiveRoot]
+        for row in try database.rows("SELECT path FROM document_files ORDER BY document_id DESC LIMIT 200") {
+            if let path = row[0].string, let root = Self.archiveRoot(of: [ArchivedFile(kind: .docx, path: path)]) {
+                roots.insert(root)
+            }
+        }
+        return roots
+    }
+
+    /// Overwrites and removes arkivator's temporary files (`.arkivator-….tmp`) below `root`.
+    static func removeTemporaries(under root: URL) -> Int {
+        var removed = 0
+        let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil)?.allObjects ?? []
+        for case let url as URL in files where AtomicFile.isTemporaryName(url.lastPathComponent) {
+            if Shredder.shred(url.path) { removed += 1 }
+        }
+        return removed
     }
 
     /// Undoes one intent's file steps (see ``recover()``) and deletes it; returns the files fixed.

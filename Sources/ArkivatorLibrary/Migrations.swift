@@ -57,10 +57,16 @@ public enum Migrations {
                 updated_at      TEXT NOT NULL,
                 trashed_at      TEXT,                       -- set while in the trash
                 trash_origin    TEXT,                       -- JSON: the file paths before the trash
-                -- For the index: both names (a person filter matches either) and the letter's year
-                -- as a word ("y2024"), so person and date filters narrow a search inside FTS5.
-                people          TEXT GENERATED ALWAYS AS
-                                    (trim(coalesce(family_member, '') || ' ' || coalesce(person, ''))) VIRTUAL,
+                -- For the index, filter words no letter text holds: both names as "pp<name>", the type
+                -- as "tt<type>", the sender as "ii<word>", the year as "y<year>". A filter is then a
+                -- plain term of the search, which FTS5 intersects cheaply (a column filter would read
+                -- the positions of every candidate).
+                people          TEXT GENERATED ALWAYS AS ('pp' || replace(replace(replace(
+                                    trim(coalesce(family_member, '') || ' ' || coalesce(person, '')),
+                                    '-', ' pp'), '.', ' pp'), ' ', ' pp')) VIRTUAL,
+                kind            TEXT GENERATED ALWAYS AS ('tt' || replace(doc_type, '-', '')) VIRTUAL,
+                sender          TEXT GENERATED ALWAYS AS ('ii' || replace(replace(replace(coalesce(institution, ''),
+                                    '-', ' ii'), '.', ' ii'), ' ', ' ii')) VIRTUAL,
                 period          TEXT GENERATED ALWAYS AS ('y' || substr(document_date, 1, 4)) VIRTUAL
             );
             CREATE INDEX documents_by_date ON documents(document_date, id);
@@ -95,7 +101,7 @@ public enum Migrations {
             );
 
             CREATE VIRTUAL TABLE documents_fts USING fts5(
-                title, text, institution, specialty, keywords, people, doc_type, period,
+                title, text, institution, specialty, keywords, people, kind, sender, period,
                 content = 'documents', content_rowid = 'id', tokenize = 'norwegian');
 
             -- Every index term once, with a trigram index over the terms: a word finds the
@@ -103,6 +109,9 @@ public enum Migrations {
             CREATE TABLE vocabulary (id INTEGER PRIMARY KEY, term TEXT NOT NULL UNIQUE);
             CREATE VIRTUAL TABLE vocabulary_trigram USING fts5(
                 term, content = 'vocabulary', content_rowid = 'id', tokenize = 'trigram');
+            -- How many documents in the index hold each term: the ranking's inverse document frequency.
+            CREATE TABLE term_documents (term TEXT PRIMARY KEY, documents INTEGER NOT NULL) WITHOUT ROWID;
+
             CREATE TRIGGER vocabulary_indexed AFTER INSERT ON vocabulary BEGIN
                 INSERT INTO vocabulary_trigram(rowid, term) VALUES (new.id, new.term);
             END;

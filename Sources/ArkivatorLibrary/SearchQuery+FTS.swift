@@ -44,11 +44,15 @@ extension SearchQuery {
     /// `ARKIVATOR_FTS_TERM_MARKER`). A control character: never in what a user typed.
     public static let termMarker = "\u{1}"
 
-    public func ftsExpression(expand: (String) -> [(text: String, prefix: Bool)] = { _ in [] }) -> String? {
-        root.map { Self.fts($0, expand: expand) }
+    /// - Parameter terms: The index terms a prefix stands for, when the caller knows them all (a
+    ///   handful of terms is much faster to search than an FTS5 prefix); nil keeps `"prefix"*`.
+    public func ftsExpression(expand: (String) -> [(text: String, prefix: Bool)] = { _ in [] },
+                              terms: (String) -> [String]? = { _ in nil }) -> String? {
+        root.map { Self.fts($0, expand: expand, terms: terms) }
     }
 
-    private static func fts(_ node: Node, expand: (String) -> [(text: String, prefix: Bool)]) -> String {
+    private static func fts(_ node: Node, expand: (String) -> [(text: String, prefix: Bool)],
+                            terms: (String) -> [String]? = { _ in nil }) -> String {
         switch node {
         case .word(let word):
             var terms = [quoted(word)]
@@ -59,23 +63,28 @@ extension SearchQuery {
             }
             return terms.count == 1 ? terms[0] : "(" + terms.joined(separator: " OR ") + ")"
         case .prefix(let text):
+            if let known = terms(text), !known.isEmpty {
+                let alternatives = known.map { quoted($0, marked: true) }
+                return alternatives.count == 1 ? alternatives[0] : "(" + alternatives.joined(separator: " OR ") + ")"
+            }
             return quoted(text) + "*"
         case .phrase(let words):
             return quoted(words.joined(separator: " "))
         case .and(let nodes):
-            return nodes.map { operand($0, expand: expand) }.joined(separator: " AND ")
+            return nodes.map { operand($0, expand: expand, terms: terms) }.joined(separator: " AND ")
         case .or(let nodes):
-            return nodes.map { operand($0, expand: expand) }.joined(separator: " OR ")
+            return nodes.map { operand($0, expand: expand, terms: terms) }.joined(separator: " OR ")
         case .not(let node, let excluded):
-            return operand(node, expand: expand) + " NOT " + operand(excluded, expand: expand)
+            return operand(node, expand: expand, terms: terms) + " NOT " + operand(excluded, expand: expand, terms: terms)
         }
     }
 
     /// A node as one operand of an operator: compound nodes in parentheses.
-    private static func operand(_ node: Node, expand: (String) -> [(text: String, prefix: Bool)]) -> String {
+    private static func operand(_ node: Node, expand: (String) -> [(text: String, prefix: Bool)],
+                                terms: (String) -> [String]?) -> String {
         switch node {
-        case .word, .prefix, .phrase: fts(node, expand: expand)
-        case .and, .or, .not: "(" + fts(node, expand: expand) + ")"
+        case .word, .prefix, .phrase: fts(node, expand: expand, terms: terms)
+        case .and, .or, .not: "(" + fts(node, expand: expand, terms: terms) + ")"
         }
     }
 

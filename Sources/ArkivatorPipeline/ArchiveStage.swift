@@ -48,7 +48,11 @@ struct ArchiveStage {
         let layout = ArchiveLayout(root: options.root)
         let pdf = try layout.temporaryURL(person: person, for: .pdf)
         do {
-            try Data(Self.searchablePDF(title: title, pages: pages, redact: options.redact).data()).write(to: pdf)
+            // Private from the first byte, like every archive file (it holds the letter's text).
+            let bytes = Data(Self.searchablePDF(title: title, pages: pages, redact: options.redact).data())
+            guard FileManager.default.createFile(atPath: pdf.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: pdf.path])
+            }
         } catch {
             try? FileManager.default.removeItem(at: pdf)
             throw error

@@ -213,3 +213,75 @@ int arkivator_fts_norwegian_terms(sqlite3 *db, const char *text, int length, voi
     arkivator_fts_tokenizer_close(tokenizer);
     return rc;
 }
+
+/*
+ * arkivator_rank(documents_fts, w_1 … w_C, idf_1 … idf_P): bm25 as FTS5's own bm25() computes it
+ * (k1 = 1.2, b = 0.75, column weights w, document length over all columns), except that the
+ * inverse document frequency of each phrase is given by the caller in phrase order. FTS5's bm25()
+ * counts the documents of every phrase on each search, reading each phrase's whole posting list;
+ * for common words and expanded queries that costs more than the rest of the search together.
+ * Missing weights count 1, missing idf values 1.
+ */
+typedef struct RankAverages {
+    double averageLength;  /* tokens per row, all columns */
+} RankAverages;
+
+static void rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *result,
+                          int argumentCount, sqlite3_value **arguments) {
+    int columns = api->xColumnCount(fts);
+    int phrases = api->xPhraseCount(fts);
+    RankAverages *averages = api->xGetAuxdata(fts, 0);
+    if (averages == NULL) {
+        sqlite3_int64 rows = 0, tokens = 0;
+        int rc = api->xRowCount(fts, &rows);
+        if (rc == SQLITE_OK) rc = api->xColumnTotalSize(fts, -1, &tokens);
+        if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
+        averages = sqlite3_malloc(sizeof *averages);
+        if (averages == NULL) { sqlite3_result_error_nomem(result); return; }
+        averages->averageLength = rows > 0 ? (double)tokens / (double)rows : 1.0;
+        if (averages->averageLength <= 0) averages->averageLength = 1.0;
+        rc = api->xSetAuxdata(fts, averages, sqlite3_free);
+        if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
+    }
+    int length = 0;
+    int rc = api->xColumnSize(fts, -1, &length);
+    if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
+    double frequencies[64];
+    double *frequency = frequencies;
+    if (phrases > 64) {
+        frequency = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)phrases);
+        if (frequency == NULL) { sqlite3_result_error_nomem(result); return; }
+    }
+    for (int i = 0; i < phrases; i++) frequency[i] = 0;
+    int instances = 0;
+    rc = api->xInstCount(fts, &instances);
+    for (int i = 0; rc == SQLITE_OK && i < instances; i++) {
+        int phrase = 0, column = 0, offset = 0;
+        rc = api->xInst(fts, i, &phrase, &column, &offset);
+        if (rc != SQLITE_OK || phrase < 0 || phrase >= phrases) continue;
+        double weight = column < argumentCount ? sqlite3_value_double(arguments[column]) : 1.0;
+        frequency[phrase] += weight;
+    }
+    if (rc != SQLITE_OK) {
+        if (frequency != frequencies) sqlite3_free(frequency);
+        sqlite3_result_error_code(result, rc);
+        return;
+    }
+    const double k1 = 1.2, b = 0.75;
+    double score = 0;
+    for (int i = 0; i < phrases; i++) {
+        if (frequency[i] <= 0) continue;
+        int at = columns + i;
+        double idf = at < argumentCount ? sqlite3_value_double(arguments[at]) : 1.0;
+        score += idf * frequency[i] * (k1 + 1) / (frequency[i] + k1 * (1 - b + b * length / averages->averageLength));
+    }
+    if (frequency != frequencies) sqlite3_free(frequency);
+    sqlite3_result_double(result, -score);
+}
+
+int arkivator_fts_register_rank(sqlite3 *db) {
+    fts5_api *api = NULL;
+    int rc = find_fts5_api(db, &api);
+    if (rc != SQLITE_OK) return rc;
+    return api->xCreateFunction(api, "arkivator_rank", NULL, rank_function, NULL);
+}

@@ -27,8 +27,8 @@ extension Arkivator {
             let url = URL(fileURLWithPath: file)
             let count = try LibraryCommand.run(libraryOptions) { library in try library.backup(to: url) }
             Terminal().line(UserMessage(
-                nb: "Sikkerhetskopi med \(count) dokumenter skrevet til \(url.path) og sjekket.",
-                en: "Backup with \(count) documents written to \(url.path) and checked.").text())
+                nb: "Sikkerhetskopi med \(count) dokument\(count == 1 ? "" : "er") skrevet til \(url.path) og sjekket.",
+                en: "Backup with \(count) document\(count == 1 ? "" : "s") written to \(url.path) and checked.").text())
         }
     }
 }

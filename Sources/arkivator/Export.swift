@@ -28,9 +28,7 @@ extension Arkivator {
             terminal.line(UserMessage(
                 nb: "Eksporterte \(report.documents) dokumenter og \(report.files) filer til \(url.path).",
                 en: "Exported \(report.documents) documents and \(report.files) files to \(url.path).").text())
-            for path in report.missingFiles {
-                terminal.error(UserMessage(nb: "Mangler i arkivet: \(path)", en: "Missing from the archive: \(path)"))
-            }
+            LibraryCommand.reportMissing(report.missingFiles)
         }
     }
 }

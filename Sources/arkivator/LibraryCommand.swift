@@ -18,6 +18,13 @@ enum LibraryCommand {
         }
     }
 
+    /// One line on standard error per archive file that has gone missing.
+    static func reportMissing(_ paths: [String]) {
+        for path in paths {
+            Terminal().error(UserMessage(nb: "Mangler i arkivet: \(path)", en: "Missing from the archive: \(path)"))
+        }
+    }
+
     /// Pretty-printed JSON with sorted keys.
     static func json(_ value: some Encodable) -> String {
         let encoder = JSONEncoder()

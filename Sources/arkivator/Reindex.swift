@@ -17,9 +17,7 @@ extension Arkivator {
             terminal.line(UserMessage(
                 nb: "Indekserte \(report.documents) dokumenter (\(report.terms) ord i ordlisten for sammensatte ord).",
                 en: "Indexed \(report.documents) documents (\(report.terms) words in the compound word list).").text())
-            for path in report.missingFiles {
-                terminal.error(UserMessage(nb: "Mangler i arkivet: \(path)", en: "Missing from the archive: \(path)"))
-            }
+            LibraryCommand.reportMissing(report.missingFiles)
             if !report.missingFiles.isEmpty { throw ExitCode(1) }
         }
     }

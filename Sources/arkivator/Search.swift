@@ -68,7 +68,10 @@ extension Arkivator {
             for (index, hit) in result.hits.enumerated() {
                 terminal.line("")
                 terminal.line(String(format: "%2d. ", index + 1) + (colour ? "\u{1B}[1m\(hit.title)\u{1B}[0m" : hit.title))
-                let details = [hit.familyMember ?? hit.person ?? unknown, hit.docType, hit.institution, "id \(hit.id)"]
+                var details = [hit.familyMember ?? hit.person ?? unknown, hit.docType, hit.institution, "id \(hit.id)"]
+                if hit.partial == true {
+                    details.append(UserMessage(nb: "har bare noen av ordene", en: "holds only some of the words").text())
+                }
                 terminal.line("    " + details.compactMap { $0 }.joined(separator: " · "))
                 if let snippet = hit.snippet { terminal.line("    " + Self.marked(snippet, colour: colour)) }
                 if let file = hit.file { terminal.line("    " + file) }

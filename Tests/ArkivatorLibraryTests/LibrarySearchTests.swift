@@ -92,8 +92,20 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 // MARK: - Search
 
 @Suite struct LibrarySearchTests {
+    /// The documents holding every word (hits holding only some come after them, marked `partial`).
     private func found(_ library: Library, _ text: String, filter: DocumentFilter = DocumentFilter()) throws -> Set<String> {
-        Set(try library.search(text, filter: filter, limit: 100).hits.map(\.id))
+        Set(try library.search(text, filter: filter, limit: 100).hits.filter { $0.partial != true }.map(\.id))
+    }
+
+    @Test func partialMatchesComeLast() throws {
+        try withLibrary { library, _ throws in
+            try library.record(Letters.all)
+            let result = try library.search("time artrose", limit: 100)
+            let full = result.hits.prefix { $0.partial != true }
+            #expect(Set(full.map(\.id)) == ids(Letters.henvisning))
+            #expect(result.hits.count > full.count, "documents with only one of the words follow")
+            #expect(result.hits.dropFirst(full.count).allSatisfy { $0.partial == true })
+        }
     }
 
     @Test func inflectionsCompoundsAndStems() throws {

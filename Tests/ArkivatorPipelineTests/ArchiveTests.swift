@@ -58,10 +58,11 @@ import Testing
             #expect(report.contains(" 0 failed"), "\(report)")
             #expect(hasLibreOffice, "LibreOffice is missing: make test installs it (libreoffice-writer-nogui)")
 
-            // Writing the same documents again never overwrites: they get " (2)".
+            // The same document again is not filed twice: the library already has it.
             let again = try CLI.run(["ingest", "--json", "--library", library, inputs[0]])
-            let second = try #require(try CLI.records(again).first?["files"] as? [String: Any])
-            #expect((second["docx"] as? String)?.hasSuffix(" (2).docx") == true)
+            let repeated = try #require(try CLI.records(again).first)
+            #expect(repeated["libraryStatus"] as? String == "duplicate")
+            #expect(repeated["files"] is NSNull)
         }
     }
 }

@@ -62,8 +62,8 @@ enum LibraryCLI {
     static func start(_ arguments: [String], library: URL, logs: URL, name: String) throws -> Background {
         try FileManager.default.createDirectory(at: logs, withIntermediateDirectories: true)
         let stdout = logs.appendingPathComponent("\(name).out"), stderr = logs.appendingPathComponent("\(name).err")
-        FileManager.default.createFile(atPath: stdout.path, contents: nil)
-        FileManager.default.createFile(atPath: stderr.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stdout.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderr.path, contents: nil)
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments + ["--library", library.path]

@@ -18,6 +18,10 @@ import Darwin
         /// As soon as `n` documents are reported and a temporary file shows up in the archive
         /// (a document is being written at that instant).
         case writing(afterDocuments: Int)
+        /// As soon as `n` documents are reported and the database shows a filing step with reserved
+        /// names (the document's files are being published; its row is not yet committed), and
+        /// then `delay` microseconds more.
+        case reserved(afterDocuments: Int, delay: UInt32)
         /// As soon as the n-th document line is printed.
         case documentLine(Int)
 
@@ -25,6 +29,7 @@ import Darwin
             switch self {
             case .seconds(let s): "after \(s) s"
             case .writing(let n): "while writing, after \(n) documents"
+            case .reserved(let n, let delay): "names reserved (+\(delay) µs), after \(n) documents"
             case .documentLine(let n): "at document line \(n)"
             }
         }
@@ -38,6 +43,8 @@ import Darwin
     func kill(_ ingest: LibraryCLI.Background, at moment: Moment, archive: URL) -> Bool {
         let start = Date()
         let deadline = start.addingTimeInterval(30)
+        var watcher: Database?
+        let databaseURL = archive.deletingLastPathComponent().appendingPathComponent(Database.fileName)
         while ingest.isRunning && Date() < deadline {
             switch moment {
             case .seconds(let seconds):
@@ -49,6 +56,18 @@ import Darwin
             case .writing(let n):
                 if ingest.documentLines >= n, Self.hasTemporary(archive) { return ingest.kill() }
                 usleep(1_000)
+            case .reserved(let n, let delay):
+                guard ingest.documentLines >= n, FileManager.default.fileExists(atPath: databaseURL.path) else {
+                    usleep(2_000)
+                    continue
+                }
+                if watcher == nil { watcher = try? Database(url: databaseURL) }
+                let reserved = try? watcher?.firstRow("SELECT count(*) FROM filing_intents WHERE paths != '[]'")?[0].int
+                if let reserved, reserved > 0 {
+                    if delay > 0 { usleep(delay) }
+                    return ingest.kill()
+                }
+                usleep(200)
             }
         }
         return ingest.kill()
@@ -71,10 +90,11 @@ import Darwin
             """)?[0].int ?? -1
     }
 
-    /// Leftover temporaries seen after recovery, per moment (reported at the end).
+    /// What each kill left (printed to the test log).
     static let leftovers = LeftoverLog()
 
-    @Test(arguments: [Moment.seconds(0.6), .writing(afterDocuments: 0), .documentLine(2), .writing(afterDocuments: 3)])
+    @Test(arguments: [Moment.seconds(0.6), .writing(afterDocuments: 0), .reserved(afterDocuments: 1, delay: 0),
+                      .reserved(afterDocuments: 3, delay: 1_500)])
     func killedIngestRecoversAndResumes(_ moment: Moment) throws {
         try withTemporaryDirectory { dir in
             let inputs = try LibraryInputs.sixDocuments(in: dir)
@@ -85,6 +105,11 @@ import Darwin
             let killed = kill(ingest, at: moment, archive: archive)
             let reported = ingest.documentLines
             #expect(killed, "\(moment): ingest ended before the kill (\(ingest.stderr))")
+
+            // What the crash left, before anything opens the library: unfinished filing steps.
+            let left = try ArchiveState.read(library: library)
+            Self.leftovers.note("\(moment): killed with \(reported) documents reported, \(left.documents) recorded, "
+                                + "\(left.intents) filing step(s) open, \(left.orphans.count) unrecorded file(s)")
 
             // Opening the library (any command) finishes or takes back what the crash left.
             let listed = try LibraryCLI.list(library)
@@ -133,10 +158,15 @@ import Darwin
             #expect(records.allSatisfy { $0["error"] is NSNull && ($0["noText"] as? Bool) == false })
             let texts = records.compactMap { $0["text"] as? String }
             #expect(texts.count == 3 && texts[0] == texts[1], "the copy reads as the original")
+            #expect(Set(records.compactMap { $0["id"] as? String }).count == 3, "each copy is its own document")
         }
     }
 
     /// Temporary files (`.arkivator-….tmp`) left in the archive after a crash and a recovery.
+    /// (A crash while writing leaves the searchable PDF, written by `ArchiveStage.write` to
+    /// `layout.temporaryURL(person:for: .pdf)` before any name is reserved, and the staged
+    /// .docx/JPEG temporaries of `ArchiveLayout.write`, which are not reserved either; recovery
+    /// only removes reserved final names, and nothing sweeps `AtomicFile.isTemporaryName` files.)
     @Test
     func recoveryRemovesLeftoverTemporaries() throws {
         try withTemporaryDirectory { dir in
@@ -152,7 +182,7 @@ import Darwin
     }
 }
 
-/// Collects what the crash tests saw, printed for the report.
+/// What the crash tests saw, printed to the test log.
 final class LeftoverLog: @unchecked Sendable {
     private let lock = NSLock()
     private var entries: [String] = []
@@ -161,6 +191,13 @@ final class LeftoverLog: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let line = "\(label): \(temporaries.count) temporary file(s)\(temporaries.isEmpty ? "" : ": " + temporaries.joined(separator: ", "))"
+        entries.append(line)
+        print("[LibraryCrashTests] " + line)
+    }
+
+    func note(_ line: String) {
+        lock.lock()
+        defer { lock.unlock() }
         entries.append(line)
         print("[LibraryCrashTests] " + line)
     }

@@ -31,6 +31,12 @@ int arkivator_fts_norwegian_terms(struct sqlite3 *db, const char *text, int leng
                                   int (*term)(void *context, const char *token, int tokenLength, int start, int end));
 
 /*
+ * Registers the FTS5 function arkivator_rank(table, w_1 … w_C, idf_1 … idf_P): bm25 with column
+ * weights w and the caller's inverse document frequency for each phrase, in phrase order.
+ */
+int arkivator_fts_register_rank(struct sqlite3 *db);
+
+/*
  * The same as one tokenizer made once and kept: open it after registering, run it on any number
  * of texts (one thread at a time, like its connection), close it before closing the connection.
  */
