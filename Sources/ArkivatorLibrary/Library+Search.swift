@@ -86,7 +86,14 @@ extension Library {
             guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }, terms: { prefixTerms[$0] }) else {
                 throw LibraryFailure.emptyQuery(query.notes.first)
             }
-            var (ranked, total) = try rank(words, filter: filter, limit: limit, in: database)
+            // The phrases a word stands for (itself, its inflections and compounds) count as one.
+            var groups: [String: Int] = [:]
+            for (index, word) in query.words.enumerated() {
+                for form in [word] + (expansions[word] ?? []).map({ SearchQuery.termMarker + $0.text }) where groups[form] == nil {
+                    groups[form] = index
+                }
+            }
+            var (ranked, total) = try rank(words, filter: filter, limit: limit, groups: groups, in: database)
             lap("rank")
             // Too few documents hold every word: add the best of those that hold some of them (the
             // words of a letter's subject are not always its words), after the full matches.
@@ -96,7 +103,8 @@ extension Library {
                let any = SearchQuery(root: .or(parts)).ftsExpression(expand: { expansions[$0] ?? [] },
                                                                      terms: { prefixTerms[$0] }) {
                 let found = Set(ranked.map(\.id))
-                let more = try rank(any, filter: filter, limit: limit, in: database).rows.filter { !found.contains($0.id) }
+                let more = try rank(any, filter: filter, limit: limit, groups: groups, in: database).rows
+                    .filter { !found.contains($0.id) }
                 partial = !more.isEmpty
                 ranked += more.prefix(limit - ranked.count)
                 total = max(total, ranked.count)
@@ -143,7 +151,7 @@ extension Library {
 
     /// The best `limit` matches of an expression of words under the filter, and how many match
     /// (counted up to ``rankingLimit`` + 1).
-    func rank(_ words: String, filter: DocumentFilter, limit: Int,
+    func rank(_ words: String, filter: DocumentFilter, limit: Int, groups: [String: Int] = [:],
               in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
         // Person, type, sender and year are words of the index, so FTS5 narrows the match itself.
         // Exact dates need the documents table, and then FTS5 drives the join (CROSS JOIN keeps
@@ -170,12 +178,9 @@ extension Library {
             ? "documents_fts WHERE documents_fts MATCH ?"
             : "documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid WHERE documents_fts MATCH ? AND "
                 + conditions.joined(separator: " AND ")
-        let idf = try inverseDocumentFrequencies(expression, in: database)
-        let score = if let idf {
-            "arkivator_rank(documents_fts, \(Self.weights)" + String(repeating: ", ?", count: idf.count) + ")"
-        } else {
-            "bm25(documents_fts, \(Self.weights))"
-        }
+        let spec = try rankingSpec(expression, groups: groups, in: database)
+        let score = "arkivator_rank(documents_fts, \(Self.weights), ?)"
+        let idf: [any DatabaseValueConvertible]? = [spec]
         // One pass scores the matches, up to one more than can be ranked fast.
         let scored = try database.rows("SELECT documents_fts.rowid, \(score) FROM \(from) LIMIT ?",
                                        (idf ?? []) + arguments + [Self.rankingLimit + 1])
@@ -211,15 +216,14 @@ extension Library {
 
     static let prefixTermLimit = 24
 
-    /// The inverse document frequency of each phrase of an expression, in FTS5's phrase order
-    /// (the order the quoted strings stand in), from the stored term counts, as bm25 reckons it;
-    /// nil when there are more phrases than an SQL function takes arguments.
-    func inverseDocumentFrequencies(_ expression: String, in database: Database) throws -> [Double]? {
-        let phrases = Self.quotedStrings(in: expression)
-        guard phrases.count <= 100 else { return nil }
+    /// What `arkivator_rank` needs per phrase of an expression, in FTS5's phrase order (the order
+    /// the quoted strings stand in): its inverse document frequency as bm25 reckons it, from the
+    /// stored term counts, and its group (the word it stands for; -1 for a group of its own), as
+    /// `"idf group;idf group;…"`.
+    func rankingSpec(_ expression: String, groups: [String: Int], in database: Database) throws -> String {
         let rows = Double(try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0)
         let lookup = try database.prepare("SELECT documents FROM term_documents WHERE term = ?")
-        return try phrases.map { phrase in
+        return try Self.quotedStrings(in: expression).map { phrase in
             let terms = phrase.hasPrefix(SearchQuery.termMarker)
                 ? [String(phrase.dropFirst(SearchQuery.termMarker.count))] : try database.norwegianTerms(phrase)
             var best = 1e-6
@@ -228,8 +232,8 @@ extension Library {
                 let count = try lookup.step() ? Double(lookup.row()[0].int ?? 0) : 0
                 best = max(best, log((rows - count + 0.5) / (count + 0.5)))
             }
-            return best
-        }
+            return String(format: "%.4f %d", best, groups[phrase] ?? -1)
+        }.joined(separator: ";")
     }
 
     /// The contents of the double-quoted strings of an FTS5 expression, in order (`""` is a quote).

@@ -1,6 +1,7 @@
 /* The FTS5 tokenizer "norwegian": unicode61 splits and lower-cases, Snowball Norwegian stems. */
 #include <sqlite3.h>
 #include <libstemmer.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arkivator_fts.h"
@@ -215,68 +216,129 @@ int arkivator_fts_norwegian_terms(sqlite3 *db, const char *text, int length, voi
 }
 
 /*
- * arkivator_rank(documents_fts, w_1 … w_C, idf_1 … idf_P): bm25 as FTS5's own bm25() computes it
- * (k1 = 1.2, b = 0.75, column weights w, document length over all columns), except that the
- * inverse document frequency of each phrase is given by the caller in phrase order. FTS5's bm25()
- * counts the documents of every phrase on each search, reading each phrase's whole posting list;
- * for common words and expanded queries that costs more than the rest of the search together.
- * Missing weights count 1, missing idf values 1.
+ * arkivator_rank(documents_fts, w_1 … w_C, 'idf group;idf group;…'): bm25 as FTS5's own bm25()
+ * computes it (k1 = 1.2, b = 0.75, column weights w, document length over all columns), with two
+ * changes. The inverse document frequency of each phrase comes from the caller, in phrase order:
+ * FTS5's bm25() counts the documents of every phrase on each search by reading each phrase's whole
+ * posting list, which for common words costs more than the rest of the search together. And the
+ * phrases of one group (a word and its inflections and compounds) count once, by the best of them,
+ * so a word with many forms in a letter does not outweigh the other words. Missing weights count 1;
+ * phrases without a spec are groups of their own with idf 1.
  */
-typedef struct RankAverages {
+typedef struct RankSpec {
     double averageLength;  /* tokens per row, all columns */
-} RankAverages;
+    int phrases;
+    double *idf;           /* per phrase */
+    int *group;            /* per phrase: 0 … groups-1 */
+    int groups;
+} RankSpec;
+
+static void rank_spec_free(void *pointer) {
+    RankSpec *spec = pointer;
+    if (spec == NULL) return;
+    sqlite3_free(spec->idf);
+    sqlite3_free(spec->group);
+    sqlite3_free(spec);
+}
+
+/* Reads "idf group;idf group;…" for `phrases` phrases; missing entries get idf 1 and a group of their own. */
+static RankSpec *rank_spec_make(const Fts5ExtensionApi *api, Fts5Context *fts, const char *text, int phrases) {
+    RankSpec *spec = sqlite3_malloc(sizeof *spec);
+    if (spec == NULL) return NULL;
+    memset(spec, 0, sizeof *spec);
+    spec->phrases = phrases;
+    spec->idf = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)(phrases + 1));
+    spec->group = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(phrases + 1));
+    if (spec->idf == NULL || spec->group == NULL) { rank_spec_free(spec); return NULL; }
+    int groups = 0;
+    const char *cursor = text;
+    for (int i = 0; i < phrases; i++) {
+        double idf = 1.0;
+        int group = -1;
+        if (cursor != NULL && *cursor != '\0') {
+            char *end = NULL;
+            idf = strtod(cursor, &end);
+            if (end != NULL && end != cursor) {
+                group = (int)strtol(end, &end, 10);
+                cursor = end;
+            }
+            while (cursor != NULL && *cursor != '\0' && *cursor != ';') cursor++;
+            if (cursor != NULL && *cursor == ';') cursor++;
+        }
+        if (group < 0 || group >= phrases) group = phrases + i;  /* its own */
+        spec->idf[i] = idf;
+        spec->group[i] = group;
+    }
+    /* Renumber groups 0 … groups-1 in order of first use. */
+    int *seen = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(2 * phrases + 1));
+    if (seen == NULL) { rank_spec_free(spec); return NULL; }
+    for (int i = 0; i < 2 * phrases + 1; i++) seen[i] = -1;
+    for (int i = 0; i < phrases; i++) {
+        int g = spec->group[i];
+        if (seen[g] < 0) seen[g] = groups++;
+        spec->group[i] = seen[g];
+    }
+    sqlite3_free(seen);
+    spec->groups = groups;
+    sqlite3_int64 rows = 0, tokens = 0;
+    if (api->xRowCount(fts, &rows) != SQLITE_OK || api->xColumnTotalSize(fts, -1, &tokens) != SQLITE_OK) {
+        rank_spec_free(spec);
+        return NULL;
+    }
+    spec->averageLength = rows > 0 && tokens > 0 ? (double)tokens / (double)rows : 1.0;
+    return spec;
+}
 
 static void rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *result,
                           int argumentCount, sqlite3_value **arguments) {
     int columns = api->xColumnCount(fts);
     int phrases = api->xPhraseCount(fts);
-    RankAverages *averages = api->xGetAuxdata(fts, 0);
-    if (averages == NULL) {
-        sqlite3_int64 rows = 0, tokens = 0;
-        int rc = api->xRowCount(fts, &rows);
-        if (rc == SQLITE_OK) rc = api->xColumnTotalSize(fts, -1, &tokens);
-        if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
-        averages = sqlite3_malloc(sizeof *averages);
-        if (averages == NULL) { sqlite3_result_error_nomem(result); return; }
-        averages->averageLength = rows > 0 ? (double)tokens / (double)rows : 1.0;
-        if (averages->averageLength <= 0) averages->averageLength = 1.0;
-        rc = api->xSetAuxdata(fts, averages, sqlite3_free);
+    RankSpec *spec = api->xGetAuxdata(fts, 0);
+    if (spec == NULL) {
+        const char *text = NULL;
+        if (argumentCount > columns && sqlite3_value_type(arguments[columns]) == SQLITE_TEXT) {
+            text = (const char *)sqlite3_value_text(arguments[columns]);
+        }
+        spec = rank_spec_make(api, fts, text, phrases);
+        if (spec == NULL) { sqlite3_result_error_nomem(result); return; }
+        int rc = api->xSetAuxdata(fts, spec, rank_spec_free);
         if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
     }
     int length = 0;
     int rc = api->xColumnSize(fts, -1, &length);
     if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
-    double frequencies[64];
-    double *frequency = frequencies;
+    double buffer[128];
+    double *frequency = buffer, *best = buffer + 64;
     if (phrases > 64) {
-        frequency = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)phrases);
+        frequency = sqlite3_malloc64(sizeof(double) * 2 * (sqlite3_uint64)phrases);
         if (frequency == NULL) { sqlite3_result_error_nomem(result); return; }
+        best = frequency + phrases;
     }
-    for (int i = 0; i < phrases; i++) frequency[i] = 0;
+    for (int i = 0; i < phrases; i++) { frequency[i] = 0; best[i] = 0; }
     int instances = 0;
     rc = api->xInstCount(fts, &instances);
     for (int i = 0; rc == SQLITE_OK && i < instances; i++) {
         int phrase = 0, column = 0, offset = 0;
         rc = api->xInst(fts, i, &phrase, &column, &offset);
         if (rc != SQLITE_OK || phrase < 0 || phrase >= phrases) continue;
-        double weight = column < argumentCount ? sqlite3_value_double(arguments[column]) : 1.0;
-        frequency[phrase] += weight;
+        frequency[phrase] += column < columns && column < argumentCount ? sqlite3_value_double(arguments[column]) : 1.0;
     }
-    if (rc != SQLITE_OK) {
-        if (frequency != frequencies) sqlite3_free(frequency);
+    if (rc == SQLITE_OK) {
+        const double k1 = 1.2, b = 0.75;
+        double norm = k1 * (1 - b + b * length / spec->averageLength);
+        for (int i = 0; i < phrases && i < spec->phrases; i++) {
+            if (frequency[i] <= 0) continue;
+            double part = spec->idf[i] * frequency[i] * (k1 + 1) / (frequency[i] + norm);
+            int g = spec->group[i];
+            if (part > best[g]) best[g] = part;
+        }
+        double score = 0;
+        for (int g = 0; g < spec->groups && g < phrases; g++) score += best[g];
+        sqlite3_result_double(result, -score);
+    } else {
         sqlite3_result_error_code(result, rc);
-        return;
     }
-    const double k1 = 1.2, b = 0.75;
-    double score = 0;
-    for (int i = 0; i < phrases; i++) {
-        if (frequency[i] <= 0) continue;
-        int at = columns + i;
-        double idf = at < argumentCount ? sqlite3_value_double(arguments[at]) : 1.0;
-        score += idf * frequency[i] * (k1 + 1) / (frequency[i] + k1 * (1 - b + b * length / averages->averageLength));
-    }
-    if (frequency != frequencies) sqlite3_free(frequency);
-    sqlite3_result_double(result, -score);
+    if (frequency != buffer) sqlite3_free(frequency);
 }
 
 int arkivator_fts_register_rank(sqlite3 *db) {
