@@ -72,6 +72,7 @@ public enum Migrations {
             CREATE INDEX documents_by_date ON documents(document_date, id);
             CREATE INDEX documents_by_member ON documents(family_member, document_date);
             CREATE INDEX documents_by_type ON documents(doc_type, document_date);
+            CREATE INDEX documents_in_trash ON documents(trashed_at) WHERE trashed_at IS NOT NULL;
 
             CREATE TABLE document_files (
                 document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
