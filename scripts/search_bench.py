@@ -88,7 +88,7 @@ def quality(a):
         for source in sources:
             if obj.get("libraryId"):
                 ids[Path(str(source)).name] = obj["libraryId"]
-    found = total = 0
+    found = total = found3 = total3 = 0
     misses = []
     for path in sorted(truth_dir.glob("*.json")):
         truth = json.loads(path.read_text())
@@ -101,13 +101,16 @@ def quality(a):
                              capture_output=True, text=True)
         hits = json.loads(run.stdout).get("hits", []) if run.returncode == 0 and run.stdout.strip() else []
         total += 1
+        total3 += len(keywords) >= 3
         if any(hit["id"] == library_id for hit in hits):
             found += 1
+            found3 += len(keywords) >= 3
         else:
             misses.append(f"{truth['id']}: {query}")
     rate = found / total if total else 0
     say(f"\nsearch quality (dev): 3 truth keywords rank the document in the top 3 for {found}/{total} = {rate:.1%}"
         f"   target >= {TARGET_TOP3:.0%}  {verdict(rate >= TARGET_TOP3)}")
+    say(f"        of them the {total3} with 3 or more keywords: {found3}/{total3} = {found3 / total3 if total3 else 0:.1%}")
     for miss in misses:
         say(f"        missed {miss}")
     for query, expect in (("epikrisen", "epikrise"), ("ortopedi", "ortoped"), ("blodprøve", "blodprøve")):
