@@ -49,10 +49,8 @@ struct ArchiveStage {
         let pdf = try layout.temporaryURL(person: person, for: .pdf)
         do {
             // Private from the first byte, like every archive file (it holds the letter's text).
-            let bytes = Data(Self.searchablePDF(title: title, pages: pages, redact: options.redact).data())
-            guard FileManager.default.createFile(atPath: pdf.path, contents: bytes, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: pdf.path])
-            }
+            try AtomicFile.write(Self.searchablePDF(title: title, pages: pages, redact: options.redact).data(),
+                                 to: pdf, overwrite: false)
         } catch {
             try? FileManager.default.removeItem(at: pdf)
             throw error

@@ -1,3 +1,4 @@
+import ArkivatorArchive
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorImaging
@@ -309,7 +310,7 @@ private final class Run: @unchecked Sendable {
         let name = pageCount > 1 ? "\(document) - side \(page + 1).jpg" : "\(document).jpg"
         let url = directory.appendingPathComponent(name)
         do {
-            try Data(bytes).write(to: url, options: .atomic)
+            try AtomicFile.write(bytes, to: url, overwrite: true)
             return url.path
         } catch {
             return nil
