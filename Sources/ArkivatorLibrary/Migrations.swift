@@ -117,6 +117,41 @@ public enum Migrations {
                 INSERT INTO vocabulary_trigram(rowid, term) VALUES (new.id, new.term);
             END;
             """),
+        Migration(version: 3, name: "journal, upload queue, settings", sql: """
+            -- Every file received by `watch`, keyed by its content, before any work on it: the stage it
+            -- reached, so a restart resumes, and no document is ever filed twice.
+            CREATE TABLE journal (
+                sha256          TEXT PRIMARY KEY,
+                source          TEXT NOT NULL,              -- the file or folder as received
+                stage           TEXT NOT NULL,              -- received | cleaned | recognised | classified |
+                                                            -- written | indexed | done | duplicate | failed
+                attempts        INTEGER NOT NULL DEFAULT 0,
+                reason          TEXT,                       -- why it failed, in the user's language
+                next_attempt_at TEXT,                       -- UTC, ISO 8601: when a transient failure is retried
+                document_id     INTEGER REFERENCES documents(id) ON DELETE SET NULL,
+                received_at     TEXT NOT NULL,
+                updated_at      TEXT NOT NULL
+            );
+            CREATE INDEX journal_by_stage ON journal(stage, next_attempt_at);
+
+            -- One job per document and destination.
+            CREATE TABLE upload_jobs (
+                id              INTEGER PRIMARY KEY,
+                document_id     INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                destination     TEXT NOT NULL,              -- folder:PATH | webdav:URL | rclone:REMOTE:PATH
+                state           TEXT NOT NULL DEFAULT 'queued', -- queued | uploading | done | error
+                attempts        INTEGER NOT NULL DEFAULT 0,
+                last_error      TEXT,
+                next_attempt_at TEXT,
+                created_at      TEXT NOT NULL,
+                updated_at      TEXT NOT NULL,
+                UNIQUE (document_id, destination)
+            );
+            CREATE INDEX upload_jobs_by_state ON upload_jobs(state, next_attempt_at);
+
+            -- Settings made with `arkivator config set` (destination, …).
+            CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            """),
     ]
 }
 
