@@ -50,6 +50,7 @@ extension Library {
             return try withDatabase { database in
                 let (stored, terms) = try database.inTransaction {
                     let result = try insert(recorded, into: database)
+                    try enqueueUpload(document: result.0.number, in: database)
                     try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
                     return result
                 }
