@@ -8,7 +8,7 @@ BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
                libzip-dev libsqlite3-dev libstemmer-dev pkg-config time python3
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx.
-TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils
+TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tesseract's OpenMP runtime must see this before it loads (tests load it into the test process).
 export OMP_THREAD_LIMIT := 1
@@ -86,6 +86,11 @@ bench: release
 	python3 scripts/bench.py --arkivator $(BIN_RELEASE) $(BENCH_ARGS)
 	@echo
 	python3 scripts/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
+	@echo
+	python3 scripts/watch_idle.py --arkivator $(BIN_RELEASE) --seconds 30
+	@echo
+	python3 scripts/watch_crash.py --arkivator $(BIN_RELEASE) --images ../shared/corpus/dev/images \
+	  --family ../shared/corpus/dev/family.json --kills 10
 
 # The whole pipeline on the evaluation corpus beside the checkout (CORPUS=DIR for another set):
 # scorer's tables, then every filed document read back by python-docx, LibreOffice and pdftotext.

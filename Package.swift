@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // C libraries, each wrapped once (module map + shim header only).
@@ -52,9 +54,16 @@ let package = Package(
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
             "ArkivatorArchive", "ArkivatorLibrary",
         ]),
+        // Sync: the upload queue's worker and its destinations (folder, WebDAV, rclone).
+        .target(name: "ArkivatorSync", dependencies: [
+            "ArkivatorCore", "ArkivatorLibrary",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
-            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLibrary",
+            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLibrary", "ArkivatorSync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -76,6 +85,9 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "TestSupport"]),
+        .testTarget(name: "ArkivatorSyncTests", dependencies: [
+            "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
+        ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )

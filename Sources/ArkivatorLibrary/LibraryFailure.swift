@@ -7,6 +7,7 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     public enum Code: String, Sendable {
         case duplicate, inTrash, notFound, ambiguous, notInTrash, wrongKey, sealing
         case trashed, nothingToChange, badDate, badType, badTitle, emptyQuery, targetExists, fileMissing, busy
+        case noUploadJob, alreadyUploaded
     }
 
     public let code: Code
@@ -86,6 +87,18 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     static func fileMissing(_ path: String) -> LibraryFailure {
         .init(.fileMissing, nb: "Filen \(path) mangler i arkivet. Kjør arkivator reindex for å se hva som mangler.",
               en: "The file \(path) is missing from the archive. Run arkivator reindex to see what is missing.")
+    }
+}
+
+extension LibraryFailure {
+    static func noUploadJob(_ id: Int) -> LibraryFailure {
+        .init(.noUploadJob, nb: "Fant ingen opplastingsjobb \(id). Se jobbene med: arkivator queue",
+              en: "No upload job \(id). See the jobs with: arkivator queue")
+    }
+
+    static func alreadyUploaded(_ id: Int, title: String) -> LibraryFailure {
+        .init(.alreadyUploaded, nb: "Jobb \(id) («\(title)») er allerede lastet opp.",
+              en: "Job \(id) (“\(title)”) is already uploaded.")
     }
 }
 

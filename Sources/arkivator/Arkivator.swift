@@ -11,6 +11,7 @@ struct Arkivator: ParsableCommand {
             Eksempler / examples:
               arkivator ingest ~/Skannet              les alle bilder i en mappe
               arkivator ingest brev_p1.jpg brev_p2.jpg --json
+              arkivator watch ~/Skannet               arkiver nye brev etter hvert som de kommer
               arkivator search epikrise ortopedi      søk i biblioteket
               arkivator list --person Kari            Karis dokumenter, nyeste først
               arkivator show 3fa2b1 --text            teksten, klar til å kopiere
@@ -20,8 +21,9 @@ struct Arkivator: ParsableCommand {
             flersiders TIFF. Pages of one letter are named NAME_p1, NAME_p2 … or are one multi-page TIFF.
             """,
         version: ArkivatorVersion.current,
-        subcommands: [Ingest.self, Search.self, List.self, Show.self, Edit.self, Delete.self, Restore.self, Redact.self,
-                      Family.self, Backup.self, Export.self, Reindex.self, Erase.self, Classify.self, Doctor.self])
+        subcommands: [Ingest.self, Watch.self, Search.self, List.self, Show.self, Edit.self, Delete.self, Restore.self, Redact.self,
+                      Family.self, Backup.self, Export.self, Reindex.self, Erase.self, Classify.self, Doctor.self,
+                      Queue.self, Upload.self, Config.self])
 }
 
 /// Options every command shares.

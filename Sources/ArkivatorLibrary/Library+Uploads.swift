@@ -1,0 +1,323 @@
+import Foundation
+
+/// One row of the upload queue: a document to be copied to a destination.
+public struct UploadJob: Sendable, Equatable, Codable {
+    public enum State: String, Sendable, Codable, CaseIterable {
+        /// Waiting for its (next) try; due when `nextAttemptAt` is nil or has passed.
+        case queued
+        /// Being uploaded now (or left so by a process that died: see ``Library/claimUpload(_:includeWaiting:staleAfter:now:)``).
+        case uploading
+        case done
+        /// Gave up; `arkivator queue retry` puts it back in the queue.
+        case error
+    }
+
+    public var id: Int
+    /// The document's row number.
+    public var documentNumber: Int
+    /// The document's short id (first 10 hex digits of its SHA-256).
+    public var documentID: String
+    public var title: String
+    /// `folder:PATH`, `webdav:URL` or `rclone:REMOTE:PATH`, as it was set when the job was made.
+    public var destination: String
+    public var state: State
+    /// Failed tries that counted (a refused login does not count).
+    public var attempts: Int
+    /// Why the last try failed, in plain words.
+    public var lastError: String?
+    /// UTC, ISO 8601 with milliseconds: when a job that failed is tried again.
+    public var nextAttemptAt: String?
+    public var createdAt: String
+    public var updatedAt: String
+    /// True while the document is in the trash (its job waits until it is restored).
+    public var trashed: Bool
+}
+
+/// A file of a document to upload: where it is, and where it goes below the destination.
+public struct UploadFile: Sendable, Equatable {
+    public var path: String
+    /// `Person/Dokumenter/Title.docx`: the file's place below the archive root, kept at the destination.
+    public var relativePath: String
+
+    public init(path: String, relativePath: String) {
+        self.path = path
+        self.relativePath = relativePath
+    }
+
+    public var url: URL { URL(fileURLWithPath: path) }
+}
+
+/// How much of the queue is left, and when the next job is due.
+public struct UploadQueueStatus: Sendable, Equatable {
+    /// Jobs queued or being uploaded (documents in the trash not counted).
+    public var pending: Int
+    /// Jobs that gave up.
+    public var failed: Int
+    /// When the next pending job is due (now or in the past: due now); nil when none is pending.
+    public var nextDue: Date?
+}
+
+extension Library {
+    // MARK: Reading the queue
+
+    /// The columns of ``UploadJob``, from `upload_jobs AS j JOIN documents AS d`.
+    private static let jobColumns = """
+        j.id, j.document_id, d.sha256, d.title, j.destination, j.state, j.attempts, j.last_error, j.next_attempt_at,
+        j.created_at, j.updated_at, d.trashed_at
+        """
+
+    private static func job(_ row: Row) -> UploadJob {
+        UploadJob(id: row[0].int ?? 0, documentNumber: row[1].int ?? 0, documentID: String((row[2].string ?? "").prefix(10)),
+                  title: row[3].string ?? "", destination: row[4].string ?? "",
+                  state: UploadJob.State(rawValue: row[5].string ?? "") ?? .queued, attempts: row[6].int ?? 0,
+                  lastError: row[7].string, nextAttemptAt: row[8].string, createdAt: row[9].string ?? "",
+                  updatedAt: row[10].string ?? "", trashed: !row[11].isNull)
+    }
+
+    /// The upload jobs, oldest first; only those in `states` when given.
+    public func uploadJobs(states: Set<UploadJob.State>? = nil) throws -> [UploadJob] {
+        try withDatabase { database in
+            try database.rows("""
+                SELECT \(Self.jobColumns) FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id ORDER BY j.id
+                """).map(Self.job).filter { states?.contains($0.state) ?? true }
+        }
+    }
+
+    /// One upload job.
+    /// - Throws: ``LibraryFailure`` `.noUploadJob`.
+    public func uploadJob(_ id: Int) throws -> UploadJob {
+        try withDatabase { database in try job(id, in: database) }
+    }
+
+    private func job(_ id: Int, in database: Database) throws -> UploadJob {
+        guard let row = try database.firstRow("""
+            SELECT \(Self.jobColumns) FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id WHERE j.id = ?
+            """, [id]) else { throw LibraryFailure.noUploadJob(id) }
+        return Self.job(row)
+    }
+
+    /// The condition that makes a job due (with arguments: include waiting, now, stale before).
+    private static let dueCondition = """
+        d.trashed_at IS NULL AND (
+            (j.state = 'queued' AND (? OR j.next_attempt_at IS NULL OR j.next_attempt_at <= ?))
+            OR (j.state = 'uploading' AND j.updated_at <= ?))
+        """
+
+    private static func dueArguments(includeWaiting: Bool, staleAfter: TimeInterval, now: Date) -> [any DatabaseValueConvertible] {
+        [includeWaiting, uploadTimestamp(now), Self.timestamp(now.addingTimeInterval(-staleAfter))]
+    }
+
+    /// The ids of the jobs due now, oldest first: queued ones whose time has come (all queued ones with
+    /// `includeWaiting`), and ones left `uploading` for longer than `staleAfter` seconds (by a
+    /// process that died: a live uploader touches its job after every file). Documents in the
+    /// trash wait.
+    public func dueUploads(includeWaiting: Bool = false, staleAfter: TimeInterval = 60, now: Date = Date()) throws -> [Int] {
+        try withDatabase { database in
+            try database.rows("""
+                SELECT j.id FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
+                WHERE \(Self.dueCondition) ORDER BY j.id
+                """, Self.dueArguments(includeWaiting: includeWaiting, staleAfter: staleAfter, now: now)).compactMap { $0[0].int }
+        }
+    }
+
+    /// Marks the job `uploading` if it is still due (see ``dueUploads(includeWaiting:staleAfter:now:)``),
+    /// in one transaction, so two uploaders never take the same job; returns it, or nil when it is
+    /// no longer due (done, given up, taken or gone).
+    public func claimUpload(_ id: Int, includeWaiting: Bool = false, staleAfter: TimeInterval = 60,
+                            now: Date = Date()) throws -> UploadJob? {
+        try withDatabase { database in
+            try database.inTransaction { () throws -> UploadJob? in
+                let due = try database.firstRow("""
+                    SELECT 1 FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id WHERE j.id = ? AND \(Self.dueCondition)
+                    """, [id] + Self.dueArguments(includeWaiting: includeWaiting, staleAfter: staleAfter, now: now))
+                guard due != nil else { return nil }
+                try database.execute("UPDATE upload_jobs SET state = 'uploading', updated_at = ? WHERE id = ?", [Self.now(), id])
+                return try job(id, in: database)
+            }
+        }
+    }
+
+    /// Tells other uploaders that the job is still being worked on (call after each file).
+    public func touchUpload(_ id: Int) throws {
+        try withDatabase { database in
+            try database.execute("UPDATE upload_jobs SET updated_at = ? WHERE id = ? AND state = 'uploading'", [Self.now(), id])
+        }
+    }
+
+    /// Puts a job this process took back in the queue as it was, due now (an uploader that was
+    /// stopped before it finished).
+    public func releaseUpload(_ id: Int) throws {
+        try withDatabase { database in
+            try database.execute("UPDATE upload_jobs SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'uploading'",
+                                 [Self.now(), id])
+        }
+    }
+
+    /// Puts every `uploading` job back in the queue: for an uploader that knows no other one is
+    /// running (it holds the upload lock), these were left by a process that died.
+    @discardableResult
+    public func requeueInterruptedUploads() throws -> Int {
+        try withDatabase { database in
+            try database.execute("UPDATE upload_jobs SET state = 'queued', updated_at = ? WHERE state = 'uploading'", [Self.now()])
+            return database.changes
+        }
+    }
+
+    /// Pending and failed jobs, and when the next pending one is due.
+    public func uploadQueueStatus(staleAfter: TimeInterval = 60) throws -> UploadQueueStatus {
+        try withDatabase { database in
+            let rows = try database.rows("""
+                SELECT j.state, j.next_attempt_at, j.updated_at FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
+                WHERE d.trashed_at IS NULL AND j.state != 'done'
+                """)
+            var status = UploadQueueStatus(pending: 0, failed: 0, nextDue: nil)
+            let now = Date()
+            for row in rows {
+                let due: Date
+                switch row[0].string {
+                case "queued":
+                    due = row[1].string.flatMap(Self.parseTimestamp) ?? now
+                case "uploading":
+                    due = (row[2].string.flatMap(Self.parseTimestamp) ?? now).addingTimeInterval(staleAfter)
+                default:
+                    status.failed += 1
+                    continue
+                }
+                status.pending += 1
+                status.nextDue = min(status.nextDue ?? due, due)
+            }
+            return status
+        }
+    }
+
+    /// The files of the job's document, each with its place below the archive root
+    /// (`Person/Dokumenter/x.docx`): the `.docx`, then the page images in order, then the PDF.
+    public func uploadFiles(of job: UploadJob) throws -> [UploadFile] {
+        try withDatabase { database in
+            let files = try database.rows("""
+                SELECT kind, page, path FROM document_files WHERE document_id = ?
+                ORDER BY CASE kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, page, path
+                """, [job.documentNumber]).compactMap { row -> ArchivedFile? in
+                guard let path = row[2].string else { return nil }
+                return ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[0].string ?? "") ?? .docx, page: row[1].int ?? 0, path: path)
+            }
+            let root = Self.archiveRoot(of: files).map { $0.standardizedFileURL.path + "/" }
+            return files.map { file in
+                let path = URL(fileURLWithPath: file.path).standardizedFileURL.path
+                if let root, path.hasPrefix(root), path.count > root.count {
+                    return UploadFile(path: file.path, relativePath: String(path.dropFirst(root.count)))
+                }
+                // Not below the root (a moved archive): keep the layout's last three levels.
+                return UploadFile(path: file.path, relativePath: URL(fileURLWithPath: path).pathComponents.suffix(3).joined(separator: "/"))
+            }
+        }
+    }
+
+    // MARK: Results
+
+    /// The job is done: its document's upload status follows.
+    public func completeUpload(_ id: Int) throws {
+        try withDatabase { database in
+            try database.inTransaction {
+                try database.execute("""
+                    UPDATE upload_jobs SET state = 'done', last_error = NULL, next_attempt_at = NULL, updated_at = ? WHERE id = ?
+                    """, [Self.now(), id])
+                try refreshUploadStatus(job: id, in: database)
+            }
+        }
+    }
+
+    /// Records a failed try: with `retryAt` the job goes back in the queue until then, without it
+    /// the job gives up (`error`, the document's upload status `failed`). `counted` adds one to
+    /// its attempts (a refused login does not count). Returns the job as it is now.
+    @discardableResult
+    public func recordUploadFailure(_ id: Int, message: String, counted: Bool, retryAt: Date?) throws -> UploadJob {
+        try withDatabase { database in
+            try database.inTransaction {
+                try database.execute("""
+                    UPDATE upload_jobs SET state = ?, attempts = attempts + ?, last_error = ?, next_attempt_at = ?, updated_at = ?
+                    WHERE id = ?
+                    """, [retryAt == nil ? "error" : "queued", counted ? 1 : 0, message, retryAt.map(Self.uploadTimestamp),
+                          Self.now(), id])
+                try refreshUploadStatus(job: id, in: database)
+                return try job(id, in: database)
+            }
+        }
+    }
+
+    /// Puts a job back in the queue, due now, with its attempts at 0: one that gave up, or one
+    /// waiting for its next try.
+    /// - Throws: ``LibraryFailure`` `.noUploadJob`, `.alreadyUploaded`.
+    public func retryUpload(_ id: Int) throws {
+        try withDatabase { database in
+            try database.inTransaction {
+                let job = try job(id, in: database)
+                guard job.state != .done else { throw LibraryFailure.alreadyUploaded(id, title: job.title) }
+                // A job being uploaded right now is left alone.
+                guard job.state != .uploading else { return }
+                try requeue("id = ?", [id], in: database)
+            }
+        }
+    }
+
+    /// Puts every job that gave up or waits for a later try back in the queue, due now; returns how many.
+    @discardableResult
+    public func retryAllUploads() throws -> Int {
+        try withDatabase { database in
+            try database.inTransaction {
+                try requeue("state = 'error' OR (state = 'queued' AND (attempts > 0 OR next_attempt_at IS NOT NULL))", [], in: database)
+            }
+        }
+    }
+
+    @discardableResult
+    private func requeue(_ condition: String, _ arguments: [any DatabaseValueConvertible], in database: Database) throws -> Int {
+        let ids = try database.rows("SELECT id FROM upload_jobs WHERE \(condition)", arguments).compactMap { $0[0].int }
+        for id in ids {
+            try database.execute("""
+                UPDATE upload_jobs SET state = 'queued', attempts = 0, last_error = NULL, next_attempt_at = NULL, updated_at = ?
+                WHERE id = ?
+                """, [Self.now(), id])
+            try refreshUploadStatus(job: id, in: database)
+        }
+        return ids.count
+    }
+
+    /// `documents.upload_status` from all the document's jobs: `failed` when one gave up, else
+    /// `queued` while one is pending, else `uploaded`.
+    private func refreshUploadStatus(job id: Int, in database: Database) throws {
+        try database.execute("""
+            UPDATE documents SET upload_status = (
+                SELECT CASE WHEN sum(state = 'error') > 0 THEN 'failed'
+                            WHEN sum(state IN ('queued', 'uploading')) > 0 THEN 'queued'
+                            ELSE 'uploaded' END
+                FROM upload_jobs WHERE document_id = documents.id)
+            WHERE id = (SELECT document_id FROM upload_jobs WHERE id = ?)
+            """, [id])
+    }
+
+    /// The document's upload status: `pending` (filed before the queue existed), `none` (no
+    /// destination was set), `queued`, `uploaded` or `failed`.
+    public func uploadStatus(ofDocument number: Int) throws -> String? {
+        try withDatabase { database in
+            try database.firstRow("SELECT upload_status FROM documents WHERE id = ?", [number])?[0].string
+        }
+    }
+
+    // MARK: Time
+
+    /// `next_attempt_at`: UTC, ISO 8601 with milliseconds (every value in the column has this
+    /// form, so they compare as text).
+    static func uploadTimestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// `created_at`/`updated_at`: as ``now()`` writes them, to the second.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func parseTimestamp(_ text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+}

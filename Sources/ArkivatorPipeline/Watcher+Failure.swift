@@ -1,0 +1,66 @@
+import ArkivatorCore
+import Foundation
+
+/// The `NAME.feil.txt` note written beside a document moved to `failed/`: what happened and
+/// what to do, in plain Bokmål and then in English.
+struct FailureNote {
+    /// The document as it was received, relative to the watched folder.
+    let source: String
+    /// The failure's stable code (`truncated`, `notAnImage`, `write` …).
+    let code: String
+    let reason: UserMessage
+    let attempts: Int
+    /// The watched folder.
+    let watched: String
+    /// Where the original is now, relative to the watched folder.
+    let movedTo: String
+    var date = Date()
+
+    var text: String {
+        let advice = Self.advice(code: code, watched: watched)
+        let time = date.formatted(.iso8601)
+        let back = UserMessage(
+            nb: "Vil du prøve igjen, flytter du \(movedTo) tilbake til \(watched). Arkivator leser den da på nytt.",
+            en: "To try again, move \(movedTo) back into \(watched). Arkivator then reads it again.")
+        return """
+            Arkivator kunne ikke arkivere «\(source)».
+
+            Hva skjedde: \(reason.norwegian)
+            Hva du kan gjøre: \(advice.norwegian)
+            \(back.norwegian)
+
+            Tidspunkt: \(time) · forsøk: \(attempts) · kode: \(code)
+
+            ----------------------------------------------------------------
+
+            Arkivator could not file “\(source)”.
+
+            What happened: \(reason.english)
+            What to do: \(advice.english)
+            \(back.english)
+
+            Time: \(time) · attempts: \(attempts) · code: \(code)
+
+            """
+    }
+
+    static func advice(code: String, watched: String) -> UserMessage {
+        switch code {
+        case "empty", "truncated", "undecodable", "noPages":
+            UserMessage(nb: "Skann eller kopier dokumentet på nytt og legg den nye filen i \(watched). Denne filen kan du slette.",
+                        en: "Scan or copy the document again and put the new file in \(watched). You may delete this file.")
+        case "notAnImage", "unsupportedFormat":
+            UserMessage(nb: "Lagre dokumentet som JPEG, PNG eller TIFF og legg det i \(watched).",
+                        en: "Save the document as JPEG, PNG or TIFF and put it in \(watched).")
+        case "tooLarge":
+            UserMessage(nb: "Skann på nytt med lavere oppløsning (300 DPI holder) og legg den nye filen i \(watched).",
+                        en: "Scan again at a lower resolution (300 DPI is enough) and put the new file in \(watched).")
+        case "write", "unreadable", "library":
+            UserMessage(nb: "Arkivator prøvde flere ganger. Sjekk at disken har ledig plass og at du kan skrive i bibliotekmappen (arkivator doctor).",
+                        en: "Arkivator tried several times. Check that the disk has free space and that you may write to the library folder (arkivator doctor).")
+        default:
+            UserMessage(nb: "Kjør arkivator doctor for å sjekke Tesseract og språkdata. Kommer feilen tilbake, meld fra.",
+                        en: "Run arkivator doctor to check Tesseract and its language data. If the problem comes back, please report it.")
+        }
+    }
+}

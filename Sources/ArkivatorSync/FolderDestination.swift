@@ -1,0 +1,136 @@
+import ArkivatorLibrary
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Copies files into a folder (another disk, a folder a sync program watches).
+///
+/// Each file is written to a temporary file beside its target, flushed with `fsync`, renamed
+/// over the target in one step and the folder flushed: the target is never half-written. A
+/// target with the same size and the same bytes is left alone. The root folder itself is never
+/// created (a missing root is a disk that is not connected: tried again later); the folders
+/// below it are, readable by their owner only.
+public struct FolderDestination: UploadDestination {
+    public let root: URL
+
+    public init(root: URL) {
+        self.root = root
+    }
+
+    public func upload(_ file: UploadFile) async throws -> UploadResult {
+        let root = root
+        return try await Blocking.run { try Self.copy(file, into: root) }
+    }
+
+    public func close() async {}
+
+    // MARK: - The copy (blocking)
+
+    static func copy(_ file: UploadFile, into root: URL) throws(UploadFailure) -> UploadResult {
+        let parts = try relativeComponents(file.relativePath)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .folderMissing(root.path)
+        }
+        var folder = root.path
+        for part in parts.dropLast() {
+            folder += "/" + part
+            if mkdir(folder, 0o700) != 0, errno != EEXIST { throw failure(errno, path: folder) }
+        }
+        let target = folder + "/" + (parts.last ?? "")
+
+        let source = Posix.open(file.path, O_RDONLY | O_CLOEXEC)
+        guard source >= 0 else {
+            throw errno == ENOENT ? .missingFile(file.path) : failure(errno, path: file.path)
+        }
+        defer { Posix.close(source) }
+        var sourceInfo = stat()
+        guard fstat(source, &sourceInfo) == 0 else { throw failure(errno, path: file.path) }
+
+        if try sameContent(source: source, size: sourceInfo.st_size, target: target) { return .unchanged }
+
+        let temporary = folder + "/.arkivator-\(UUID().uuidString).tmp"
+        let output = Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard output >= 0 else { throw failure(errno, path: temporary) }
+        var published = false
+        defer {
+            if !published { unlink(temporary) }
+        }
+        do {
+            defer { Posix.close(output) }
+            guard lseek(source, 0, SEEK_SET) == 0 else { throw failure(errno, path: file.path) }
+            var buffer = [UInt8](repeating: 0, count: 1 << 20)
+            while true {
+                let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(errno, path: file.path)
+                }
+                if count == 0 { break }
+                var written = 0
+                while written < count {
+                    let step = buffer.withUnsafeBytes { bytes in
+                        bytes.baseAddress.map { write(output, $0 + written, count - written) } ?? -1
+                    }
+                    if step < 0 {
+                        if errno == EINTR { continue }
+                        throw failure(errno, path: target)
+                    }
+                    written += step
+                }
+            }
+            guard fsync(output) == 0 else { throw failure(errno, path: target) }
+        }
+        guard rename(temporary, target) == 0 else { throw failure(errno, path: target) }
+        published = true
+        let directory = Posix.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if directory >= 0 {
+            _ = fsync(directory)
+            Posix.close(directory)
+        }
+        return .uploaded
+    }
+
+    /// Whether `target` is a regular file with `size` bytes equal to the source's.
+    static func sameContent(source: Int32, size: off_t, target: String) throws(UploadFailure) -> Bool {
+        var info = stat()
+        guard lstat(target, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size == size else { return false }
+        let other = Posix.open(target, O_RDONLY | O_CLOEXEC)
+        guard other >= 0 else { return false }
+        defer { Posix.close(other) }
+        var left = [UInt8](repeating: 0, count: 1 << 16)
+        var right = [UInt8](repeating: 0, count: 1 << 16)
+        var offset: off_t = 0
+        while offset < size {
+            let wanted = Int(min(off_t(left.count), size - offset))
+            let a = left.withUnsafeMutableBytes { pread(source, $0.baseAddress, wanted, offset) }
+            let b = right.withUnsafeMutableBytes { pread(other, $0.baseAddress, wanted, offset) }
+            guard a > 0, a == b else {
+                if a < 0 { throw failure(errno, path: target) }
+                return false
+            }
+            guard left[0..<a] == right[0..<b] else { return false }
+            offset += off_t(a)
+        }
+        return true
+    }
+
+    /// A system error as the queue sees it.
+    static func failure(_ number: Int32, path: String) -> UploadFailure {
+        let detail = String(cString: strerror(number))
+        switch number {
+        case ENOSPC, EDQUOT:
+            return .full(path, detail: detail)
+        case EACCES, EPERM, EROFS:
+            return .init(.refused, nb: "Mangler skrivetilgang til \(path) (\(detail)).", en: "No permission to write \(path) (\(detail)).")
+        case ENAMETOOLONG:
+            return .badRelativePath(path)
+        default:
+            return .init(.transient, nb: "Kunne ikke skrive \(path) (\(detail)). Prøver igjen senere.",
+                         en: "Could not write \(path) (\(detail)). Trying again later.")
+        }
+    }
+}

@@ -1,0 +1,104 @@
+import ArkivatorCore
+import ArkivatorLibrary
+
+/// Why a file could not be uploaded, in plain words, and what the queue does about it.
+public struct UploadFailure: UserFacingError, Sendable, Equatable {
+    public enum Kind: String, Sendable, Codable {
+        /// The setting is not a destination arkivator knows (`config set destination` refuses it).
+        case badDestination
+        /// The server or disk could not be reached or answered with a passing error (connection
+        /// refused, time-out, HTTP 5xx except 507, rclone's "temporary error"): tried again after
+        /// 1, 2, 4, 8 and 16 seconds, then the job gives up.
+        case transient
+        /// The login was refused (HTTP 401/403, rclone's authentication errors): the job stays
+        /// queued without using up a try, and is tried again after ``UploadPolicy/loginRetryDelay``
+        /// or at once with `arkivator upload`.
+        case authentication
+        /// The credentials cannot be used (a secrets file others can read, a malformed one): like
+        /// ``authentication``.
+        case credentials
+        /// The destination is full (HTTP 507, ENOSPC, rclone's quota errors): tried again like
+        /// ``transient`` (space may be freed), then the job gives up.
+        case full
+        /// The destination refused the file for good (other HTTP 4xx, no permission, rclone's
+        /// fatal errors): the job gives up at once.
+        case refused
+        /// The file is gone from the archive: the job gives up at once.
+        case missingFile
+        /// rclone is missing or did not understand its command: the job gives up at once.
+        case tool
+    }
+
+    public let kind: Kind
+    public let userMessage: UserMessage
+
+    public init(_ kind: Kind, nb: String, en: String) {
+        self.kind = kind
+        self.userMessage = UserMessage(nb: nb, en: en)
+    }
+
+    /// Whether the job is tried again (counting the try) rather than given up.
+    var isRetried: Bool { kind == .transient || kind == .full }
+
+    /// Whether the job waits for the person (a login) without using up a try.
+    var waitsForLogin: Bool { kind == .authentication || kind == .credentials }
+
+    /// Whether the rest of the pass skips this destination (it would fail the same way for every file).
+    var blocksDestination: Bool { isRetried || waitsForLogin }
+}
+
+// MARK: - Messages
+
+extension UploadFailure {
+    static func badDestination(_ text: String) -> UploadFailure {
+        .init(.badDestination,
+              nb: "«\(text)» er ikke et mål arkivator kjenner. Skriv folder:/sti/til/mappe, webdav:https://server/sti eller rclone:fjernlager:sti.",
+              en: "“\(text)” is not a destination arkivator knows. Write folder:/path/to/folder, webdav:https://server/path or rclone:remote:path.")
+    }
+
+    static func credentialsInURL(_ text: String) -> UploadFailure {
+        .init(.badDestination,
+              nb: "Ikke skriv brukernavn eller passord i adressen («\(text)»): den lagres i klartekst. Bruk ARKIVATOR_WEBDAV_USER og ARKIVATOR_WEBDAV_PASSWORD, eller filen webdav.secret i biblioteket.",
+              en: "Do not put a user name or password in the address (“\(text)”): it is stored in plain text. Use ARKIVATOR_WEBDAV_USER and ARKIVATOR_WEBDAV_PASSWORD, or the file webdav.secret in the library.")
+    }
+
+    static func folderMissing(_ path: String) -> UploadFailure {
+        .init(.transient, nb: "Mappen \(path) finnes ikke nå. Er disken koblet til? Prøver igjen senere.",
+              en: "The folder \(path) is not there now. Is the disk connected? Trying again later.")
+    }
+
+    static func full(_ destination: String, detail: String) -> UploadFailure {
+        .init(.full, nb: "Målet er fullt: det er ikke plass til flere filer i \(destination) (\(detail)). Frigjør plass; arkivator prøver igjen.",
+              en: "The destination is full: there is no room for more files in \(destination) (\(detail)). Free some space; arkivator tries again.")
+    }
+
+    static func login(_ destination: String, detail: String) -> UploadFailure {
+        .init(.authentication,
+              nb: "\(destination) avviste innloggingen (\(detail)). Logg inn på nytt / sjekk brukernavn og passord, så prøver arkivator igjen (eller kjør arkivator upload).",
+              en: "\(destination) refused the login (\(detail)). Log in again / check the user name and password; arkivator then tries again (or run arkivator upload).")
+    }
+
+    static func refused(_ destination: String, file: String, detail: String) -> UploadFailure {
+        .init(.refused, nb: "\(destination) tok ikke imot \(file) (\(detail)).",
+              en: "\(destination) did not accept \(file) (\(detail)).")
+    }
+
+    static func unreachable(_ destination: String, detail: String) -> UploadFailure {
+        .init(.transient, nb: "Fikk ikke kontakt med \(destination) (\(detail)). Prøver igjen senere.",
+              en: "Could not reach \(destination) (\(detail)). Trying again later.")
+    }
+
+    static func serverError(_ destination: String, detail: String) -> UploadFailure {
+        .init(.transient, nb: "\(destination) svarte med en feil (\(detail)). Prøver igjen senere.",
+              en: "\(destination) answered with an error (\(detail)). Trying again later.")
+    }
+
+    static func missingFile(_ path: String) -> UploadFailure {
+        .init(.missingFile, nb: "Filen \(path) mangler i arkivet. Kjør arkivator reindex for å se hva som mangler.",
+              en: "The file \(path) is missing from the archive. Run arkivator reindex to see what is missing.")
+    }
+
+    static func badRelativePath(_ path: String) -> UploadFailure {
+        .init(.refused, nb: "Filnavnet «\(path)» kan ikke brukes på målet.", en: "The file name “\(path)” cannot be used at the destination.")
+    }
+}

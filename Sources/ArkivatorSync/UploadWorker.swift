@@ -1,0 +1,294 @@
+import ArkivatorCore
+import ArkivatorLibrary
+import Dispatch
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Works through the upload queue: every due job is taken (`uploading`), every file of its
+/// document copied to the job's destination, and the job marked `done` (the document
+/// `uploaded`). A failed try is recorded by its kind (``UploadFailure/Kind``):
+///
+/// - passing errors and a full destination: tried again after 1, 2, 4, 8 and 16 s; the sixth
+///   failed try in a row gives up (`error`, the document `failed`) and the notify command runs;
+/// - a refused login or unusable credentials: the job stays `queued`, no try is used up, the
+///   next try comes after ``UploadPolicy/loginRetryDelay`` (or at once with `arkivator upload`),
+///   and the notify command runs the first time;
+/// - anything else (other HTTP 4xx, a missing archive file, no rclone): gives up at once.
+///
+/// After a failure that would hit every file the same way (passing, full, login), the rest of
+/// the pass leaves that destination alone and records the same failure on its jobs.
+///
+/// Only one worker works at a time per library: a pass holds an exclusive `flock` on
+/// `<library>/uploads.lock` (another process's pass returns at once with ``UploadReport/busy``).
+/// Holding it, the worker knows any `uploading` job was left by a process that died and puts
+/// it back in the queue; without the lock (a file system without `flock`), a job left
+/// `uploading` for ``UploadPolicy/staleAfter`` seconds is due again (a live uploader touches its
+/// job after every file).
+///
+/// Files are copied, the database is read and written, and child programs run on Dispatch
+/// threads, off the cooperative pool.
+public final class UploadWorker: Sendable {
+    public let library: Library
+    /// The notify command given on the command line (`--notify`); else the `notify` setting.
+    public let notifyCommand: String?
+    public let policy: UploadPolicy
+    /// For `ARKIVATOR_WEBDAV_*`, `PATH` and rclone's own variables.
+    public let environment: [String: String]
+
+    public init(library: Library, notify: String? = nil, policy: UploadPolicy = UploadPolicy(),
+                environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.library = library
+        self.notifyCommand = notify
+        self.policy = policy
+        self.environment = environment
+    }
+
+    // MARK: - Passes
+
+    /// One pass: every job due now, once (with `includeWaiting`, also those waiting for a later
+    /// try: what `arkivator upload` does), at most `maxJobs` of them, oldest first. A job that
+    /// fails is not tried again in the same pass.
+    public func runPass(includeWaiting: Bool = false, maxJobs: Int = .max) async -> UploadReport {
+        var report = UploadReport()
+        let lock = UploadLock.take(library.location.directory)
+        if case .busy = lock {
+            report.busy = true
+            return report
+        }
+        defer { lock.release() }
+        let (library, policy) = (library, policy)
+        var destinations: [String: any UploadDestination] = [:]
+        var blocked: [String: UploadFailure] = [:]
+        do {
+            if case .held = lock { _ = try await Blocking.run { try library.requeueInterruptedUploads() } }
+            let due = try await Blocking.run { try library.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
+            for id in due {
+                if Task.isCancelled || report.entries.count >= maxJobs { break }
+                guard let job = try await Blocking.run({
+                    try library.claimUpload(id, includeWaiting: includeWaiting, staleAfter: policy.staleAfter)
+                }) else { continue }
+                report.entries.append(await upload(job, destinations: &destinations, blocked: &blocked))
+            }
+        } catch {
+            report.problems.append(UserMessage(error: error))
+        }
+        for destination in destinations.values { await destination.close() }
+        report.problems += await notify(report)
+        return report
+    }
+
+    /// Passes until nothing is due now (new jobs, jobs whose wait ran out during a pass), or
+    /// `maxJobs` jobs were tried; returns without waiting for jobs due later. This is what `watch`
+    /// calls between documents.
+    public func runDueJobs(maxJobs: Int = .max) async -> UploadReport {
+        var report = UploadReport()
+        while !Task.isCancelled, report.entries.count < maxJobs {
+            let pass = await runPass(maxJobs: maxJobs - report.entries.count)
+            report.merge(pass)
+            if pass.entries.isEmpty || pass.busy { break }
+        }
+        return report
+    }
+
+    /// ``runDueJobs()`` for code outside Swift concurrency (a worker thread): blocks the calling
+    /// thread until it returns. Never call it on the cooperative pool.
+    @available(*, noasync, message: "call runDueJobs() from async code")
+    public func runDueJobsAndWait(maxJobs: Int = .max) -> UploadReport {
+        let box = ReportBox()
+        let done = DispatchSemaphore(value: 0)
+        Task.detached {
+            box.report = await self.runDueJobs(maxJobs: maxJobs)
+            done.signal()
+        }
+        done.wait()
+        return box.report
+    }
+
+    /// Works until no job is pending (every one `done` or `error`) or `deadline` passes, sleeping
+    /// until the next job is due in between; stops early when the task is cancelled.
+    public func run(until deadline: Date) async -> UploadReport {
+        var report = UploadReport()
+        while !Task.isCancelled {
+            let passes = await runDueJobs()
+            report.merge(passes)
+            guard Date() < deadline else { break }
+            let library = library, staleAfter = policy.staleAfter
+            guard let status = try? await Blocking.run({ try library.uploadQueueStatus(staleAfter: staleAfter) }),
+                  status.pending > 0, let next = status.nextDue else { break }
+            let wait = min(max(next.timeIntervalSinceNow, passes.busy ? 1 : 0.05), deadline.timeIntervalSinceNow)
+            guard wait > 0 else { break }
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+        }
+        return report
+    }
+
+    // MARK: - One job
+
+    private func upload(_ job: UploadJob, destinations: inout [String: any UploadDestination],
+                        blocked: inout [String: UploadFailure]) async -> UploadReport.Entry {
+        let library = library
+        var entry = UploadReport.Entry(job: job, outcome: .done, uploaded: 0, unchanged: 0, message: nil, failure: nil)
+        do {
+            if let failure = blocked[job.destination] { throw failure }
+            let destination = try open(job.destination, in: &destinations)
+            let files = try await Blocking.run { try library.uploadFiles(of: job) }
+            for file in files {
+                try Task.checkCancellation()
+                switch try await destination.upload(file) {
+                case .uploaded: entry.uploaded += 1
+                case .unchanged: entry.unchanged += 1
+                }
+                try? await Blocking.run { try library.touchUpload(job.id) }
+            }
+            try await Blocking.run { try library.completeUpload(job.id) }
+            entry.job = (try? await Blocking.run { try library.uploadJob(job.id) }) ?? job
+            return entry
+        } catch is CancellationError {
+            try? await Blocking.run { try library.releaseUpload(job.id) }
+            entry.outcome = .retrying
+            return entry
+        } catch {
+            let failure = error as? UploadFailure
+                ?? UploadFailure(.transient, nb: UserMessage(error: error).norwegian, en: UserMessage(error: error).english)
+            if failure.blocksDestination { blocked[job.destination] = failure }
+            return await record(failure, for: job, entry: entry)
+        }
+    }
+
+    private func record(_ failure: UploadFailure, for job: UploadJob, entry: UploadReport.Entry) async -> UploadReport.Entry {
+        var entry = entry
+        entry.message = failure.userMessage
+        entry.failure = failure.kind
+        let message = failure.userMessage.text()
+        entry.isNews = job.lastError != message
+        let now = Date()
+        let (retryAt, counted, outcome): (Date?, Bool, UploadReport.Outcome)
+        if failure.waitsForLogin {
+            (retryAt, counted, outcome) = (now.addingTimeInterval(policy.loginRetryDelay), false, .waitingForLogin)
+        } else if failure.isRetried, let delay = policy.delay(afterAttempt: job.attempts + 1) {
+            (retryAt, counted, outcome) = (now.addingTimeInterval(delay), true, .retrying)
+        } else {
+            (retryAt, counted, outcome) = (nil, true, .failed)
+        }
+        entry.outcome = outcome
+        let library = library
+        do {
+            entry.job = try await Blocking.run {
+                try library.recordUploadFailure(job.id, message: message, counted: counted, retryAt: retryAt)
+            }
+        } catch {
+            // The job stays `uploading` and is taken up again later (see the type's notes).
+            entry.message = UserMessage(error: error)
+        }
+        return entry
+    }
+
+    /// Opens a destination once per pass.
+    private func open(_ setting: String, in destinations: inout [String: any UploadDestination]) throws -> any UploadDestination {
+        if let destination = destinations[setting] { return destination }
+        let destination = try Destination.parse(setting).open(library: library.location, environment: environment)
+        destinations[setting] = destination
+        return destination
+    }
+
+    // MARK: - Notifying
+
+    /// Runs the notify command for the jobs that gave up (one message per destination) and
+    /// for a refused login (the first time a job meets it); returns what went wrong running it.
+    private func notify(_ report: UploadReport) async -> [UserMessage] {
+        var messages: [String] = []
+        var byDestination: [String: [UploadReport.Entry]] = [:]
+        for entry in report.entries where entry.outcome == .failed { byDestination[entry.job.destination, default: []].append(entry) }
+        for (setting, entries) in byDestination.sorted(by: { $0.key < $1.key }) {
+            let name = (try? Destination.parse(setting).displayName) ?? setting
+            let reason = entries[0].message?.text() ?? ""
+            if entries.count == 1 {
+                let job = entries[0].job
+                messages.append(UserMessage(
+                    nb: "Arkivator: «\(job.title)» ble ikke lastet opp til \(name) etter \(job.attempts) forsøk. \(reason) Prøv igjen med: arkivator queue retry \(job.id)",
+                    en: "Arkivator: “\(job.title)” was not uploaded to \(name) after \(job.attempts) tries. \(reason) Try again with: arkivator queue retry \(job.id)").text())
+            } else {
+                messages.append(UserMessage(
+                    nb: "Arkivator: \(entries.count) dokumenter ble ikke lastet opp til \(name). \(reason) Prøv igjen med: arkivator queue retry --all",
+                    en: "Arkivator: \(entries.count) documents were not uploaded to \(name). \(reason) Try again with: arkivator queue retry --all").text())
+            }
+        }
+        var loginNoted: Set<String> = []
+        for entry in report.entries where entry.outcome == .waitingForLogin {
+            // Only news: the job did not already carry this message before the pass.
+            guard entry.isNews, let message = entry.message?.text(), !loginNoted.contains(entry.job.destination) else { continue }
+            loginNoted.insert(entry.job.destination)
+            messages.append("Arkivator: " + message)
+        }
+        guard !messages.isEmpty else { return [] }
+        let library = library
+        let command: String?
+        if let notifyCommand { command = notifyCommand } else { command = try? await Blocking.run { try library.setting(.notify) } }
+        guard let command, !command.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
+        var problems: [UserMessage] = []
+        for message in messages {
+            if let problem = await Notifier.run(command, message: message, environment: environment, timeout: policy.notifyTimeout) {
+                problems.append(problem)
+            }
+        }
+        return problems
+    }
+}
+
+/// Runs the notify command: `/bin/sh -c 'COMMAND "$1"' arkivator-notify MESSAGE`, so the
+/// command may hold its own arguments and the message arrives as one more, never as shell text.
+public enum Notifier {
+    /// Runs it and waits (at most `timeout` seconds); returns what went wrong, nil when it ran and exited 0.
+    public static func run(_ command: String, message: String, environment: [String: String],
+                           timeout: TimeInterval = 30) async -> UserMessage? {
+        do {
+            let result = try await Blocking.run {
+                try ChildProcess.run("/bin/sh", ["-c", command + " \"$1\"", "arkivator-notify", message],
+                                     environment: environment, timeout: timeout)
+            }
+            guard result.status == 0, !result.timedOut else {
+                let detail = result.timedOut ? "more than \(Int(timeout)) s" : "exit \(result.status)"
+                return UserMessage(nb: "Varslingskommandoen «\(command)» feilet (\(detail)).",
+                                   en: "The notify command “\(command)” failed (\(detail)).")
+            }
+            return nil
+        } catch {
+            return UserMessage(nb: "Kunne ikke kjøre varslingskommandoen «\(command)»: \(error)",
+                               en: "Could not run the notify command “\(command)”: \(error)")
+        }
+    }
+}
+
+/// The result of a detached task, handed to the thread that waits for it (guarded by the semaphore).
+private final class ReportBox: @unchecked Sendable {
+    var report = UploadReport()
+}
+
+/// `<library>/uploads.lock`: an exclusive `flock` while a pass runs.
+enum UploadLock {
+    case held(Int32)
+    /// Another process (or worker) is in a pass.
+    case busy
+    /// The lock file cannot be opened or locked (then stale `uploading` jobs go by age).
+    case unavailable
+
+    static func take(_ directory: URL) -> UploadLock {
+        let descriptor = Posix.open(directory.appendingPathComponent("uploads.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return .unavailable }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return .held(descriptor) }
+        let busy = errno == EWOULDBLOCK
+        Posix.close(descriptor)
+        return busy ? .busy : .unavailable
+    }
+
+    func release() {
+        if case .held(let descriptor) = self {
+            _ = flock(descriptor, LOCK_UN)
+            Posix.close(descriptor)
+        }
+    }
+}

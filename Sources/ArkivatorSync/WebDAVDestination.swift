@@ -1,0 +1,190 @@
+import ArkivatorLibrary
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Uploads to a WebDAV folder over HTTP(S) with AsyncHTTPClient.
+///
+/// Per file: `PROPFIND` (depth 0) asks for the remote size; when it equals the local size (or the
+/// server gives none) the remote file is fetched (`GET`) and compared byte for byte, and an equal
+/// file is left alone (archive files are small, and no ETag a server makes says what bytes it
+/// holds). Otherwise each folder level that is missing is made (`MKCOL`; 405 means it is there
+/// already), the file is sent (`PUT`), and `PROPFIND` checks that the server holds as many bytes
+/// as were sent (a server that reports no size is taken at its word).
+///
+/// Answers: 401/403 → ``UploadFailure/Kind/authentication``; 507 → `.full`; 408, 425, 429 and
+/// other 5xx, and any connection failure or time-out → `.transient`; other 4xx → `.refused`.
+public actor WebDAVDestination: UploadDestination {
+    public nonisolated let base: URL
+    private let authorization: String?
+    private var knownFolders: Set<String> = []
+    private let name: String
+
+    public init(base: URL, credentials: WebDAVCredentials?) {
+        self.base = base
+        authorization = credentials?.basicAuthorization
+        name = Destination.webdav(base).displayName
+    }
+
+    /// One client for the process (never shut down, so no destination has to remember to):
+    /// connections give up after 10 s, reads after 60 s of silence. A connection that fails is
+    /// not tried again by the client (it would keep trying until the connect time-out): the
+    /// queue does the retrying, with its back-off, and a refused connection fails the try at once.
+    private static let sharedClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration(timeout: .init(connect: .seconds(10), read: .seconds(60)))
+        configuration.redirectConfiguration = .follow(max: 5, allowCycles: false)
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    private var client: HTTPClient { Self.sharedClient }
+
+    /// Nothing to let go: the client is shared by the process.
+    public func close() async {}
+
+    public func upload(_ file: UploadFile) async throws -> UploadResult {
+        let parts = try relativeComponents(file.relativePath)
+        let local = try await Blocking.run { () throws -> Data in
+            guard let data = FileManager.default.contents(atPath: file.path) else { throw UploadFailure.missingFile(file.path) }
+            return data
+        }
+        let url = address(parts, folder: false)
+        let before = try await remoteSize(url, file: file.relativePath)
+        if before == .size(local.count) || before == .unknown,
+           try await remoteBytes(url, file: file.relativePath, expected: local.count) == local {
+            return .unchanged
+        }
+        try await makeFolders(Array(parts.dropLast()), file: file.relativePath)
+        var request = HTTPClientRequest(url: url)
+        request.method = .PUT
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.body = .bytes(ByteBuffer(bytes: local))
+        let status = try await send(request, file: file.relativePath, timeout: 60 + Double(local.count) / 100_000).status
+        try check(status, file: file.relativePath, accepting: [200, 201, 204])
+        // A server that does not report sizes cannot be checked; one that does must hold every byte.
+        switch try await remoteSize(url, file: file.relativePath) {
+        case .size(local.count), .unknown:
+            break
+        case .size(let stored):
+            throw UploadFailure.serverError(name, detail: "PROPFIND: \(stored) of \(local.count) bytes of \(file.relativePath)")
+        case .missing:
+            throw UploadFailure.serverError(name, detail: "PROPFIND: \(file.relativePath) is not there after PUT")
+        }
+        return .uploaded
+    }
+
+    // MARK: - Requests
+
+    /// The URL of a file (or, with `folder`, a collection) below the base, each part percent-encoded.
+    func address(_ parts: [String], folder: Bool) -> String {
+        var text = base.absoluteString
+        if !text.hasSuffix("/") { text += "/" }
+        text += parts.map { $0.precomposedStringWithCanonicalMapping.addingPercentEncoding(withAllowedCharacters: Self.unreserved) ?? $0 }
+            .joined(separator: "/")
+        return folder ? text + "/" : text
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    /// What the server says about a file.
+    enum RemoteFile: Equatable {
+        case missing
+        case size(Int)
+        /// There, but no `getcontentlength` was given.
+        case unknown
+    }
+
+    /// `PROPFIND` (depth 0) for the size of the file at `url`.
+    private func remoteSize(_ url: String, file: String) async throws -> RemoteFile {
+        var request = HTTPClientRequest(url: url)
+        request.method = .PROPFIND
+        request.headers.add(name: "Depth", value: "0")
+        request.headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+        request.body = .bytes(ByteBuffer(string: """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:"><D:prop><D:getcontentlength/><D:resourcetype/></D:prop></D:propfind>
+            """))
+        let (status, body) = try await send(request, file: file, limit: 1 << 20)
+        if status == 404 { return .missing }
+        try check(status, file: file, accepting: [207, 200])
+        let text = String(decoding: body, as: UTF8.self)
+        if text.firstMatch(of: /<([A-Za-z0-9_.-]+:)?collection\s*\/?>/) != nil {
+            throw UploadFailure.refused(name, file: file, detail: "a folder has this name")
+        }
+        guard let match = text.firstMatch(of: /<(?:[A-Za-z0-9_.-]+:)?getcontentlength[^>]*>\s*([0-9]+)\s*</),
+              let size = Int(match.1) else { return .unknown }
+        return .size(size)
+    }
+
+    /// The remote file's bytes when it has exactly `expected` of them, else nil.
+    private func remoteBytes(_ url: String, file: String, expected: Int) async throws -> Data? {
+        var request = HTTPClientRequest(url: url)
+        request.method = .GET
+        let (status, body) = try await send(request, file: file, limit: expected + 1)
+        if status == 404 { return nil }
+        try check(status, file: file, accepting: [200])
+        return body
+    }
+
+    /// Makes each missing level of `parts` below the base (`MKCOL`; 405: it exists).
+    private func makeFolders(_ parts: [String], file: String) async throws {
+        guard !parts.isEmpty else { return }
+        for level in 1...parts.count {
+            let folder = Array(parts.prefix(level))
+            let key = folder.joined(separator: "/")
+            if knownFolders.contains(key) { continue }
+            var request = HTTPClientRequest(url: address(folder, folder: true))
+            request.method = .MKCOL
+            let status = try await send(request, file: file).status
+            switch status {
+            case 201, 200, 204, 405:
+                knownFolders.insert(key)
+            case 409 where level == 1:
+                throw UploadFailure.refused(name, file: file, detail: "MKCOL 409: the folder \(base.absoluteString) does not exist on the server")
+            default:
+                try check(status, file: file, accepting: [])
+            }
+        }
+    }
+
+    /// Sends a request with the login; the status and the answer's first `limit` bytes (or a little more).
+    private func send(_ request: HTTPClientRequest, file: String, limit: Int = 1 << 16,
+                      timeout: TimeInterval = 60) async throws -> (status: Int, body: Data) {
+        var request = request
+        if let authorization { request.headers.replaceOrAdd(name: "Authorization", value: authorization) }
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(timeout * 1000)))
+            var body = Data()
+            for try await chunk in response.body {
+                if body.count <= limit { body.append(contentsOf: chunk.readableBytesView) }
+            }
+            return (Int(response.status.code), body)
+        } catch let failure as UploadFailure {
+            throw failure
+        } catch {
+            throw UploadFailure.unreachable(name, detail: Self.describe(error))
+        }
+    }
+
+    /// Turns an HTTP status that is not one of `accepting` into the failure the queue acts on.
+    private func check(_ status: Int, file: String, accepting: Set<Int>) throws(UploadFailure) {
+        if accepting.contains(status) { return }
+        let detail = "HTTP \(status)"
+        switch status {
+        case 401, 403: throw .login(name, detail: detail)
+        case 507: throw .full(name, detail: detail)
+        case 408, 425, 429, 500...599: throw .serverError(name, detail: detail)
+        default: throw .refused(name, file: file, detail: detail)
+        }
+    }
+
+    /// A connection error in a few words.
+    static func describe(_ error: any Error) -> String {
+        let text = String(describing: error)
+        let lower = text.lowercased()
+        if lower.contains("connection refused") || lower.contains("econnrefused") { return "connection refused" }
+        if lower.contains("timeout") || lower.contains("timedout") || lower.contains("deadline") { return "timed out" }
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}

@@ -1,0 +1,145 @@
+import ArgumentParser
+import ArkivatorCore
+import ArkivatorLibrary
+import ArkivatorSync
+import Foundation
+
+extension Arkivator {
+    /// `arkivator config set|get|unset`: the library's settings.
+    struct Config: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "config",
+            abstract: "Innstillinger: hvor dokumentene lastes opp, og varsling. (Settings: where documents are uploaded, and notification.)",
+            discussion: """
+                Nøkler / keys:
+                  destination   hvor nye dokumenter lastes opp (where new documents are uploaded):
+                                folder:/sti/til/mappe
+                                webdav:https://server/remote.php/dav/files/kari/Arkiv
+                                rclone:fjernlager:Arkiv   (et fjernlager fra rclone config)
+                  notify        en kommando som får meldingen som argument når en opplasting gir opp
+                                (a command given the message as its argument when an upload gives up)
+
+                Eksempler / examples:
+                  arkivator config set destination folder:/media/kari/Kopi/Arkiv
+                  arkivator config set notify "notify-send Arkivator"
+                  arkivator config get
+                  arkivator config unset destination
+                """,
+            subcommands: [SetValue.self, GetValue.self, UnsetValue.self])
+    }
+}
+
+extension Arkivator.Config {
+    struct SetValue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Sett en innstilling. (Set a setting.)")
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Argument(help: ArgumentHelp("destination eller notify. (destination or notify.)", valueName: "KEY"))
+        var key: String
+
+        @Argument(help: ArgumentHelp("Verdien. (The value.)", valueName: "VALUE"))
+        var value: String
+
+        func validate() throws { _ = try ConfigCommand.setting(key) }
+
+        func run() throws {
+            let setting = try ConfigCommand.setting(key)
+            var stored = value.trimmingCharacters(in: .whitespacesAndNewlines)
+            var note: UserMessage?
+            let terminal = Terminal()
+            try LibraryCommand.run(libraryOptions) { library in
+                switch setting {
+                case .destination:
+                    let destination = try Destination.parse(stored)
+                    stored = destination.description
+                    note = destination.setupNote(library: library.location)
+                case .notify:
+                    guard !stored.isEmpty else {
+                        throw LibraryError(message: UserMessage(nb: "Kommandoen kan ikke være tom. Bruk arkivator config unset notify.",
+                                                                en: "The command cannot be empty. Use arkivator config unset notify."))
+                    }
+                }
+                try library.setSetting(setting, stored)
+                if setting == .destination {
+                    let elsewhere = try library.uploadJobs(states: [.queued, .uploading, .error]).filter { $0.destination != stored }
+                    if !elsewhere.isEmpty {
+                        terminal.error(UserMessage(
+                            nb: "\(elsewhere.count) jobber i køen går fortsatt til det gamle målet (se arkivator queue).",
+                            en: "\(elsewhere.count) jobs in the queue still go to the old destination (see arkivator queue)."))
+                    }
+                }
+            }
+            terminal.line("\(setting.rawValue) = \(stored)")
+            if let note { terminal.line(note.text()) }
+        }
+    }
+
+    struct GetValue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "get", abstract: "Vis én eller alle innstillinger. (Show one or all settings.)",
+            discussion: "Avslutter med 1 når nøkkelen ikke er satt. (Exits with 1 when the key is not set.)")
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Argument(help: ArgumentHelp("destination eller notify; uten: alle. (Without: all.)", valueName: "KEY"))
+        var key: String?
+
+        func validate() throws {
+            if let key { _ = try ConfigCommand.setting(key) }
+        }
+
+        func run() throws {
+            let terminal = Terminal()
+            if let key {
+                let setting = try ConfigCommand.setting(key)
+                guard let value = try LibraryCommand.run(libraryOptions, { try $0.setting(setting) }) else { throw ExitCode(1) }
+                terminal.line(value)
+                return
+            }
+            let values = try LibraryCommand.run(libraryOptions) { library in
+                try Library.Setting.allCases.compactMap { setting in try library.setting(setting).map { (setting, $0) } }
+            }
+            guard !values.isEmpty else {
+                terminal.line(UserMessage(nb: "Ingen innstillinger er satt. Se arkivator config --help.",
+                                          en: "No settings are set. See arkivator config --help.").text())
+                return
+            }
+            for (setting, value) in values { terminal.line("\(setting.rawValue) = \(value)") }
+        }
+    }
+
+    struct UnsetValue: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "unset", abstract: "Fjern en innstilling. (Remove a setting.)",
+            discussion: """
+                Uten destination lastes nye dokumenter ikke opp; jobbene som alt står i køen blir stående. \
+                (Without a destination new documents are not uploaded; jobs already queued stay.)
+                """)
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Argument(help: ArgumentHelp("destination eller notify.", valueName: "KEY"))
+        var key: String
+
+        func validate() throws { _ = try ConfigCommand.setting(key) }
+
+        func run() throws {
+            let setting = try ConfigCommand.setting(key)
+            try LibraryCommand.run(libraryOptions) { try $0.setSetting(setting, nil) }
+            Terminal().line(UserMessage(nb: "Fjernet \(setting.rawValue).", en: "Removed \(setting.rawValue).").text())
+        }
+    }
+}
+
+enum ConfigCommand {
+    static func setting(_ key: String) throws -> Library.Setting {
+        guard let setting = Library.Setting(rawValue: key.lowercased()) else {
+            let keys = Library.Setting.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError(UserMessage(nb: "«\(key)» er ikke en innstilling. Velg en av: \(keys).",
+                                              en: "“\(key)” is not a setting. Choose one of: \(keys).").text())
+        }
+        return setting
+    }
+}

@@ -1,0 +1,205 @@
+import ArkivatorClassify
+import ArkivatorCore
+import ArkivatorLibrary
+import ArkivatorSync
+import Foundation
+import TestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A temporary folder with a library in it (`bibliotek/`), removed by ``remove()``.
+struct Sandbox {
+    let directory: URL
+    let library: Library
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-sync-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        library = try Library.open(LibraryLocation(directory: directory.appendingPathComponent("bibliotek")), environment: [:])
+    }
+
+    /// A new empty folder in the sandbox.
+    func folder(_ name: String) throws -> URL {
+        let url = directory.appendingPathComponent(name, isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: directory) }
+
+    /// Sets the destination, then files `count` documents (a `.docx`, a page image and a PDF each,
+    /// with random bytes) through ``Library/file(_:write:)``, so each gets its upload job.
+    @discardableResult
+    func fileDocuments(_ count: Int, destination: String, person: String = "Kari Nordmann") throws -> [LibraryDocument] {
+        try library.setSetting(.destination, destination)
+        return try (1...count).map { number in
+            let title = "2024-03-\(String(format: "%02d", number)) Innkalling Ortopedisk poliklinikk æøå \(UUID().uuidString.prefix(4))"
+            let document = LibraryDocument(
+                sha256: Self.randomHex(64), sourceName: "brev\(number).jpg", title: title, docType: .innkalling,
+                person: person, familyMember: person, institution: "St. Olavs hospital",
+                documentDate: "2024-03-\(String(format: "%02d", number))", text: "Innkalling til time ved Ortopedisk poliklinikk.")
+            let folder = library.defaultArchiveRoot.appendingPathComponent(person)
+            let files = [
+                (ArchivedFile.Kind.docx, 0, folder.appendingPathComponent("Dokumenter/\(title).docx"), 3_000 + number * 17),
+                (.image, 1, folder.appendingPathComponent("Bilder/\(title).jpeg"), 40_000 + number),
+                (.pdf, 0, folder.appendingPathComponent("Bilder/\(title).pdf"), 45_000 + number * 3),
+            ]
+            return try library.file(document) { reservation in
+                try reservation.reserve(files.map(\.2))
+                for (_, _, url, size) in files {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Self.randomBytes(size).write(to: url)
+                }
+                return files.map { ArchivedFile(kind: $0.0, page: $0.1, path: $0.2.path) }
+            }
+        }
+    }
+
+    static func randomHex(_ count: Int) -> String {
+        String((0..<count).map { _ in "0123456789abcdef".randomElement() ?? "0" })
+    }
+
+    static func randomBytes(_ count: Int) -> Data {
+        var generator = SystemRandomNumberGenerator()
+        return Data((0..<count).map { _ in UInt8.random(in: 0...255, using: &generator) })
+    }
+
+    /// The files of every job's document, with their place below the archive root.
+    func uploadFiles() throws -> [UploadFile] {
+        try library.uploadJobs().flatMap { try library.uploadFiles(of: $0) }
+    }
+
+    /// Expects every file of every document under `root` with the same bytes.
+    func expectUploaded(to root: URL, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let files = try uploadFiles()
+        #expect(!files.isEmpty, sourceLocation: sourceLocation)
+        for file in files {
+            let copy = root.appendingPathComponent(file.relativePath)
+            #expect(FileManager.default.contents(atPath: copy.path) == FileManager.default.contents(atPath: file.path),
+                    "\(file.relativePath) at \(root.path)", sourceLocation: sourceLocation)
+        }
+    }
+}
+
+// MARK: - Servers
+
+/// A child program the test started (rclone serve, the fault proxy); stopped by ``stop()``.
+final class Server: @unchecked Sendable {
+    let process: Process
+    let port: Int
+
+    private init(process: Process, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    var url: String { "http://127.0.0.1:\(port)" }
+
+    /// `rclone serve webdav --addr 127.0.0.1:PORT DIR` (with a login when `user` is given), up.
+    static func webdav(serving directory: URL, user: String? = nil, password: String? = nil, log: URL) throws -> Server {
+        let port = try freePort()
+        var arguments = ["serve", "webdav", "--addr", "127.0.0.1:\(port)", directory.path]
+        if let user, let password { arguments += ["--user", user, "--pass", password] }
+        let server = try start(try #require(rclone, "rclone is not installed (apt-get install rclone)"), arguments, port: port, log: log)
+        try server.waitUntilListening()
+        return server
+    }
+
+    /// `scripts/webdav_faults.py` on a new port in front of `target`.
+    static func faults(before target: Server, _ arguments: [String], log: URL, waitUntilUp: Bool = true) throws -> Server {
+        let port = try freePort()
+        let script = Fixtures.root.appendingPathComponent("scripts/webdav_faults.py").path
+        let server = try start("/usr/bin/env", ["python3", script, "--port", "\(port)", "--target", target.url] + arguments,
+                               port: port, log: log)
+        if waitUntilUp { try server.waitUntilListening() }
+        return server
+    }
+
+    static var rclone: String? {
+        ["/usr/bin/rclone", "/usr/local/bin/rclone"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    private static func start(_ executable: String, _ arguments: [String], port: Int, log: URL) throws -> Server {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: log)
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Server(process: process, port: port)
+    }
+
+    func waitUntilListening(timeout: TimeInterval = 15) throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if Self.accepts(port) { return }
+            guard process.isRunning else { break }
+            usleep(50_000)
+        }
+        stop()
+        throw ServerFailure(message: "nothing listens on \(port)")
+    }
+
+    /// Stops the program: SIGTERM, then SIGKILL if it is still there after a second.
+    func stop() {
+        guard process.isRunning else { return }
+        process.terminate()
+        for _ in 0..<20 where process.isRunning { usleep(50_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    struct ServerFailure: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// A port nothing listens on now (the kernel's choice).
+    static func freePort() throws -> Int {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { throw ServerFailure(message: "socket") }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
+        }
+        guard bound else { throw ServerFailure(message: "bind") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
+    static func accepts(_ port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+}
+
+/// A notify command for tests: a script that writes its argument to `output` (appending a line).
+func notifyScript(in sandbox: Sandbox, output: URL) throws -> String {
+    let script = sandbox.directory.appendingPathComponent("notify.sh")
+    try "#!/bin/sh\nprintf '%s\\n' \"$1\" >> '\(output.path)'\n".write(to: script, atomically: true, encoding: .utf8)
+    chmod(script.path, 0o755)
+    return script.path
+}
+
+/// The lines the notify script wrote.
+func notifications(_ output: URL) -> [String] {
+    (try? String(contentsOf: output, encoding: .utf8))?.split(separator: "\n").map(String.init) ?? []
+}
