@@ -103,7 +103,7 @@ def main():
         left = [p for p in inbox.iterdir() if p.is_file() and not p.name.startswith(".")]
         if left:
             return False
-        run = subprocess.run(base + ["queue", "--json", "--library", str(library)], capture_output=True, text=True, env=env)
+        run = subprocess.run(base + ["queue", "--all", "--json", "--library", str(library)], capture_output=True, text=True, env=env)
         try:
             jobs = json.loads(run.stdout or "[]")
         except ValueError:

@@ -370,7 +370,9 @@ public enum AtomicFile {
     }()
     #endif
 
-    private static func renameNoReplace(_ source: String, _ target: String) throws(AtomicFileError) {
+    /// `rename` that never replaces an existing name (`renameat2(RENAME_NOREPLACE)`); works for
+    /// folders too. Throws `ENOSYS`/`EINVAL` where the system or disk cannot do it.
+    public static func renameNoReplace(_ source: String, _ target: String) throws(AtomicFileError) {
         #if canImport(Glibc)
         guard let renameAt2 else { throw AtomicFileError(errno: ENOSYS, operation: "renameat2", path: target) }
         try syscall("renameat2", path: target) { renameAt2(AT_FDCWD, source, AT_FDCWD, target, 1 /* RENAME_NOREPLACE */) }

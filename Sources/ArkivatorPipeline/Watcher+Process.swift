@@ -230,23 +230,17 @@ extension Watcher {
         return ext.isEmpty ? "\(stem) (\(number))" : "\(stem) (\(number)).\(ext)"
     }
 
-    #if canImport(Glibc)
-    private typealias RenameAt2 = @convention(c) (Int32, UnsafePointer<CChar>?, Int32, UnsafePointer<CChar>?, UInt32) -> Int32
-    /// glibc's `renameat2` (declared only under `_GNU_SOURCE`).
-    private static let renameAt2: RenameAt2? = {
-        guard let handle = dlopen(nil, RTLD_NOW), let symbol = dlsym(handle, "renameat2") else { return nil }
-        return unsafeBitCast(symbol, to: RenameAt2.self)
-    }()
-    #endif
-
     /// `rename` that never replaces an existing name (false with `errno` set on failure).
     static func renameNoReplace(_ from: String, _ to: String) -> Bool {
-        #if canImport(Glibc)
-        if let renameAt2 {
-            if renameAt2(AT_FDCWD, from, AT_FDCWD, to, 1 /* RENAME_NOREPLACE */) == 0 { return true }
-            if errno != EINVAL && errno != ENOSYS { return false }
+        do {
+            try AtomicFile.renameNoReplace(from, to)
+            return true
+        } catch where error.errorNumber == EINVAL || error.errorNumber == ENOSYS {
+            // Falls through to the check below.
+        } catch {
+            errno = error.errorNumber
+            return false
         }
-        #endif
         // A disk without RENAME_NOREPLACE: only this program writes there, so look first.
         if access(to, F_OK) == 0 {
             errno = EEXIST
