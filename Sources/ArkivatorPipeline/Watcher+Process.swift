@@ -91,7 +91,13 @@ extension Watcher {
         // 3. Read, classify and file it, exactly as `ingest` does.
         let pipeline = try loadPipeline()
         let box = RecordBox()
-        pipeline.run([found.document]) { box.set($0) }
+        let library = self.library
+        pipeline.run([found.document], progress: { progress in
+            // Every page read: the journal says so (a restart still reads the document again).
+            if progress.pagesTotal > 0, progress.pagesDone == progress.pagesTotal {
+                try? library.journal.advance(sha256: sha, to: .recognised)
+            }
+        }, record: { box.set($0) })
         guard let record = box.get() else {
             passingProblem(found, UserMessage(nb: "\(name): ble ikke lest. Prøver igjen senere.",
                                               en: "\(name): was not read. Trying again later."))

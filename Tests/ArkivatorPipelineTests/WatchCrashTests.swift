@@ -90,6 +90,11 @@ import Glibc
     @Test func killedAtRandomMomentsFilesEverythingOnce() throws {
         try withTemporaryDirectory { dir in
             let watch = try WatchHarness(dir)
+            // Every filed document is uploaded too: to a folder destination.
+            let uploads = dir.appendingPathComponent("opplastet")
+            try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
+            let configured = try LibraryCLI.run(["config", "set", "destination", "folder:\(uploads.path)"], library: watch.library)
+            #expect(configured.status == 0, "\(configured.stderr)")
             let samples = Fixtures.root.appendingPathComponent("samples")
             // Six documents, seven pages: the three sample letters (one of two pages) and fixture
             // images with bytes after their end (distinct SHA-256s).
@@ -134,10 +139,15 @@ import Glibc
             #expect(eventually(timeout: 240) {
                 try watch.waiting().isEmpty && watch.journal().count == drops.count
                     && watch.journal().values.allSatisfy { $0.stage == "done" }
+                    && (try watch.uploadStates()) == ["done": drops.count]
             }, "\(last.stdout)\n\(last.stderr)")
             #expect(eventually(timeout: 10) { last.stderr.contains("Følger med") })
             #expect(last.terminate() == 0)
             try expectAllFiledOnce(watch, documents: drops.count, originals: dropped)
+            // Uploaded exactly once: one file at the destination per archived file, the same layout.
+            let archived = watch.files(under: watch.library.appendingPathComponent("Arkiv"))
+            let uploaded = watch.files(under: uploads)
+            #expect(uploaded == archived, "uploaded \(uploaded.count), archived \(archived.count)")
         }
     }
 }

@@ -79,6 +79,18 @@ struct WatchHarness {
         return result
     }
 
+    /// How many upload jobs are in each state.
+    func uploadStates() throws -> [String: Int] {
+        let url = library.appendingPathComponent(Database.fileName)
+        guard FileManager.default.fileExists(atPath: url.path) else { return [:] }
+        let database = try Database(url: url)
+        var result: [String: Int] = [:]
+        for row in try database.rows("SELECT state, count(*) FROM upload_jobs GROUP BY state") {
+            result[row[0].string ?? ""] = row[1].int ?? 0
+        }
+        return result
+    }
+
     /// Documents in the library and distinct SHA-256s among them.
     func documentCounts() throws -> (documents: Int, distinct: Int) {
         let database = try Database(url: library.appendingPathComponent(Database.fileName))
