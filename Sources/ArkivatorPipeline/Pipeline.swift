@@ -38,6 +38,16 @@ public final class Pipeline: @unchecked Sendable {
         }
     }
 
+    /// A step a document has got through (reported as it happens, from a worker thread).
+    public enum Stage: Sendable, Equatable {
+        /// Every page cleaned and read.
+        case recognised
+        /// Type, date, person and title found.
+        case classified
+        /// Its files are in the archive and it is recorded in the library (one step).
+        case written
+    }
+
     /// Pages done so far and pages known in all.
     public struct Progress: Sendable {
         public var pagesDone: Int
@@ -63,9 +73,10 @@ public final class Pipeline: @unchecked Sendable {
     /// `progress` after every page. Both are called from worker threads, one call at a time.
     public func run(_ documents: [DocumentSource],
                     progress: @escaping @Sendable (Progress) -> Void = { _ in },
+                    stage: @escaping @Sendable (_ document: Int, _ stage: Stage) -> Void = { _, _ in },
                     record: @escaping @Sendable (DocumentRecord) -> Void) {
         guard !documents.isEmpty else { return }
-        let run = Run(documents: documents, options: options, progress: progress, record: record)
+        let run = Run(documents: documents, options: options, progress: progress, stage: stage, record: record)
         let group = DispatchGroup()
         for reader in readers {
             group.enter()
@@ -108,14 +119,17 @@ private final class Run: @unchecked Sendable {
     private let documents: [DocumentSource]
     private let options: Pipeline.Options
     private let progress: @Sendable (Pipeline.Progress) -> Void
+    private let stage: @Sendable (Int, Pipeline.Stage) -> Void
     private let record: @Sendable (DocumentRecord) -> Void
 
     init(documents: [DocumentSource], options: Pipeline.Options,
          progress: @escaping @Sendable (Pipeline.Progress) -> Void,
+         stage: @escaping @Sendable (Int, Pipeline.Stage) -> Void,
          record: @escaping @Sendable (DocumentRecord) -> Void) {
         self.documents = documents
         self.options = options
         self.progress = progress
+        self.stage = stage
         self.record = record
         queue = documents.indices.map { Job.open($0) }
         assemblies = documents.map { Assembly(record: DocumentRecord(sources: $0.pages.map(\.path))) }
@@ -235,7 +249,7 @@ private final class Run: @unchecked Sendable {
         if last { assemblies[index].pages = [] }
         condition.unlock()
         // The last page's worker puts the document together and classifies it, outside the lock.
-        let finished = last ? complete(assembly) : nil
+        let finished = last ? complete(assembly, index: index) : nil
         condition.lock()
         defer { condition.unlock() }
         if let finished {
@@ -247,8 +261,9 @@ private final class Run: @unchecked Sendable {
     }
 
     /// Joins a document's pages into its record and classifies it.
-    private func complete(_ assembly: Assembly) -> DocumentRecord {
+    private func complete(_ assembly: Assembly, index: Int) -> DocumentRecord {
         guard assembly.record.error == nil else { return assembly.record }
+        stage(index, .recognised)
         var record = RecordAssembler.assemble(assembly.record, pages: assembly.pages.compactMap { $0 },
                                               imageNames: assembly.pageImageNames)
         if let classifier = options.classifier, !record.noText {
@@ -256,6 +271,7 @@ private final class Run: @unchecked Sendable {
             let scan = record.scanDate.flatMap(CalendarDate.init(iso:)) ?? Self.scanDate(of: [])
             record.classification = classifier.classify(record.text, scanDate: scan)
             record.timings.classify = Date().timeIntervalSince(start)
+            stage(index, .classified)
         }
         if let archive = options.archive {
             let start = Date()
@@ -264,6 +280,7 @@ private final class Run: @unchecked Sendable {
             do {
                 if let library = archive.library {
                     try LibraryStage.file(&record, pages: pages, archive: archive, library: library)
+                    if record.libraryStatus == .added { stage(index, .written) }
                 } else {
                     record.files = try ArchiveStage(options: archive).write(
                         record, pages: pages, sourceName: record.sources.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "")

@@ -92,11 +92,15 @@ extension Watcher {
         let pipeline = try loadPipeline()
         let box = RecordBox()
         let library = self.library
-        pipeline.run([found.document], progress: { progress in
-            // Every page read: the journal says so (a restart still reads the document again).
-            if progress.pagesTotal > 0, progress.pagesDone == progress.pagesTotal {
-                try? library.journal.advance(sha256: sha, to: .recognised)
+        // The journal follows the document through the stages (a restart reads it again whatever
+        // stage it reached before being recorded: filing is one transaction).
+        pipeline.run([found.document], stage: { _, stage in
+            let reached: JournalEntry.Stage = switch stage {
+            case .recognised: .recognised
+            case .classified: .classified
+            case .written: .written
             }
+            try? library.journal.advance(sha256: sha, to: reached)
         }, record: { box.set($0) })
         guard let record = box.get() else {
             passingProblem(found, UserMessage(nb: "\(name): ble ikke lest. Prøver igjen senere.",
