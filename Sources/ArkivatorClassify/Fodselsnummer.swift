@@ -82,6 +82,54 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         PersonMatcher.findFodselsnumre(in: LetterText(text))
     }
 
+    /// A fødselsnummer in a text and where it stands: a range of the text's Unicode scalars.
+    public struct Match: Sendable, Equatable {
+        public let range: Range<Int>
+        public let number: Fodselsnummer
+    }
+
+    /// Every valid fødselsnummer in `text` with its place, in order: 11 digits not inside a longer
+    /// run of digits, or 6 and 5 with up to `gap` spaces between (`DDMMYY NNNNN`). One space is
+    /// what masking takes as the number; reading a letter, the classifier allows OCR's extra spaces.
+    public static func matches(in text: String, gap: Int = 1) -> [Match] {
+        let scalars = Array(text.unicodeScalars)
+        var found: [Match] = []
+        var i = 0
+        while i < scalars.count {
+            guard NorwegianDate.isDigit(scalars[i]), i == 0 || !NorwegianDate.isDigit(scalars[i - 1]) else { i += 1; continue }
+            var digits = ""
+            var spaces = 0
+            var j = i
+            while j < scalars.count, digits.count < 11 {
+                if NorwegianDate.isDigit(scalars[j]) {
+                    digits.unicodeScalars.append(scalars[j])
+                } else if scalars[j] == " ", digits.count == 6, spaces < gap {
+                    spaces += 1  // "DDMMYY NNNNN"
+                } else {
+                    break
+                }
+                j += 1
+            }
+            if digits.count == 11, j >= scalars.count || !NorwegianDate.isDigit(scalars[j]),
+               let number = try? Fodselsnummer(digits) {
+                found.append(Match(range: i..<j, number: number))
+            }
+            i = max(j, i + 1)
+        }
+        return found
+    }
+
+    /// `text` with every fødselsnummer replaced by its masked form `DDMMYY •••••`.
+    public static func masking(_ text: String) -> String {
+        let found = matches(in: text)
+        guard !found.isEmpty else { return text }
+        var scalars = Array(text.unicodeScalars)
+        for match in found.reversed() {
+            scalars.replaceSubrange(match.range, with: Array(match.number.masked.unicodeScalars))
+        }
+        return String(String.UnicodeScalarView(scalars))
+    }
+
     /// `DDMMYY •••••`: the birth date digits, the personal number hidden.
     public var masked: String { String(digits.prefix(6)) + " •••••" }
 

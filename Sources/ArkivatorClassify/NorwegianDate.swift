@@ -163,6 +163,6 @@ public enum NorwegianDate {
     }
 
     private static func followsDigit(_ s: [Unicode.Scalar], _ i: Int) -> Bool { i < s.count && isDigit(s[i]) }
-    static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
+    public static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
     static func isLetter(_ c: Unicode.Scalar) -> Bool { c.properties.isAlphabetic }
 }

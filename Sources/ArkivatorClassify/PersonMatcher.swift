@@ -7,7 +7,7 @@ import Foundation
 /// first and last name, in either order, with middle names or initials, tolerating OCR damage;
 /// a printed birth date. Two members who share a first name are told apart by surname, birth date
 /// or number; when they cannot be, nobody is chosen.
-struct PersonMatcher {
+public struct PersonMatcher {
     let family: [FamilyProfile]
 
     struct Result {
@@ -63,27 +63,8 @@ struct PersonMatcher {
     static func findFodselsnumre(in text: LetterText) -> [Fodselsnummer] {
         var found: [Fodselsnummer] = []
         for line in text.lines {
-            let scalars = Array(line.unicodeScalars)
-            var i = 0
-            while i < scalars.count {
-                guard NorwegianDate.isDigit(scalars[i]), i == 0 || !NorwegianDate.isDigit(scalars[i - 1]) else { i += 1; continue }
-                var digits = ""
-                var j = i
-                while j < scalars.count, digits.count < 11 {
-                    if NorwegianDate.isDigit(scalars[j]) {
-                        digits.unicodeScalars.append(scalars[j])
-                    } else if scalars[j] == " " && digits.count == 6 {
-                        // "DDMMYY NNNNN"
-                    } else {
-                        break
-                    }
-                    j += 1
-                }
-                if digits.count == 11, j >= scalars.count || !NorwegianDate.isDigit(scalars[j]),
-                   let number = try? Fodselsnummer(digits), !found.contains(number) {
-                    found.append(number)
-                }
-                i = max(j, i + 1)
+            for match in Fodselsnummer.matches(in: line, gap: .max) where !found.contains(match.number) {
+                found.append(match.number)
             }
         }
         return found
@@ -163,7 +144,7 @@ struct PersonMatcher {
     }
 
     /// Name parts in reading order: "Bøe, Nina Vilde" → ["nina", "vilde", "bøe"].
-    static func parts(_ name: String) -> [String] {
+    public static func parts(_ name: String) -> [String] {
         let pieces = name.split(separator: ",", maxSplits: 1).map { String($0) }
         let ordered = pieces.count == 2 ? pieces[1] + " " + pieces[0] : name
         return Fuzzy.normalized(ordered).split(separator: " ").map(String.init)

@@ -67,7 +67,7 @@ extension Library {
             let datedPrefix = trimmed.prefix(10)
             document.title = CalendarDate(iso: String(datedPrefix)) != nil ? trimmed : document.documentDate + " " + trimmed
         }
-        document.title = Masking.mask(document.title)
+        document.title = Fodselsnummer.masking(document.title)
         try rewrite(document, from: old, programVersion: programVersion)
         return try self.document(document.sha256)
     }
@@ -100,7 +100,7 @@ extension Library {
             var updated = document
             if let newText { updated.text = newText }
             let bytes = try DocxWriter(content: Self.letter(updated, programVersion: programVersion)
-                .content(mask: Masking.mask)).data()
+                .content(mask: Fodselsnummer.masking)).data()
             try AtomicFile.write(bytes, to: docx.url, overwrite: true)
         }
     }
@@ -112,8 +112,8 @@ extension Library {
         try database.execute("""
             UPDATE documents SET title = ?, doc_type = ?, person = ?, family_member = ?, institution = ?,
                 document_date = ?, updated_at = ? WHERE id = ?
-            """, [Masking.mask(document.title), document.docType.rawValue, document.person.map(Masking.mask),
-                  document.familyMember.map(Masking.mask), document.institution.map(Masking.mask), document.documentDate,
+            """, [Fodselsnummer.masking(document.title), document.docType.rawValue, document.person.map(Fodselsnummer.masking),
+                  document.familyMember.map(Fodselsnummer.masking), document.institution.map(Fodselsnummer.masking), document.documentDate,
                   Self.now(), id])
         if let text {
             let sealed = try SealedText.seal(text, document: document.sha256, key: key)
@@ -149,9 +149,9 @@ extension Library {
     public func redact(_ id: String, programVersion: String) throws -> Int {
         let document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
-        let count = NumberFinder.find(in: document.text).count
+        let count = Fodselsnummer.matches(in: document.text).count
         guard count > 0 else { return 0 }
-        let redacted = Masking.mask(document.text)
+        let redacted = Fodselsnummer.masking(document.text)
         var updated = document
         updated.text = redacted
         try rewrite(updated, from: document, programVersion: programVersion, text: redacted)

@@ -105,10 +105,10 @@ extension Library {
                 document_date, scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed,
                 fnr_count, low_confidence, upload_status, added_at, updated_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [document.sha256, Masking.mask(document.sourceName), Masking.mask(document.title), document.docType.rawValue,
-                  document.person.map(Masking.mask), document.familyMember.map(Masking.mask),
-                  document.institution.map(Masking.mask), document.specialty.map(Masking.mask),
-                  document.documentDate, document.scanDate, Masking.mask(document.keywords.joined(separator: ", ")),
+            """, [document.sha256, Fodselsnummer.masking(document.sourceName), Fodselsnummer.masking(document.title), document.docType.rawValue,
+                  document.person.map(Fodselsnummer.masking), document.familyMember.map(Fodselsnummer.masking),
+                  document.institution.map(Fodselsnummer.masking), document.specialty.map(Fodselsnummer.masking),
+                  document.documentDate, document.scanDate, Fodselsnummer.masking(document.keywords.joined(separator: ", ")),
                   document.ocrConfidence, document.needsReview.joined(separator: ","), document.pageCount,
                   sealed.masked, sealed.sealed, sealed.count, lowJSON, document.uploadStatus, now, now])
         let id = database.lastInsertedRowID
@@ -205,18 +205,5 @@ enum CompoundVocabulary {
     static func worthKeeping(_ term: String) -> Bool {
         term.unicodeScalars.count >= 4 && term.unicodeScalars.contains { $0.properties.isAlphabetic }
             && !term.unicodeScalars.contains { ("0"..."9").contains($0) }
-    }
-}
-
-/// Masks fødselsnumre in short metadata (title, person, keywords): they never hold one on purpose.
-enum Masking {
-    static func mask(_ text: String) -> String {
-        var result = text
-        for match in NumberFinder.find(in: text).reversed() {
-            var scalars = Array(result.unicodeScalars)
-            scalars.replaceSubrange(match.range, with: Array(match.number.masked.unicodeScalars))
-            result = String(String.UnicodeScalarView(scalars))
-        }
-        return result
     }
 }

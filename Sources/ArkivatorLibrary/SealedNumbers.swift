@@ -29,7 +29,7 @@ struct SealedText: Equatable {
 
     /// Masks and seals the fødselsnumre of `text` (bound to the document's SHA-256).
     static func seal(_ text: String, document sha: String, key: LibraryKey) throws -> SealedText {
-        let found = NumberFinder.find(in: text)
+        let found = Fodselsnummer.matches(in: text)
         guard !found.isEmpty else { return SealedText(masked: text, sealed: nil, count: 0) }
         var scalars = Array(text.unicodeScalars)
         var hidden: [Hidden] = []
@@ -65,44 +65,5 @@ struct SealedText: Equatable {
             scalars.replaceSubrange(item.start..<(item.start + item.length), with: Array(item.original.unicodeScalars))
         }
         return String(String.UnicodeScalarView(scalars))
-    }
-}
-
-/// Finds fødselsnumre in a text with their positions: 11 digits, or 6 and 5 with one space
-/// between, not part of a longer run of digits, with valid control digits.
-enum NumberFinder {
-    struct Match {
-        /// In Unicode scalars.
-        var range: Range<Int>
-        var number: Fodselsnummer
-    }
-
-    static func find(in text: String) -> [Match] {
-        let scalars = Array(text.unicodeScalars)
-        func isDigit(_ i: Int) -> Bool { i >= 0 && i < scalars.count && ("0"..."9").contains(scalars[i]) }
-        var matches: [Match] = []
-        var i = 0
-        while i < scalars.count {
-            guard isDigit(i), !isDigit(i - 1) else { i += 1; continue }
-            var end = i
-            while isDigit(end) { end += 1 }
-            var digits = String(String.UnicodeScalarView(scalars[i..<end]))
-            var matchEnd = end
-            if digits.count == 6, end < scalars.count, scalars[end] == " " {
-                var second = end + 1
-                while isDigit(second) { second += 1 }
-                if second - end - 1 == 5 {
-                    digits += String(String.UnicodeScalarView(scalars[(end + 1)..<second]))
-                    matchEnd = second
-                }
-            }
-            if digits.count == 11, let number = try? Fodselsnummer(digits) {
-                matches.append(Match(range: i..<matchEnd, number: number))
-                i = matchEnd
-            } else {
-                i = end
-            }
-        }
-        return matches
     }
 }

@@ -67,7 +67,7 @@ struct ArchiveStage {
             guard let jpeg = page.jpeg else { return nil }
             return SearchablePDF.Page(jpeg: jpeg, width: page.cleaned.gray.width, height: page.cleaned.gray.height,
                                       dpi: 300, lines: page.ocr.lines.map {
-                                          SearchablePDF.Line(text: redact ? TitleSafety.withoutFodselsnummer($0.text) : $0.text,
+                                          SearchablePDF.Line(text: redact ? Fodselsnummer.masking($0.text) : $0.text,
                                                              box: $0.box)
                                       })
         })
@@ -91,7 +91,7 @@ struct ArchiveStage {
             ocrConfidence: record.ocrConfidence, sha256: record.id ?? "", text: record.text,
             lowConfidence: record.lowConfidenceWords.map { (start: $0.start, length: $0.length) },
             sourceName: sourceName, programVersion: version
-        ).content(mask: TitleSafety.withoutFodselsnummer)
+        ).content(mask: Fodselsnummer.masking)
     }
 
     /// A plain sentence for a failure while filing.
@@ -102,17 +102,5 @@ struct ArchiveStage {
         if let error = error as? ZipError { return error.userMessage.text() }
         if let error = error as? InputError { return error.message.text() }
         return UserMessage(nb: "Kunne ikke arkivere dokumentet: \(error)", en: "Could not file the document: \(error)").text()
-    }
-}
-
-/// Keeps fødselsnumre out of metadata: any run of 11 digits (spaces allowed after the sixth) is masked.
-enum TitleSafety {
-    static func withoutFodselsnummer(_ value: String) -> String {
-        var result = value
-        for number in Fodselsnummer.occurrences(in: value) {
-            result = result.replacingOccurrences(of: number.digits, with: number.masked)
-            result = result.replacingOccurrences(of: number.digits.prefix(6) + " " + number.digits.suffix(5), with: number.masked)
-        }
-        return result
     }
 }

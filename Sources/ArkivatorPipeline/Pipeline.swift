@@ -276,7 +276,7 @@ private final class Run: @unchecked Sendable {
         if let archive = options.archive {
             let start = Date()
             let pages = assembly.pages.compactMap { $0 }
-            if archive.redact { record.text = TitleSafety.withoutFodselsnummer(record.text) }
+            if archive.redact { record.text = Fodselsnummer.masking(record.text) }
             do {
                 if let library = archive.library {
                     try LibraryStage.file(&record, pages: pages, archive: archive, library: library)
