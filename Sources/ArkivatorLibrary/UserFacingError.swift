@@ -1,17 +1,5 @@
 import ArkivatorCore
 
-/// An error with a message for a person: what happened and what to do, in Bokmål and English.
-///
-/// Every error the library module throws conforms, so a command-line shell can print
-/// `userMessage.text()` as one plain line for any of them.
-public protocol UserFacingError: Error, CustomStringConvertible {
-    var userMessage: UserMessage { get }
-}
-
-extension UserFacingError {
-    public var description: String { userMessage.text() }
-}
-
 extension LibraryError: UserFacingError {
     public var userMessage: UserMessage { message }
 }

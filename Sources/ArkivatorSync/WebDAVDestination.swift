@@ -1,3 +1,4 @@
+import ArkivatorCore
 import ArkivatorLibrary
 import AsyncHTTPClient
 import Foundation
@@ -163,7 +164,7 @@ public actor WebDAVDestination: UploadDestination {
         } catch let failure as UploadFailure {
             throw failure
         } catch {
-            throw UploadFailure.unreachable(name, detail: Self.describe(error))
+            throw UploadFailure.unreachable(name, detail: ConnectionError.describe(error))
         }
     }
 
@@ -177,14 +178,5 @@ public actor WebDAVDestination: UploadDestination {
         case 408, 425, 429, 500...599: throw .serverError(name, detail: detail)
         default: throw .refused(name, file: file, detail: detail)
         }
-    }
-
-    /// A connection error in a few words.
-    static func describe(_ error: any Error) -> String {
-        let text = String(describing: error)
-        let lower = text.lowercased()
-        if lower.contains("connection refused") || lower.contains("econnrefused") { return "connection refused" }
-        if lower.contains("timeout") || lower.contains("timedout") || lower.contains("deadline") { return "timed out" }
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 }
