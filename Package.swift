@@ -41,6 +41,15 @@ let package = Package(
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).
         .target(name: "ArkivatorClassify", dependencies: ["ArkivatorCore"], resources: [.copy("Resources")]),
+        // Stage 4, the optional LLM prompt: one structured request per document to an OpenAI-compatible
+        // server (AsyncHTTPClient), fødselsnumre hidden, the answer checked against the text and merged
+        // with the rules' result.
+        .target(name: "ArkivatorLLM", dependencies: [
+            "ArkivatorCore", "ArkivatorClassify",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
+        ]),
         // Stage 5, write: .docx (own zip writer over libzip), page JPEGs, per-person folders, atomic writes.
         .target(name: "ArkivatorArchive", dependencies: ["ArkivatorCore", "CZip"]),
         // Stage 6, library: SQLite database with migrations, full-text index and search, the documents
@@ -52,7 +61,7 @@ let package = Package(
         // Orchestration: runs the stages per document, pages in parallel, progress.
         .target(name: "ArkivatorPipeline", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
-            "ArkivatorArchive", "ArkivatorLibrary",
+            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary",
         ]),
         // Sync: the upload queue's worker and its destinations (folder, WebDAV, rclone).
         .target(name: "ArkivatorSync", dependencies: [
@@ -63,7 +72,7 @@ let package = Package(
         ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
-            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLibrary", "ArkivatorSync",
+            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary", "ArkivatorSync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -79,6 +88,9 @@ let package = Package(
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
+        ]),
+        .testTarget(name: "ArkivatorLLMTests", dependencies: [
+            "ArkivatorLLM", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
         ]),
         .testTarget(name: "ArkivatorArchiveTests", dependencies: [
             "ArkivatorArchive", "TestSupport",

@@ -27,8 +27,9 @@ public struct Classification: Sendable, Equatable, Codable {
     public var docType: DocumentType
     /// The letter's own date, `YYYY-MM-DD`.
     public var documentDate: String
-    /// Where `documentDate` came from: `letter` (found in the text) or `scan` (none found;
-    /// the scan date stands in and the field is listed for review).
+    /// Where `documentDate` came from: `letter` (found in the text), `scan` (none found; the scan
+    /// date stands in and the field is listed for review) or `llm` (the language model read a date
+    /// the rules could not, and the text backs it).
     public var documentDateSource: String
     public var scanDate: String
     public var institution: String?

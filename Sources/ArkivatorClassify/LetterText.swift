@@ -28,7 +28,7 @@ struct LetterText {
 }
 
 /// Fuzzy comparison of short strings, tolerant of a few OCR errors.
-enum Fuzzy {
+public enum Fuzzy {
     /// Lower case, letters and digits only, single spaces.
     static func normalized(_ s: String) -> String {
         let kept = s.lowercased().unicodeScalars.map { $0.properties.isAlphabetic || ("0"..."9").contains($0) ? Character($0) : " " }
@@ -77,5 +77,12 @@ enum Fuzzy {
             swap(&previous, &current)
         }
         return previous[b.count]
+    }
+}
+
+extension Fuzzy {
+    /// A name's normalised words (lower case, letters and digits).
+    public static func normalizedWords(_ s: String) -> [String] {
+        normalized(s).split(separator: " ").map(String.init)
     }
 }

@@ -7,6 +7,32 @@ extension Library {
         case destination
         /// A command run (with the message as its argument) when an upload gives up.
         case notify
+        /// The language model's OpenAI-compatible server (`http://127.0.0.1:8080`).
+        case llmURL = "llm.url"
+        /// The model name sent with each request.
+        case llmModel = "llm.model"
+        /// `true`: ingest and watch ask the language model after the rules without `--llm`.
+        case llmEnabled = "llm.enabled"
+        /// `true`: a server on another machine may be used (the letter text is sent there).
+        case llmAllowRemote = "llm.allowRemote"
+        /// `true`: the household's names are hidden from the model too (fødselsnumre always are).
+        case llmMaskNames = "llm.maskNames"
+        /// Seconds one request to the model may take (default 180).
+        case llmTimeout = "llm.timeout"
+
+        /// The setting for a key typed in any case (`llm.allowremote`).
+        public init?(key: String) {
+            guard let found = Self.allCases.first(where: { $0.rawValue.lowercased() == key.lowercased() }) else { return nil }
+            self = found
+        }
+
+        /// Whether the value is `true` or `false`.
+        public var isSwitch: Bool { [.llmEnabled, .llmAllowRemote, .llmMaskNames].contains(self) }
+    }
+
+    /// A switch setting's value: true only when set to `true`.
+    public func isOn(_ key: Setting) throws -> Bool {
+        try setting(key) == "true"
     }
 
     /// A setting's value, nil when not set.

@@ -1,5 +1,6 @@
 import ArkivatorClassify
 import ArkivatorImaging
+import ArkivatorLLM
 import Foundation
 
 /// The record of one document as it travels through the pipeline; `ingest --json` prints it,
@@ -28,6 +29,8 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     public var pageReports: [PageReport]
     /// Type, dates, person, institution and title (nil when the document could not be read).
     public var classification: Classification?
+    /// What the language model did (`--llm`); nil when it was not asked.
+    public var llm: LLMReport?
     /// The date the page files were made (their modification date): the scan date.
     public var scanDate: String?
     /// Where the document was filed in the archive, when it was.
@@ -96,6 +99,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         self.timings = Timings()
         self.pageReports = []
         self.classification = nil
+        self.llm = nil
         self.scanDate = nil
         self.files = nil
         self.libraryID = nil
@@ -106,7 +110,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, timings, pageReports
         case docType, documentDate, documentDateSource, scanDate, institution, specialty, person, familyMember
-        case keywords, title, confidence, needsReview, containsFodselsnummer, files
+        case keywords, title, confidence, needsReview, containsFodselsnummer, llm, files
         case libraryId, libraryStatus, libraryMessage
     }
 
@@ -137,6 +141,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(k?.confidence ?? [:], forKey: .confidence)
         try c.encode(k?.needsReview ?? [], forKey: .needsReview)
         try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
+        try c.encodeIfPresent(llm, forKey: .llm)
         try c.encode(files, forKey: .files)
         try c.encode(libraryID, forKey: .libraryId)
         try c.encode(libraryStatus, forKey: .libraryStatus)
@@ -160,6 +165,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         pageReports = try c.decode([PageReport].self, forKey: .pageReports)
         scanDate = try c.decodeIfPresent(String.self, forKey: .scanDate)
         files = try c.decodeIfPresent(ArchivedFiles.self, forKey: .files)
+        llm = try c.decodeIfPresent(LLMReport.self, forKey: .llm)
         libraryID = try c.decodeIfPresent(String.self, forKey: .libraryId)
         libraryStatus = try c.decodeIfPresent(LibraryStatus.self, forKey: .libraryStatus)
         libraryMessage = try c.decodeIfPresent(String.self, forKey: .libraryMessage)

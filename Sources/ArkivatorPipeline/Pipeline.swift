@@ -3,6 +3,7 @@ import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorIntake
+import ArkivatorLLM
 import ArkivatorLibrary
 import ArkivatorOCR
 import Foundation
@@ -25,16 +26,20 @@ public final class Pipeline: @unchecked Sendable {
         public var classifier: Classifier?
         /// Files each document in the archive (.docx, page images, searchable PDF); nil writes nothing.
         public var archive: ArchiveOptions?
+        /// Asks a language model after the rules (`ingest --llm`); nil keeps the rules' result.
+        public var assistant: LetterAssistant?
 
         public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, pageImageDirectory: URL? = nil,
                     language: String = "nor", pixelBudget: Int = Image.defaultPixelBudget,
-                    classifier: Classifier? = Classifier(), archive: ArchiveOptions? = nil) {
+                    classifier: Classifier? = Classifier(), archive: ArchiveOptions? = nil,
+                    assistant: LetterAssistant? = nil) {
             self.jobs = max(1, jobs)
             self.pageImageDirectory = pageImageDirectory
             self.language = language
             self.pixelBudget = pixelBudget
             self.classifier = classifier
             self.archive = archive
+            self.assistant = assistant
         }
     }
 
@@ -269,8 +274,14 @@ private final class Run: @unchecked Sendable {
         if let classifier = options.classifier, !record.noText {
             let start = Date()
             let scan = record.scanDate.flatMap(CalendarDate.init(iso:)) ?? Self.scanDate(of: [])
-            record.classification = classifier.classify(record.text, scanDate: scan)
+            let rules = classifier.classify(record.text, scanDate: scan)
+            record.classification = rules
             record.timings.classify = Date().timeIntervalSince(start)
+            if let assistant = options.assistant {
+                let (merged, report) = assistant.refineBlocking(rules, text: record.text, today: CalendarDate.today() ?? scan)
+                record.classification = merged
+                record.llm = report
+            }
             stage(index, .classified)
         }
         if let archive = options.archive {

@@ -9,7 +9,7 @@ extension Arkivator {
     struct Config: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "config",
-            abstract: "Innstillinger: hvor dokumentene lastes opp, og varsling. (Settings: where documents are uploaded, and notification.)",
+            abstract: "Innstillinger: opplasting, varsling og språkmodell. (Settings: uploads, notification and the language model.)",
             discussion: """
                 Nøkler / keys:
                   destination   hvor nye dokumenter lastes opp (where new documents are uploaded):
@@ -18,12 +18,26 @@ extension Arkivator {
                                 rclone:fjernlager:Arkiv   (et fjernlager fra rclone config)
                   notify        en kommando som får meldingen som argument når en opplasting gir opp
                                 (a command given the message as its argument when an upload gives up)
+                  llm.url       en OpenAI-kompatibel språkmodell-server (llama.cpp, Ollama, vLLM, …)
+                                (an OpenAI-compatible language model server), f.eks. http://127.0.0.1:8080
+                  llm.model     modellnavnet som sendes med (the model name sent), f.eks. qwen2.5
+                  llm.enabled   true: ingest og watch spør modellen etter reglene uten --llm
+                                (ingest and watch ask the model after the rules without --llm)
+                  llm.allowRemote  true: tillat en server på en annen maskin; brevteksten sendes dit
+                                (allow a server on another machine; the letter text is sent there)
+                  llm.maskNames true: skjul også husstandens navn for modellen (fødselsnumre skjules alltid)
+                                (hide the household's names from the model too; ID numbers always are)
+                  llm.timeout   sekunder én forespørsel kan ta (standard 180) (seconds one request may take)
+                API-nøkkelen lagres aldri her: bruk ARKIVATOR_LLM_API_KEY eller filen llm.key i biblioteket
+                (chmod 600). (The API key is never stored here: use ARKIVATOR_LLM_API_KEY or the file llm.key.)
 
                 Eksempler / examples:
                   arkivator config set destination folder:/media/kari/Kopi/Arkiv
                   arkivator config set notify "notify-send Arkivator"
                   arkivator config get
                   arkivator config unset destination
+                  arkivator config set llm.url http://127.0.0.1:8080
+                  arkivator config set llm.enabled true
                 """,
             subcommands: [SetValue.self, GetValue.self, UnsetValue.self])
     }
@@ -36,7 +50,7 @@ extension Arkivator.Config {
 
         @OptionGroup var libraryOptions: LibraryOptions
 
-        @Argument(help: ArgumentHelp("destination eller notify. (destination or notify.)", valueName: "KEY"))
+        @Argument(help: ArgumentHelp("destination, notify, llm.url, llm.model, llm.enabled, llm.allowRemote, llm.maskNames eller llm.timeout.", valueName: "KEY"))
         var key: String
 
         @Argument(help: ArgumentHelp("Verdien. (The value.)", valueName: "VALUE"))
@@ -60,6 +74,8 @@ extension Arkivator.Config {
                         throw LibraryError(message: UserMessage(nb: "Kommandoen kan ikke være tom. Bruk arkivator config unset notify.",
                                                                 en: "The command cannot be empty. Use arkivator config unset notify."))
                     }
+                case .llmURL, .llmModel, .llmEnabled, .llmAllowRemote, .llmMaskNames, .llmTimeout:
+                    (stored, note) = try LLMCommand.checkSetting(setting, stored, library: library)
                 }
                 try library.setSetting(setting, stored)
                 if setting == .destination {
@@ -83,7 +99,7 @@ extension Arkivator.Config {
 
         @OptionGroup var libraryOptions: LibraryOptions
 
-        @Argument(help: ArgumentHelp("destination eller notify; uten: alle. (Without: all.)", valueName: "KEY"))
+        @Argument(help: ArgumentHelp("En nøkkel (se config --help); uten: alle. (A key; without: all.)", valueName: "KEY"))
         var key: String?
 
         func validate() throws {
@@ -120,7 +136,7 @@ extension Arkivator.Config {
 
         @OptionGroup var libraryOptions: LibraryOptions
 
-        @Argument(help: ArgumentHelp("destination eller notify.", valueName: "KEY"))
+        @Argument(help: ArgumentHelp("En nøkkel (se config --help). (A key.)", valueName: "KEY"))
         var key: String
 
         func validate() throws { _ = try ConfigCommand.setting(key) }
@@ -135,7 +151,7 @@ extension Arkivator.Config {
 
 enum ConfigCommand {
     static func setting(_ key: String) throws -> Library.Setting {
-        guard let setting = Library.Setting(rawValue: key.lowercased()) else {
+        guard let setting = Library.Setting(key: key) else {
             let keys = Library.Setting.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError(UserMessage(nb: "«\(key)» er ikke en innstilling. Velg en av: \(keys).",
                                               en: "“\(key)” is not a setting. Choose one of: \(keys).").text())

@@ -2,6 +2,7 @@ import ArgumentParser
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorIntake
+import ArkivatorLLM
 import ArkivatorPipeline
 import Foundation
 
@@ -52,6 +53,10 @@ extension Arkivator {
         @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten. (Hide national ID numbers in text, .docx and PDF text.)")
         var redact = false
 
+        @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+            "Spør språkmodellen (llm.url) etter reglene; standard: innstillingen llm.enabled. Se arkivator config --help. (Ask the language model after the rules.)"))
+        var llm: Bool?
+
         func validate() throws {
             guard (1...64).contains(jobs) else {
                 throw ValidationError(UserMessage(nb: "--jobs må være mellom 1 og 64.", en: "--jobs must be between 1 and 64.").text())
@@ -80,9 +85,12 @@ extension Arkivator {
             let archiveRoot = archive.map { URL(fileURLWithPath: $0) }
                 ?? libraryOptions.location.directory.appendingPathComponent("Arkiv")
             let library = noArchive ? nil : try LibraryCommand.run(libraryOptions) { $0 }
+            let assistant = try LLMCommand.assistant(flag: llm, libraryOptions: libraryOptions,
+                                                     family: family.map(\.name), terminal: terminal)
             let pipeline = try Pipeline(options: .init(
                 jobs: jobs, pageImageDirectory: outDirectory, classifier: Classifier(family: family),
-                archive: noArchive ? nil : ArchiveOptions(root: archiveRoot, library: library, redact: redact)))
+                archive: noArchive ? nil : ArchiveOptions(root: archiveRoot, library: library, redact: redact),
+                assistant: assistant))
             let report = IngestReport(terminal: terminal, json: json)
             let start = Date()
             pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })

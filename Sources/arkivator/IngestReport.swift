@@ -14,6 +14,9 @@ final class IngestReport: @unchecked Sendable {
     private var empty = 0
     private var known = 0
     private var lastProgress: Pipeline.Progress?
+    private var llmUsed = 0
+    private var llmFailed = 0
+    private var llmProblemsShown: Set<String> = []
 
     init(terminal: Terminal, json: Bool) {
         self.terminal = terminal
@@ -33,6 +36,13 @@ final class IngestReport: @unchecked Sendable {
         if record.error == nil && record.noText { empty += 1 }
         if record.libraryStatus == .duplicate || record.libraryStatus == .inTrash { known += 1 }
         if terminal.stderrIsTerminal { terminal.clearStatus() }
+        if let llm = record.llm {
+            if llm.used { llmUsed += 1 } else { llmFailed += 1 }
+            // Each kind of model failure once: the documents keep the rules' result.
+            if let error = llm.error, llmProblemsShown.insert(llm.errorCode ?? error).inserted {
+                terminal.error(UserMessage(nb: "Språkmodellen: \(error)", en: "Language model: \(error)"))
+            }
+        }
         if json {
             terminal.line(record.jsonLine())
         } else {
@@ -56,6 +66,11 @@ final class IngestReport: @unchecked Sendable {
         }
         if empty > 0 {
             summary += " " + UserMessage(nb: "\(empty) uten tekst.", en: "\(empty) without text.").text()
+        }
+        if llmUsed + llmFailed > 0 {
+            summary += " " + UserMessage(
+                nb: "Språkmodellen svarte for \(llmUsed) av \(llmUsed + llmFailed); resten har reglenes resultat.",
+                en: "The language model answered for \(llmUsed) of \(llmUsed + llmFailed); the rest have the rules' result.").text()
         }
         if failures > 0 {
             summary += " " + UserMessage(nb: "\(failures) kunne ikke leses (se over).",
@@ -85,7 +100,17 @@ final class IngestReport: @unchecked Sendable {
                 line += " · " + UserMessage(nb: "sjekk: ", en: "check: ").text() + k.needsReview.joined(separator: ", ")
             }
         }
+        if let llm = record.llm {
+            line += " · " + (llm.used
+                ? UserMessage(nb: "språkmodell \(Self.seconds(llm.latencyMs))", en: "language model \(Self.seconds(llm.latencyMs))").text()
+                : UserMessage(nb: "språkmodell ikke brukt", en: "language model not used").text())
+        }
         return line
+    }
+
+    /// `12.3 s`
+    static func seconds(_ milliseconds: Int?) -> String {
+        String(format: "%.1f s", Double(milliseconds ?? 0) / 1000)
     }
 
     /// `[██████░░░░] 12/52 sider · 34 sider/min · ca. 1 min igjen`

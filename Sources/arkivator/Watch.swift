@@ -2,6 +2,7 @@ import ArgumentParser
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorLLM
 import ArkivatorPipeline
 import ArkivatorSync
 import Foundation
@@ -62,6 +63,10 @@ extension Arkivator {
 
         @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten. (Hide national ID numbers.)")
         var redact = false
+
+        @Flag(inversion: .prefixedNo, help: ArgumentHelp(
+            "Spør språkmodellen (llm.url) etter reglene; standard: innstillingen llm.enabled. (Ask the language model after the rules.)"))
+        var llm: Bool?
 
         /// Seconds between tries of a passing failure, comma-separated (for tests).
         @Option(name: .long, help: .hidden)
@@ -127,6 +132,9 @@ extension Arkivator {
                     _ = worker.runDueJobsAndWait(maxJobs: 4)
                     return (try? library.uploadQueueStatus())?.nextDue
                 })
+            let startFamily = try FamilySource.profiles(file: nil, library: location)
+            let llmSettings = try LLMCommand.assistant(flag: llm, libraryOptions: libraryOptions,
+                                                       family: startFamily.map(\.name), terminal: terminal)?.settings
             let restarted = getenv(Self.restartedVariable) != nil
             unsetenv(Self.restartedVariable)
             let report = WatchReport(terminal: terminal, settle: settle, restarted: restarted)
@@ -134,9 +142,11 @@ extension Arkivator {
                 // Made when work arrives (and again after idle unloading): the household is read
                 // afresh, so family changes made while watching are used.
                 let family = try FamilySource.profiles(file: nil, library: location)
+                // A fresh assistant too: one that stopped asking (server down) tries again.
+                let assistant = try llmSettings.map { try LetterAssistant(settings: $0, family: family.map(\.name)) }
                 return try Pipeline(options: .init(
                     jobs: jobs, classifier: Classifier(family: family),
-                    archive: ArchiveOptions(root: archiveRoot, library: library, redact: redact)))
+                    archive: ArchiveOptions(root: archiveRoot, library: library, redact: redact), assistant: assistant))
             }, report: { report.show($0) })
             SignalStop.start(watcher: watcher, terminal: terminal)
             do {

@@ -85,18 +85,9 @@ struct Sandbox {
 
 // MARK: - Servers
 
-/// A child program the test started (rclone serve, the fault proxy); stopped by ``stop()``.
-final class Server: @unchecked Sendable {
-    let process: Process
-    let port: Int
+typealias Server = ChildServer
 
-    private init(process: Process, port: Int) {
-        self.process = process
-        self.port = port
-    }
-
-    var url: String { "http://127.0.0.1:\(port)" }
-
+extension ChildServer {
     /// `rclone serve webdav --addr 127.0.0.1:PORT DIR` (with a login when `user` is given), up.
     static func webdav(serving directory: URL, user: String? = nil, password: String? = nil, log: URL) throws -> Server {
         let port = try freePort()
@@ -119,75 +110,6 @@ final class Server: @unchecked Sendable {
 
     static var rclone: String? {
         ["/usr/bin/rclone", "/usr/local/bin/rclone"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    private static func start(_ executable: String, _ arguments: [String], port: Int, log: URL) throws -> Server {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: log)
-        process.standardOutput = handle
-        process.standardError = handle
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return Server(process: process, port: port)
-    }
-
-    func waitUntilListening(timeout: TimeInterval = 15) throws {
-        let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline {
-            if Self.accepts(port) { return }
-            guard process.isRunning else { break }
-            usleep(50_000)
-        }
-        stop()
-        throw ServerFailure(message: "nothing listens on \(port)")
-    }
-
-    /// Stops the program: SIGTERM, then SIGKILL if it is still there after a second.
-    func stop() {
-        guard process.isRunning else { return }
-        process.terminate()
-        for _ in 0..<20 where process.isRunning { usleep(50_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-    }
-
-    struct ServerFailure: Error, CustomStringConvertible {
-        var message: String
-        var description: String { message }
-    }
-
-    /// A port nothing listens on now (the kernel's choice).
-    static func freePort() throws -> Int {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw ServerFailure(message: "socket") }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 }
-        }
-        guard bound else { throw ServerFailure(message: "bind") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    /// Whether a TCP connection to 127.0.0.1:`port` is accepted.
-    static func accepts(_ port: Int) -> Bool {
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
     }
 }
 
