@@ -69,14 +69,14 @@ public struct LLMFailure: UserFacingError, Sendable, Equatable {
 
     static func invalidKey(_ host: String, status: Int) -> LLMFailure {
         .init(.invalidKey,
-              nb: "\(host) avviste API-nøkkelen (HTTP \(status)): ugyldig API-nøkkel. Sjekk ARKIVATOR_LLM_API_KEY eller filen llm.key i biblioteket.",
-              en: "\(host) refused the API key (HTTP \(status)): invalid API key. Check ARKIVATOR_LLM_API_KEY or the file llm.key in the library.")
+              nb: "Språkmodellen på \(host) avviste API-nøkkelen (HTTP \(status)): ugyldig API-nøkkel. Sjekk ARKIVATOR_LLM_API_KEY eller filen llm.key i biblioteket.",
+              en: "The language model at \(host) refused the API key (HTTP \(status)): invalid API key. Check ARKIVATOR_LLM_API_KEY or the file llm.key in the library.")
     }
 
     static func rateLimited(_ host: String) -> LLMFailure {
         .init(.rateLimited,
-              nb: "\(host) sier at grensen for antall forespørsler er nådd (HTTP 429). Prøv igjen om litt.",
-              en: "\(host) says the rate limit is reached (HTTP 429): try again shortly.")
+              nb: "Språkmodellen på \(host) sier at grensen for antall forespørsler er nådd (HTTP 429). Prøv igjen om litt.",
+              en: "The language model at \(host) says the rate limit is reached (HTTP 429): try again shortly.")
     }
 
     static func server(_ host: String, status: Int) -> LLMFailure {
@@ -87,14 +87,14 @@ public struct LLMFailure: UserFacingError, Sendable, Equatable {
 
     static func refused(_ host: String, status: Int, detail: String) -> LLMFailure {
         .init(.refused(status),
-              nb: "\(host) avviste forespørselen (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail)")). Sjekk llm.url og llm.model med arkivator config get.",
-              en: "\(host) refused the request (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail)")). Check llm.url and llm.model with arkivator config get.")
+              nb: "Språkmodellen på \(host) avviste forespørselen (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail)")). Sjekk llm.url og llm.model med arkivator config get.",
+              en: "The language model at \(host) refused the request (HTTP \(status)\(detail.isEmpty ? "" : ": \(detail)")). Check llm.url and llm.model with arkivator config get.")
     }
 
     static func schemaRefused(_ host: String, status: Int) -> LLMFailure {
         .init(.schemaRefused(status),
-              nb: "\(host) godtar ikke JSON-skjema i forespørselen (HTTP \(status)).",
-              en: "\(host) does not accept a JSON schema in the request (HTTP \(status)).")
+              nb: "Språkmodellen på \(host) godtar ikke JSON-skjema i forespørselen (HTTP \(status)).",
+              en: "The language model at \(host) does not accept a JSON schema in the request (HTTP \(status)).")
     }
 
     static func unreachable(_ host: String, detail: String) -> LLMFailure {

@@ -21,17 +21,19 @@ public struct LLMSettings: Sendable, Equatable {
     public var allowRemote: Bool
     /// Household names are replaced by placeholders before sending, too (fødselsnumre always are).
     public var maskNames: Bool
-    /// Seconds one request may take (a small model on two busy cores can take a minute).
+    /// Seconds one request may take, waiting in the server's queue included.
     public var timeout: TimeInterval
     /// Tries per document for 429 and 5xx answers, with 1, 2, 4 s between them.
     public var attempts: Int
 
     public static let defaultModel = "default"
+    /// Generous: a small local model on two busy cores, with another request ahead in its queue.
+    public static let defaultTimeout: TimeInterval = 300
     public static let keyFileName = "llm.key"
     public static let keyVariable = "ARKIVATOR_LLM_API_KEY"
 
     public init(url: URL, model: String = LLMSettings.defaultModel, apiKey: String? = nil, allowRemote: Bool = false,
-                maskNames: Bool = false, timeout: TimeInterval = 180, attempts: Int = 3) {
+                maskNames: Bool = false, timeout: TimeInterval = LLMSettings.defaultTimeout, attempts: Int = 3) {
         self.url = url
         self.model = model
         self.apiKey = apiKey

@@ -17,7 +17,7 @@ extension Library {
         case llmAllowRemote = "llm.allowRemote"
         /// `true`: the household's names are hidden from the model too (fødselsnumre always are).
         case llmMaskNames = "llm.maskNames"
-        /// Seconds one request to the model may take (default 180).
+        /// Seconds one request to the model may take (default 300).
         case llmTimeout = "llm.timeout"
 
         /// The setting for a key typed in any case (`llm.allowremote`).

@@ -27,7 +27,7 @@ extension Arkivator {
                                 (allow a server on another machine; the letter text is sent there)
                   llm.maskNames true: skjul også husstandens navn for modellen (fødselsnumre skjules alltid)
                                 (hide the household's names from the model too; ID numbers always are)
-                  llm.timeout   sekunder én forespørsel kan ta (standard 180) (seconds one request may take)
+                  llm.timeout   sekunder én forespørsel kan ta (standard 300) (seconds one request may take)
                 API-nøkkelen lagres aldri her: bruk ARKIVATOR_LLM_API_KEY eller filen llm.key i biblioteket
                 (chmod 600). (The API key is never stored here: use ARKIVATOR_LLM_API_KEY or the file llm.key.)
 

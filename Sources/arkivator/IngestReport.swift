@@ -40,7 +40,7 @@ final class IngestReport: @unchecked Sendable {
             if llm.used { llmUsed += 1 } else { llmFailed += 1 }
             // Each kind of model failure once: the documents keep the rules' result.
             if let error = llm.error, llmProblemsShown.insert(llm.errorCode ?? error).inserted {
-                terminal.error(UserMessage(nb: "Språkmodellen: \(error)", en: "Language model: \(error)"))
+                terminal.error(UserMessage(nb: error, en: error))
             }
         }
         if json {

@@ -62,7 +62,7 @@ enum LLMCommand {
             let key = try LLMSettings.apiKey(libraryDirectory: location.directory, environment: ProcessInfo.processInfo.environment)
             let settings = LLMSettings(url: url, model: values.model ?? LLMSettings.defaultModel, apiKey: key,
                                        allowRemote: values.allowRemote, maskNames: values.maskNames,
-                                       timeout: values.timeout ?? 180)
+                                       timeout: values.timeout ?? LLMSettings.defaultTimeout)
             let assistant = try LetterAssistant(settings: settings, family: family)
             let hidden = settings.maskNames
                 ? UserMessage(nb: "fødselsnumre og husstandens navn", en: "national ID numbers and the household's names")
