@@ -178,8 +178,14 @@ public struct AnswerMerge: Sendable {
         let long = words.filter { $0.filter(\.isLetter).count >= 4 }
         guard (1...6).contains(words.count), !long.isEmpty, long.allSatisfy(evidence.containsWord),
               !long.allSatisfy({ known.contains($0.lowercased()) }) else { return nil }
-        // Keep the letter's own capitals for names; other words in lower case, as in our titles.
-        return words.map { word in word == word.uppercased() && word.count > 3 ? word.lowercased() : word }
+        // In lower case, as the rules write departments: all-capital words, and a first word that
+        // only starts a sentence ("Blodprøver" → "blodprøver"); other capitals are names and stay.
+        return words.enumerated().map { index, word in
+            let rest = word.dropFirst()
+            if word == word.uppercased() && word.count > 3 { return word.lowercased() }
+            if index == 0 && rest == rest.lowercased() { return word.lowercased() }
+            return word
+        }
     }
 
     /// A proposed title's words, without a leading date and without digits.

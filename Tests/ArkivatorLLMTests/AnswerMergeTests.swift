@@ -158,6 +158,9 @@ import Testing
         // An office is not a department.
         #expect(outcome.classification.specialty == nil)
         #expect(outcome.rejected.contains("specialty"))
+        let capitalised = try merge(#"{"docType":"vedtak","documentDate":"","institution":"","specialty":"","person":"","keywords":[],"title":"Søknaden om GRUNNSTØNAD"}"#,
+                                    text: Self.decision)
+        #expect(capitalised.classification.title == "2024-03-12 Vedtak søknaden om grunnstønad NAV", "\(capitalised.classification.title)")
     }
 
     @Test(arguments: ["Vedtak om arbeidsavklaringspenger", "Innkalling til MR av kne St. Olavs hospital", "Vedtak 2024 om grunnstønad", "Vedtak"])
