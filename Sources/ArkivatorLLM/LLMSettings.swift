@@ -1,10 +1,5 @@
 import ArkivatorCore
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where the language model runs and how it is asked: an OpenAI-compatible chat-completions
 /// endpoint (llama.cpp's server, Ollama, vLLM or a hosted API).
@@ -82,12 +77,13 @@ public struct LLMSettings: Sendable, Equatable {
     public static func apiKey(libraryDirectory: URL, environment: [String: String]) throws(LLMFailure) -> String? {
         if let key = environment[keyVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !key.isEmpty { return key }
         let path = libraryDirectory.appendingPathComponent(keyFileName).path
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        guard info.st_mode & 0o077 == 0 else { throw LLMFailure.keyFile(path, readable: true) }
-        guard let data = FileManager.default.contents(atPath: path) else { throw LLMFailure.keyFile(path, readable: false) }
-        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first
-            .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
-        return line.isEmpty ? nil : line
+        do {
+            let key = try SecretFile.firstLine(path)?.trimmingCharacters(in: .whitespaces)
+            return key?.isEmpty == false ? key : nil
+        } catch .readableByOthers {
+            throw LLMFailure.keyFile(path, readable: true)
+        } catch {
+            throw LLMFailure.keyFile(path, readable: false)
+        }
     }
 }

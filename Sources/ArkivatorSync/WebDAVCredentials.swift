@@ -30,17 +30,17 @@ public struct WebDAVCredentials: Sendable, Equatable {
             return WebDAVCredentials(user: user, password: environment["ARKIVATOR_WEBDAV_PASSWORD"] ?? "")
         }
         let path = secretsFile(library: library).path
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
-        guard info.st_mode & 0o077 == 0 else {
+        let line: String
+        do {
+            guard let found = try SecretFile.firstLine(path) else { return nil }
+            line = found
+        } catch .readableByOthers {
             throw UploadFailure(.credentials,
                 nb: "\(path) kan leses av andre enn deg, så arkivator bruker den ikke. Gjør den privat med: chmod 600 \(path)",
                 en: "\(path) can be read by others than you, so arkivator does not use it. Make it private with: chmod 600 \(path)")
-        }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        } catch {
             throw UploadFailure(.credentials, nb: "Kunne ikke lese \(path).", en: "Could not read \(path).")
         }
-        let line = String(decoding: data, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         guard let colon = line.firstIndex(of: ":"), colon != line.startIndex else {
             throw UploadFailure(.credentials, nb: "\(path) skal inneholde én linje: bruker:passord",
                                 en: "\(path) must hold one line: user:password")
