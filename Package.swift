@@ -28,8 +28,10 @@ let package = Package(
         // The FTS5 "norwegian" tokenizer (unicode61 + Snowball Norwegian), in C: SQLite calls it per token.
         .target(name: "CArkivatorFTS", dependencies: ["CSQLite", "CStemmer"]),
 
-        // Shared vocabulary: user-facing messages (nb/en), library location, small helpers.
-        .target(name: "ArkivatorCore"),
+        // Shared vocabulary: user-facing messages (nb/en), library location, small helpers,
+        // and the domain's own types: document type, calendar date, fødselsnummer, family member,
+        // stop words, the errors every stage reports.
+        .target(name: "ArkivatorCore", resources: [.copy("Resources")]),
         // Stage 1, ingest: find documents among files and folders, sniff, hash.
         .target(name: "ArkivatorIntake", dependencies: [
             "ArkivatorCore",
@@ -55,13 +57,14 @@ let package = Package(
         // Stage 6, library: SQLite database with migrations, full-text index and search, the documents
         // and their archive files, family profiles with encrypted fødselsnummer.
         .target(name: "ArkivatorLibrary", dependencies: [
-            "ArkivatorCore", "ArkivatorClassify", "ArkivatorArchive", "CSQLite", "CArkivatorFTS",
+            "ArkivatorCore", "ArkivatorArchive", "CSQLite", "CArkivatorFTS",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Orchestration: runs the stages per document, pages in parallel, progress.
         .target(name: "ArkivatorPipeline", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
             "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // Sync: the upload queue's worker and its destinations (folder, WebDAV, rclone).
         .target(name: "ArkivatorSync", dependencies: [
@@ -96,7 +99,7 @@ let package = Package(
             "ArkivatorArchive", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "TestSupport"]),
+        .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "TestSupport"]),
         .testTarget(name: "ArkivatorSyncTests", dependencies: [
             "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
         ]),

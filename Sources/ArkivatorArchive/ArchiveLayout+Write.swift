@@ -51,7 +51,14 @@ public struct WrittenArchive: Sendable, Equatable {
     public let pdf: URL?
 
     /// Every file written, docx first, then the pages, then the PDF.
-    public var files: [URL] { (docx.map { [$0] } ?? []) + images + (pdf.map { [$0] } ?? []) }
+    public var files: [URL] { archivedFiles.map(\.url) }
+
+    /// Every file written, as the archive's file list: docx, pages, PDF.
+    public var archivedFiles: [ArchivedFile] {
+        (docx.map { [ArchivedFile(kind: .docx, path: $0.path)] } ?? [])
+            + images.enumerated().map { ArchivedFile(kind: .image, page: $0.offset + 1, path: $0.element.path) }
+            + (pdf.map { [ArchivedFile(kind: .pdf, path: $0.path)] } ?? [])
+    }
 }
 
 extension ArchiveLayout {
@@ -167,7 +174,7 @@ extension ArchiveLayout {
     /// A temporary path in the folder a file of `kind` for `person` goes to (the folder is made
     /// if needed), for a writer that cannot write to memory: hand the finished file to
     /// ``write(_:person:title:)`` through ``ArchiveFiles/init(docxFile:images:pdf:)`` or as the `pdf`.
-    public func temporaryURL(person: String?, for kind: FileKind) throws -> URL {
+    public func temporaryURL(person: String?, for kind: ArchivedFile.Kind) throws -> URL {
         let realRoot = try prepareRoot()
         try makeFolder(personFolder(person), realRoot: realRoot)
         let folder = folder(person: person, for: kind)
@@ -186,7 +193,7 @@ extension ArchiveLayout {
 
     /// One file to publish: its kind, page number (images) and temporary path.
     struct Item {
-        let kind: FileKind
+        let kind: ArchivedFile.Kind
         let page: Int
         let temporary: URL
         /// Handed over by the caller (not staged here from bytes).
@@ -253,20 +260,9 @@ extension ArchiveLayout {
     }
 }
 
-extension ArchiveLayout.FileKind {
-    /// docx, then pages, then the PDF.
-    var order: Int {
-        switch self {
-        case .docx: 0
-        case .image: 1
-        case .pdf: 2
-        }
-    }
-}
-
 extension ArchivePlan {
     /// The URL for the file of `kind` (`page` counts from 1 for images).
-    public func url(for kind: ArchiveLayout.FileKind, page: Int = 1) -> URL {
+    public func url(for kind: ArchivedFile.Kind, page: Int = 1) -> URL {
         switch kind {
         case .docx: docx
         case .pdf: pdf

@@ -28,20 +28,6 @@ public struct ArchiveLayout: Sendable, Equatable {
         self.root = root.standardizedFileURL
     }
 
-    /// The kinds of file a document has in the archive.
-    public enum FileKind: Sendable, Equatable, CaseIterable {
-        case docx, image, pdf
-
-        /// The file name extension, without the dot.
-        public var fileExtension: String {
-            switch self {
-            case .docx: "docx"
-            case .image: "jpeg"
-            case .pdf: "pdf"
-            }
-        }
-    }
-
     /// The folder name for `person`: cleaned, or ``unknownPerson`` for nil, empty or nothing left.
     public func personFolderName(_ person: String?) -> String {
         guard let person else { return Self.unknownPerson }
@@ -54,7 +40,7 @@ public struct ArchiveLayout: Sendable, Equatable {
     }
 
     /// The folder a file of `kind` goes to.
-    public func folder(person: String?, for kind: FileKind) -> URL {
+    public func folder(person: String?, for kind: ArchivedFile.Kind) -> URL {
         personFolder(person).appendingPathComponent(kind == .docx ? Self.documentsFolder : Self.imagesFolder,
                                                     isDirectory: true)
     }
@@ -86,6 +72,12 @@ public struct ArchiveLayout: Sendable, Equatable {
             pdf: images.appendingPathComponent(name + Self.tail(kind: .pdf, page: 0, pageCount: 0)))
     }
 
+    /// The archive folder that files laid out by a layout lie in: the inverse of
+    /// ``folder(person:for:)`` (`<root>/<Person>/<Dokumenter|Bilder>/<file>`), nil without files.
+    public static func root(of files: [ArchivedFile]) -> URL? {
+        files.first.map { $0.url.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
+    }
+
     /// The first plan (`copy` 1, 2 …) none of whose names is taken, as the disk is now. Another
     /// writer may still take a name before this one writes; ``write(_:person:title:)`` copes.
     public func availablePlan(person: String?, title: String, pageCount: Int) throws -> ArchivePlan {
@@ -97,7 +89,7 @@ public struct ArchiveLayout: Sendable, Equatable {
     }
 
     /// What follows the name: ` - side 2.jpeg`, `.docx` ….
-    static func tail(kind: FileKind, page: Int, pageCount: Int) -> String {
+    static func tail(kind: ArchivedFile.Kind, page: Int, pageCount: Int) -> String {
         if kind == .image && pageCount > 1 { return " - side \(page).\(kind.fileExtension)" }
         return "." + kind.fileExtension
     }
@@ -135,7 +127,7 @@ public struct ArchivePlan: Sendable, Equatable {
 }
 
 /// Why the layout refused to write a document.
-public struct ArchiveLayoutError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ArchiveLayoutError: UserFacingError, Sendable, Equatable {
     public enum Kind: String, Sendable, Equatable {
         /// A path would have left the archive folder (through `..` or a symbolic link).
         case outsideArchive
@@ -154,9 +146,9 @@ public struct ArchiveLayoutError: Error, Sendable, Equatable, CustomStringConver
     static let nothingToWrite = ArchiveLayoutError(kind: .nothingToWrite, detail: "")
 
     /// A short machine-readable code, stable across languages.
-    public var code: String { kind.rawValue }
+    public var errorCode: String { kind.rawValue }
 
-    public var message: UserMessage {
+    public var userMessage: UserMessage {
         switch kind {
         case .outsideArchive:
             UserMessage(
@@ -171,5 +163,4 @@ public struct ArchiveLayoutError: Error, Sendable, Equatable, CustomStringConver
         }
     }
 
-    public var description: String { message.text() }
 }

@@ -10,7 +10,7 @@ import ArkivatorCore
 ///
 /// Every system-call failure in this module becomes one of these in a single place,
 /// ``AtomicFileError/init(errno:operation:path:)``, reached through `AtomicFile.syscall`.
-public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct AtomicFileError: UserFacingError, Sendable, Equatable {
     /// What went wrong, for code that must react (``exists`` is the one to retry on).
     public enum Kind: String, Sendable, Equatable, CaseIterable {
         /// The target name is taken and `overwrite` was false.
@@ -60,13 +60,13 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
     }
 
     /// A short machine-readable code, stable across languages.
-    public var code: String { kind.rawValue }
+    public var errorCode: String { kind.rawValue }
 
     /// The system's own wording for the error (English).
     public var systemText: String { String(cString: strerror(errorNumber)) }
 
     /// What happened and what to do, in the user's language.
-    public var message: UserMessage {
+    public var userMessage: UserMessage {
         switch kind {
         case .exists:
             UserMessage(nb: "Filen \(path) finnes allerede og ble ikke overskrevet.",
@@ -98,7 +98,6 @@ public struct AtomicFileError: Error, Sendable, Equatable, CustomStringConvertib
         }
     }
 
-    public var description: String { message.text() }
 }
 
 /// Crash-safe file writes: a file is either absent or complete under its final name.

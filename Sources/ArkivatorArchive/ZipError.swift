@@ -11,7 +11,7 @@ import Darwin
 /// Built only by ``check(_:_:operation:archive:)`` from a libzip error (`zip_error_t`), so every
 /// failure carries libzip's error code, the `errno` behind it where there is one, libzip's own
 /// message (`zip_error_strerror`), what was being done and which archive.
-public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ZipError: UserFacingError, Sendable, Equatable {
     /// libzip's error code (`ZIP_ER_*`: 11 can't open file, 12 can't create the temporary file,
     /// 14 out of memory, 18 invalid argument …).
     public let code: Int32
@@ -68,6 +68,8 @@ public struct ZipError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         return value
     }
+
+    public var errorCode: String { isDiskFull ? "diskFull" : "zip" }
 
     /// True when the disk (or the user's quota) is full.
     public var isDiskFull: Bool { systemError == ENOSPC || systemError == EDQUOT }

@@ -1,26 +1,4 @@
-/// The document types of the archive.
-public enum DocumentType: String, Sendable, CaseIterable, Codable {
-    case innkalling
-    case epikrise
-    case labSvar = "lab-svar"
-    case resept
-    case henvisning
-    case vedtak
-    case annet
-
-    /// The word a title starts with.
-    public var titleWord: String {
-        switch self {
-        case .innkalling: "Innkalling"
-        case .epikrise: "Epikrise"
-        case .labSvar: "Prøvesvar"
-        case .resept: "Resept"
-        case .henvisning: "Henvisning"
-        case .vedtak: "Vedtak"
-        case .annet: "Brev"
-        }
-    }
-}
+import ArkivatorCore
 
 /// What the rules found about a document. Fields the rules are unsure of are in `needsReview`.
 public struct Classification: Sendable, Equatable, Codable {

@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// Types, dates, attributes and titles a letter from its text, by rules over Norwegian letter

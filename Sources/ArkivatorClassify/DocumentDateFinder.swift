@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// Picks the letter's own date among all the dates in its text.

@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// Finds the issuer in the letterhead: a known institution from the gazetteer, else a line that

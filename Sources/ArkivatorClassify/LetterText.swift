@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// A letter's text as lines, with the helpers the rules share.

@@ -1,50 +1,5 @@
+import ArkivatorCore
 import Foundation
-
-/// A calendar date as letters print it, without time zone games.
-public struct CalendarDate: Sendable, Hashable, Comparable, CustomStringConvertible {
-    public var year: Int
-    public var month: Int
-    public var day: Int
-
-    public init?(year: Int, month: Int, day: Int) {
-        guard (1900...2100).contains(year), Fodselsnummer.isValidDate(year: year, month: month, day: day) else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
-    private init(checked year: Int, month: Int, day: Int) {
-        self.year = year
-        self.month = month
-        self.day = day
-    }
-
-    /// 2000-01-01: stands in only when neither the clock nor a file date can be read.
-    public static let fallback = CalendarDate(checked: 2000, month: 1, day: 1)
-
-    /// `YYYY-MM-DD`.
-    public var iso: String { String(format: "%04d-%02d-%02d", year, month, day) }
-    public var description: String { iso }
-
-    public init?(iso: String) {
-        let parts = iso.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { return nil }
-        self.init(year: parts[0], month: parts[1], day: parts[2])
-    }
-
-    public static func < (a: CalendarDate, b: CalendarDate) -> Bool { (a.year, a.month, a.day) < (b.year, b.month, b.day) }
-
-    /// Today in the local calendar.
-    public static func today(_ now: Date = Date()) -> CalendarDate? {
-        day(of: now)
-    }
-
-    /// The local calendar day of a moment.
-    public static func day(of now: Date) -> CalendarDate? {
-        let c = Calendar(identifier: .gregorian).dateComponents([.year, .month, .day], from: now)
-        return CalendarDate(year: c.year ?? 0, month: c.month ?? 0, day: c.day ?? 0)
-    }
-}
 
 /// Finds the dates in Norwegian text (Bokmål and Nynorsk): `03.11.2025`, `3.11.25`, `3/11-2025`,
 /// `3. november 2025`, `3. nov. 2025`, `2025-11-03`, `Oslo, 3.11.2025`.

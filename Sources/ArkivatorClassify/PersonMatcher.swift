@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// Finds who a letter is about and whether that is a member of the household.

@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// Whether a value someone else proposes for a letter (a language model's answer) is backed by

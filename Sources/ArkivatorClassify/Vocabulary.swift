@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// The data the rules read: institutions, specialties, document-type cues, label words and stop words,
@@ -94,7 +95,8 @@ public struct Vocabulary: Sendable {
         let institutions = try decoder.decode(InstitutionFile.self, from: data("institutions"))
         let specialties = try decoder.decode(SpecialtyFile.self, from: data("specialties"))
         let types = try decoder.decode(TypeFile.self, from: data("doctypes"))
-        let stop = try decoder.decode([String: [String]].self, from: data("stopwords"))
+        // The stop words are the language's, shared with search (ArkivatorCore); a folder may bring its own.
+        let stop: [String: [String]] = (try? decoder.decode([String: [String]].self, from: data("stopwords"))) ?? Stopwords.lists
         var vocabulary = Vocabulary(institutions: institutions.institutions, suffixPatterns: institutions.suffixPatterns,
                           municipalities: institutions.municipalities, specialties: specialties.specialties,
                           typeCues: types.types, stopwords: Set(stop.values.joined().map { $0.lowercased() }),

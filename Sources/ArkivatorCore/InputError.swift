@@ -1,7 +1,7 @@
 /// Why an input file was refused, with a plain message for the user.
 ///
 /// Public as a struct over a private enum, so new reasons can be added without breaking callers.
-public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+public struct InputError: UserFacingError, Sendable, Equatable {
     private enum Reason: Sendable, Equatable {
         case unreadable(String)
         case empty
@@ -12,6 +12,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case fileTooLarge(bytes: Int, limit: Int)
         case undecodable
         case noPages
+        case tooManyPages(limit: Int)
     }
 
     private let reason: Reason
@@ -38,9 +39,11 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public static let undecodable = InputError(.undecodable)
     /// A container (such as a TIFF) holds no pages.
     public static let noPages = InputError(.noPages)
+    /// A document has more pages than one letter should (the files are checked before decoding).
+    public static func tooManyPages(limit: Int) -> InputError { .init(.tooManyPages(limit: limit)) }
 
     /// A short machine-readable code, stable across languages.
-    public var code: String {
+    public var errorCode: String {
         switch reason {
         case .unreadable: "unreadable"
         case .empty: "empty"
@@ -50,11 +53,12 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge, .fileTooLarge: "tooLarge"
         case .undecodable: "undecodable"
         case .noPages: "noPages"
+        case .tooManyPages: "tooManyPages"
         }
     }
 
     /// What happened and what to do, in the user's language.
-    public var message: UserMessage {
+    public var userMessage: UserMessage {
         switch reason {
         case .unreadable(let detail):
             UserMessage(
@@ -94,8 +98,10 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
             UserMessage(
                 nb: "Filen inneholder ingen sider.",
                 en: "The file contains no pages.")
+        case .tooManyPages(let limit):
+            UserMessage(
+                nb: "Dokumentet har flere enn \(limit) sider, og det leses ikke. Del det opp i flere filer, ett brev i hver.",
+                en: "The document has more than \(limit) pages and is not read. Split it into several files, one letter each.")
         }
     }
-
-    public var description: String { message.text() }
 }

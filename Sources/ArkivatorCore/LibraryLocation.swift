@@ -52,9 +52,10 @@ public struct LibraryLocation: Sendable, Equatable {
 }
 
 /// A library folder that cannot be used.
-public struct LibraryError: Error, Sendable, CustomStringConvertible {
+public struct LibraryError: UserFacingError, Sendable {
     public let message: UserMessage
-    public var description: String { message.text() }
+    public var userMessage: UserMessage { message }
+    public var errorCode: String { "libraryFolder" }
 
     public init(message: UserMessage) {
         self.message = message

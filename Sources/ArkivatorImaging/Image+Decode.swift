@@ -6,13 +6,38 @@ extension Image {
     /// at 700 DPI, far above any scanner setting people use, and keeps a colour page under 250 MB.
     public static let defaultPixelBudget = 60_000_000
 
-    /// Decodes every page in `bytes` (one for JPEG and PNG, one or more for TIFF).
-    ///
-    /// The size in the header is checked against `pixelBudget` before any pixels are allocated,
-    /// so a decompression bomb is refused at the cost of reading its header.
+    /// The most pages one document may have: a long hospital record is some tens of pages; a
+    /// file with more is refused before any page is decoded (a TIFF may repeat one small
+    /// compressed page thousands of times).
+    public static let maximumPages = 100
+
+    /// Decodes every page in `bytes` (one for JPEG and PNG, one or more for TIFF), after checking
+    /// them all from their headers (see ``EncodedPages/inspect(_:pixelBudget:pageLimit:)``).
     public static func decodePages(_ bytes: [UInt8], pixelBudget: Int = defaultPixelBudget) throws(InputError) -> [Image] {
+        let pages = try EncodedPages.inspect(bytes, pixelBudget: pixelBudget)
+        var images: [Image] = []
+        for index in 0..<pages.count { images.append(try pages.decode(page: index)) }
+        return images
+    }
+}
+
+/// The pages of one image file, checked from their headers before any pixel is decoded; each
+/// page is decoded on its own, when it is read, so a file costs one page's pixels at a time.
+public struct EncodedPages: Sendable {
+    /// The file's bytes (shared, not copied, between pages).
+    private let bytes: [UInt8]
+    private let isTIFF: Bool
+    /// Width and height of each page, from its header.
+    public let sizes: [(width: Int, height: Int)]
+
+    public var count: Int { sizes.count }
+
+    /// Reads the headers: refuses a file that is no image, a page over `pixelBudget`, and a file
+    /// with more than `pageLimit` pages (counting stops there, so a huge TIFF costs little).
+    public static func inspect(_ bytes: [UInt8], pixelBudget: Int = Image.defaultPixelBudget,
+                               pageLimit: Int = Image.maximumPages) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
-        return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> [Image] in
+        return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> EncodedPages in
             guard let base = buffer.baseAddress else { throw InputError.empty }
             var format: Int32 = 0
             var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
@@ -21,32 +46,36 @@ extension Image {
             }
             let isTIFF = [IFF_TIFF, IFF_TIFF_PACKBITS, IFF_TIFF_RLE, IFF_TIFF_G3, IFF_TIFF_G4,
                           IFF_TIFF_LZW, IFF_TIFF_ZIP, IFF_TIFF_JPEG].map { Int32($0) }.contains(format)
-            if isTIFF {
-                return try decodeTIFF(base, buffer.count, pixelBudget: pixelBudget)
+            guard isTIFF else {
+                try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
+                return EncodedPages(bytes: bytes, isTIFF: false, sizes: [(Int(w), Int(h))])
             }
-            try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
-            guard let pix = pixReadMem(base, buffer.count) else { throw InputError.undecodable }
-            let image = Image(owning: pix)
-            guard image.width == Int(w), image.height == Int(h) else { throw InputError.undecodable }
-            return [image]
+            var sizes: [(width: Int, height: Int)] = []
+            while true {
+                var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0
+                var res: Int32 = 0, cmap: Int32 = 0, format: Int32 = 0
+                guard readHeaderMemTiff(base, buffer.count, Int32(sizes.count), &w, &h, &bps, &spp, &res, &cmap,
+                                        &format) == 0 else { break }
+                guard sizes.count < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+                try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
+                sizes.append((Int(w), Int(h)))
+            }
+            guard !sizes.isEmpty else { throw InputError.noPages }
+            return EncodedPages(bytes: bytes, isTIFF: true, sizes: sizes)
         }
     }
 
-    private static func decodeTIFF(_ base: UnsafePointer<UInt8>, _ count: Int,
-                                   pixelBudget: Int) throws(InputError) -> [Image] {
-        var pages: [Image] = []
-        var index: Int32 = 0
-        while index < 1000 {
-            var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0
-            var res: Int32 = 0, cmap: Int32 = 0, format: Int32 = 0
-            guard readHeaderMemTiff(base, count, index, &w, &h, &bps, &spp, &res, &cmap, &format) == 0 else { break }
-            try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
-            guard let pix = pixReadMemTiff(base, count, index) else { throw InputError.undecodable }
-            pages.append(Image(owning: pix))
-            index += 1
+    /// Decodes page `index` (from 0), checking that it is the size its header promised.
+    public func decode(page index: Int) throws(InputError) -> Image {
+        guard sizes.indices.contains(index) else { throw InputError.noPages }
+        return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> Image in
+            guard let base = buffer.baseAddress else { throw InputError.empty }
+            let pix = isTIFF ? pixReadMemTiff(base, buffer.count, Int32(index)) : pixReadMem(base, buffer.count)
+            guard let pix else { throw InputError.undecodable }
+            let image = Image(owning: pix)
+            guard image.width == sizes[index].width, image.height == sizes[index].height else { throw InputError.undecodable }
+            return image
         }
-        guard !pages.isEmpty else { throw InputError.noPages }
-        return pages
     }
 
     private static func checkBudget(width: Int, height: Int, pixelBudget: Int) throws(InputError) {

@@ -1,4 +1,5 @@
 package import CLeptonica
+import ArkivatorCore
 
 /// A page image: owns one Leptonica `PIX` and frees it when released.
 ///
@@ -88,9 +89,13 @@ public final class Image: @unchecked Sendable {
 }
 
 /// A Leptonica call that failed. Leptonica reports only that it failed, so this names the call.
-public struct ImagingError: Error, Sendable, CustomStringConvertible {
+public struct ImagingError: UserFacingError, Sendable {
     public let operation: String
-    public var description: String { "Leptonica: \(operation) failed" }
+    public var errorCode: String { "imaging" }
+    public var userMessage: UserMessage {
+        UserMessage(nb: "Bildebehandlingen feilet (Leptonica: \(operation)). Prøv et annet bilde av siden, eller meld fra om feilen.",
+                    en: "Image processing failed (Leptonica: \(operation)). Try another image of the page, or report the problem.")
+    }
 }
 
 /// Silences Leptonica's own messages on standard error; Arkivator reports failures itself.

@@ -1,4 +1,5 @@
 import ArkivatorClassify
+import ArkivatorCore
 import Foundation
 
 /// Checks a model's answer field by field against the letter and merges it with the rules' result.

@@ -35,7 +35,7 @@ public struct LLMFailure: UserFacingError, Sendable, Equatable {
 
     /// A short stable code for `--json` and tests: `invalidKey`, `rateLimited`, `server`,
     /// `unreachable`, `timedOut`, `malformed`, `refused`, `notConfigured`, `remoteNotAllowed`, `keyFile`.
-    public var code: String {
+    public var errorCode: String {
         switch kind {
         case .invalidKey: "invalidKey"
         case .rateLimited: "rateLimited"

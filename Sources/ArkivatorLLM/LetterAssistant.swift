@@ -1,4 +1,5 @@
 import ArkivatorClassify
+import ArkivatorCore
 import Foundation
 
 /// What the language model did for one document (`ingest --json`'s `llm` object).
@@ -68,7 +69,7 @@ public final class LetterAssistant: @unchecked Sendable {
 
     public func refine(_ rules: Classification, text: String, today: CalendarDate) async -> (Classification, LLMReport) {
         if let stopped = stoppingFailure {
-            return (rules, LLMReport(used: false, model: settings.model, error: stopped.userMessage.text(), errorCode: stopped.code))
+            return (rules, LLMReport(used: false, model: settings.model, error: stopped.userMessage.text(), errorCode: stopped.errorCode))
         }
         let hidden = Pseudonyms(text, names: settings.maskNames ? family : [])
         let prompt = LetterPrompt(text: hidden.text)
@@ -80,7 +81,7 @@ public final class LetterAssistant: @unchecked Sendable {
             guard var decoded = LetterAnswer(content: answer.content) else {
                 let failure = LLMFailure.malformed(settings.hostDescription, detail: "no JSON object")
                 return (rules, LLMReport(used: false, model: answer.model ?? settings.model, latencyMs: latency,
-                                         rejectedFields: LetterAnswer.fields, error: failure.userMessage.text(), errorCode: failure.code))
+                                         rejectedFields: LetterAnswer.fields, error: failure.userMessage.text(), errorCode: failure.errorCode))
             }
             decoded.restore(with: hidden)
             let outcome = AnswerMerge(family: family, today: today).merge(rules: rules, answer: decoded, text: text)
@@ -90,7 +91,7 @@ public final class LetterAssistant: @unchecked Sendable {
         } catch {
             if error.stopsRun { stop(with: error) }
             return (rules, LLMReport(used: false, model: settings.model, latencyMs: Int(Date().timeIntervalSince(start) * 1000),
-                                     error: error.userMessage.text(), errorCode: error.code))
+                                     error: error.userMessage.text(), errorCode: error.errorCode))
         }
     }
 

@@ -1,4 +1,5 @@
 import ArkivatorClassify
+import ArkivatorCore
 import Foundation
 
 /// The one request per document: a system message with the output contract, and the letter's

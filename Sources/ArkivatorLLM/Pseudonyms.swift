@@ -1,4 +1,5 @@
 import ArkivatorClassify
+import ArkivatorCore
 import Foundation
 
 /// Replaces what must not leave the machine with placeholders before a text is sent, and puts

@@ -59,6 +59,15 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
 }
 
 extension DatabaseError: UserFacingError {
+    public var errorCode: String {
+        switch resultCode {
+        case SQLITE_BUSY, SQLITE_LOCKED: "libraryBusy"
+        case SQLITE_CORRUPT, SQLITE_NOTADB: "libraryDamaged"
+        case SQLITE_FULL: "diskFull"
+        default: "database"
+        }
+    }
+
     /// What happened to the library database and what to do, in plain words.
     public var userMessage: UserMessage {
         let hint: UserMessage

@@ -1,5 +1,4 @@
 import ArkivatorCore
-import ArkivatorClassify
 
 /// Why a family operation was refused, with what to do about it.
 ///
@@ -13,6 +12,7 @@ public struct FamilyError: UserFacingError, Sendable, Equatable {
 
     /// A stable, language-independent code.
     public let code: Code
+    public var errorCode: String { code.rawValue }
     public let userMessage: UserMessage
 
     init(_ code: Code, nb: String, en: String) {

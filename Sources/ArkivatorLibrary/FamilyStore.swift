@@ -1,6 +1,4 @@
-import ArkivatorClassify
 import ArkivatorCore
-internal import Crypto
 import Foundation
 
 /// One family member as a list shows them: never the fødselsnummer's digits.
@@ -301,22 +299,19 @@ public final class FamilyStore {
         Data("arkivator.family.fnr.v1\u{0}\(name)".utf8)
     }
 
-    private func seal(_ number: Fodselsnummer, name: String) throws -> Data {
-        let box = try AES.GCM.seal(Data(number.digits.utf8), using: key.symmetricKey,
-                                   authenticating: Self.associatedData(name))
-        // `combined` is nil only for a nonce of another size than the default 12 bytes.
-        guard let combined = box.combined else { throw FamilyError.wrongKey(name) }
-        return combined
+    private func seal(_ number: Fodselsnummer, name: String) throws(FamilyError) -> Data {
+        guard let sealed = key.seal(Data(number.digits.utf8), context: Self.associatedData(name)) else {
+            throw FamilyError.wrongKey(name)
+        }
+        return sealed
     }
 
     private func open(_ sealed: Data, name: String) throws(FamilyError) -> Fodselsnummer {
-        do {
-            let box = try AES.GCM.SealedBox(combined: sealed)
-            let plain = try AES.GCM.open(box, using: key.symmetricKey, authenticating: Self.associatedData(name))
-            return try Fodselsnummer(String(decoding: plain, as: UTF8.self))
-        } catch {
+        guard let plain = key.unseal(sealed, context: Self.associatedData(name)),
+              let number = try? Fodselsnummer(String(decoding: plain, as: UTF8.self)) else {
             throw FamilyError.wrongKey(name)
         }
+        return number
     }
 }
 
@@ -364,14 +359,7 @@ private struct Member {
 
     /// `YYYY-MM-DD`, a real calendar day from 1850 to today.
     static func validDate(_ text: String) throws(FamilyError) -> String {
-        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts.map(\.count) == [4, 2, 2],
-              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), day >= 1 else { throw FamilyError.badBirthDate }
-        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
-        let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        guard day <= lengths[month - 1] else { throw FamilyError.badBirthDate }
+        guard let (year, month, day) = CalendarDate.isoComponents(text) else { throw FamilyError.badBirthDate }
         let today = Calendar(identifier: .gregorian).dateComponents([.year, .month, .day], from: Date())
         let now = (today.year ?? 9999) * 10_000 + (today.month ?? 12) * 100 + (today.day ?? 31)
         guard year >= 1850, year * 10_000 + month * 100 + day <= now else { throw FamilyError.futureBirthDate }

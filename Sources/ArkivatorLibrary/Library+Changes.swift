@@ -1,5 +1,4 @@
 import ArkivatorArchive
-import ArkivatorClassify
 import ArkivatorCore
 import Foundation
 #if canImport(Glibc)
@@ -11,12 +10,12 @@ import Darwin
 /// Corrections to one document; nil fields stay as they are.
 public struct DocumentChanges: Sendable, Equatable {
     public var title: String?
-    public var type: String?
+    public var type: DocumentType?
     public var person: String?
-    public var date: String?
+    public var date: CalendarDate?
     public var institution: String?
 
-    public init(title: String? = nil, type: String? = nil, person: String? = nil, date: String? = nil,
+    public init(title: String? = nil, type: DocumentType? = nil, person: String? = nil, date: CalendarDate? = nil,
                 institution: String? = nil) {
         self.title = title
         self.type = type
@@ -38,15 +37,13 @@ extension Library {
         var document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let old = document
-        if let date = changes.date {
-            guard CalendarDate(iso: date) != nil else { throw LibraryFailure.badDate(date) }
+        if let date = changes.date?.iso {
             if document.title.hasPrefix(document.documentDate) {
                 document.title = date + document.title.dropFirst(document.documentDate.count)
             }
             document.documentDate = date
         }
-        if let typeName = changes.type {
-            guard let type = DocumentType(rawValue: typeName.lowercased()) else { throw LibraryFailure.badType(typeName) }
+        if let type = changes.type {
             let oldWord = document.documentDate + " " + old.docType.titleWord
             if document.title.hasPrefix(oldWord) {
                 document.title = document.documentDate + " " + type.titleWord + document.title.dropFirst(oldWord.count)
@@ -72,37 +69,21 @@ extension Library {
         return try self.document(document.sha256)
     }
 
-    /// Moves the files to names for the new title and person, writes the `.docx` again, and
-    /// records the new metadata and paths, with a `move` intent around the file steps.
+    /// Moves the files to names for the new title and person, writes the `.docx` again (both
+    /// through the filing layer), and records the new metadata and paths, with a `move` intent
+    /// around the file steps.
     func rewrite(_ document: LibraryDocument, from old: LibraryDocument, programVersion: String,
                  text newText: String? = nil) throws {
-        var moves: [(from: URL, to: URL)] = []
-        var files = document.files
-        if let root = Self.archiveRoot(of: old.files), old.title != document.title || old.familyMember != document.familyMember {
-            let layout = ArchiveLayout(root: root)
-            let images = old.files.filter { $0.kind == .image }.count
-            let plan = try layout.availablePlan(person: document.familyMember, title: document.title, pageCount: images)
-            files = old.files.map { file in
-                let target = plan.url(for: ArchiveLayout.FileKind(file.kind), page: max(file.page, 1))
-                moves.append((file.url, target))
-                return ArchivedFile(kind: file.kind, page: file.page, path: target.path)
-            }
-            for folder in Set(moves.map { $0.to.deletingLastPathComponent() }) {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
-            }
-        }
+        let filing = DocumentFiling(programVersion: programVersion)
+        let (moves, files) = try filing.refilePlan(document, from: old)
         try move(moves) { database in
             try update(document, text: newText, files: files, in: database)
         }
         // The .docx header shows the metadata: write it again (a crash here leaves the old header).
-        if let docx = files.first(where: { $0.kind == .docx }) {
-            var updated = document
-            if let newText { updated.text = newText }
-            let bytes = try DocxWriter(content: Self.letter(updated, programVersion: programVersion)
-                .content(mask: Fodselsnummer.masking)).data()
-            try AtomicFile.write(bytes, to: docx.url, overwrite: true)
-        }
+        var updated = document
+        updated.files = files
+        if let newText { updated.text = newText }
+        try filing.rewriteDocx(of: updated)
     }
 
     /// Writes the metadata, text (if given) and file paths of an existing row, index included.
@@ -125,21 +106,6 @@ extension Library {
         knownTerms?.formUnion(terms)
     }
 
-    /// The archive folder a document's files lie in: `<root>/<Person>/<Dokumenter|Bilder>/<file>`.
-    static func archiveRoot(of files: [ArchivedFile]) -> URL? {
-        files.first.map { $0.url.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent() }
-    }
-
-    /// The `.docx` description of a stored document.
-    static func letter(_ document: LibraryDocument, programVersion: String) -> LetterDocx {
-        LetterDocx(title: document.title, date: document.documentDate, institution: document.institution,
-                   specialty: document.specialty, person: document.familyMember ?? document.person,
-                   docType: document.docType.rawValue, documentDate: document.documentDate, scanDate: document.scanDate,
-                   keywords: document.keywords, ocrConfidence: document.ocrConfidence, sha256: document.sha256,
-                   text: document.text, lowConfidence: document.lowConfidence.map { (start: $0.start, length: $0.length) },
-                   sourceName: document.sourceName, programVersion: programVersion)
-    }
-
     // MARK: Redaction
 
     /// Replaces every fødselsnummer in the document's text with `DDMMYY •••••`: in the index, the
@@ -156,15 +122,5 @@ extension Library {
         updated.text = redacted
         try rewrite(updated, from: document, programVersion: programVersion, text: redacted)
         return count
-    }
-}
-
-extension ArchiveLayout.FileKind {
-    init(_ kind: ArchivedFile.Kind) {
-        switch kind {
-        case .docx: self = .docx
-        case .image: self = .image
-        case .pdf: self = .pdf
-        }
     }
 }

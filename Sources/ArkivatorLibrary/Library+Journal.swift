@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// One file (or folder, or group of page files) received by `arkivator watch`, keyed by its
@@ -28,8 +29,8 @@ public struct JournalEntry: Sendable, Equatable {
     public var stage: Stage
     /// Failed attempts so far.
     public var attempts: Int
-    /// Why the last attempt failed, in the user's language.
-    public var reason: String?
+    /// Why the last attempt failed: stage, code and message in both languages.
+    public var failure: DocumentFailure?
     /// When a passing failure is tried again; nil otherwise.
     public var nextAttemptAt: Date?
     /// The library's row for the document once it is filed (or found there).
@@ -101,11 +102,11 @@ extension Library {
             }
         }
 
-        /// Moves a document on to `stage` (any stage but `failed`: see ``fail(sha256:reason:retryAt:)``).
+        /// Moves a document on to `stage` (any stage but `failed`: see ``fail(sha256:failure:retryAt:)``).
         /// From `indexed` on, the entry points at the library's row for the document. A failure
         /// waiting for a retry that moves on forgets its retry time but keeps its attempts.
         public func advance(sha256: String, to stage: JournalEntry.Stage) throws {
-            precondition(stage != .failed, "use fail(sha256:reason:retryAt:)")
+            precondition(stage != .failed, "use fail(sha256:failure:retryAt:)")
             try library.withDatabase { database in
                 let linked: Set<JournalEntry.Stage> = [.indexed, .done, .duplicate]
                 try database.execute("""
@@ -117,11 +118,13 @@ extension Library {
             }
         }
 
-        /// Records a failed attempt: `reason` in the user's language, and with `retryAt` the time
-        /// it is tried again (nil: failed for good). Returns the number of failed attempts so far.
+        /// Records a failed attempt: why (code and message in both languages, kept as JSON in
+        /// `reason`), and with `retryAt` the time it is tried again (nil: failed for good).
+        /// Returns the number of failed attempts so far.
         @discardableResult
-        public func fail(sha256: String, reason: String, retryAt: Date?) throws -> Int {
-            try library.withDatabase { database in
+        public func fail(sha256: String, failure: DocumentFailure, retryAt: Date?) throws -> Int {
+            let reason = String(decoding: try JSONEncoder().encode(failure), as: UTF8.self)
+            return try library.withDatabase { database in
                 try database.inTransaction {
                     try database.execute("""
                         UPDATE journal SET stage = 'failed', attempts = attempts + 1, reason = ?, next_attempt_at = ?,
@@ -165,9 +168,17 @@ extension Library {
             guard let sha = row[0].string, let source = row[1].string,
                   let stage = row[2].string.flatMap(JournalEntry.Stage.init(rawValue:)) else { return nil }
             return JournalEntry(
-                sha256: sha, source: source, stage: stage, attempts: row[3].int ?? 0, reason: row[4].string,
+                sha256: sha, source: source, stage: stage, attempts: row[3].int ?? 0,
+                failure: row[4].string.map(Self.failure),
                 nextAttemptAt: row[5].string.flatMap(Self.date), documentID: row[6].int,
                 receivedAt: row[7].string.flatMap(Self.date) ?? Date(), updatedAt: row[8].string.flatMap(Self.date) ?? Date())
+        }
+
+        /// A stored reason: JSON written by ``fail(sha256:failure:retryAt:)``, or the plain text
+        /// of a journal written before reasons kept both languages.
+        static func failure(_ text: String) -> DocumentFailure {
+            if let failure = try? JSONDecoder().decode(DocumentFailure.self, from: Data(text.utf8)) { return failure }
+            return DocumentFailure(stage: .intake, code: "unknown", message: UserMessage(nb: text, en: text))
         }
 
         /// UTC, ISO 8601 to the second (as every timestamp in the library): sorts as text.

@@ -1,4 +1,5 @@
-import ArkivatorClassify
+import ArkivatorArchive
+import ArkivatorCore
 import Foundation
 
 /// Which documents a list or search covers.
@@ -6,15 +7,15 @@ public struct DocumentFilter: Sendable, Equatable {
     /// A household member's or a printed name (case-insensitive; matches either).
     public var person: String?
     public var type: DocumentType?
-    /// Letter dates from and to (inclusive), `YYYY-MM-DD`.
-    public var from: String?
-    public var to: String?
+    /// Letter dates from and to (inclusive).
+    public var from: CalendarDate?
+    public var to: CalendarDate?
     /// Part of the institution's name (case-insensitive).
     public var institution: String?
     /// Documents in the trash instead of the archive.
     public var trashed = false
 
-    public init(person: String? = nil, type: DocumentType? = nil, from: String? = nil, to: String? = nil,
+    public init(person: String? = nil, type: DocumentType? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
                 institution: String? = nil, trashed: Bool = false) {
         self.person = person
         self.type = type
@@ -39,11 +40,11 @@ public struct DocumentFilter: Sendable, Equatable {
         }
         if let from {
             conditions.append("d.document_date >= ?")
-            arguments.append(from)
+            arguments.append(from.iso)
         }
         if let to {
             conditions.append("d.document_date <= ?")
-            arguments.append(to)
+            arguments.append(to.iso)
         }
         if let institution = institution?.trimmingCharacters(in: .whitespaces), !institution.isEmpty {
             conditions.append("d.institution LIKE ? ESCAPE '\\'")

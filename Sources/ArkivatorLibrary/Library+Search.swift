@@ -1,4 +1,3 @@
-import ArkivatorClassify
 import ArkivatorCore
 import Foundation
 
@@ -58,8 +57,8 @@ extension Library {
         // Two statements: SQLite reads min() or max() from the index, but not both in one.
         let earliest = filter.from == nil ? try database.firstRow("SELECT min(document_date) FROM documents")?[0].string : nil
         let latest = filter.to == nil ? try database.firstRow("SELECT max(document_date) FROM documents")?[0].string : nil
-        guard let first = (filter.from ?? earliest).flatMap({ Int($0.prefix(4)) }),
-              let last = (filter.to ?? latest).flatMap({ Int($0.prefix(4)) }), first <= last else { return nil }
+        guard let first = filter.from?.year ?? earliest.flatMap({ Int($0.prefix(4)) }),
+              let last = filter.to?.year ?? latest.flatMap({ Int($0.prefix(4)) }), first <= last else { return nil }
         return first...last
     }
 
@@ -164,15 +163,15 @@ extension Library {
         var arguments: [any DatabaseValueConvertible] = [expression]
         // Whole years are settled by the year column; only a range with a cut inside a year
         // needs the exact dates.
-        let yearsAreExact = years != nil && (filter.from.map { $0.hasSuffix("-01-01") } ?? true)
-            && (filter.to.map { $0.hasSuffix("-12-31") } ?? true)
+        let yearsAreExact = years != nil && (filter.from.map { $0.month == 1 && $0.day == 1 } ?? true)
+            && (filter.to.map { $0.month == 12 && $0.day == 31 } ?? true)
         if let from = filter.from, !yearsAreExact {
             conditions.append("d.document_date >= ?")
-            arguments.append(from)
+            arguments.append(from.iso)
         }
         if let to = filter.to, !yearsAreExact {
             conditions.append("d.document_date <= ?")
-            arguments.append(to)
+            arguments.append(to.iso)
         }
         let from = conditions.isEmpty
             ? "documents_fts WHERE documents_fts MATCH ?"
@@ -311,6 +310,6 @@ extension Library {
 /// Words a search skips when other words remain: the language's function words ("og", "til").
 public enum SearchStopwords {
     public static let norwegian: Set<String> = {
-        ArkivatorClassify.Vocabulary.standard.functionWords
+        Stopwords.functionWords
     }()
 }

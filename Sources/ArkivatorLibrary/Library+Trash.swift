@@ -47,11 +47,11 @@ extension Library {
         }
         let before = (try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? []
         var targets = before
-        if before.contains(where: { FileManager.default.fileExists(atPath: $0.path) }), let root = Self.archiveRoot(of: before) {
+        if before.contains(where: { FileManager.default.fileExists(atPath: $0.path) }), let root = ArchiveLayout.root(of: before) {
             let plan = try ArchiveLayout(root: root).availablePlan(
                 person: document.familyMember, title: document.title, pageCount: before.filter { $0.kind == .image }.count)
             targets = before.map { ArchivedFile(kind: $0.kind, page: $0.page,
-                                                path: plan.url(for: ArchiveLayout.FileKind($0.kind), page: max($0.page, 1)).path) }
+                                                path: plan.url(for: $0.kind, page: max($0.page, 1)).path) }
         }
         var moves: [(from: URL, to: URL)] = []
         for file in document.files {
@@ -161,7 +161,7 @@ extension Library {
         // user keeps own files there).
         var roots: Set<URL> = [defaultArchiveRoot]
         for file in files.map({ ArchivedFile(kind: .docx, path: $0) }) + origins {
-            if let root = Self.archiveRoot(of: [file]), !root.path.hasPrefix(trashRoot.path) { roots.insert(root) }
+            if let root = ArchiveLayout.root(of: [file]), !root.path.hasPrefix(trashRoot.path) { roots.insert(root) }
         }
         for root in roots { Self.removeEmptyFolders(root) }
         try? FileManager.default.removeItem(at: trashRoot)

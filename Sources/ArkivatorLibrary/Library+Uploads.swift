@@ -1,3 +1,4 @@
+import ArkivatorArchive
 import Foundation
 
 /// One row of the upload queue: a document to be copied to a destination.
@@ -201,7 +202,7 @@ extension Library {
                 guard let path = row[2].string else { return nil }
                 return ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[0].string ?? "") ?? .docx, page: row[1].int ?? 0, path: path)
             }
-            let root = Self.archiveRoot(of: files).map { $0.standardizedFileURL.path + "/" }
+            let root = ArchiveLayout.root(of: files).map { $0.standardizedFileURL.path + "/" }
             return files.map { file in
                 let path = URL(fileURLWithPath: file.path).standardizedFileURL.path
                 if let root, path.hasPrefix(root), path.count > root.count {

@@ -1,5 +1,4 @@
 import ArkivatorArchive
-import ArkivatorClassify
 import ArkivatorCore
 import Foundation
 #if canImport(Glibc)
@@ -124,7 +123,7 @@ public final class Library: @unchecked Sendable {
     func archiveRoots(in database: Database) throws -> Set<URL> {
         var roots: Set<URL> = [defaultArchiveRoot]
         for row in try database.rows("SELECT path FROM document_files ORDER BY document_id DESC LIMIT 200") {
-            if let path = row[0].string, let root = Self.archiveRoot(of: [ArchivedFile(kind: .docx, path: path)]) {
+            if let path = row[0].string, let root = ArchiveLayout.root(of: [ArchivedFile(kind: .docx, path: path)]) {
                 roots.insert(root)
             }
         }

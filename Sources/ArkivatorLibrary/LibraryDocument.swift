@@ -1,4 +1,5 @@
-import ArkivatorClassify
+import ArkivatorArchive
+import ArkivatorCore
 import Foundation
 
 /// One document as the library knows it: its metadata, its text and its files in the archive.
@@ -99,25 +100,4 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
         self.updatedAt = ""
         self.trashedAt = nil
     }
-}
-
-/// One file of a document in the archive.
-public struct ArchivedFile: Sendable, Equatable, Codable {
-    public enum Kind: String, Sendable, Codable, CaseIterable {
-        case docx, image, pdf
-    }
-
-    public var kind: Kind
-    /// 1… for page images, 0 otherwise.
-    public var page: Int
-    /// Absolute path.
-    public var path: String
-
-    public init(kind: Kind, page: Int = 0, path: String) {
-        self.kind = kind
-        self.page = page
-        self.path = path
-    }
-
-    public var url: URL { URL(fileURLWithPath: path) }
 }

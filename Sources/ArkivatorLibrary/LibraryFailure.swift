@@ -1,4 +1,3 @@
-import ArkivatorClassify
 import ArkivatorCore
 
 /// Why the library refused or could not finish something, in plain words (Bokmål and English).
@@ -6,11 +5,12 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     /// A stable code for scripts and tests.
     public enum Code: String, Sendable {
         case duplicate, inTrash, notFound, ambiguous, notInTrash, wrongKey, sealing
-        case trashed, nothingToChange, badDate, badType, badTitle, emptyQuery, targetExists, fileMissing, busy
+        case trashed, nothingToChange, badTitle, emptyQuery, targetExists, fileMissing, busy
         case noUploadJob, alreadyUploaded
     }
 
     public let code: Code
+    public var errorCode: String { code.rawValue }
     public let userMessage: UserMessage
 
     init(_ code: Code, nb: String, en: String) {
@@ -58,17 +58,6 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     static let nothingToChange = LibraryFailure(.nothingToChange,
         nb: "Ingenting å endre: oppgi minst én av --title, --type, --person, --date, --institution.",
         en: "Nothing to change: give at least one of --title, --type, --person, --date, --institution.")
-
-    static func badDate(_ text: String) -> LibraryFailure {
-        .init(.badDate, nb: "«\(text)» er ikke en dato. Skriv den som ÅÅÅÅ-MM-DD, for eksempel 2024-03-15.",
-              en: "“\(text)” is not a date. Write it as YYYY-MM-DD, for example 2024-03-15.")
-    }
-
-    static func badType(_ text: String) -> LibraryFailure {
-        let types = DocumentTypeNames.all
-        return .init(.badType, nb: "«\(text)» er ikke en dokumenttype. Velg en av: \(types).",
-                     en: "“\(text)” is not a document type. Choose one of: \(types).")
-    }
 
     static let badTitle = LibraryFailure(.badTitle,
         nb: "Tittelen kan ikke være tom.", en: "The title cannot be empty.")

@@ -29,7 +29,22 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
     private let raw: [UInt8]
 
     /// The key for sealing and opening.
-    var symmetricKey: SymmetricKey { SymmetricKey(data: raw) }
+    private var symmetricKey: SymmetricKey { SymmetricKey(data: raw) }
+
+    /// Seals `plain` with AES-GCM under this key, bound to `context` (authenticated, not
+    /// encrypted: a sealed value opens only with the same context). Returns nonce, ciphertext and
+    /// tag in one (`combined`); nil only if the cipher fails. The one place the library seals.
+    func seal(_ plain: Data, context: Data) -> Data? {
+        // `combined` is nil only for a nonce of another size than the default 12 bytes.
+        (try? AES.GCM.seal(plain, using: symmetricKey, authenticating: context))?.combined
+    }
+
+    /// Opens what ``seal(_:context:)`` made with the same key and context; nil when the key or
+    /// context is another, or the bytes were changed.
+    func unseal(_ sealed: Data, context: Data) -> Data? {
+        guard let box = try? AES.GCM.SealedBox(combined: sealed) else { return nil }
+        return try? AES.GCM.open(box, using: symmetricKey, authenticating: context)
+    }
 
     /// A key from 32 raw bytes.
     public init(bytes: some ContiguousBytes) throws(LibraryKeyError) {
@@ -130,6 +145,7 @@ public struct LibraryKeyError: UserFacingError, Sendable, Equatable {
     }
 
     public let code: Code
+    public var errorCode: String { code.rawValue }
     public let userMessage: UserMessage
 
     static let notBase64 = LibraryKeyError(code: .notBase64, userMessage: UserMessage(

@@ -165,6 +165,7 @@ public struct MigrationError: UserFacingError, Sendable, Equatable {
     }
 
     public let code: Code
+    public var errorCode: String { code.rawValue }
     public let userMessage: UserMessage
 }
 

@@ -1,5 +1,4 @@
-import ArkivatorClassify
-internal import Crypto
+import ArkivatorCore
 import Foundation
 
 /// A document text as the database holds it: every fødselsnummer masked (`DDMMYY •••••`), the
@@ -43,20 +42,15 @@ struct SealedText: Equatable {
             shift += replacement.count - match.range.count
         }
         let plain = try JSONEncoder().encode(hidden)
-        let box = try AES.GCM.seal(plain, using: key.symmetricKey, authenticating: associatedData(sha))
-        guard let combined = box.combined else { throw LibraryFailure.sealing }
+        guard let combined = key.seal(plain, context: associatedData(sha)) else { throw LibraryFailure.sealing }
         return SealedText(masked: String(String.UnicodeScalarView(scalars)), sealed: combined, count: hidden.count)
     }
 
     /// The original text, numbers put back. Throws when the key cannot open the sealed list.
     func open(document sha: String, key: LibraryKey) throws -> String {
         guard let sealed else { return masked }
-        let hidden: [Hidden]
-        do {
-            let box = try AES.GCM.SealedBox(combined: sealed)
-            let plain = try AES.GCM.open(box, using: key.symmetricKey, authenticating: Self.associatedData(sha))
-            hidden = try JSONDecoder().decode([Hidden].self, from: plain)
-        } catch {
+        guard let plain = key.unseal(sealed, context: Self.associatedData(sha)),
+              let hidden = try? JSONDecoder().decode([Hidden].self, from: plain) else {
             throw LibraryFailure.wrongKey
         }
         var scalars = Array(masked.unicodeScalars)

@@ -5,17 +5,17 @@ internal import CTesseract
 import Foundation
 
 /// A failed Tesseract call, with a message for the user.
-public struct OCRError: Error, Sendable, CustomStringConvertible {
-    public let message: UserMessage
-    public var description: String { message.text() }
+public struct OCRError: UserFacingError, Sendable {
+    public let errorCode: String
+    public let userMessage: UserMessage
 
     static func missingLanguage(_ language: String) -> OCRError {
-        OCRError(message: UserMessage(
+        OCRError(errorCode: "ocrLanguage", userMessage: UserMessage(
             nb: "Tesseract mangler språkdata for «\(language)». Installer pakken tesseract-ocr-\(language) (make demo gjør det).",
             en: "Tesseract has no language data for '\(language)'. Install the package tesseract-ocr-\(language) (make demo does)."))
     }
 
-    static let recognitionFailed = OCRError(message: UserMessage(
+    static let recognitionFailed = OCRError(errorCode: "ocr", userMessage: UserMessage(
         nb: "Tekstgjenkjenningen feilet på denne siden. Prøv et tydeligere bilde.",
         en: "Text recognition failed on this page. Try a clearer image."))
 }

@@ -1,4 +1,6 @@
+import ArkivatorArchive
 import ArkivatorClassify
+import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorLLM
 import Foundation
@@ -19,10 +21,10 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     public var lowConfidenceWords: [LowConfidenceWord]
     /// True when no page holds readable text.
     public var noText: Bool
-    /// Why the document was refused or failed, in the user's language; nil when it was read.
-    public var error: String?
-    /// A stable code for `error` (`empty`, `truncated`, `notAnImage`, `tooLarge`, …).
-    public var errorCode: String?
+    /// Why the document was refused or failed (stage, code, message in both languages); nil
+    /// when it was read and filed. Printed as `error` (the user's language), `errorCode` and
+    /// `failure` (`{stage, code, nb, en}`).
+    public var failure: DocumentFailure?
     /// Seconds spent per stage, summed over pages.
     public var timings: Timings
     /// What cleanup did to each page.
@@ -33,14 +35,15 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     public var llm: LLMReport?
     /// The date the page files were made (their modification date): the scan date.
     public var scanDate: String?
-    /// Where the document was filed in the archive, when it was.
-    public var files: ArchivedFiles?
+    /// Where the document was filed in the archive, when it was (printed as
+    /// `{"docx": …, "images": […], "pdf": …}`).
+    public var files: [ArchivedFile]?
     /// The document's id in the library (first 10 hex digits of `id`), once recorded or found there.
     public var libraryID: String?
     /// What the library did with the document.
     public var libraryStatus: LibraryStatus?
-    /// Why the library did not add it (already there), in the user's language.
-    public var libraryMessage: String?
+    /// Why the library did not add it (already there); printed in the user's language.
+    public var libraryMessage: UserMessage?
 
     public enum LibraryStatus: String, Sendable, Codable, Equatable {
         /// Filed and recorded now.
@@ -51,10 +54,23 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         case inTrash
     }
 
-    public struct ArchivedFiles: Sendable, Codable, Equatable {
-        public var docx: String
-        public var images: [String]
-        public var pdf: String
+    /// How `files` is printed.
+    private struct FileList: Codable {
+        var docx: String
+        var images: [String]
+        var pdf: String
+
+        init(_ files: [ArchivedFile]) {
+            docx = files.docx?.path ?? ""
+            images = files.images.map(\.path)
+            pdf = files.pdf?.path ?? ""
+        }
+
+        var files: [ArchivedFile] {
+            (docx.isEmpty ? [] : [ArchivedFile(kind: .docx, path: docx)])
+                + images.enumerated().map { ArchivedFile(kind: .image, page: $0.offset + 1, path: $0.element) }
+                + (pdf.isEmpty ? [] : [ArchivedFile(kind: .pdf, path: pdf)])
+        }
     }
 
     public struct LowConfidenceWord: Sendable, Codable, Equatable {
@@ -94,8 +110,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         self.ocrConfidence = nil
         self.lowConfidenceWords = []
         self.noText = false
-        self.error = nil
-        self.errorCode = nil
+        self.failure = nil
         self.timings = Timings()
         self.pageReports = []
         self.classification = nil
@@ -108,7 +123,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, timings, pageReports
+        case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, failure, timings, pageReports
         case docType, documentDate, documentDateSource, scanDate, institution, specialty, person, familyMember
         case keywords, title, confidence, needsReview, containsFodselsnummer, llm, files
         case libraryId, libraryStatus, libraryMessage
@@ -123,8 +138,9 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(ocrConfidence.map { ($0 * 1000).rounded() / 1000 }, forKey: .ocrConfidence)
         try c.encode(lowConfidenceWords, forKey: .lowConfidenceWords)
         try c.encode(noText, forKey: .noText)
-        try c.encode(error, forKey: .error)
-        try c.encode(errorCode, forKey: .errorCode)
+        try c.encode(failure?.userMessage.text(), forKey: .error)
+        try c.encode(failure?.errorCode, forKey: .errorCode)
+        try c.encodeIfPresent(failure, forKey: .failure)
         try c.encode(timings, forKey: .timings)
         try c.encode(pageReports, forKey: .pageReports)
         let k = classification
@@ -142,10 +158,10 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(k?.needsReview ?? [], forKey: .needsReview)
         try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
         try c.encodeIfPresent(llm, forKey: .llm)
-        try c.encode(files, forKey: .files)
+        try c.encode(files.map(FileList.init), forKey: .files)
         try c.encode(libraryID, forKey: .libraryId)
         try c.encode(libraryStatus, forKey: .libraryStatus)
-        try c.encode(libraryMessage, forKey: .libraryMessage)
+        try c.encode(libraryMessage?.text(), forKey: .libraryMessage)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -159,16 +175,15 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         ocrConfidence = try c.decodeIfPresent(Double.self, forKey: .ocrConfidence)
         lowConfidenceWords = try c.decode([LowConfidenceWord].self, forKey: .lowConfidenceWords)
         noText = try c.decode(Bool.self, forKey: .noText)
-        error = try c.decodeIfPresent(String.self, forKey: .error)
-        errorCode = try c.decodeIfPresent(String.self, forKey: .errorCode)
+        failure = try c.decodeIfPresent(DocumentFailure.self, forKey: .failure)
         timings = try c.decode(Timings.self, forKey: .timings)
         pageReports = try c.decode([PageReport].self, forKey: .pageReports)
         scanDate = try c.decodeIfPresent(String.self, forKey: .scanDate)
-        files = try c.decodeIfPresent(ArchivedFiles.self, forKey: .files)
+        files = try c.decodeIfPresent(FileList.self, forKey: .files)?.files
         llm = try c.decodeIfPresent(LLMReport.self, forKey: .llm)
         libraryID = try c.decodeIfPresent(String.self, forKey: .libraryId)
         libraryStatus = try c.decodeIfPresent(LibraryStatus.self, forKey: .libraryStatus)
-        libraryMessage = try c.decodeIfPresent(String.self, forKey: .libraryMessage)
+        libraryMessage = try c.decodeIfPresent(String.self, forKey: .libraryMessage).map { UserMessage(nb: $0, en: $0) }
         // Same keys as `Classification`: present when the document was classified.
         classification = try? c.decodeNil(forKey: .docType) ? nil : Classification(from: decoder)
     }

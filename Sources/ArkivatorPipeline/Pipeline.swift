@@ -75,7 +75,8 @@ public final class Pipeline: @unchecked Sendable {
     }
 
     /// Reads every document; `record` is called once per document, in input order, and
-    /// `progress` after every page. Both are called from worker threads, one call at a time.
+    /// `progress` after every page. Both are called one at a time, in order, on one delivery
+    /// queue, never while the pipeline holds a lock; every call has been made when `run` returns.
     public func run(_ documents: [DocumentSource],
                     progress: @escaping @Sendable (Progress) -> Void = { _ in },
                     stage: @escaping @Sendable (_ document: Int, _ stage: Stage) -> Void = { _, _ in },
@@ -93,14 +94,18 @@ public final class Pipeline: @unchecked Sendable {
             thread.start()
         }
         group.wait()
+        run.drain()
     }
 }
 
 /// The shared state of one `Pipeline.run`: a queue of jobs and the documents being assembled.
 private final class Run: @unchecked Sendable {
+    // Safe to share because every mutable field below is guarded by `condition`, and the
+    // callbacks run on `delivery` only (enqueued in order under the lock, run outside it).
     private enum Job {
         case open(Int)
-        case page(document: Int, page: Int, image: Image)
+        /// One page, decoded by the worker that reads it (so only the pages being read are in memory).
+        case page(document: Int, page: Int, file: EncodedPages, index: Int)
     }
 
     private struct Assembly {
@@ -126,6 +131,8 @@ private final class Run: @unchecked Sendable {
     private let progress: @Sendable (Pipeline.Progress) -> Void
     private let stage: @Sendable (Int, Pipeline.Stage) -> Void
     private let record: @Sendable (DocumentRecord) -> Void
+    /// Runs the `record` and `progress` callbacks, one at a time, in the order they were queued.
+    private let delivery = DispatchQueue(label: "arkivator.pipeline.delivery")
 
     init(documents: [DocumentSource], options: Pipeline.Options,
          progress: @escaping @Sendable (Pipeline.Progress) -> Void,
@@ -145,13 +152,19 @@ private final class Run: @unchecked Sendable {
         while let job = take() {
             switch job {
             case .open(let index): open(index)
-            case .page(let document, let page, let image): read(document: document, page: page, image: image, with: reader)
+            case .page(let document, let page, let file, let pageIndex):
+                read(document: document, page: page, file: file, index: pageIndex, with: reader)
             }
             condition.lock()
             busy -= 1
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Waits until every queued callback has run.
+    func drain() {
+        delivery.sync {}
     }
 
     /// The next job, waiting while other workers may still add pages; nil when all is done.
@@ -166,68 +179,87 @@ private final class Run: @unchecked Sendable {
         return queue.removeFirst()
     }
 
-    /// Intake and decode: reads the document's files, checks them and queues its pages first in line.
+    /// Intake: reads the document's files, checks every page from its header (size, count) and
+    /// queues its pages first in line. Pixels are decoded later, page by page.
     private func open(_ index: Int) {
         let source = documents[index]
         var timings = DocumentRecord.Timings()
-        var images: [Image] = []
-        var failure: InputError?
         var files: [ReceivedFile] = []
+        var encoded: [EncodedPages] = []
+        var failure: InputError?
+        var pageCount = 0
         for url in source.pages {
             let readStart = Date()
             do {
                 let file = try ReceivedFile.read(url)
                 files.append(file)
                 timings.read += Date().timeIntervalSince(readStart)
-                let decodeStart = Date()
-                images += try Image.decodePages(file.bytes, pixelBudget: options.pixelBudget)
-                timings.decode += Date().timeIntervalSince(decodeStart)
+                let inspectStart = Date()
+                let pages = try EncodedPages.inspect(file.bytes, pixelBudget: options.pixelBudget,
+                                                     pageLimit: Image.maximumPages - pageCount)
+                pageCount += pages.count
+                encoded.append(pages)
+                timings.decode += Date().timeIntervalSince(inspectStart)
             } catch {
                 failure = error
                 break
             }
         }
         let scanDate = Self.scanDate(of: source.pages)
+        let id = failure == nil ? ReceivedFile.documentID(of: files) : nil
+        // Asked before taking the lock: the library has its own.
+        let existing = id.flatMap { id in try? options.archive?.library?.existing(sha256: id) }
         condition.lock()
         defer { condition.unlock() }
         assemblies[index].record.timings = timings
         assemblies[index].record.scanDate = scanDate.iso
-        if failure == nil { assemblies[index].record.id = ReceivedFile.documentID(of: files) }
-        if failure == nil, let library = options.archive?.library, let id = assemblies[index].record.id,
-           let existing = try? library.existing(sha256: id) {
+        assemblies[index].record.id = id
+        if let existing {
             // The library has this document already: nothing to read or write.
             assemblies[index].record.libraryID = existing.id
             assemblies[index].record.libraryStatus = existing.trashed ? .inTrash : .duplicate
             assemblies[index].record.libraryMessage = existing.trashed
-                ? LibraryFailure.inTrash(existing.title, id: existing.id).userMessage.text()
-                : LibraryFailure.duplicate(existing.title, id: existing.id).userMessage.text()
+                ? LibraryFailure.inTrash(existing.title, id: existing.id).userMessage
+                : LibraryFailure.duplicate(existing.title, id: existing.id).userMessage
             pagesDone += source.pages.count
             finish(index)
             return
         }
         if let failure {
-            assemblies[index].record.error = failure.message.text()
-            assemblies[index].record.errorCode = failure.code
+            assemblies[index].record.failure = DocumentFailure(failure, in: .intake)
             pagesDone += source.pages.count
             finish(index)
             return
         }
-        pagesTotal += images.count - source.pages.count
-        assemblies[index].pages = Array(repeating: nil, count: images.count)
-        assemblies[index].pageImageNames = Array(repeating: nil, count: images.count)
-        assemblies[index].remaining = images.count
-        let jobs = images.enumerated().map { Job.page(document: index, page: $0.offset, image: $0.element) }
+        pagesTotal += pageCount - source.pages.count
+        assemblies[index].pages = Array(repeating: nil, count: pageCount)
+        assemblies[index].pageImageNames = Array(repeating: nil, count: pageCount)
+        assemblies[index].remaining = pageCount
+        var jobs: [Job] = []
+        for file in encoded {
+            for page in 0..<file.count { jobs.append(.page(document: index, page: jobs.count, file: file, index: page)) }
+        }
         queue.insert(contentsOf: jobs, at: 0)
         condition.broadcast()
     }
 
-    private func read(document index: Int, page: Int, image: Image, with reader: PageReader) {
+    private func read(document index: Int, page: Int, file: EncodedPages, index pageIndex: Int, with reader: PageReader) {
         var outcome: PageReader.Result?
-        var failureMessage: String?
+        var failure: DocumentFailure?
         do {
-            outcome = try reader.read(image, encodeJPEG: options.archive != nil)
+            let decodeStart = Date()
+            let image = try file.decode(page: pageIndex)
+            let decodeSeconds = Date().timeIntervalSince(decodeStart)
+            condition.lock()
+            assemblies[index].record.timings.decode += decodeSeconds
+            condition.unlock()
+            do {
+                outcome = try reader.read(image, encodeJPEG: options.archive != nil)
+            } catch {
+                failure = DocumentFailure(error, in: .recognition)
+            }
         } catch {
-            failureMessage = "\(error)"
+            failure = DocumentFailure(error, in: .intake)
         }
         var imageName: String?
         if let outcome, let directory = options.pageImageDirectory {
@@ -243,9 +275,8 @@ private final class Run: @unchecked Sendable {
         if let outcome {
             assemblies[index].pages[page] = outcome
             assemblies[index].pageImageNames[page] = imageName
-        } else if assemblies[index].record.error == nil {
-            assemblies[index].record.error = failureMessage
-            assemblies[index].record.errorCode = "ocr"
+        } else if assemblies[index].record.failure == nil {
+            assemblies[index].record.failure = failure
         }
         assemblies[index].remaining -= 1
         pagesDone += 1
@@ -261,13 +292,14 @@ private final class Run: @unchecked Sendable {
             assemblies[index].record = finished
             finish(index)
         }
-        progress(.init(pagesDone: pagesDone, pagesTotal: pagesTotal, documentsDone: documentsDone,
-                       documentsTotal: documents.count))
+        let snapshot = Pipeline.Progress(pagesDone: pagesDone, pagesTotal: pagesTotal, documentsDone: documentsDone,
+                                         documentsTotal: documents.count)
+        delivery.async { [progress] in progress(snapshot) }
     }
 
-    /// Joins a document's pages into its record and classifies it.
+    /// Joins a document's pages into its record, classifies and files it.
     private func complete(_ assembly: Assembly, index: Int) -> DocumentRecord {
-        guard assembly.record.error == nil else { return assembly.record }
+        guard assembly.record.failure == nil else { return assembly.record }
         stage(index, .recognised)
         var record = RecordAssembler.assemble(assembly.record, pages: assembly.pages.compactMap { $0 },
                                               imageNames: assembly.pageImageNames)
@@ -293,12 +325,10 @@ private final class Run: @unchecked Sendable {
                     try LibraryStage.file(&record, pages: pages, archive: archive, library: library)
                     if record.libraryStatus == .added { stage(index, .written) }
                 } else {
-                    record.files = try ArchiveStage(options: archive).write(
-                        record, pages: pages, sourceName: record.sources.first.map { URL(fileURLWithPath: $0).lastPathComponent } ?? "")
+                    record.files = try ArchiveStage(options: archive).write(record.libraryDocument, pages: pages)
                 }
             } catch {
-                record.error = ArchiveStage.describe(error)
-                record.errorCode = "write"
+                record.failure = DocumentFailure(error, in: error is DatabaseError || error is LibraryFailure ? .library : .write)
             }
             record.timings.write += Date().timeIntervalSince(start) + pages.reduce(0) { $0 + $1.writeSeconds }
         }
@@ -311,14 +341,16 @@ private final class Run: @unchecked Sendable {
         return assemblies[index].pages.count
     }
 
-    /// Marks a document finished (its record complete) and delivers every finished document that
-    /// is next in order. Called with the lock held.
+    /// Marks a document finished (its record complete) and queues every finished document that
+    /// is next in order for delivery. Called with the lock held; the callback runs later, on
+    /// the delivery queue, in the same order.
     private func finish(_ index: Int) {
         assemblies[index].finished = true
         documentsDone += 1
         assemblies[index].pages = []
         while nextToEmit < assemblies.count, assemblies[nextToEmit].finished {
-            record(assemblies[nextToEmit].record)
+            let ready = assemblies[nextToEmit].record
+            delivery.async { [record] in record(ready) }
             nextToEmit += 1
         }
     }

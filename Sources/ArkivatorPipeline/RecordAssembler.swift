@@ -1,4 +1,5 @@
 import ArkivatorClassify
+import ArkivatorCore
 import ArkivatorOCR
 
 /// Joins the pages of one document into its record: text, confidence, low-confidence words.

@@ -6,9 +6,8 @@ import Foundation
 struct FailureNote {
     /// The document as it was received, relative to the watched folder.
     let source: String
-    /// The failure's stable code (`truncated`, `notAnImage`, `write` …).
-    let code: String
-    let reason: UserMessage
+    /// What failed: stage, stable code (`truncated`, `notAnImage`, `diskFull` …) and message.
+    let failure: DocumentFailure
     let attempts: Int
     /// The watched folder.
     let watched: String
@@ -17,7 +16,9 @@ struct FailureNote {
     var date = Date()
 
     var text: String {
-        let advice = Self.advice(code: code, watched: watched)
+        let advice = Self.advice(for: failure, watched: watched)
+        let reason = failure.userMessage
+        let code = failure.errorCode
         let time = date.formatted(.iso8601)
         let back = UserMessage(
             nb: "Vil du prøve igjen, flytter du \(movedTo) tilbake til \(watched). Arkivator leser den da på nytt.",
@@ -44,20 +45,24 @@ struct FailureNote {
             """
     }
 
-    static func advice(code: String, watched: String) -> UserMessage {
-        switch code {
+    static func advice(for failure: DocumentFailure, watched: String) -> UserMessage {
+        if failure.isPassing {
+            return UserMessage(nb: "Arkivator prøvde flere ganger. Sjekk at disken har ledig plass og at du kan skrive i bibliotekmappen (arkivator doctor).",
+                               en: "Arkivator tried several times. Check that the disk has free space and that you may write to the library folder (arkivator doctor).")
+        }
+        return switch failure.errorCode {
         case "empty", "truncated", "undecodable", "noPages":
             UserMessage(nb: "Skann eller kopier dokumentet på nytt og legg den nye filen i \(watched). Denne filen kan du slette.",
                         en: "Scan or copy the document again and put the new file in \(watched). You may delete this file.")
         case "notAnImage", "unsupportedFormat":
             UserMessage(nb: "Lagre dokumentet som JPEG, PNG eller TIFF og legg det i \(watched).",
                         en: "Save the document as JPEG, PNG or TIFF and put it in \(watched).")
+        case "tooManyPages":
+            UserMessage(nb: "Del dokumentet opp i flere filer, ett brev i hver, og legg dem i \(watched).",
+                        en: "Split the document into several files, one letter each, and put them in \(watched).")
         case "tooLarge":
             UserMessage(nb: "Skann på nytt med lavere oppløsning (300 DPI holder) og legg den nye filen i \(watched).",
                         en: "Scan again at a lower resolution (300 DPI is enough) and put the new file in \(watched).")
-        case "write", "unreadable", "library":
-            UserMessage(nb: "Arkivator prøvde flere ganger. Sjekk at disken har ledig plass og at du kan skrive i bibliotekmappen (arkivator doctor).",
-                        en: "Arkivator tried several times. Check that the disk has free space and that you may write to the library folder (arkivator doctor).")
         default:
             UserMessage(nb: "Kjør arkivator doctor for å sjekke Tesseract og språkdata. Kommer feilen tilbake, meld fra.",
                         en: "Run arkivator doctor to check Tesseract and its language data. If the problem comes back, please report it.")

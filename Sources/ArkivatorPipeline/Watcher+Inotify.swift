@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -112,7 +113,7 @@ final class Inotify {
 #endif
 
 /// A system call that failed while watching.
-struct WatcherError: Error, CustomStringConvertible {
+struct WatcherError: UserFacingError {
     let operation: String
     let path: String
     let number: Int32
@@ -121,7 +122,11 @@ struct WatcherError: Error, CustomStringConvertible {
         WatcherError(operation: operation, path: path, number: number)
     }
 
-    var description: String {
-        "\(operation)\(path.isEmpty ? "" : " \(path)"): \(String(cString: strerror(number)))"
+    var errorCode: String { "watch" }
+
+    var userMessage: UserMessage {
+        let what = "\(operation)\(path.isEmpty ? "" : " \(path)"): \(String(cString: strerror(number)))"
+        return UserMessage(nb: "Et systemkall feilet under overvåkingen av mappen (\(what)).",
+                           en: "A system call failed while watching the folder (\(what)).")
     }
 }

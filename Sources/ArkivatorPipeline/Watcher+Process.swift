@@ -3,6 +3,7 @@ import ArkivatorCore
 import ArkivatorIntake
 import ArkivatorLibrary
 import Foundation
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -10,9 +11,6 @@ import Darwin
 #endif
 
 extension Watcher {
-    /// Codes of failures that come from the machine, not the document: tried again later.
-    static let passingFailures: Set<String> = ["write", "unreadable", "library"]
-
     // MARK: - One document
 
     /// Journals, reads, files and puts away one document. Throws only when the OCR engines
@@ -37,9 +35,9 @@ extension Watcher {
             } else {
                 guard FileManager.default.fileExists(atPath: found.originals[0]) else { return }  // gone: forget it
                 guard let hashes = try? found.document.pages.map({ try FileDigest.sha256(of: $0) }) else {
-                    passingProblem(found, UserMessage(
-                        nb: "\(name): kunne ikke leses (\(inputError?.message.norwegian ?? "")). Prøver igjen senere.",
-                        en: "\(name): could not be read (\(inputError?.message.english ?? "")). Trying again later."))
+                    let reason = inputError?.userMessage ?? InputError.unreadable("?").userMessage
+                    passingProblem(found, UserMessage(nb: "\(name): \(reason.norwegian) Prøver igjen senere.",
+                                                      en: "\(name): \(reason.english) Trying again later."))
                     return
                 }
                 sha = FileDigest.documentID(ofHashes: hashes)
@@ -63,7 +61,7 @@ extension Watcher {
             let restart = before.map { $0.stage.isFinal || $0.hasFailedForGood } ?? false
             entry = try library.journal.receive(sha256: sha, source: found.journalSource, restart: restart)
         } catch {
-            passingProblem(found, Self.libraryProblem(error))
+            passingProblem(found, DocumentFailure(error, in: .library).userMessage)
             return
         }
         if let held {
@@ -77,20 +75,20 @@ extension Watcher {
                 let message = held.trashed ? LibraryFailure.inTrash(held.title, id: held.id).userMessage
                                            : LibraryFailure.duplicate(held.title, id: held.id).userMessage
                 putAway(found, sha: sha, stage: .duplicate) { moved in
-                    .duplicate(source: name, message: message.text(), movedTo: moved)
+                    .duplicate(source: name, message: message, movedTo: moved)
                 }
             }
             return
         }
         if let inputError {
-            fail(found, sha: sha, previousAttempts: entry.attempts, code: inputError.code, reason: inputError.message)
+            fail(found, sha: sha, previousAttempts: entry.attempts, failure: DocumentFailure(inputError, in: .intake))
             return
         }
         // Stopping: leave it untouched (it is journalled; the next start takes it).
         if isStopping { return }
         // 3. Read, classify and file it, exactly as `ingest` does.
         let pipeline = try loadPipeline()
-        let box = RecordBox()
+        let box = NIOLockedValueBox<DocumentRecord?>(nil)
         let library = self.library
         // The journal follows the document through the stages (a restart reads it again whatever
         // stage it reached before being recorded: filing is one transaction).
@@ -101,8 +99,8 @@ extension Watcher {
             case .written: .written
             }
             try? library.journal.advance(sha256: sha, to: reached)
-        }, record: { box.set($0) })
-        guard let record = box.get() else {
+        }, record: { record in box.withLockedValue { $0 = record } })
+        guard let record = box.withLockedValue({ $0 }) else {
             passingProblem(found, UserMessage(nb: "\(name): ble ikke lest. Prøver igjen senere.",
                                               en: "\(name): was not read. Trying again later."))
             return
@@ -119,7 +117,7 @@ extension Watcher {
             do {
                 try library.journal.advance(sha256: id, to: .indexed)
             } catch {
-                report(.problem(Self.libraryProblem(error)))
+                report(.problem(DocumentFailure(error, in: .library).userMessage))
             }
             var shown = record
             shown.sources = [name]
@@ -129,177 +127,57 @@ extension Watcher {
             }
         case .duplicate, .inTrash:
             putAway(found, sha: id, stage: .duplicate) { moved in
-                .duplicate(source: name, message: record.libraryMessage ?? "", movedTo: moved)
+                .duplicate(source: name, message: record.libraryMessage ?? UserMessage(nb: "", en: ""), movedTo: moved)
             }
         case nil:
-            let code = record.errorCode ?? "unknown"
-            let reason = Self.reason(code: code, text: record.error)
-            fail(found, sha: id, previousAttempts: entry.attempts, code: code, reason: reason)
+            let failure = record.failure ?? DocumentFailure(
+                stage: .recognition, code: "unknown",
+                message: UserMessage(nb: "Dokumentet ble ikke arkivert (ukjent årsak).", en: "The document was not filed (unknown cause)."))
+            fail(found, sha: id, previousAttempts: entry.attempts, failure: failure)
         }
-    }
-
-    // MARK: - Originals
-
-    /// After filing: the original goes as ``Options/onSuccess`` says, then the entry is `done`.
-    /// When the original cannot be moved the document stays `indexed` (it is filed; the next
-    /// start moves it) and is left alone until it changes.
-    func finishFiled(sha: String, originals: [String], isFolder: Bool, key: String, stamps: [Stamp],
-                     event: ([String]) -> Event) {
-        do {
-            let moved = try putAwayOriginals(originals, isFolder: isFolder, into: "processed")
-            if options.onSuccess == .keep { parked[key] = stamps }
-            try library.journal.advance(sha256: sha, to: .done)
-            report(event(moved))
-        } catch {
-            parked[key] = stamps
-            report(event([]))
-            report(.problem(UserMessage(
-                nb: "Dokumentet er arkivert, men originalen kunne ikke flyttes: \(Self.describe(error)). Den flyttes neste gang arkivator watch starter.",
-                en: "The document is filed, but the original could not be moved: \(Self.describe(error)). It is moved the next time arkivator watch starts.")))
-        }
-    }
-
-    /// A duplicate: journalled as such, then the original goes as for a filed document.
-    private func putAway(_ found: Found, sha: String, stage: JournalEntry.Stage, event: ([String]) -> Event) {
-        do {
-            try library.journal.advance(sha256: sha, to: stage)
-            let moved = try putAwayOriginals(found.originals, isFolder: found.shape == .folder, into: "processed")
-            if options.onSuccess == .keep { parked[found.key] = found.stamps }
-            report(event(moved))
-        } catch {
-            parked[found.key] = found.stamps
-            report(event([]))
-            report(.problem(UserMessage(
-                nb: "Originalen kunne ikke flyttes: \(Self.describe(error)).",
-                en: "The original could not be moved: \(Self.describe(error)).")))
-        }
-    }
-
-    /// Moves, deletes or keeps the originals per ``Options/onSuccess`` (`processed/`), or moves
-    /// them to `failed/`. Returns the new paths (relative to the watched folder).
-    func putAwayOriginals(_ originals: [String], isFolder: Bool, into folder: String) throws -> [String] {
-        let present = originals.filter { access($0, F_OK) == 0 }
-        guard !present.isEmpty else { return [] }
-        if folder == "processed" {
-            switch options.onSuccess {
-            case .keep:
-                return []
-            case .delete:
-                for path in present { try FileManager.default.removeItem(atPath: path) }
-                try AtomicFile.syncDirectory(URL(fileURLWithPath: present[0]).deletingLastPathComponent())
-                return []
-            case .move:
-                break
-            }
-        }
-        let moved = try Self.move(present, from: root, into: root + "/" + folder)
-        return moved.map { Self.relative($0, to: root) }
-    }
-
-    /// Moves files (or one folder) to the same relative place below `target`, never replacing
-    /// anything: a name that is taken gets ` (2)`, ` (3)` … (the same number for every page).
-    /// Both folders are flushed afterwards, so the move survives a power cut.
-    static func move(_ paths: [String], from root: String, into target: String) throws -> [String] {
-        let parent = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().path
-        let relativeParent = parent == root ? "" : relative(parent, to: root)
-        let destination = relativeParent.isEmpty ? target : target + "/" + relativeParent
-        try AtomicFile.createDirectory(URL(fileURLWithPath: destination))
-        var result: [String] = []
-        var remaining = paths
-        // The first number free for every page, so the pages of one document keep one name.
-        var number = 1
-        while number < 10_000, paths.contains(where: { path in
-            access(destination + "/" + numbered(URL(fileURLWithPath: path).lastPathComponent, number), F_OK) == 0
-        }) {
-            number += 1
-        }
-        while let path = remaining.first {
-            let name = URL(fileURLWithPath: path).lastPathComponent
-            let to = destination + "/" + numbered(name, number)
-            if renameNoReplace(path, to) {
-                result.append(to)
-                remaining.removeFirst()
-            } else if errno == EEXIST || errno == ENOTEMPTY {
-                number += 1
-                guard number < 10_000 else { throw WatcherError.system("rename", path: to, errno: EEXIST) }
-            } else {
-                throw WatcherError.system("rename", path: path, errno: errno)
-            }
-        }
-        try AtomicFile.syncDirectory(URL(fileURLWithPath: destination))
-        try AtomicFile.syncDirectory(URL(fileURLWithPath: parent))
-        return result
-    }
-
-    /// `brev.jpg` → `brev (2).jpg`; a folder `Brev` → `Brev (2)`.
-    static func numbered(_ name: String, _ number: Int) -> String {
-        guard number > 1 else { return name }
-        let url = URL(fileURLWithPath: name)
-        let ext = url.pathExtension
-        let stem = ext.isEmpty ? name : url.deletingPathExtension().lastPathComponent
-        return ext.isEmpty ? "\(stem) (\(number))" : "\(stem) (\(number)).\(ext)"
-    }
-
-    /// `rename` that never replaces an existing name (false with `errno` set on failure).
-    static func renameNoReplace(_ from: String, _ to: String) -> Bool {
-        do {
-            try AtomicFile.renameNoReplace(from, to)
-            return true
-        } catch where error.errorNumber == EINVAL || error.errorNumber == ENOSYS {
-            // Falls through to the check below.
-        } catch {
-            errno = error.errorNumber
-            return false
-        }
-        // A disk without RENAME_NOREPLACE: only this program writes there, so look first.
-        if access(to, F_OK) == 0 {
-            errno = EEXIST
-            return false
-        }
-        return rename(from, to) == 0
     }
 
     // MARK: - Failures
 
     /// A document that could not be filed: tried again later when the problem is the machine's
     /// and tries are left, else moved to `failed/` with a note beside it.
-    private func fail(_ found: Found, sha: String, previousAttempts: Int, code: String, reason: UserMessage) {
+    private func fail(_ found: Found, sha: String, previousAttempts: Int, failure: DocumentFailure) {
         let name = found.displayName(relativeTo: root)
-        let text = reason.text()
-        if Self.passingFailures.contains(code), previousAttempts < options.retryDelays.count {
+        if failure.isPassing, previousAttempts < options.retryDelays.count {
             let at = Date().addingTimeInterval(options.retryDelays[previousAttempts])
             do {
-                try library.journal.fail(sha256: sha, reason: text, retryAt: at)
+                try library.journal.fail(sha256: sha, failure: failure, retryAt: at)
             } catch {
-                report(.problem(Self.libraryProblem(error)))
+                report(.problem(DocumentFailure(error, in: .library).userMessage))
             }
             waiting[found.key] = Waiting(stamps: found.stamps, until: at)
-            report(.failed(source: name, reason: text, retryAt: at, movedTo: [], note: nil))
+            report(.failed(source: name, failure: failure, retryAt: at, movedTo: [], note: nil))
             return
         }
         var attempts = previousAttempts + 1
         do {
-            attempts = try library.journal.fail(sha256: sha, reason: text, retryAt: nil)
+            attempts = try library.journal.fail(sha256: sha, failure: failure, retryAt: nil)
         } catch {
-            report(.problem(Self.libraryProblem(error)))
+            report(.problem(DocumentFailure(error, in: .library).userMessage))
         }
         do {
             let moved = try putAwayOriginals(found.originals, isFolder: found.shape == .folder, into: "failed")
             var note: String?
             if let first = moved.first {
                 let noteURL = Self.noteURL(for: root + "/" + first, pages: moved.count, name: found.document.name)
-                try AtomicFile.write(Array(FailureNote(source: name, code: code, reason: reason, attempts: attempts,
+                try AtomicFile.write(Array(FailureNote(source: name, failure: failure, attempts: attempts,
                                                        watched: root, movedTo: first).text.utf8),
                                      to: noteURL, overwrite: true)
                 note = Self.relative(noteURL.path, to: root)
             }
-            report(.failed(source: name, reason: text, retryAt: nil, movedTo: moved, note: note))
+            report(.failed(source: name, failure: failure, retryAt: nil, movedTo: moved, note: note))
         } catch {
             parked[found.key] = found.stamps
-            report(.failed(source: name, reason: text, retryAt: nil, movedTo: [], note: nil))
+            report(.failed(source: name, failure: failure, retryAt: nil, movedTo: [], note: nil))
+            let why = UserMessage(error: error)
             report(.problem(UserMessage(
-                nb: "Kunne ikke flytte \(name) til failed/: \(Self.describe(error)).",
-                en: "Could not move \(name) to failed/: \(Self.describe(error)).")))
+                nb: "Kunne ikke flytte \(name) til failed/: \(why.norwegian)",
+                en: "Could not move \(name) to failed/: \(why.english)")))
         }
     }
 
@@ -326,31 +204,6 @@ extension Watcher {
         report(.problem(message))
     }
 
-    /// The record's reason in both languages where the code says exactly what it was.
-    static func reason(code: String, text: String?) -> UserMessage {
-        switch code {
-        case "truncated": return InputError.truncated.message
-        case "undecodable": return InputError.undecodable.message
-        case "empty": return InputError.empty.message
-        case "noPages": return InputError.noPages.message
-        default:
-            let text = text ?? UserMessage(nb: "ukjent feil", en: "unknown error").text()
-            return UserMessage(nb: text, en: text)
-        }
-    }
-
-    static func libraryProblem(_ error: any Error) -> UserMessage {
-        if let error = error as? any UserFacingError { return error.userMessage }
-        return UserMessage(nb: "Biblioteket kunne ikke oppdateres: \(error). Prøver igjen senere.",
-                           en: "The library could not be updated: \(error). Trying again later.")
-    }
-
-    static func describe(_ error: any Error) -> String {
-        if let error = error as? AtomicFileError { return error.message.text() }
-        if let error = error as? any UserFacingError { return error.userMessage.text() }
-        return "\(error)"
-    }
-
     // MARK: - Starting again
 
     /// Finishes what an earlier run left: a document the library holds is put away and done
@@ -361,7 +214,7 @@ extension Watcher {
         do {
             entries = try library.journal.unfinished()
         } catch {
-            report(.problem(Self.libraryProblem(error)))
+            report(.problem(DocumentFailure(error, in: .library).userMessage))
             return
         }
         var again = 0
@@ -388,32 +241,15 @@ extension Watcher {
                 } else if present.isEmpty {
                     let reason = UserMessage(nb: "Filen forsvant fra mappen før den ble arkivert.",
                                              en: "The file left the folder before it was filed.")
-                    try library.journal.fail(sha256: entry.sha256, reason: reason.text(), retryAt: nil)
+                    try library.journal.fail(sha256: entry.sha256, failure: DocumentFailure(stage: .intake, code: "vanished", message: reason),
+                                             retryAt: nil)
                 } else {
                     again += 1
                 }
             } catch {
-                report(.problem(Self.libraryProblem(error)))
+                report(.problem(DocumentFailure(error, in: .library).userMessage))
             }
         }
         if again > 0 { report(.resuming(count: again)) }
-    }
-}
-
-/// The record a one-document pipeline run hands back (from its worker thread).
-final class RecordBox: @unchecked Sendable {
-    private let lock = NSLock()
-    private var record: DocumentRecord?
-
-    func set(_ record: DocumentRecord) {
-        lock.lock()
-        self.record = record
-        lock.unlock()
-    }
-
-    func get() -> DocumentRecord? {
-        lock.lock()
-        defer { lock.unlock() }
-        return record
     }
 }

@@ -90,9 +90,9 @@ public final class Watcher: @unchecked Sendable {
         /// Filed by an earlier run that stopped before it could move the original; finished now.
         case finishedEarlier(source: String, title: String, id: String, movedTo: [String])
         /// The library already had it: nothing was filed.
-        case duplicate(source: String, message: String, movedTo: [String])
+        case duplicate(source: String, message: UserMessage, movedTo: [String])
         /// Could not be filed: tried again at `retryAt`, or (nil) moved to `failed/` with a note.
-        case failed(source: String, reason: String, retryAt: Date?, movedTo: [String], note: String?)
+        case failed(source: String, failure: DocumentFailure, retryAt: Date?, movedTo: [String], note: String?)
         /// A problem outside any one document (the database, the folder); work goes on.
         case problem(UserMessage)
         /// Stopping after a signal.

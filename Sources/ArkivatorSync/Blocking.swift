@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Dispatch
 import Foundation
 #if canImport(Glibc)
@@ -58,67 +59,103 @@ enum ChildProcess {
         return nil
     }
 
-    /// Runs `executable` with `arguments` and waits (at most `timeout` seconds, then it is
-    /// terminated); output beyond 1 MiB is dropped.
+    /// Runs `executable` with `arguments` in a process group of its own and waits until it
+    /// exits (at most `timeout` seconds: then the whole group gets SIGTERM, and SIGKILL five
+    /// seconds later). Output beyond 1 MiB is dropped. What the program leaves running in the
+    /// background (`notify-send … &`) does not hold this up: once the program itself has exited,
+    /// only what is already in the pipe is read.
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                    timeout: TimeInterval) throws -> ProcessOutput {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let box = ProcessBox(process)
-        let timer = DispatchWorkItem { box.terminate() }
-        DispatchQueue.global().asyncAfter(deadline: .now() + timeout, execute: timer)
-        var data = Data()
-        let handle = pipe.fileHandleForReading
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            if data.count < 1 << 20 { data.append(chunk) }
+                    timeout: TimeInterval) throws(SpawnError) -> ProcessOutput {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { throw SpawnError(program: executable, number: errno) }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { Posix.close(readEnd) }
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 2)
+        posix_spawn_file_actions_addclose(&actions, writeEnd)
+        posix_spawn_file_actions_addclose(&actions, readEnd)
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // A group of its own (so a time-out reaches its children too), no blocked signals (Dispatch
+        // threads block some, and the mask would be inherited), default handlers.
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for pointer in argv + envp { free(pointer) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        Posix.close(writeEnd)
+        guard spawned == 0 else { throw SpawnError(program: executable, number: spawned) }
+
+        var output = [UInt8]()
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        func drain() -> Bool {  // false at end of file
+            while true {
+                let count = read(readEnd, &buffer, buffer.count)
+                if count > 0 {
+                    if output.count < 1 << 20 { output += buffer[0..<count] }
+                } else {
+                    return count < 0 && (errno == EAGAIN || errno == EINTR)
+                }
+            }
         }
-        process.waitUntilExit()
-        timer.cancel()
-        return ProcessOutput(status: process.terminationStatus, output: String(decoding: data, as: UTF8.self),
-                             timedOut: box.terminated)
+        let deadline = Date().addingTimeInterval(timeout)
+        var terminatedAt: Date?
+        var status: Int32 = 0
+        var open = true
+        while true {
+            if open {
+                var descriptor = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                _ = poll(&descriptor, 1, 100)
+                open = drain()
+            } else {
+                usleep(20_000)
+            }
+            let waited = waitpid(pid, &status, WNOHANG)
+            if waited == pid || (waited < 0 && errno == ECHILD) {
+                if open { _ = drain() }
+                break
+            }
+            let now = Date()
+            if let terminatedAt {
+                if now.timeIntervalSince(terminatedAt) > 5 { kill(-pid, SIGKILL) }
+            } else if now >= deadline {
+                terminatedAt = now
+                kill(-pid, SIGTERM)
+            }
+        }
+        // The exit code, or 128 + the signal as a shell reports it.
+        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return ProcessOutput(status: code, output: String(decoding: output, as: UTF8.self), timedOut: terminatedAt != nil)
     }
 }
 
-/// Lets the time-out timer stop the process from another thread.
-private final class ProcessBox: @unchecked Sendable {
-    private let process: Process
-    private let lock = NSLock()
-    private var wasTerminated = false
+/// A child program that could not be started.
+struct SpawnError: UserFacingError {
+    let program: String
+    let number: Int32
 
-    init(_ process: Process) { self.process = process }
+    var errorCode: String { "spawn" }
 
-    /// SIGTERM, and SIGKILL five seconds later if it is still running (a child may have been
-    /// started with SIGTERM blocked: Dispatch's threads block signals, and the mask is inherited).
-    func terminate() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard process.isRunning else { return }
-        wasTerminated = true
-        process.terminate()
-        let pid = process.processIdentifier
-        DispatchQueue.global().asyncAfter(deadline: .now() + 5) { [self] in
-            if self.isRunning { kill(pid, SIGKILL) }
-        }
-    }
-
-    private var isRunning: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return process.isRunning
-    }
-
-    var terminated: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return wasTerminated
+    var userMessage: UserMessage {
+        let reason = String(cString: strerror(number))
+        return UserMessage(nb: "Kunne ikke starte \(program) (\(reason)). Sjekk at programmet er installert.",
+                           en: "Could not start \(program) (\(reason)). Check that the program is installed.")
     }
 }

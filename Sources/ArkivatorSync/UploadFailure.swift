@@ -31,6 +31,7 @@ public struct UploadFailure: UserFacingError, Sendable, Equatable {
 
     public let kind: Kind
     public let userMessage: UserMessage
+    public var errorCode: String { kind.rawValue }
 
     public init(_ kind: Kind, nb: String, en: String) {
         self.kind = kind

@@ -257,8 +257,9 @@ public enum Notifier {
             }
             return nil
         } catch {
-            return UserMessage(nb: "Kunne ikke kjøre varslingskommandoen «\(command)»: \(error)",
-                               en: "Could not run the notify command “\(command)”: \(error)")
+            let why = UserMessage(error: error)
+            return UserMessage(nb: "Kunne ikke kjøre varslingskommandoen «\(command)»: \(why.norwegian)",
+                               en: "Could not run the notify command “\(command)”: \(why.english)")
         }
     }
 }

@@ -98,7 +98,7 @@ do {
     var steps: [(total: Double, query: String, steps: [String: Double])] = []
     for query in queries {
         let filter = DocumentFilter(person: query.person, type: query.type.flatMap(DocumentType.init(rawValue:)),
-                                    from: query.from, to: query.to)
+                                    from: query.from.flatMap(CalendarDate.init(iso:)), to: query.to.flatMap(CalendarDate.init(iso:)))
         let start = DispatchTime.now().uptimeNanoseconds
         do {
             let result = try library.search(query.query, filter: filter, limit: 20)

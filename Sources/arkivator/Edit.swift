@@ -30,14 +30,17 @@ extension Arkivator {
         @Option(name: .long, help: ArgumentHelp("Ny tittel (datoen settes foran om den mangler). (New title.)", valueName: "TITLE"))
         var title: String?
 
-        @Option(name: .long, help: ArgumentHelp("Ny type. (New type.)", valueName: "TYPE"))
-        var type: String?
+        @Option(name: .long, help: ArgumentHelp(
+            "Ny type: innkalling, epikrise, lab-svar, resept, henvisning, vedtak eller annet. (New type.)", valueName: "TYPE"),
+                transform: TypeArgument.parse)
+        var type: DocumentType?
 
         @Option(name: .long, help: ArgumentHelp("Personen brevet gjelder. (The person.)", valueName: "NAME"))
         var person: String?
 
-        @Option(name: .long, help: ArgumentHelp("Brevets dato. (The letter's date.)", valueName: "YYYY-MM-DD"))
-        var date: String?
+        @Option(name: .long, help: ArgumentHelp("Brevets dato, som 2024-03-05. (The letter's date.)", valueName: "YYYY-MM-DD"),
+                transform: DateArgument.parse("--date"))
+        var date: CalendarDate?
 
         @Option(name: .long, help: ArgumentHelp("Avsender. (Sender.)", valueName: "NAME"))
         var institution: String?

@@ -32,8 +32,8 @@ final class IngestReport: @unchecked Sendable {
     func record(_ record: DocumentRecord) {
         documents += 1
         pages += record.pages
-        if record.error != nil { failures += 1 }
-        if record.error == nil && record.noText { empty += 1 }
+        if record.failure != nil { failures += 1 }
+        if record.failure == nil && record.noText { empty += 1 }
         if record.libraryStatus == .duplicate || record.libraryStatus == .inTrash { known += 1 }
         if terminal.stderrIsTerminal { terminal.clearStatus() }
         if let llm = record.llm {
@@ -81,8 +81,8 @@ final class IngestReport: @unchecked Sendable {
 
     static func describe(_ record: DocumentRecord) -> String {
         let name = record.sources.count == 1 ? record.sources[0] : "\(record.sources[0]) (+\(record.sources.count - 1))"
-        if let error = record.error { return "✘ \(name): \(error)" }
-        if let message = record.libraryMessage, record.libraryStatus != .added { return "= \(name): \(message)" }
+        if let failure = record.failure { return "✘ \(name): \(failure.userMessage.text())" }
+        if let message = record.libraryMessage, record.libraryStatus != .added { return "= \(name): \(message.text())" }
         if record.noText {
             return "○ \(name): " + UserMessage(nb: "ingen tekst funnet (tom side?)", en: "no text found (blank page?)").text()
         }

@@ -53,33 +53,55 @@ struct FilterOptions: ParsableArguments {
         valueName: "TYPE"))
     var type: String?
 
-    @Option(name: .long, help: ArgumentHelp("Brevdato fra og med. (Letter date from.)", valueName: "YYYY-MM-DD"))
-    var from: String?
+    @Option(name: .long, help: ArgumentHelp("Brevdato fra og med, som 2024-03-05. (Letter date from.)", valueName: "YYYY-MM-DD"),
+            transform: DateArgument.parse("--from"))
+    var from: CalendarDate?
 
-    @Option(name: .long, help: ArgumentHelp("Brevdato til og med. (Letter date to.)", valueName: "YYYY-MM-DD"))
-    var to: String?
+    @Option(name: .long, help: ArgumentHelp("Brevdato til og med, som 2024-12-31. (Letter date to.)", valueName: "YYYY-MM-DD"),
+            transform: DateArgument.parse("--to"))
+    var to: CalendarDate?
 
     @Option(name: .long, help: ArgumentHelp("Bare fra denne avsenderen (del av navnet holder). (Only this sender.)", valueName: "NAME"))
     var institution: String?
 
     func validate() throws {
-        if let type, DocumentType(rawValue: type.lowercased()) == nil {
+        if let type { _ = try TypeArgument.parse(type) }
+        if let from, let to, to < from {
             throw ValidationError(UserMessage(
-                nb: "«\(type)» er ikke en dokumenttype. Velg en av: \(DocumentType.allCases.map(\.rawValue).joined(separator: ", ")).",
-                en: "“\(type)” is not a document type. Choose one of: \(DocumentType.allCases.map(\.rawValue).joined(separator: ", ")).").text())
-        }
-        for (name, value) in [("--from", from), ("--to", to)] {
-            guard let value else { continue }
-            guard CalendarDate(iso: value) != nil else {
-                throw ValidationError(UserMessage(
-                    nb: "\(name) må være en dato som ÅÅÅÅ-MM-DD, for eksempel 2024-03-15.",
-                    en: "\(name) must be a date as YYYY-MM-DD, for example 2024-03-15.").text())
-            }
+                nb: "--to (\(to)) er før --from (\(from)). Bytt om datoene.",
+                en: "--to (\(to)) is before --from (\(from)). Swap the dates.").text())
         }
     }
 
     var filter: DocumentFilter {
-        DocumentFilter(person: person, type: type.flatMap { DocumentType(rawValue: $0.lowercased()) }, from: from, to: to,
+        DocumentFilter(person: person, type: type.flatMap(DocumentType.init(name:)), from: from, to: to,
                        institution: institution)
+    }
+}
+
+/// A date given on the command line: exactly `YYYY-MM-DD` and a real day, or a plain refusal.
+enum DateArgument {
+    static func parse(_ name: String) -> @Sendable (String) throws -> CalendarDate {
+        { text in
+            guard let date = CalendarDate(iso: text.trimmingCharacters(in: .whitespaces)) else {
+                throw ValidationError(UserMessage(
+                    nb: "\(name) må være en dato som ÅÅÅÅ-MM-DD med to sifre for måned og dag, for eksempel 2024-03-05 (fikk «\(text)»).",
+                    en: "\(name) must be a date as YYYY-MM-DD with two digits for month and day, for example 2024-03-05 (got “\(text)”).").text())
+            }
+            return date
+        }
+    }
+}
+
+/// A document type given on the command line (`epikrise`, `Lab-svar`), or a plain refusal.
+enum TypeArgument {
+    static func parse(_ text: String) throws -> DocumentType {
+        guard let type = DocumentType(name: text) else {
+            let names = DocumentType.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError(UserMessage(
+                nb: "«\(text)» er ikke en dokumenttype. Velg en av: \(names).",
+                en: "“\(text)” is not a document type. Choose one of: \(names).").text())
+        }
+        return type
     }
 }

@@ -103,12 +103,27 @@ extension Arkivator {
             if let retryDelays, parsedDelays(retryDelays) == nil {
                 throw ValidationError("--retry-delays: seconds separated by commas, e.g. 60,300,1800")
             }
+            // Finite and within reach, so nothing below turns them into an Int that overflows.
+            for (name, value, limit) in [("--unload-after", unloadAfter, 86_400.0), ("--unclosed-settle", unclosedSettle, 86_400),
+                                         ("--restart-above-mb", restartAboveMb, Self.restartLimitMb)]
+            where !(value.isFinite && value >= 0 && value <= limit) {
+                let shown = limit.rounded() == limit ? String(Int(limit)) : String(limit)
+                throw ValidationError(UserMessage(nb: "\(name) må være et tall mellom 0 og \(shown) (fikk \(value)).",
+                                                  en: "\(name) must be a number from 0 to \(shown) (got \(value)).").text())
+            }
         }
 
+        /// The largest `--restart-above-mb`: 1 TiB.
+        static let restartLimitMb = 1_048_576.0
+
         private func parsedDelays(_ text: String) -> [TimeInterval]? {
-            let values = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard values.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
-            return values.compactMap { $0 }
+            var delays: [TimeInterval] = []
+            for part in text.split(separator: ",") {
+                guard let value = Double(part.trimmingCharacters(in: .whitespaces)), value.isFinite, value >= 0,
+                      value <= 7 * 86_400 else { return nil }
+                delays.append(value)
+            }
+            return delays
         }
 
         func run() throws {
@@ -126,7 +141,7 @@ extension Arkivator {
                 onSuccess: Watcher.OnSuccess(rawValue: onSuccess) ?? .move,
                 retryDelays: retryDelays.flatMap(parsedDelays) ?? Watcher.defaultRetryDelays,
                 unloadAfter: unloadAfter, unclosedSettle: unclosedSettle,
-                restartAboveBytes: restartAboveMb > 0 ? Int(restartAboveMb * 1_048_576) : nil,
+                restartAboveBytes: restartAboveMb > 0 ? Int(exactly: (restartAboveMb * 1_048_576).rounded()) : nil,
                 // Between documents, the uploads that are due (a few at a time, so filing goes on).
                 betweenDocuments: {
                     _ = worker.runDueJobsAndWait(maxJobs: 4)
@@ -244,9 +259,9 @@ struct WatchReport: Sendable {
                                                        en: "filed before the restart as “\(title)” · id \(id)").text()
                           + Self.movedLine(moved))
         case .duplicate(let source, let message, let moved):
-            terminal.line("= \(source): \(message)" + Self.movedLine(moved))
-        case .failed(let source, let reason, let retryAt, let moved, let note):
-            var line = "✘ \(source): \(reason)"
+            terminal.line("= \(source): \(message.text())" + Self.movedLine(moved))
+        case .failed(let source, let failure, let retryAt, let moved, let note):
+            var line = "✘ \(source): \(failure.userMessage.text())"
             if let retryAt {
                 let formatter = DateFormatter()
                 formatter.dateFormat = "HH:mm"

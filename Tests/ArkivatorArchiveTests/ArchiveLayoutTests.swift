@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import ArkivatorCore
 @testable import ArkivatorArchive
 import Foundation
 import Testing
@@ -160,7 +161,7 @@ import TestSupport
                                      })
             } catch { caught = error }
             #expect((caught as? AtomicFileError)?.kind == .diskFull)
-            #expect((caught as? AtomicFileError)?.message.norwegian.hasPrefix("Disken er full") == true)
+            #expect((caught as? AtomicFileError)?.userMessage.norwegian.hasPrefix("Disken er full") == true)
             #expect(LayoutFS.filesBelow(folder).isEmpty, "\(LayoutFS.filesBelow(folder))")
         }
     }
@@ -234,7 +235,7 @@ import TestSupport
             var caught: (any Error)?
             do { _ = try layout.write(ArchiveFiles(docx: [1], images: [[2]]), person: "Kari", title: "Brev") } catch { caught = error }
             #expect((caught as? ArchiveLayoutError)?.kind == .outsideArchive)
-            #expect((caught as? ArchiveLayoutError)?.message.norwegian.contains("arkivmappen") == true)
+            #expect((caught as? ArchiveLayoutError)?.userMessage.norwegian.contains("arkivmappen") == true)
             #expect(LayoutFS.filesBelow(outside).isEmpty)
             #expect(!layout.contains(root.appendingPathComponent("Kari/Dokumenter/Brev.docx")))
             // A symlinked file name inside the person's folder is not followed either.

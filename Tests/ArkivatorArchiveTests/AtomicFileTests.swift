@@ -60,8 +60,8 @@ import TestSupport
             try AtomicFile.write(Array("original".utf8), to: target)
             let error = atomicError { try AtomicFile.write(Array("ny".utf8), to: target) }
             #expect(error?.kind == .exists)
-            #expect(error?.code == "exists")
-            #expect(error?.message.norwegian.contains("finnes allerede") == true)
+            #expect(error?.errorCode == "exists")
+            #expect(error?.userMessage.norwegian.contains("finnes allerede") == true)
             #expect(LayoutFS.readBytes(target) == Array("original".utf8))
             #expect(LayoutFS.filesBelow(folder) == ["brev.pdf"])
         }
@@ -106,7 +106,7 @@ import TestSupport
             try AtomicFile.write([1], to: file)
             let notFolder = atomicError { try AtomicFile.write([1], to: file.appendingPathComponent("brev.docx")) }
             #expect(notFolder?.kind == .notADirectory)
-            #expect(notFolder?.message.norwegian.contains("ikke en mappe") == true)
+            #expect(notFolder?.userMessage.norwegian.contains("ikke en mappe") == true)
             // A name longer than the disk allows.
             let long = atomicError { try AtomicFile.write([1], to: folder.appendingPathComponent(String(repeating: "a", count: 300))) }
             #expect(long?.kind == .nameTooLong)
@@ -123,8 +123,8 @@ import TestSupport
             defer { chmod(locked.path, 0o700) }
             let error = atomicError { try AtomicFile.write([1], to: locked.appendingPathComponent("brev.docx")) }
             #expect(error?.kind == .permissionDenied)
-            #expect(error?.message.norwegian.hasPrefix("Mangler skrivetilgang") == true)
-            #expect(error?.message.english.contains("No permission") == true)
+            #expect(error?.userMessage.norwegian.hasPrefix("Mangler skrivetilgang") == true)
+            #expect(error?.userMessage.english.contains("No permission") == true)
             #expect(LayoutFS.filesBelow(locked).isEmpty)
         }
     }
@@ -140,9 +140,9 @@ import TestSupport
         for (number, kind, words) in cases {
             let error = AtomicFileError(errno: number, operation: "write", path: "/arkiv/brev.docx")
             #expect(error.kind == kind)
-            #expect(error.message.norwegian.contains(words), "\(error.message.norwegian)")
-            #expect(error.message.norwegian.contains("/arkiv/brev.docx"))
-            #expect(!error.message.english.isEmpty && error.message.english != error.message.norwegian)
+            #expect(error.userMessage.norwegian.contains(words), "\(error.userMessage.norwegian)")
+            #expect(error.userMessage.norwegian.contains("/arkiv/brev.docx"))
+            #expect(!error.userMessage.english.isEmpty && error.userMessage.english != error.userMessage.norwegian)
             #expect(error.errorNumber == number)
         }
     }

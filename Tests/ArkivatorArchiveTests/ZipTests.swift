@@ -1,3 +1,4 @@
+import ArkivatorCore
 @testable import ArkivatorArchive
 import Foundation
 import TestSupport

@@ -1,3 +1,4 @@
+import ArkivatorCore
 @testable import ArkivatorClassify
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+@testable import ArkivatorCore
 @testable import ArkivatorClassify
 import PropertyBased
 import Testing
@@ -6,7 +7,7 @@ import Testing
 @Suite struct PropertyTests {
     /// A valid fødselsnummer made from a birth date and an individual number, when one exists.
     static func makeNumber(year: Int, month: Int, day: Int, individual: Int, dNumber: Bool) -> String? {
-        guard Fodselsnummer.isValidDate(year: year, month: month, day: day),
+        guard CalendarDate.isValid(year: year, month: month, day: day),
               Fodselsnummer.year(yy: year % 100, individual: individual) == year else { return nil }
         let d = (dNumber ? day + 40 : day)
         let first9 = [d / 10, d % 10, month / 10, month % 10, (year % 100) / 10, year % 10,

@@ -113,8 +113,8 @@ import Testing
             _ = try Image.decodePages(bytes)
             Issue.record("the bomb was decoded")
         } catch {
-            #expect(error.code == "tooLarge")
-            #expect(error.message.english.contains("100000×100000"))
+            #expect(error.errorCode == "tooLarge")
+            #expect(error.userMessage.english.contains("100000×100000"))
         }
     }
 

@@ -18,8 +18,8 @@ import Testing
         do {
             _ = try ImageFormat.sniff(bytes)
         } catch {
-            #expect(error.code == code)
-            #expect(!error.message.norwegian.isEmpty && !error.message.english.isEmpty)
+            #expect(error.errorCode == code)
+            #expect(!error.userMessage.norwegian.isEmpty && !error.userMessage.english.isEmpty)
         }
     }
 
@@ -29,8 +29,8 @@ import Testing
                 _ = try ImageFormat.sniff(bytes)
                 Issue.record("\(name) was accepted")
             } catch {
-                #expect(error.code == "unsupportedFormat")
-                #expect(error.message.english.contains(name))
+                #expect(error.errorCode == "unsupportedFormat")
+                #expect(error.userMessage.english.contains(name))
             }
         }
     }
@@ -49,7 +49,7 @@ import Testing
             _ = try ReceivedFile.read(URL(fileURLWithPath: "/nonexistent/brev.jpg"))
             Issue.record("a missing file was read")
         } catch {
-            #expect(error.code == "unreadable")
+            #expect(error.errorCode == "unreadable")
         }
     }
 }

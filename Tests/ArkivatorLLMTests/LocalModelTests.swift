@@ -1,4 +1,5 @@
 import ArkivatorClassify
+import ArkivatorCore
 import ArkivatorLLM
 import Foundation
 import TestSupport

@@ -1,4 +1,3 @@
-import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation

@@ -1,4 +1,4 @@
-import ArkivatorClassify
+import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation

@@ -1,4 +1,3 @@
-import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
@@ -67,7 +66,7 @@ import Testing
             }
             try expectNoNumbers(database, "search")
 
-            try library.edit(letter.shortID, DocumentChanges(title: "Epikrise etter artroskopi", date: "2024-04-03"),
+            try library.edit(letter.shortID, DocumentChanges(title: "Epikrise etter artroskopi", date: CalendarDate(iso: "2024-04-03")),
                              programVersion: Self.version)
             #expect(try library.document(letter.shortID, revealNumbers: true).text == letter.text, "edit keeps the numbers")
             try expectNoNumbers(database, "edit")

@@ -1,4 +1,3 @@
-import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
@@ -167,16 +166,16 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
                 (DocumentFilter(person: "kari"), ids(Letters.innkalling, Letters.labSvar, Letters.resept)),
                 (DocumentFilter(person: "  Nordmann "), everything.subtracting(ids(Letters.kommune))),
                 (DocumentFilter(type: .epikrise), ids(Letters.epikrise)),
-                (DocumentFilter(from: "2024-01-01"), ids(Letters.innkalling, Letters.labSvar, Letters.henvisning)),
-                (DocumentFilter(to: "2022-12-31"), ids(Letters.vedtak, Letters.kommune)),
-                (DocumentFilter(from: "2023-06-05", to: "2023-11-02"), ids(Letters.epikrise, Letters.resept)),
+                (DocumentFilter(from: CalendarDate(iso: "2024-01-01")), ids(Letters.innkalling, Letters.labSvar, Letters.henvisning)),
+                (DocumentFilter(to: CalendarDate(iso: "2022-12-31")), ids(Letters.vedtak, Letters.kommune)),
+                (DocumentFilter(from: CalendarDate(iso: "2023-06-05"), to: CalendarDate(iso: "2023-11-02")), ids(Letters.epikrise, Letters.resept)),
                 (DocumentFilter(institution: "HAUKELAND"), ids(Letters.epikrise)),
                 (DocumentFilter(institution: "kommune"), ids(Letters.kommune)),
                 (DocumentFilter(institution: "Olavs hospital"), ids(Letters.innkalling)),
-                (DocumentFilter(person: "Ola", from: "2023-01-01"), ids(Letters.epikrise, Letters.henvisning)),
+                (DocumentFilter(person: "Ola", from: CalendarDate(iso: "2023-01-01")), ids(Letters.epikrise, Letters.henvisning)),
                 (DocumentFilter(person: "Kari", type: .innkalling, institution: "olav"), ids(Letters.innkalling)),
                 (DocumentFilter(person: "Kari", type: .epikrise), []),
-                (DocumentFilter(type: .labSvar, from: "2024-01-20", to: "2024-01-20", institution: "fürst"), ids(Letters.labSvar)),
+                (DocumentFilter(type: .labSvar, from: CalendarDate(iso: "2024-01-20"), to: CalendarDate(iso: "2024-01-20"), institution: "fürst"), ids(Letters.labSvar)),
             ]
             for (filter, expected) in cases {
                 #expect(try found(library, "journal", filter: filter) == expected, "search \(filter)")
@@ -266,7 +265,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             #expect(scores == scores.sorted(), "best (lowest bm25) first")
             #expect(!result.hits.contains { $0.id == Letters.sha("bulk-best").prefix(10) })
             #expect(result.notes.contains { $0.norwegian.contains("\(Library.rankingLimit)") })
-            let narrow = try library.search("felles", filter: DocumentFilter(from: "2020-01-01", to: "2020-01-01"))
+            let narrow = try library.search("felles", filter: DocumentFilter(from: CalendarDate(iso: "2020-01-01"), to: CalendarDate(iso: "2020-01-01")))
             #expect(!narrow.capped)
             #expect(narrow.hits.map(\.id) == [String(Letters.sha("bulk-best").prefix(10))])
         }

@@ -3,46 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// Runs the real `arkivator` executable, as a user would.
-enum CLI {
-    static var executable: URL {
-        let debug = Fixtures.root.appendingPathComponent(".build/debug/arkivator")
-        if FileManager.default.fileExists(atPath: debug.path) { return debug }
-        return Fixtures.root.appendingPathComponent(".build/release/arkivator")
-    }
-
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
-    }
-
-    static func run(_ arguments: [String], environment: [String: String?] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        env["LANG"] = "nb_NO.UTF-8"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
-
-    static func records(_ output: Output) throws -> [[String: Any]] {
-        try output.lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
-    }
-}
-
 @Suite(.serialized) struct CLITests {
     private let inputs = ["clean.png", "skew-neg.jpg", "twopage.tif", "bad"].map { Fixtures.url($0).path }
 

@@ -3,49 +3,6 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The real `arkivator` executable: `config`, `queue` and `upload`.
-enum UploadCLI {
-    /// The executable beside the test bundle (whatever scratch path built it), else `.build/debug`.
-    static var executable: URL? {
-        let besideTests = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
-            .appendingPathComponent("arkivator")
-        for candidate in [besideTests, Fixtures.root.appendingPathComponent(".build/debug/arkivator")]
-            where FileManager.default.isExecutableFile(atPath: candidate.path) {
-            return candidate
-        }
-        return nil
-    }
-
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static func run(_ arguments: [String], library: URL) throws -> Output {
-        let process = Process()
-        let program = executable
-        try #require(program != nil, "build the arkivator executable first")
-        process.executableURL = program
-        process.arguments = arguments + ["--library", library.path]
-        var environment = ProcessInfo.processInfo.environment
-        environment["LANG"] = "nb_NO.UTF-8"
-        environment["LC_ALL"] = nil
-        environment["LC_MESSAGES"] = nil
-        process.environment = environment
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
-    }
-}
-
 @Suite struct UploadCLITests {
     @Test func configQueueAndUpload() throws {
         let sandbox = try Sandbox()
@@ -53,61 +10,61 @@ enum UploadCLI {
         let library = sandbox.library.location.directory
         let copy = try sandbox.folder("Kopi")
 
-        var output = try UploadCLI.run(["config", "set", "destination", "ftp://server/x"], library: library)
+        var output = try CLI.run(["config", "set", "destination", "ftp://server/x"], library: library)
         #expect(output.status != 0)
         #expect(output.stderr.contains("folder:/sti/til/mappe"), "\(output.stderr)")
-        output = try UploadCLI.run(["config", "set", "farge", "blå"], library: library)
+        output = try CLI.run(["config", "set", "farge", "blå"], library: library)
         #expect(output.status != 0)
         #expect(output.stderr.contains("destination, notify"), "\(output.stderr)")
 
-        output = try UploadCLI.run(["config", "set", "destination", "webdav:https://sky.example.no/dav/Arkiv"], library: library)
+        output = try CLI.run(["config", "set", "destination", "webdav:https://sky.example.no/dav/Arkiv"], library: library)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("webdav.secret"), "says where the login goes: \(output.stdout)")
-        output = try UploadCLI.run(["config", "set", "destination", "folder:\(copy.path)"], library: library)
+        output = try CLI.run(["config", "set", "destination", "folder:\(copy.path)"], library: library)
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("destination = folder:\(copy.path)"))
-        output = try UploadCLI.run(["config", "get", "destination"], library: library)
+        output = try CLI.run(["config", "get", "destination"], library: library)
         #expect(output.stdout == "folder:\(copy.path)\n")
-        output = try UploadCLI.run(["config", "get", "notify"], library: library)
+        output = try CLI.run(["config", "get", "notify"], library: library)
         #expect(output.status == 1, "not set")
 
         // Two documents filed with that destination get their jobs.
         try sandbox.fileDocuments(2, destination: "folder:\(copy.path)")
-        output = try UploadCLI.run(["queue", "--json"], library: library)
+        output = try CLI.run(["queue", "--json"], library: library)
         #expect(output.status == 0, "\(output.stderr)")
         let jobs = try #require(try JSONSerialization.jsonObject(with: Data(output.stdout.utf8)) as? [[String: Any]])
         #expect(jobs.count == 2)
         #expect(jobs.allSatisfy { $0["state"] as? String == "queued" && $0["attempts"] as? Int == 0 })
         #expect(Set(jobs.compactMap { $0["destination"] as? String }) == ["folder:\(copy.path)"])
-        output = try UploadCLI.run(["queue"], library: library)
+        output = try CLI.run(["queue"], library: library)
         #expect(output.stdout.contains("i kø"), "\(output.stdout)")
 
-        output = try UploadCLI.run(["upload"], library: library)
+        output = try CLI.run(["upload"], library: library)
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         #expect(output.stdout.components(separatedBy: "✓").count == 3, "\(output.stdout)")
         try sandbox.expectUploaded(to: copy)
-        output = try UploadCLI.run(["queue"], library: library)
+        output = try CLI.run(["queue"], library: library)
         #expect(output.stdout.contains("Ingenting venter: 2 dokumenter er lastet opp."), "\(output.stdout)")
-        output = try UploadCLI.run(["upload"], library: library)
+        output = try CLI.run(["upload"], library: library)
         #expect(output.status == 0)
         #expect(output.stdout.contains("Ingenting å laste opp."))
 
-        output = try UploadCLI.run(["queue", "retry", "77"], library: library)
+        output = try CLI.run(["queue", "retry", "77"], library: library)
         #expect(output.status == 1)
         #expect(output.stderr.contains("Fant ingen opplastingsjobb 77"), "\(output.stderr)")
-        output = try UploadCLI.run(["queue", "retry"], library: library)
+        output = try CLI.run(["queue", "retry"], library: library)
         #expect(output.status != 0, "an id or --all")
 
         // A destination that cannot be reached: the upload says so and exits 1.
         let away = sandbox.directory.appendingPathComponent("Frakoblet")
         try sandbox.fileDocuments(1, destination: "folder:\(away.path)", person: "Ola Nordmann")
-        output = try UploadCLI.run(["upload"], library: library)
+        output = try CLI.run(["upload"], library: library)
         #expect(output.status == 1)
         #expect(output.stdout.contains("Er disken koblet til?"), "\(output.stdout)")
-        output = try UploadCLI.run(["queue", "retry", "--all"], library: library)
+        output = try CLI.run(["queue", "retry", "--all"], library: library)
         #expect(output.stdout.contains("1 jobber står i køen igjen."), "\(output.stdout)")
 
-        output = try UploadCLI.run(["config", "unset", "destination"], library: library)
+        output = try CLI.run(["config", "unset", "destination"], library: library)
         #expect(output.status == 0)
         #expect(try sandbox.library.setting(.destination) == nil)
     }

@@ -1,4 +1,5 @@
 import ArkivatorClassify
+import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorSync

@@ -1,0 +1,91 @@
+import ArkivatorArchive
+import ArkivatorCore
+import Foundation
+
+/// The filing layer: owns "document → files in the archive" for every step that makes or
+/// changes them — ingest, edit, redact and re-filing. It holds the one mapping from a document
+/// to its `.docx`, names files through ``ArchiveLayout`` (the one archive-root rule), and speaks
+/// in ``ArchivedFile`` lists. The library keeps the SQL, the intents and the index; it calls
+/// this layer for the files.
+public struct DocumentFiling: Sendable {
+    /// Printed in each `.docx` footer.
+    public let programVersion: String
+
+    public init(programVersion: String) {
+        self.programVersion = programVersion
+    }
+
+    /// The one mapping from a document to its `.docx`: a header with title, date, sender,
+    /// person and type; the text with low-confidence words highlighted; a footer with scan
+    /// date, version and file name; the metadata as custom properties. Fødselsnumre are masked
+    /// in the metadata (never changed in the text itself).
+    public func docx(for document: LibraryDocument) throws -> [UInt8] {
+        let letter = LetterDocx(
+            title: document.title, date: document.documentDate, institution: document.institution,
+            specialty: document.specialty, person: document.familyMember ?? document.person,
+            docType: document.docType.rawValue, documentDate: document.documentDate, scanDate: document.scanDate,
+            keywords: document.keywords, ocrConfidence: document.ocrConfidence, sha256: document.sha256,
+            text: document.text, lowConfidence: document.lowConfidence.map { (start: $0.start, length: $0.length) },
+            sourceName: document.sourceName, programVersion: programVersion)
+        return try DocxWriter(content: letter.content(mask: Fodselsnummer.masking)).data()
+    }
+
+    // MARK: Ingest
+
+    /// Files a new document under `root`: its `.docx`, its page JPEGs and its searchable PDF
+    /// (already written at `pdf`, a temporary path from ``temporaryPDF(root:person:)``, taken over
+    /// here), all under one free name in the person's folder. `willPublish` hears the paths
+    /// before the first appears (the library records them durably first).
+    public func write(_ document: LibraryDocument, root: URL, images: [[UInt8]], pdf: URL?,
+                      willPublish: ([URL]) throws -> Void = { _ in }) throws -> [ArchivedFile] {
+        let docx: [UInt8]
+        do {
+            docx = try self.docx(for: document)
+        } catch {
+            if let pdf { try? FileManager.default.removeItem(at: pdf) }
+            throw error
+        }
+        let layout = ArchiveLayout(root: root)
+        let written = try layout.write(ArchiveFiles(docx: docx, images: images, pdf: pdf),
+                                       person: document.familyMember, title: document.title, willPublish: willPublish)
+        return written.archivedFiles
+    }
+
+    /// A private temporary path in the folder a document's PDF goes to, for a PDF written
+    /// before the document's name is chosen.
+    public func temporaryPDF(root: URL, person: String?) throws -> URL {
+        try ArchiveLayout(root: root).temporaryURL(person: person, for: .pdf)
+    }
+
+    // MARK: Re-filing
+
+    /// The moves that give an edited document's files the names of its new title and person
+    /// (never a taken name: ` (2)` is added), and its file list afterwards. No moves when
+    /// neither changed. The target folders are made; nothing is moved yet.
+    func refilePlan(_ document: LibraryDocument, from old: LibraryDocument) throws
+        -> (moves: [(from: URL, to: URL)], files: [ArchivedFile]) {
+        guard let root = ArchiveLayout.root(of: old.files),
+              old.title != document.title || old.familyMember != document.familyMember else {
+            return ([], document.files)
+        }
+        let layout = ArchiveLayout(root: root)
+        let plan = try layout.availablePlan(person: document.familyMember, title: document.title,
+                                            pageCount: old.files.images.count)
+        var moves: [(from: URL, to: URL)] = []
+        let files = old.files.map { file in
+            let target = plan.url(for: file.kind, page: max(file.page, 1))
+            moves.append((file.url, target))
+            return ArchivedFile(kind: file.kind, page: file.page, path: target.path)
+        }
+        for folder in Set(moves.map { $0.to.deletingLastPathComponent() }) {
+            try AtomicFile.createDirectory(folder)
+        }
+        return (moves, files)
+    }
+
+    /// Writes a filed document's `.docx` again (after an edit or a redaction), in place.
+    func rewriteDocx(of document: LibraryDocument) throws {
+        guard let docx = document.files.docx else { return }
+        try AtomicFile.write(try self.docx(for: document), to: docx.url, overwrite: true)
+    }
+}
