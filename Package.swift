@@ -31,7 +31,9 @@ let package = Package(
         // Shared vocabulary: user-facing messages (nb/en), library location, small helpers,
         // and the domain's own types: document type, calendar date, fødselsnummer, family member,
         // stop words, the errors every stage reports.
-        .target(name: "ArkivatorCore", resources: [.copy("Resources")]),
+        .target(name: "ArkivatorCore", dependencies: [
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ], resources: [.copy("Resources")]),
         // Stage 1, ingest: find documents among files and folders, sniff, hash.
         .target(name: "ArkivatorIntake", dependencies: [
             "ArkivatorCore",
@@ -51,6 +53,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // Stage 5, write: .docx (own zip writer over libzip), page JPEGs, per-person folders, atomic writes.
         .target(name: "ArkivatorArchive", dependencies: ["ArkivatorCore", "CZip"]),
@@ -59,6 +62,7 @@ let package = Package(
         .target(name: "ArkivatorLibrary", dependencies: [
             "ArkivatorCore", "ArkivatorArchive", "CSQLite", "CArkivatorFTS",
             .product(name: "Crypto", package: "swift-crypto"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // Orchestration: runs the stages per document, pages in parallel, progress.
         .target(name: "ArkivatorPipeline", dependencies: [
@@ -72,11 +76,13 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
             "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary", "ArkivatorSync",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
 
         // The search benchmark (`make bench`): indexes synthetic letters, times queries.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Why an input file was refused, with a plain message for the user.
 ///
 /// Public as a struct over a private enum, so new reasons can be added without breaking callers.
@@ -21,6 +23,17 @@ public struct InputError: UserFacingError, Sendable, Equatable {
 
     /// The file could not be read at all (permissions, vanished, I/O error).
     public static func unreadable(_ detail: String) -> InputError { .init(.unreadable(detail)) }
+
+    /// The file could not be read: the system's words for why (`Permission denied`), where the
+    /// error carries them, else its own description.
+    public static func unreadable(_ error: any Error) -> InputError {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain,
+           let text = strerror(Int32(underlying.code)) {
+            return .unreadable(String(cString: text))
+        }
+        return .unreadable(ns.localizedDescription)
+    }
     /// The file has zero bytes.
     public static let empty = InputError(.empty)
     /// The bytes are not an image (for example a text file with an image name).

@@ -25,7 +25,7 @@ public struct ReceivedFile: Sendable {
         } catch let error as InputError {
             throw error
         } catch {
-            throw .unreadable(Self.describe(error))
+            throw .unreadable(error)
         }
         let format = try ImageFormat.sniff(bytes)
         return ReceivedFile(url: url, bytes: bytes, format: format, sha256: Self.hex(SHA256.hash(data: bytes)))
@@ -44,15 +44,5 @@ public struct ReceivedFile: Sendable {
             let digits = Array("0123456789abcdef")
             return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
         }.joined()
-    }
-
-    private static func describe(_ error: any Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError,
-           underlying.domain == NSPOSIXErrorDomain,
-           let text = strerror(Int32(underlying.code)) {
-            return String(cString: text)
-        }
-        return ns.localizedDescription
     }
 }

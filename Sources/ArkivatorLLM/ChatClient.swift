@@ -101,9 +101,9 @@ public struct ChatClient: Sendable {
                 data.append(contentsOf: chunk.readableBytesView)
             }
         } catch {
-            let detail = ConnectionError.describe(error)
-            if detail == "timed out" { throw LLMFailure.timedOut(host, seconds: Int(settings.timeout)) }
-            throw LLMFailure.unreachable(host, detail: detail)
+            let problem = ConnectionError(error)
+            if problem.kind == .timedOut { throw LLMFailure.timedOut(host, seconds: Int(settings.timeout)) }
+            throw LLMFailure.unreachable(host, detail: problem.detail)
         }
         switch status {
         case 200..<300:

@@ -1,6 +1,7 @@
 import ArkivatorClassify
 import ArkivatorCore
 import Foundation
+import NIOConcurrencyHelpers
 
 /// What the language model did for one document (`ingest --json`'s `llm` object).
 public struct LLMReport: Sendable, Codable, Equatable {
@@ -43,12 +44,11 @@ public struct LLMReport: Sendable, Codable, Equatable {
 ///
 /// After a failure that every later document would meet too (server down, key refused) the
 /// assistant stops asking for the rest of the run and reports that failure for each document.
-public final class LetterAssistant: @unchecked Sendable {
+public final class LetterAssistant: Sendable {
     public let settings: LLMSettings
     private let client: ChatClient
     private let family: [String]
-    private let lock = NSLock()
-    private var stopped: LLMFailure?
+    private let stopped = NIOLockedValueBox<LLMFailure?>(nil)
 
     /// - Throws: ``LLMFailure`` when the URL is remote and `allowRemote` is off.
     public init(settings: LLMSettings, family: [String] = []) throws(LLMFailure) {
@@ -60,11 +60,11 @@ public final class LetterAssistant: @unchecked Sendable {
 
     /// The failure that stopped the run's requests, if one did.
     public var stoppingFailure: LLMFailure? {
-        lock.withLock { stopped }
+        stopped.withLockedValue { $0 }
     }
 
     private func stop(with failure: LLMFailure) {
-        lock.withLock { if stopped == nil { stopped = failure } }
+        stopped.withLockedValue { if $0 == nil { $0 = failure } }
     }
 
     public func refine(_ rules: Classification, text: String, today: CalendarDate) async -> (Classification, LLMReport) {
@@ -96,22 +96,20 @@ public final class LetterAssistant: @unchecked Sendable {
     }
 
     /// The same, blocking the calling thread (the pipeline's worker threads, never Swift's pool).
+    @available(*, noasync, message: "await refine(_:text:today:) instead")
     public func refineBlocking(_ rules: Classification, text: String, today: CalendarDate) -> (Classification, LLMReport) {
-        let box = ResultBox(rules)
-        let done = DispatchSemaphore(value: 0)
-        Task.detached { [self] in
-            box.value = await refine(rules, text: text, today: today)
-            done.signal()
+        let refined = BlockingWait.run { [self] in
+            let (classification, report) = await refine(rules, text: text, today: today)
+            return Refined(classification: classification, report: report)
         }
-        done.wait()
-        return box.value
+        return (refined.classification, refined.report)
     }
 }
 
-/// Carries a result from a task to the thread that waits for it (written once, before the signal).
-private final class ResultBox: @unchecked Sendable {
-    var value: (Classification, LLMReport)
-    init(_ rules: Classification) { value = (rules, LLMReport(used: false)) }
+/// A refined result as one Sendable value.
+private struct Refined: Sendable {
+    var classification: Classification
+    var report: LLMReport
 }
 
 extension LetterAnswer {

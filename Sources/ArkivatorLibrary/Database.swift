@@ -14,10 +14,11 @@ import Darwin
 /// process waits for a lock instead of failing at once. The file and its `-wal`/`-shm` companions
 /// are readable by the owner only (mode 0600).
 ///
-/// Not `Sendable`: one `Database` is used from one thread at a time (the connection is opened in
-/// SQLite's multi-thread mode, without its own mutex). Code that needs the library from several
-/// tasks goes through one owner (an actor) that holds the connection.
-public final class Database {
+/// `@unchecked Sendable` because it wraps the `sqlite3` handle, which must be used from one thread
+/// at a time (the connection is opened in SQLite's multi-thread mode, without its own mutex):
+/// ``Library`` keeps it in a lock-guarded box and hands it only to the thread holding the lock.
+/// Anything else that opens a `Database` keeps it on one thread.
+public final class Database: @unchecked Sendable {
     /// The database file's name inside the library folder.
     public static let fileName = "arkivator.sqlite"
     /// How long a statement waits for another connection's lock before failing with `SQLITE_BUSY`.
@@ -28,6 +29,12 @@ public final class Database {
     let handle: OpaquePointer
     /// The `norwegian` tokenizer kept for ``norwegianTokens(_:)`` (freed before the connection).
     var tokenizer: OpaquePointer?
+    /// Index terms known to be in the library's `vocabulary` table (filled on first use): the
+    /// library's cache of this connection's data, kept with it and used under the same lock.
+    var knownTerms: Set<String>?
+    /// Term document counts gathered during a batch of filings, written once at its end (nil
+    /// outside a batch).
+    var batchCounts: [String: Int]?
 
     /// Opens (creating if needed) the database file at `url`, without migrating it.
     public init(url: URL) throws(DatabaseError) {

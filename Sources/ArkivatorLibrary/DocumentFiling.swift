@@ -15,6 +15,9 @@ public struct DocumentFiling: Sendable {
         self.programVersion = programVersion
     }
 
+    /// For steps that only move files and write no `.docx` (delete to the trash, restore).
+    static let moving = DocumentFiling(programVersion: "")
+
     /// The one mapping from a document to its `.docx`: a header with title, date, sender,
     /// person and type; the text with low-confidence words highlighted; a footer with scan
     /// date, version and file name; the metadata as custom properties. Fødselsnumre are masked
@@ -59,28 +62,65 @@ public struct DocumentFiling: Sendable {
 
     // MARK: Re-filing
 
+    /// Moves of a document's files, and its file list once they are done.
+    struct Plan {
+        var moves: [(from: URL, to: URL)] = []
+        var files: [ArchivedFile]
+    }
+
     /// The moves that give an edited document's files the names of its new title and person
-    /// (never a taken name: ` (2)` is added), and its file list afterwards. No moves when
-    /// neither changed. The target folders are made; nothing is moved yet.
-    func refilePlan(_ document: LibraryDocument, from old: LibraryDocument) throws
-        -> (moves: [(from: URL, to: URL)], files: [ArchivedFile]) {
+    /// (never a taken name: ` (2)` is added). No moves when neither changed. The target folders
+    /// are made; nothing is moved yet.
+    func refilePlan(_ document: LibraryDocument, from old: LibraryDocument) throws -> Plan {
         guard let root = ArchiveLayout.root(of: old.files),
               old.title != document.title || old.familyMember != document.familyMember else {
-            return ([], document.files)
+            return Plan(files: document.files)
         }
-        let layout = ArchiveLayout(root: root)
-        let plan = try layout.availablePlan(person: document.familyMember, title: document.title,
-                                            pageCount: old.files.images.count)
-        var moves: [(from: URL, to: URL)] = []
-        let files = old.files.map { file in
-            let target = plan.url(for: file.kind, page: max(file.page, 1))
-            moves.append((file.url, target))
-            return ArchivedFile(kind: file.kind, page: file.page, path: target.path)
+        let targets = try placement(of: old.files, root: root, person: document.familyMember, title: document.title)
+        return try plan(old.files, to: targets)
+    }
+
+    /// The moves that put a deleted document's files in its own trash folder
+    /// (`<trash>/<id>/<kind>-<page>-<name>`).
+    func trashPlan(_ document: LibraryDocument, folder: URL) throws -> Plan {
+        let targets = document.files.map { file in
+            ArchivedFile(kind: file.kind, page: file.page,
+                         path: folder.appendingPathComponent("\(file.kind.rawValue)-\(file.page)-" + file.url.lastPathComponent).path)
         }
-        for folder in Set(moves.map { $0.to.deletingLastPathComponent() }) {
+        return try plan(document.files, to: targets)
+    }
+
+    /// The moves that bring a document back from the trash to where its files were (`origin`),
+    /// under the next free name when another document has taken that one meanwhile.
+    func restorePlan(_ document: LibraryDocument, origin: [ArchivedFile]) throws -> Plan {
+        var targets = origin
+        if origin.contains(where: { FileManager.default.fileExists(atPath: $0.path) }), let root = ArchiveLayout.root(of: origin) {
+            targets = try placement(of: origin, root: root, person: document.familyMember, title: document.title)
+        }
+        return try plan(document.files, to: targets)
+    }
+
+    /// Each file's place under the first free name for `title` in `person`'s folder.
+    private func placement(of files: [ArchivedFile], root: URL, person: String?, title: String) throws -> [ArchivedFile] {
+        let plan = try ArchiveLayout(root: root).availablePlan(person: person, title: title, pageCount: files.images.count)
+        return files.map { ArchivedFile(kind: $0.kind, page: $0.page, path: plan.url(for: $0.kind, page: max($0.page, 1)).path) }
+    }
+
+    /// Moves of `files` to the target of the same kind and page; a file without a target stays.
+    private func plan(_ files: [ArchivedFile], to targets: [ArchivedFile]) throws -> Plan {
+        var result = Plan(files: [])
+        for file in files {
+            guard let target = targets.first(where: { $0.kind == file.kind && $0.page == file.page }) else {
+                result.files.append(file)
+                continue
+            }
+            result.moves.append((file.url, target.url))
+            result.files.append(target)
+        }
+        for folder in Set(result.moves.map { $0.to.deletingLastPathComponent() }) {
             try AtomicFile.createDirectory(folder)
         }
-        return (moves, files)
+        return result
     }
 
     /// Writes a filed document's `.docx` again (after an edit or a redaction), in place.

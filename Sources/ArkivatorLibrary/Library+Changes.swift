@@ -75,13 +75,13 @@ extension Library {
     func rewrite(_ document: LibraryDocument, from old: LibraryDocument, programVersion: String,
                  text newText: String? = nil) throws {
         let filing = DocumentFiling(programVersion: programVersion)
-        let (moves, files) = try filing.refilePlan(document, from: old)
-        try move(moves) { database in
-            try update(document, text: newText, files: files, in: database)
+        let plan = try filing.refilePlan(document, from: old)
+        try move(plan.moves) { database in
+            try update(document, text: newText, files: plan.files, in: database)
         }
         // The .docx header shows the metadata: write it again (a crash here leaves the old header).
         var updated = document
-        updated.files = files
+        updated.files = plan.files
         if let newText { updated.text = newText }
         try filing.rewriteDocx(of: updated)
     }
@@ -103,7 +103,7 @@ extension Library {
         }
         try replaceFiles(of: id, with: files, in: database)
         let terms = try index(row: id, in: database)
-        knownTerms?.formUnion(terms)
+        database.knownTerms?.formUnion(terms)
     }
 
     // MARK: Redaction

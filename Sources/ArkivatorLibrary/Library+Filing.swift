@@ -55,7 +55,7 @@ extension Library {
                     try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
                     return result
                 }
-                knownTerms?.formUnion(terms)
+                database.knownTerms?.formUnion(terms)
                 return stored
             }
         } catch {
@@ -74,8 +74,8 @@ extension Library {
     public func record(_ documents: [LibraryDocument]) throws -> Int {
         try withDatabase { database in
             var added: Set<String> = []
-            batchCounts = [:]
-            defer { batchCounts = nil }
+            database.batchCounts = [:]
+            defer { database.batchCounts = nil }
             let count = try database.inTransaction { () throws -> Int in
                 var count = 0
                 for document in documents {
@@ -83,10 +83,10 @@ extension Library {
                     added.formUnion(try insert(document, into: database).1)
                     count += 1
                 }
-                try writeCounts(batchCounts ?? [:], in: database)
+                try writeCounts(database.batchCounts ?? [:], in: database)
                 return count
             }
-            knownTerms?.formUnion(added)
+            database.knownTerms?.formUnion(added)
             return count
         }
     }
@@ -164,13 +164,13 @@ extension Library {
 
     /// Adds the terms the vocabulary lacks; returns them.
     func addVocabulary(_ terms: Set<String>, in database: Database) throws -> Set<String> {
-        if knownTerms == nil {
-            knownTerms = Set(try database.rows("SELECT term FROM vocabulary").compactMap { $0[0].string })
+        if database.knownTerms == nil {
+            database.knownTerms = Set(try database.rows("SELECT term FROM vocabulary").compactMap { $0[0].string })
         }
         var added: Set<String> = []
         let insert = try database.prepare("INSERT OR IGNORE INTO vocabulary (term) VALUES (?)")
         for term in terms where CompoundVocabulary.worthKeeping(term) {
-            guard knownTerms?.contains(term) != true, !added.contains(term) else { continue }
+            guard database.knownTerms?.contains(term) != true, !added.contains(term) else { continue }
             try insert.bind([term])
             try insert.step()
             added.insert(term)
@@ -181,8 +181,8 @@ extension Library {
     /// Changes how many documents hold each term (for the ranking's inverse document frequency):
     /// at once, or at the end of a batch of ``record(_:)``.
     func count(_ terms: Set<String>, by change: Int, in database: Database) throws {
-        if batchCounts != nil {
-            for term in terms { batchCounts?[term, default: 0] += change }
+        if database.batchCounts != nil {
+            for term in terms { database.batchCounts?[term, default: 0] += change }
             return
         }
         try writeCounts(Dictionary(uniqueKeysWithValues: terms.map { ($0, change) }), in: database)

@@ -64,15 +64,15 @@ extension Library {
                 try database.execute("DELETE FROM vocabulary")
                 try database.execute("DELETE FROM term_documents")
                 try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('delete-all')")
-                knownTerms = []
-                batchCounts = [:]
-                defer { batchCounts = nil }
+                database.knownTerms = []
+                database.batchCounts = [:]
+                defer { database.batchCounts = nil }
                 let ids = try database.rows("SELECT id FROM documents WHERE trashed_at IS NULL ORDER BY id").compactMap { $0[0].int }
                 for id in ids {
                     let terms = try index(row: id, in: database)
-                    knownTerms?.formUnion(terms)
+                    database.knownTerms?.formUnion(terms)
                 }
-                try writeCounts(batchCounts ?? [:], in: database)
+                try writeCounts(database.batchCounts ?? [:], in: database)
                 try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
                 return ids.count
             }

@@ -19,20 +19,15 @@ extension Library {
         }
         guard document.trashedAt == nil else { return document }
         let folder = trashRoot.appendingPathComponent(document.shortID, isDirectory: true)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        var moves: [(from: URL, to: URL)] = []
-        let files = document.files.map { file in
-            let target = folder.appendingPathComponent("\(file.kind.rawValue)-\(file.page)-" + file.url.lastPathComponent)
-            moves.append((file.url, target))
-            return ArchivedFile(kind: file.kind, page: file.page, path: target.path)
-        }
+        try AtomicFile.createDirectory(trashRoot)
+        try AtomicFile.createDirectory(folder)
+        let plan = try DocumentFiling.moving.trashPlan(document, folder: folder)
         let origin = String(decoding: try JSONEncoder().encode(document.files), as: UTF8.self)
-        try move(moves) { database in
+        try move(plan.moves) { database in
             try unindex(row: document.number, in: database)
             try database.execute("UPDATE documents SET trashed_at = ?, trash_origin = ?, updated_at = ? WHERE id = ?",
                                  [Self.now(), origin, Self.now(), document.number])
-            try replaceFiles(of: document.number, with: files, in: database)
+            try replaceFiles(of: document.number, with: plan.files, in: database)
         }
         return try self.document(id)
     }
@@ -46,31 +41,16 @@ extension Library {
             try database.firstRow("SELECT trash_origin FROM documents WHERE id = ?", [document.number])?[0].string
         }
         let before = (try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? []
-        var targets = before
-        if before.contains(where: { FileManager.default.fileExists(atPath: $0.path) }), let root = ArchiveLayout.root(of: before) {
-            let plan = try ArchiveLayout(root: root).availablePlan(
-                person: document.familyMember, title: document.title, pageCount: before.filter { $0.kind == .image }.count)
-            targets = before.map { ArchivedFile(kind: $0.kind, page: $0.page,
-                                                path: plan.url(for: $0.kind, page: max($0.page, 1)).path) }
-        }
-        var moves: [(from: URL, to: URL)] = []
-        for file in document.files {
-            guard let target = targets.first(where: { $0.kind == file.kind && $0.page == file.page }) else { continue }
-            try FileManager.default.createDirectory(at: target.url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-            moves.append((file.url, target.url))
-        }
-        let files = moves.enumerated().map { index, move in
-            ArchivedFile(kind: document.files[index].kind, page: document.files[index].page, path: move.to.path)
-        }
-        try move(moves) { database in
+        let plan = try DocumentFiling.moving.restorePlan(document, origin: before)
+        try move(plan.moves) { database in
             try database.execute("UPDATE documents SET trashed_at = NULL, trash_origin = NULL, updated_at = ? WHERE id = ?",
                                  [Self.now(), document.number])
-            try replaceFiles(of: document.number, with: files, in: database)
+            try replaceFiles(of: document.number, with: plan.files, in: database)
             let terms = try index(row: document.number, in: database)
-            knownTerms?.formUnion(terms)
+            database.knownTerms?.formUnion(terms)
         }
-        try? FileManager.default.removeItem(at: trashRoot.appendingPathComponent(document.shortID))
+        // Only when empty: a file the plan could not place back stays, and stays listed, there.
+        _ = rmdir(trashRoot.appendingPathComponent(document.shortID).path)
         return try self.document(id)
     }
 

@@ -1,6 +1,7 @@
 import ArkivatorArchive
 import ArkivatorCore
 import Foundation
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -9,23 +10,19 @@ import Darwin
 
 /// The library: the documents, their text index and their files in the archive.
 ///
-/// Owns one database connection and serialises every use of it with a lock, so one `Library`
-/// can be shared by the pipeline's worker threads (SQLite's connection is not thread-safe on
-/// its own; the lock is what makes `@unchecked Sendable` true). Other processes open their own
+/// Owns one database connection, behind a lock (`NIOLockedValueBox`), so one `Library` can be
+/// shared by the pipeline's worker threads: SQLite's connection is not thread-safe on its own,
+/// and only the thread holding the lock ever touches it. Other processes open their own
 /// `Library`: WAL mode lets `search` and `backup` read while `ingest` writes.
 ///
 /// Opening a library finishes what a crashed process left half done (see ``recover()``).
-public final class Library: @unchecked Sendable {
+public final class Library: Sendable {
     public let location: LibraryLocation
-    /// Guarded by `lock`.
-    let database: Database
+    /// The connection, reached only through ``withDatabase(_:)``.
+    private let connection: NIOLockedValueBox<Database>
     let key: LibraryKey
-    private let lock = NSLock()
-    /// Index terms known to be in `vocabulary` (guarded by `lock`; filled on first use).
-    var knownTerms: Set<String>?
-    /// Term document counts gathered during a ``record(_:)`` batch, written once at its end
-    /// (guarded by `lock`; nil outside a batch).
-    var batchCounts: [String: Int]?
+    /// The database file.
+    public let databaseURL: URL
     /// A shared `flock` on `filing.lock` held while this library is open: recovery only runs when
     /// no other process holds it (no other process is in the middle of filing).
     private let lockFile: Int32
@@ -48,7 +45,8 @@ public final class Library: @unchecked Sendable {
 
     private init(location: LibraryLocation, database: Database, key: LibraryKey) throws {
         self.location = location
-        self.database = database
+        self.connection = NIOLockedValueBox(database)
+        self.databaseURL = database.url
         self.key = key
         let path = location.directory.appendingPathComponent("filing.lock").path
         let descriptor = openLockFile(path)
@@ -66,13 +64,8 @@ public final class Library: @unchecked Sendable {
 
     /// Runs `body` with the connection, one caller at a time.
     func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(database)
+        try connection.withLockedValue { try body($0) }
     }
-
-    /// The database file.
-    public var databaseURL: URL { database.url }
 
     /// The default archive folder: `<library>/Arkiv`.
     public var defaultArchiveRoot: URL { location.directory.appendingPathComponent("Arkiv", isDirectory: true) }
@@ -193,7 +186,7 @@ public final class Library: @unchecked Sendable {
 }
 
 /// Hands the archive writer a way to announce the names it is about to publish.
-public final class FilingReservation: @unchecked Sendable {
+public final class FilingReservation: Sendable {
     private let library: Library
     private let intent: Int
 

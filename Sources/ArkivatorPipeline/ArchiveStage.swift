@@ -34,7 +34,7 @@ public enum ArkivatorVersion {
 struct ArchiveStage {
     let options: ArchiveOptions
 
-    func write(_ document: LibraryDocument, pages: [PageReader.Result],
+    func write(_ document: LibraryDocument, pages: [PageReader.ReadPage],
                willPublish: ([URL]) throws -> Void = { _ in }) throws -> [ArchivedFile] {
         let filing = DocumentFiling(programVersion: options.programVersion)
         let pdf = try filing.temporaryPDF(root: options.root, person: document.familyMember)
@@ -51,10 +51,10 @@ struct ArchiveStage {
     }
 
     /// The searchable PDF: each page's archive JPEG with its text lines laid over it invisibly.
-    static func searchablePDF(title: String, pages: [PageReader.Result], redact: Bool = false) -> SearchablePDF {
+    static func searchablePDF(title: String, pages: [PageReader.ReadPage], redact: Bool = false) -> SearchablePDF {
         SearchablePDF(title: title, pages: pages.compactMap { page in
             guard let jpeg = page.jpeg else { return nil }
-            return SearchablePDF.Page(jpeg: jpeg, width: page.cleaned.gray.width, height: page.cleaned.gray.height,
+            return SearchablePDF.Page(jpeg: jpeg, width: page.width, height: page.height,
                                       dpi: 300, lines: page.ocr.lines.map {
                                           SearchablePDF.Line(text: redact ? Fodselsnummer.masking($0.text) : $0.text,
                                                              box: $0.box)

@@ -7,7 +7,7 @@ import Foundation
 /// (see ``Library/file(_:write:)``).
 enum LibraryStage {
     /// Files the document: archive files through `write`, then its row, files and index entry.
-    static func file(_ record: inout DocumentRecord, pages: [PageReader.Result], archive: ArchiveOptions,
+    static func file(_ record: inout DocumentRecord, pages: [PageReader.ReadPage], archive: ArchiveOptions,
                      library: Library) throws {
         var written: [ArchivedFile]?
         let document = record.libraryDocument

@@ -3,7 +3,10 @@ import ArkivatorOCR
 import Foundation
 
 /// One worker's tools: a page cleaner and a Tesseract engine of its own, made once and reused.
-/// Used by one thread at a time.
+///
+/// `@unchecked Sendable` because it wraps Tesseract handles (the engine, the orientation
+/// detector made on first need) that are confined to one thread: the pipeline hands each reader
+/// to one worker thread, which alone uses it.
 final class PageReader: @unchecked Sendable {
     let engine: TesseractEngine
     let cleaner: PageCleaner
@@ -22,6 +25,24 @@ final class PageReader: @unchecked Sendable {
         /// The cleaned page as JPEG, when the archive is written.
         var jpeg: [UInt8]?
         var writeSeconds: Double = 0
+
+        var kept: ReadPage {
+            ReadPage(report: cleaned.report, width: cleaned.gray.width, height: cleaned.gray.height, ocr: ocr,
+                     cleanupSeconds: cleanupSeconds, ocrSeconds: ocrSeconds, jpeg: jpeg, writeSeconds: writeSeconds)
+        }
+    }
+
+    /// What a document keeps of a page until all its pages are read: no pixels but the archive
+    /// JPEG, so a long document holds a few hundred kB per page, not the cleaned images.
+    struct ReadPage {
+        var report: CleanupReport
+        var width: Int
+        var height: Int
+        var ocr: OCRPage
+        var cleanupSeconds: Double
+        var ocrSeconds: Double
+        var jpeg: [UInt8]?
+        var writeSeconds: Double
     }
 
     /// JPEG quality of archived pages: a cleaned A4 page stays well under 2 MB.

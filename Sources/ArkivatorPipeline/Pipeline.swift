@@ -7,13 +7,14 @@ import ArkivatorLLM
 import ArkivatorLibrary
 import ArkivatorOCR
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Runs documents through the stages: intake → cleanup → OCR, pages in parallel.
 ///
 /// Each worker thread owns a Tesseract engine, made once when the pipeline is made and reused for
 /// every page. Blocking C work runs on these threads, never on Swift's cooperative pool.
 /// Records are delivered in the order the documents were given, whatever order pages finish in.
-public final class Pipeline: @unchecked Sendable {
+public final class Pipeline: Sendable {
     public struct Options: Sendable {
         /// Pages read at the same time; default: the number of cores.
         public var jobs: Int
@@ -82,7 +83,8 @@ public final class Pipeline: @unchecked Sendable {
                     stage: @escaping @Sendable (_ document: Int, _ stage: Stage) -> Void = { _, _ in },
                     record: @escaping @Sendable (DocumentRecord) -> Void) {
         guard !documents.isEmpty else { return }
-        let run = Run(documents: documents, options: options, progress: progress, stage: stage, record: record)
+        let run = Run(documents: documents, options: options, workers: readers.count, progress: progress, stage: stage,
+                      record: record)
         let group = DispatchGroup()
         for reader in readers {
             group.enter()
@@ -98,54 +100,61 @@ public final class Pipeline: @unchecked Sendable {
     }
 }
 
-/// The shared state of one `Pipeline.run`: a queue of jobs and the documents being assembled.
-private final class Run: @unchecked Sendable {
-    // Safe to share because every mutable field below is guarded by `condition`, and the
-    // callbacks run on `delivery` only (enqueued in order under the lock, run outside it).
-    private enum Job {
+/// The shared state of one `Pipeline.run`: a queue of jobs and the documents being assembled,
+/// behind one lock; a semaphore counts the jobs waiting (and, at the end, wakes every worker).
+private final class Run: Sendable {
+    private enum Job: Sendable {
         case open(Int)
         /// One page, decoded by the worker that reads it (so only the pages being read are in memory).
         case page(document: Int, page: Int, file: EncodedPages, index: Int)
     }
 
-    private struct Assembly {
+    private struct Assembly: Sendable {
         var record: DocumentRecord
-        var pages: [PageReader.Result?] = []
+        var pages: [PageReader.ReadPage?] = []
         var remaining = 0
         var finished = false
         var pageImageNames: [String?] = []
     }
 
-    // All fields below are guarded by `condition`.
-    private let condition = NSCondition()
-    private var queue: [Job]
-    private var busy = 0
-    private var assemblies: [Assembly]
-    private var nextToEmit = 0
-    private var pagesDone = 0
-    private var pagesTotal: Int
-    private var documentsDone = 0
+    private struct State: Sendable {
+        var queue: [Job]
+        var assemblies: [Assembly]
+        var nextToEmit = 0
+        var pagesDone = 0
+        var pagesTotal: Int
+        var documentsDone = 0
+    }
+
+    private let state: NIOLockedValueBox<State>
+    /// Signalled once per queued job, and once per worker when every document is finished.
+    private let available = DispatchSemaphore(value: 0)
+    private let workers: Int
 
     private let documents: [DocumentSource]
     private let options: Pipeline.Options
     private let progress: @Sendable (Pipeline.Progress) -> Void
     private let stage: @Sendable (Int, Pipeline.Stage) -> Void
     private let record: @Sendable (DocumentRecord) -> Void
-    /// Runs the `record` and `progress` callbacks, one at a time, in the order they were queued.
+    /// Runs the `record` and `progress` callbacks, one at a time, in the order they were queued
+    /// (queued under the lock, run outside it).
     private let delivery = DispatchQueue(label: "arkivator.pipeline.delivery")
 
-    init(documents: [DocumentSource], options: Pipeline.Options,
+    init(documents: [DocumentSource], options: Pipeline.Options, workers: Int,
          progress: @escaping @Sendable (Pipeline.Progress) -> Void,
          stage: @escaping @Sendable (Int, Pipeline.Stage) -> Void,
          record: @escaping @Sendable (DocumentRecord) -> Void) {
         self.documents = documents
         self.options = options
+        self.workers = workers
         self.progress = progress
         self.stage = stage
         self.record = record
-        queue = documents.indices.map { Job.open($0) }
-        assemblies = documents.map { Assembly(record: DocumentRecord(sources: $0.pages.map(\.path))) }
-        pagesTotal = documents.reduce(0) { $0 + $1.pages.count }
+        state = NIOLockedValueBox(State(
+            queue: documents.indices.map { Job.open($0) },
+            assemblies: documents.map { Assembly(record: DocumentRecord(sources: $0.pages.map(\.path))) },
+            pagesTotal: documents.reduce(0) { $0 + $1.pages.count }))
+        for _ in documents { available.signal() }
     }
 
     func work(with reader: PageReader) {
@@ -155,10 +164,6 @@ private final class Run: @unchecked Sendable {
             case .page(let document, let page, let file, let pageIndex):
                 read(document: document, page: page, file: file, index: pageIndex, with: reader)
             }
-            condition.lock()
-            busy -= 1
-            condition.broadcast()
-            condition.unlock()
         }
     }
 
@@ -167,16 +172,10 @@ private final class Run: @unchecked Sendable {
         delivery.sync {}
     }
 
-    /// The next job, waiting while other workers may still add pages; nil when all is done.
+    /// The next job, waiting while there is none yet; nil once every document is finished.
     private func take() -> Job? {
-        condition.lock()
-        defer { condition.unlock() }
-        while queue.isEmpty {
-            if busy == 0 { return nil }
-            condition.wait()
-        }
-        busy += 1
-        return queue.removeFirst()
+        available.wait()
+        return state.withLockedValue { $0.queue.isEmpty ? nil : $0.queue.removeFirst() }
     }
 
     /// Intake: reads the document's files, checks every page from its header (size, count) and
@@ -207,52 +206,50 @@ private final class Run: @unchecked Sendable {
         }
         let scanDate = Self.scanDate(of: source.pages)
         let id = failure == nil ? ReceivedFile.documentID(of: files) : nil
-        // Asked before taking the lock: the library has its own.
         let existing = id.flatMap { id in try? options.archive?.library?.existing(sha256: id) }
-        condition.lock()
-        defer { condition.unlock() }
-        assemblies[index].record.timings = timings
-        assemblies[index].record.scanDate = scanDate.iso
-        assemblies[index].record.id = id
-        if let existing {
-            // The library has this document already: nothing to read or write.
-            assemblies[index].record.libraryID = existing.id
-            assemblies[index].record.libraryStatus = existing.trashed ? .inTrash : .duplicate
-            assemblies[index].record.libraryMessage = existing.trashed
-                ? LibraryFailure.inTrash(existing.title, id: existing.id).userMessage
-                : LibraryFailure.duplicate(existing.title, id: existing.id).userMessage
-            pagesDone += source.pages.count
-            finish(index)
-            return
-        }
-        if let failure {
-            assemblies[index].record.failure = DocumentFailure(failure, in: .intake)
-            pagesDone += source.pages.count
-            finish(index)
-            return
-        }
-        pagesTotal += pageCount - source.pages.count
-        assemblies[index].pages = Array(repeating: nil, count: pageCount)
-        assemblies[index].pageImageNames = Array(repeating: nil, count: pageCount)
-        assemblies[index].remaining = pageCount
         var jobs: [Job] = []
-        for file in encoded {
-            for page in 0..<file.count { jobs.append(.page(document: index, page: jobs.count, file: file, index: page)) }
+        if existing == nil, failure == nil {
+            for file in encoded {
+                for page in 0..<file.count { jobs.append(.page(document: index, page: jobs.count, file: file, index: page)) }
+            }
         }
-        queue.insert(contentsOf: jobs, at: 0)
-        condition.broadcast()
+        let wake = state.withLockedValue { state -> Int in
+            state.assemblies[index].record.timings = timings
+            state.assemblies[index].record.scanDate = scanDate.iso
+            state.assemblies[index].record.id = id
+            if let existing {
+                // The library has this document already: nothing to read or write.
+                state.assemblies[index].record.libraryID = existing.id
+                state.assemblies[index].record.libraryStatus = existing.trashed ? .inTrash : .duplicate
+                state.assemblies[index].record.libraryMessage = existing.trashed
+                    ? LibraryFailure.inTrash(existing.title, id: existing.id).userMessage
+                    : LibraryFailure.duplicate(existing.title, id: existing.id).userMessage
+                state.pagesDone += source.pages.count
+                return finish(index, in: &state)
+            }
+            if let failure {
+                state.assemblies[index].record.failure = DocumentFailure(failure, in: .intake)
+                state.pagesDone += source.pages.count
+                return finish(index, in: &state)
+            }
+            state.pagesTotal += pageCount - source.pages.count
+            state.assemblies[index].pages = Array(repeating: nil, count: pageCount)
+            state.assemblies[index].pageImageNames = Array(repeating: nil, count: pageCount)
+            state.assemblies[index].remaining = pageCount
+            state.queue.insert(contentsOf: jobs, at: 0)
+            return jobs.count
+        }
+        for _ in 0..<wake { available.signal() }
     }
 
     private func read(document index: Int, page: Int, file: EncodedPages, index pageIndex: Int, with reader: PageReader) {
         var outcome: PageReader.Result?
         var failure: DocumentFailure?
+        var decodeSeconds = 0.0
         do {
             let decodeStart = Date()
             let image = try file.decode(page: pageIndex)
-            let decodeSeconds = Date().timeIntervalSince(decodeStart)
-            condition.lock()
-            assemblies[index].record.timings.decode += decodeSeconds
-            condition.unlock()
+            decodeSeconds = Date().timeIntervalSince(decodeStart)
             do {
                 outcome = try reader.read(image, encodeJPEG: options.archive != nil)
             } catch {
@@ -263,7 +260,7 @@ private final class Run: @unchecked Sendable {
         }
         var imageName: String?
         if let outcome, let directory = options.pageImageDirectory {
-            let pageCount = assembliesPageCount(index)
+            let pageCount = state.withLockedValue { $0.assemblies[index].pages.count }
             imageName = if let jpeg = outcome.jpeg {
                 writePageImage(jpeg, document: documents[index].name, page: page, pageCount: pageCount, directory: directory)
             } else {
@@ -271,30 +268,36 @@ private final class Run: @unchecked Sendable {
                                page: page, pageCount: pageCount, directory: directory)
             }
         }
-        condition.lock()
-        if let outcome {
-            assemblies[index].pages[page] = outcome
-            assemblies[index].pageImageNames[page] = imageName
-        } else if assemblies[index].record.failure == nil {
-            assemblies[index].record.failure = failure
+        let kept = outcome?.kept
+        let last: Assembly? = state.withLockedValue { state in
+            state.assemblies[index].record.timings.decode += decodeSeconds
+            if let kept {
+                state.assemblies[index].pages[page] = kept
+                state.assemblies[index].pageImageNames[page] = imageName
+            } else if state.assemblies[index].record.failure == nil {
+                state.assemblies[index].record.failure = failure
+            }
+            state.assemblies[index].remaining -= 1
+            state.pagesDone += 1
+            guard state.assemblies[index].remaining == 0 else { return nil }
+            let assembly = state.assemblies[index]
+            state.assemblies[index].pages = []
+            return assembly
         }
-        assemblies[index].remaining -= 1
-        pagesDone += 1
-        let last = assemblies[index].remaining == 0
-        let assembly = assemblies[index]
-        if last { assemblies[index].pages = [] }
-        condition.unlock()
         // The last page's worker puts the document together and classifies it, outside the lock.
-        let finished = last ? complete(assembly, index: index) : nil
-        condition.lock()
-        defer { condition.unlock() }
-        if let finished {
-            assemblies[index].record = finished
-            finish(index)
+        let finished = last.map { complete($0, index: index) }
+        let wake = state.withLockedValue { state -> Int in
+            var wake = 0
+            if let finished {
+                state.assemblies[index].record = finished
+                wake = finish(index, in: &state)
+            }
+            let snapshot = Pipeline.Progress(pagesDone: state.pagesDone, pagesTotal: state.pagesTotal,
+                                             documentsDone: state.documentsDone, documentsTotal: documents.count)
+            delivery.async { [progress] in progress(snapshot) }
+            return wake
         }
-        let snapshot = Pipeline.Progress(pagesDone: pagesDone, pagesTotal: pagesTotal, documentsDone: documentsDone,
-                                         documentsTotal: documents.count)
-        delivery.async { [progress] in progress(snapshot) }
+        for _ in 0..<wake { available.signal() }
     }
 
     /// Joins a document's pages into its record, classifies and files it.
@@ -335,24 +338,20 @@ private final class Run: @unchecked Sendable {
         return record
     }
 
-    private func assembliesPageCount(_ index: Int) -> Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return assemblies[index].pages.count
-    }
-
     /// Marks a document finished (its record complete) and queues every finished document that
-    /// is next in order for delivery. Called with the lock held; the callback runs later, on
-    /// the delivery queue, in the same order.
-    private func finish(_ index: Int) {
-        assemblies[index].finished = true
-        documentsDone += 1
-        assemblies[index].pages = []
-        while nextToEmit < assemblies.count, assemblies[nextToEmit].finished {
-            let ready = assemblies[nextToEmit].record
+    /// is next in order for delivery. Runs with the lock held; the callback runs later, on the
+    /// delivery queue, in the same order. Returns how many workers to wake: all of them once
+    /// the last document is finished (they then find no job and stop), else none.
+    private func finish(_ index: Int, in state: inout State) -> Int {
+        state.assemblies[index].finished = true
+        state.documentsDone += 1
+        state.assemblies[index].pages = []
+        while state.nextToEmit < state.assemblies.count, state.assemblies[state.nextToEmit].finished {
+            let ready = state.assemblies[state.nextToEmit].record
             delivery.async { [record] in record(ready) }
-            nextToEmit += 1
+            state.nextToEmit += 1
         }
+        return state.documentsDone == documents.count ? workers : 0
     }
 
     /// The scan date: the oldest modification date among the page files (today if unknown).

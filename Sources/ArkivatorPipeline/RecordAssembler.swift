@@ -7,7 +7,7 @@ enum RecordAssembler {
     /// The separator between pages in a document's text.
     static let pageSeparator = "\u{0C}"
 
-    static func assemble(_ base: DocumentRecord, pages: [PageReader.Result], imageNames: [String?]) -> DocumentRecord {
+    static func assemble(_ base: DocumentRecord, pages: [PageReader.ReadPage], imageNames: [String?]) -> DocumentRecord {
         var record = base
         record.pages = pages.count
         var text = ""
@@ -34,8 +34,8 @@ enum RecordAssembler {
             record.timings.cleanup += page.cleanupSeconds
             record.timings.ocr += page.ocrSeconds
             record.pageReports.append(.init(
-                cleanup: page.cleaned.report, ocrConfidence: (ocr.meanConfidence * 1000).rounded() / 1000,
-                noText: ocr.noText, width: page.cleaned.gray.width, height: page.cleaned.gray.height,
+                cleanup: page.report, ocrConfidence: (ocr.meanConfidence * 1000).rounded() / 1000,
+                noText: ocr.noText, width: page.width, height: page.height,
                 image: number < imageNames.count ? imageNames[number] : nil))
         }
         record.text = text

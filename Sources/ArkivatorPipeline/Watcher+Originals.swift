@@ -21,11 +21,11 @@ extension Watcher {
                      event: ([String]) -> Event) {
         do {
             let moved = try putAwayOriginals(originals, isFolder: isFolder, into: "processed")
-            if options.onSuccess == .keep { parked[key] = stamps }
+            if options.onSuccess == .keep { schedule.park(key, stamps: stamps) }
             try library.journal.advance(sha256: sha, to: .done)
             report(event(moved))
         } catch {
-            parked[key] = stamps
+            schedule.park(key, stamps: stamps)
             report(event([]))
             let why = UserMessage(error: error)
             report(.problem(UserMessage(
@@ -39,10 +39,10 @@ extension Watcher {
         do {
             try library.journal.advance(sha256: sha, to: stage)
             let moved = try putAwayOriginals(found.originals, isFolder: found.shape == .folder, into: "processed")
-            if options.onSuccess == .keep { parked[found.key] = found.stamps }
+            if options.onSuccess == .keep { schedule.park(found.key, stamps: found.stamps) }
             report(event(moved))
         } catch {
-            parked[found.key] = found.stamps
+            schedule.park(found.key, stamps: found.stamps)
             report(event([]))
             let why = UserMessage(error: error)
             report(.problem(UserMessage(nb: "Originalen kunne ikke flyttes: \(why.norwegian)",

@@ -30,17 +30,17 @@ extension Watcher {
                     break
                 }
             }
-            if inputError == nil {
-                sha = ReceivedFile.documentID(of: files)
-            } else {
+            if let inputError {
                 guard FileManager.default.fileExists(atPath: found.originals[0]) else { return }  // gone: forget it
                 guard let hashes = try? found.document.pages.map({ try FileDigest.sha256(of: $0) }) else {
-                    let reason = inputError?.userMessage ?? InputError.unreadable("?").userMessage
+                    let reason = inputError.userMessage
                     passingProblem(found, UserMessage(nb: "\(name): \(reason.norwegian) Prøver igjen senere.",
                                                       en: "\(name): \(reason.english) Trying again later."))
                     return
                 }
                 sha = FileDigest.documentID(ofHashes: hashes)
+            } else {
+                sha = ReceivedFile.documentID(of: files)
             }
         }
         // 2. The journal row, before any work; and what the library already holds.
@@ -50,12 +50,12 @@ extension Watcher {
         do {
             before = try library.journal.entry(sha256: sha)
             held = try library.existing(sha256: sha)
-            if held == nil, let before, before.isWaitingForRetry, let at = before.nextAttemptAt, at > Date() {
-                waiting[found.key] = Waiting(stamps: found.stamps, until: at)
+            if held == nil, let before, before.isWaitingForRetry, let at = before.nextAttemptAt, at > clock() {
+                schedule.hold(found.key, stamps: found.stamps, until: at)
                 return
             }
             if held != nil, before?.stage == .done, options.onSuccess == .keep {
-                parked[found.key] = found.stamps  // filed earlier and kept on purpose: nothing to say
+                schedule.park(found.key, stamps: found.stamps)  // filed earlier and kept on purpose: nothing to say
                 return
             }
             let restart = before.map { $0.stage.isFinal || $0.hasFailedForGood } ?? false
@@ -144,13 +144,13 @@ extension Watcher {
     private func fail(_ found: Found, sha: String, previousAttempts: Int, failure: DocumentFailure) {
         let name = found.displayName(relativeTo: root)
         if failure.isPassing, previousAttempts < options.retryDelays.count {
-            let at = Date().addingTimeInterval(options.retryDelays[previousAttempts])
+            let at = clock().addingTimeInterval(options.retryDelays[previousAttempts])
             do {
                 try library.journal.fail(sha256: sha, failure: failure, retryAt: at)
             } catch {
                 report(.problem(DocumentFailure(error, in: .library).userMessage))
             }
-            waiting[found.key] = Waiting(stamps: found.stamps, until: at)
+            schedule.hold(found.key, stamps: found.stamps, until: at)
             report(.failed(source: name, failure: failure, retryAt: at, movedTo: [], note: nil))
             return
         }
@@ -172,7 +172,7 @@ extension Watcher {
             }
             report(.failed(source: name, failure: failure, retryAt: nil, movedTo: moved, note: note))
         } catch {
-            parked[found.key] = found.stamps
+            schedule.park(found.key, stamps: found.stamps)
             report(.failed(source: name, failure: failure, retryAt: nil, movedTo: [], note: nil))
             let why = UserMessage(error: error)
             report(.problem(UserMessage(
@@ -197,10 +197,7 @@ extension Watcher {
     /// A problem outside the document (the library could not be written): tried again later,
     /// 1 s, 2 s, 4 s … up to the first retry delay; the document is not marked failed.
     private func passingProblem(_ found: Found, _ message: UserMessage) {
-        let count = (problems[found.key] ?? 0) + 1
-        problems[found.key] = count
-        let delay = min(options.retryDelays.first ?? 60, pow(2, Double(min(count, 16) - 1)))
-        waiting[found.key] = Waiting(stamps: found.stamps, until: Date().addingTimeInterval(delay))
+        schedule.backOff(found.key, stamps: found.stamps, now: clock(), longest: options.retryDelays.first ?? 60)
         report(.problem(message))
     }
 

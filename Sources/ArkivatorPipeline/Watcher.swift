@@ -3,6 +3,7 @@ import ArkivatorCore
 import ArkivatorIntake
 import ArkivatorLibrary
 import Foundation
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -25,6 +26,10 @@ import Darwin
 ///   done; one it does not is read again.
 ///
 /// ``run()`` blocks the calling thread until ``stop()``; when idle it waits in `poll`.
+///
+/// `@unchecked Sendable` because it owns C file descriptors (the wake pipe, inotify) and loop
+/// state that only the thread in ``run()`` touches; ``stop()``, the one call from other threads,
+/// sets a lock-guarded flag and writes a byte to the wake pipe.
 public final class Watcher: @unchecked Sendable {
     /// What happens to an original once its document is filed (or found in the library already).
     public enum OnSuccess: String, Sendable, CaseIterable {
@@ -116,39 +121,31 @@ public final class Watcher: @unchecked Sendable {
     let root: String
 
     // Stopping: set from any thread, read by the loop.
-    private let stopLock = NSLock()
-    private var stopRequested = false
-    private var wakePipe: [Int32] = [-1, -1]
+    private let stopRequested = NIOLockedValueBox(false)
+    private let wakePipe: [Int32]
+
+    /// The time: `Date()` in use; tests may give another clock.
+    let clock: @Sendable () -> Date
 
     // The loop's state: only the thread in `run()` touches these.
     private var pipeline: Pipeline?
-    private var lastWork = Date()
-    private var tracked: [String: Tracked] = [:]
-    private var lastEvent: [String: Date] = [:]
-    private var unclosed: Set<String> = []
-    var parked: [String: [Stamp]] = [:]
-    var waiting: [String: Waiting] = [:]
-    var problems: [String: Int] = [:]
+    private var lastWork: Date
+    /// When each document is read (see ``WatchSchedule``).
+    var schedule: WatchSchedule
     private var lastScan = Date.distantPast
-
-    struct Tracked {
-        var stamps: [Stamp]
-        var changedAt: Date
-    }
-
-    struct Waiting {
-        var stamps: [Stamp]
-        var until: Date
-    }
 
     /// - Parameters:
     ///   - makePipeline: makes the OCR pipeline (with the library in its archive options) when the
     ///     first document arrives, and again after the engines were unloaded.
     ///   - report: called on the watching thread for each event.
     public init(library: Library, options: Options, makePipeline: @escaping @Sendable () throws -> Pipeline,
+                clock: @escaping @Sendable () -> Date = { Date() },
                 report: @escaping @Sendable (Event) -> Void) throws {
         self.library = library
         self.options = options
+        self.clock = clock
+        self.lastWork = clock()
+        self.schedule = WatchSchedule(settle: options.settle, unclosedSettle: options.unclosedSettle)
         self.makePipeline = makePipeline
         self.report = report
         var path = options.folder.standardizedFileURL.path
@@ -170,17 +167,13 @@ public final class Watcher: @unchecked Sendable {
     /// Asks ``run()`` to return once the current document is finished. Safe from any thread, but
     /// not from a C signal handler: take signals with `sigwait` on a thread (as `watch` does).
     public func stop() {
-        stopLock.lock()
-        stopRequested = true
-        stopLock.unlock()
+        stopRequested.withLockedValue { $0 = true }
         var byte: UInt8 = 1
         _ = write(wakePipe[1], &byte, 1)
     }
 
     var isStopping: Bool {
-        stopLock.lock()
-        defer { stopLock.unlock() }
-        return stopRequested
+        stopRequested.withLockedValue { $0 }
     }
 
     // MARK: - The loop
@@ -196,10 +189,10 @@ public final class Watcher: @unchecked Sendable {
         #endif
         report(.watching(folder: URL(fileURLWithPath: root)))
         resume()
-        var nextRescan = Date()
+        var nextRescan = clock()
         var nextStep: Date?
         while !isStopping {
-            let now = Date()
+            let now = clock()
             let (found, folders) = Self.scan(root)
             lastScan = now
             #if canImport(Glibc)
@@ -207,26 +200,14 @@ public final class Watcher: @unchecked Sendable {
             inotify.keepOnly(Set(folders))
             inotify.missedEvents = false
             #endif
-            forget(except: found, now: now)
-            var ready: [(found: Found, at: Date)] = []
-            var wake = nextRescan
-            for document in found {
-                if let until = held(document, now: now) {
-                    if let until { wake = min(wake, until) }
-                    continue
-                }
-                let at = readyAt(document, now: now)
-                if at <= now {
-                    ready.append((document, at))
-                } else {
-                    // Not quiet yet: look again soon (stat catches writes that send no event).
-                    wake = min(wake, at, now.addingTimeInterval(0.5))
-                }
-            }
-            if let next = ready.min(by: { $0.at < $1.at }) {
-                try process(next.found)
-                tracked[next.found.key] = nil
-                lastWork = Date()
+            let documents = found.map(\.scheduled)
+            schedule.forget(except: documents, now: now, exists: { access($0, F_OK) == 0 })
+            let (ready, planned) = schedule.next(among: documents, now: now, wake: nextRescan)
+            var wake = planned
+            if let ready, let next = found.first(where: { $0.key == ready.key }) {
+                try process(next)
+                schedule.finished(next.key)
+                lastWork = clock()
                 nextStep = options.betweenDocuments?() ?? nil
                 continue
             }
@@ -244,7 +225,7 @@ public final class Watcher: @unchecked Sendable {
                 if unloadAt <= now {
                     unloadPipeline()
                     if let limit = options.restartAboveBytes, let resident = Self.residentBytes(), resident > limit,
-                       tracked.isEmpty, !isStopping {
+                       !schedule.isTracking, !isStopping {
                         return .restartToFreeMemory
                     }
                 } else {
@@ -253,55 +234,13 @@ public final class Watcher: @unchecked Sendable {
             }
             #if canImport(Glibc)
             waitForEvents(inotify, until: wake)
-            if inotify.missedEvents { nextRescan = Date() }
+            if inotify.missedEvents { nextRescan = clock() }
             #else
             waitForEvents(until: wake)
             #endif
         }
         report(.stopping)
         return .stopped
-    }
-
-    /// Why a document is not looked at now: nil if it may be; else the time to look again
-    /// (nil inside: only when it changes).
-    private func held(_ document: Found, now: Date) -> Date?? {
-        if let stamps = parked[document.key] {
-            if stamps == document.stamps { return .some(nil) }
-            parked[document.key] = nil
-        }
-        if let wait = waiting[document.key] {
-            if wait.stamps == document.stamps && now < wait.until { return .some(wait.until) }
-            waiting[document.key] = nil
-        }
-        return nil
-    }
-
-    /// When a document will have been quiet long enough.
-    private func readyAt(_ document: Found, now: Date) -> Date {
-        var state = tracked[document.key]
-            ?? Tracked(stamps: document.stamps, changedAt: min(now, document.stamps.map(\.lastChange).max() ?? now))
-        if state.stamps != document.stamps {
-            state = Tracked(stamps: document.stamps, changedAt: now)
-        }
-        tracked[document.key] = state
-        var quiet = state.changedAt
-        for path in document.stamps.map(\.path) + [document.key] {
-            if let event = lastEvent[path], event > quiet { quiet = event }
-        }
-        let open = document.downloading || document.stamps.contains { unclosed.contains($0.path) }
-        return quiet.addingTimeInterval(open ? max(options.settle, options.unclosedSettle) : options.settle)
-    }
-
-    /// Drops what is known about documents that are gone.
-    private func forget(except found: [Found], now: Date) {
-        let keys = Set(found.map(\.key))
-        tracked = tracked.filter { keys.contains($0.key) }
-        parked = parked.filter { keys.contains($0.key) }
-        waiting = waiting.filter { keys.contains($0.key) }
-        problems = problems.filter { keys.contains($0.key) }
-        let horizon = now.addingTimeInterval(-(options.settle + options.unclosedSettle + 1))
-        lastEvent = lastEvent.filter { $0.value > horizon }
-        unclosed = unclosed.filter { access($0, F_OK) == 0 }
     }
 
     #if canImport(Glibc)
@@ -318,8 +257,8 @@ public final class Watcher: @unchecked Sendable {
             guard count > 0, fds[0].revents != 0 else { return }
             note(inotify.read())
             // Let a burst of events settle a little before looking at the folder again.
-            if Date().timeIntervalSince(lastScan) >= 0.2 || inotify.missedEvents { return }
-            let pause = 0.2 - Date().timeIntervalSince(lastScan)
+            if clock().timeIntervalSince(lastScan) >= 0.2 || inotify.missedEvents { return }
+            let pause = 0.2 - clock().timeIntervalSince(lastScan)
             if pause > 0 { _ = poll(&fds[1], 1, Int32(pause * 1000)) }
             drainWakePipe()
             note(inotify.read())
@@ -328,14 +267,10 @@ public final class Watcher: @unchecked Sendable {
     }
 
     private func note(_ events: [Inotify.Event]) {
-        let now = Date()
-        for event in events {
-            lastEvent[event.path] = now
-            lastEvent[event.folder] = now
-            if event.isDirectory { continue }
-            if event.isCreate && !event.isComplete { unclosed.insert(event.path) }
-            if event.isComplete { unclosed.remove(event.path) }
-        }
+        schedule.note(events.map {
+            WatchSchedule.FileEvent(path: $0.path, folder: $0.folder, isDirectory: $0.isDirectory,
+                                    isCreate: $0.isCreate, isComplete: $0.isComplete)
+        }, at: clock())
     }
     #else
     private func waitForEvents(until deadline: Date) {

@@ -98,14 +98,7 @@ public final class UploadWorker: Sendable {
     /// thread until it returns. Never call it on the cooperative pool.
     @available(*, noasync, message: "call runDueJobs() from async code")
     public func runDueJobsAndWait(maxJobs: Int = .max) -> UploadReport {
-        let box = ReportBox()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            box.report = await self.runDueJobs(maxJobs: maxJobs)
-            done.signal()
-        }
-        done.wait()
-        return box.report
+        BlockingWait.run { await self.runDueJobs(maxJobs: maxJobs) }
     }
 
     /// Works until no job is pending (every one `done` or `error`) or `deadline` passes, sleeping
@@ -262,11 +255,6 @@ public enum Notifier {
                                en: "Could not run the notify command “\(command)”: \(why.english)")
         }
     }
-}
-
-/// The result of a detached task, handed to the thread that waits for it (guarded by the semaphore).
-private final class ReportBox: @unchecked Sendable {
-    var report = UploadReport()
 }
 
 /// `<library>/uploads.lock`: an exclusive `flock` while a pass runs.

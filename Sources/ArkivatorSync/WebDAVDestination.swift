@@ -164,7 +164,7 @@ public actor WebDAVDestination: UploadDestination {
         } catch let failure as UploadFailure {
             throw failure
         } catch {
-            throw UploadFailure.unreachable(name, detail: ConnectionError.describe(error))
+            throw UploadFailure.unreachable(name, detail: ConnectionError(error).detail)
         }
     }
 

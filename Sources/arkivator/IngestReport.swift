@@ -1,22 +1,29 @@
 import ArkivatorCore
 import ArkivatorPipeline
 import Foundation
+import NIOConcurrencyHelpers
 
 /// What `ingest` shows while it works: a progress bar on a terminal, then one line (or one JSON
-/// object) per document and a summary. Called from worker threads, one call at a time.
-final class IngestReport: @unchecked Sendable {
+/// object) per document and a summary. Called from the pipeline's delivery queue.
+final class IngestReport: Sendable {
     private let terminal: Terminal
     private let json: Bool
     private let started = Date()
-    private(set) var failures = 0
-    private var documents = 0
-    private var pages = 0
-    private var empty = 0
-    private var known = 0
-    private var lastProgress: Pipeline.Progress?
-    private var llmUsed = 0
-    private var llmFailed = 0
-    private var llmProblemsShown: Set<String> = []
+    private let counts = NIOLockedValueBox(Counts())
+
+    private struct Counts {
+        var failures = 0
+        var documents = 0
+        var pages = 0
+        var empty = 0
+        var known = 0
+        var lastProgress: Pipeline.Progress?
+        var llmUsed = 0
+        var llmFailed = 0
+        var llmProblemsShown: Set<String> = []
+    }
+
+    var failures: Int { counts.withLockedValue { $0.failures } }
 
     init(terminal: Terminal, json: Bool) {
         self.terminal = terminal
@@ -24,25 +31,28 @@ final class IngestReport: @unchecked Sendable {
     }
 
     func progress(_ progress: Pipeline.Progress) {
-        lastProgress = progress
+        counts.withLockedValue { $0.lastProgress = progress }
         guard terminal.stderrIsTerminal else { return }
         terminal.status(Self.bar(progress, elapsed: Date().timeIntervalSince(started)))
     }
 
     func record(_ record: DocumentRecord) {
-        documents += 1
-        pages += record.pages
-        if record.failure != nil { failures += 1 }
-        if record.failure == nil && record.noText { empty += 1 }
-        if record.libraryStatus == .duplicate || record.libraryStatus == .inTrash { known += 1 }
-        if terminal.stderrIsTerminal { terminal.clearStatus() }
-        if let llm = record.llm {
-            if llm.used { llmUsed += 1 } else { llmFailed += 1 }
-            // Each kind of model failure once: the documents keep the rules' result.
-            if let error = llm.error, llmProblemsShown.insert(llm.errorCode ?? error).inserted {
-                terminal.error(UserMessage(nb: error, en: error))
+        let (llmProblem, lastProgress) = counts.withLockedValue { counts -> (String?, Pipeline.Progress?) in
+            counts.documents += 1
+            counts.pages += record.pages
+            if record.failure != nil { counts.failures += 1 }
+            if record.failure == nil && record.noText { counts.empty += 1 }
+            if record.libraryStatus == .duplicate || record.libraryStatus == .inTrash { counts.known += 1 }
+            var problem: String?
+            if let llm = record.llm {
+                if llm.used { counts.llmUsed += 1 } else { counts.llmFailed += 1 }
+                // Each kind of model failure once: the documents keep the rules' result.
+                if let error = llm.error, counts.llmProblemsShown.insert(llm.errorCode ?? error).inserted { problem = error }
             }
+            return (problem, counts.lastProgress)
         }
+        if terminal.stderrIsTerminal { terminal.clearStatus() }
+        if let llmProblem { terminal.error(UserMessage(nb: llmProblem, en: llmProblem)) }
         if json {
             terminal.line(record.jsonLine())
         } else {
@@ -54,10 +64,13 @@ final class IngestReport: @unchecked Sendable {
     }
 
     func finish(seconds: Double) {
+        let counts = counts.withLockedValue { $0 }
+        let (pages, known, empty, llmUsed, llmFailed, failures) = (counts.pages, counts.known, counts.empty,
+                                                                   counts.llmUsed, counts.llmFailed, counts.failures)
         if terminal.stderrIsTerminal { terminal.clearStatus() }
         let time = String(format: "%.1f", seconds)
         let perMinute = seconds > 0 ? Int((Double(pages) / seconds * 60).rounded()) : 0
-        let documents = self.documents - known
+        let documents = counts.documents - known
         var summary = UserMessage(
             nb: "Leste \(documents) dokument\(documents == 1 ? "" : "er") (\(pages) sider) på \(time) s, \(perMinute) sider/min.",
             en: "Read \(documents) document\(documents == 1 ? "" : "s") (\(pages) pages) in \(time) s, \(perMinute) pages/min.").text()

@@ -88,19 +88,7 @@ extension Arkivator {
 enum UploadCommand {
     /// Runs the worker from a synchronous command: the main thread waits for it.
     static func waitFor(_ body: @escaping @Sendable () async -> UploadReport) -> UploadReport {
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        Task.detached {
-            box.value = await body()
-            done.signal()
-        }
-        done.wait()
-        return box.value
-    }
-
-    /// Written by the task before it signals, read after the wait (the semaphore orders them).
-    private final class Box: @unchecked Sendable {
-        var value = UploadReport()
+        BlockingWait.run(body)
     }
 
     /// Runs `body`; an error becomes one plain line on standard error and exit code 1.

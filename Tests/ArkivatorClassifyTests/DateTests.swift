@@ -1,5 +1,6 @@
 import ArkivatorCore
 @testable import ArkivatorClassify
+import Foundation
 import Testing
 
 @Suite struct DateTests {
@@ -42,5 +43,24 @@ import Testing
         #expect(result.documentDate == "2026-01-05")
         #expect(result.documentDateSource == "scan")
         #expect(result.needsReview.contains("documentDate"))
+    }
+}
+
+@Suite struct CalendarDateTests {
+    @Test func isoIsExactlyFourTwoTwoDigits() {
+        #expect(CalendarDate(iso: "2024-03-05")?.iso == "2024-03-05")
+        for loose in ["2024-3-5", "2024-03-5", "+2024-03-05", "2024-03-05T10:00", " 2024-03-05", "2024-02-30",
+                      "2024-13-01", "２０２４-03-05", "", "20240305", "2024/03/05", "1899-12-31"] {
+            #expect(CalendarDate(iso: loose) == nil, "\(loose)")
+        }
+        #expect(CalendarDate.isoComponents("1855-06-01").map { [$0.year, $0.month, $0.day] } == [1855, 6, 1], "birth dates reach before 1900")
+    }
+
+    @Test func roundTripsThroughJSON() throws {
+        let date = try #require(CalendarDate(iso: "2025-11-03"))
+        let data = try JSONEncoder().encode([date])
+        #expect(String(decoding: data, as: UTF8.self) == "[\"2025-11-03\"]")
+        #expect(try JSONDecoder().decode([CalendarDate].self, from: data) == [date])
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode([CalendarDate].self, from: Data("[\"2025-1-3\"]".utf8)) }
     }
 }

@@ -124,6 +124,24 @@ import Testing
         #expect(pages.allSatisfy { $0.width == 2480 && $0.height == 3508 })
     }
 
+    @Test func aThousandPageTIFFIsRefusedFromItsHeaders() throws {
+        let bytes = TIFFMaker.pages(1000)
+        #expect(bytes.count < 2_000_000, "small on disk")
+        do {
+            _ = try EncodedPages.inspect(bytes)
+            Issue.record("a 1000-page TIFF was accepted")
+        } catch {
+            #expect(error.errorCode == "tooManyPages")
+            #expect(error.userMessage.norwegian.contains("\(Image.maximumPages) sider"))
+        }
+        // Up to the limit, the pages are only counted: each is decoded when asked for.
+        let pages = try EncodedPages.inspect(TIFFMaker.pages(3))
+        #expect(pages.count == 3 && pages.sizes.allSatisfy { $0 == (2480, 3508) })
+        let page = try pages.decode(page: 2)
+        #expect(page.width == 2480 && page.height == 3508)
+        #expect(throws: InputError.self) { try pages.decode(page: 3) }
+    }
+
     @Test func refusesGarbage() {
         for bytes in [[UInt8](), Array("ikke et bilde".utf8), [0xFF, 0xD8, 0xFF, 0xE0, 0, 0x10]] {
             #expect(throws: InputError.self) { try Image.decodePages(bytes) }

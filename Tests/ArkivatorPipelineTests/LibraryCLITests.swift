@@ -35,12 +35,12 @@ import Testing
     /// Imports the sample household and files `samples/` into a new library in `dir`.
     func ingestSamples(into dir: URL) throws -> Samples {
         let library = dir.appendingPathComponent("bibliotek")
-        let family = try LibraryCLI.run(["family", "import", Fixtures.root.appendingPathComponent("samples/familie.json").path],
+        let family = try CLI.run(["family", "import", Fixtures.root.appendingPathComponent("samples/familie.json").path],
                                         library: library)
         #expect(family.status == 0, "\(family.stderr)")
-        let ingest = try LibraryCLI.run(["ingest", Fixtures.root.appendingPathComponent("samples").path], library: library)
+        let ingest = try CLI.run(["ingest", Fixtures.root.appendingPathComponent("samples").path], library: library)
         #expect(ingest.status == 0, "\(ingest.stderr)")
-        let documents = try LibraryCLI.list(library)
+        let documents = try CLI.list(library)
         let ids = Dictionary(documents.compactMap { d in (d["docType"] as? String).map { ($0, d["id"] as? String ?? "") } },
                              uniquingKeysWith: { a, _ in a })
         #expect(Set(ids.keys) == ["innkalling", "epikrise", "lab-svar"], "\(documents)")
@@ -48,7 +48,7 @@ import Testing
     }
 
     func search(_ arguments: [String], _ library: URL) throws -> SearchJSON {
-        let output = try LibraryCLI.run(["search", "--json"] + arguments, library: library)
+        let output = try CLI.run(["search", "--json"] + arguments, library: library)
         #expect(output.status == 0, "search \(arguments): \(output.stderr)")
         return try JSONDecoder().decode(SearchJSON.self, from: Data(output.stdout.utf8))
     }
@@ -66,7 +66,7 @@ import Testing
                 let snippet = try #require(result.hits.first?.snippet, "\(word): no snippet")
                 #expect(snippet.lowercased().contains("[\(word.lowercased())]"), "\(word): \(snippet)")
                 #expect(!snippet.contains("\u{2}") && !snippet.contains("\u{3}"))
-                let plain = try LibraryCLI.run(["search", word], library: s.library)
+                let plain = try CLI.run(["search", word], library: s.library)
                 #expect(plain.status == 0 && plain.stdout.contains("1 treff for «\(word)»"), "\(plain.stdout)")
                 #expect(plain.stdout.contains("id \(id)") && plain.stdout.lowercased().contains("[\(word.lowercased())]"))
                 #expect(!plain.stdout.contains("\u{1B}"), "no colour when not on a terminal")
@@ -93,12 +93,12 @@ import Testing
             ]
             for (filters, expected) in cases {
                 #expect(try ids(["pasient"] + filters, s.library) == expected, "search \(filters)")
-                let listed = Set(try LibraryCLI.list(s.library, filters).compactMap { $0["id"] as? String })
+                let listed = Set(try CLI.list(s.library, filters).compactMap { $0["id"] as? String })
                 #expect(listed == expected, "list \(filters)")
             }
-            let none = try LibraryCLI.run(["search", "pasient", "--person", "Erik", "--type", "epikrise"], library: s.library)
+            let none = try CLI.run(["search", "pasient", "--person", "Erik", "--type", "epikrise"], library: s.library)
             #expect(none.status == 0 && none.stdout.contains("Ingen treff"), "\(none.stdout) \(none.stderr)")
-            let badType = try LibraryCLI.run(["search", "pasient", "--type", "brev"], library: s.library)
+            let badType = try CLI.run(["search", "pasient", "--type", "brev"], library: s.library)
             #expect(badType.status != 0 && badType.stderr.contains("dokumenttype"), "\(badType.stderr)")
         }
     }
@@ -111,11 +111,11 @@ import Testing
                            String(repeating: "a OR ", count: 300)]
             for query in queries {
                 for json in [false, true] {
-                    let output = try LibraryCLI.run(["search", query] + (json ? ["--json"] : []), library: s.library)
+                    let output = try CLI.run(["search", query] + (json ? ["--json"] : []), library: s.library)
                     let errors = output.stderr.split(separator: "\n")
                     if ["\"", "ortopedi AND", "*"].contains(query) {
                         // With --json a note goes into "notes"; an error still goes to stderr.
-                        let notes = ((try? LibraryCLI.json(output)) as? [String: Any])?["notes"] as? [String] ?? []
+                        let notes = ((try? CLI.json(output)) as? [String: Any])?["notes"] as? [String] ?? []
                         #expect(errors.count + notes.count == 1, "\(query): one plain line: \(output.stderr) \(notes)")
                     }
                     #expect(output.status == 0 || output.status == 1, "\(query): exit \(output.status)")
@@ -124,7 +124,7 @@ import Testing
                     } else {
                         // A note for each thing not taken literally (a long query can have two).
                         #expect(errors.count <= 3, "\(query): \(output.stderr)")
-                        if json { #expect((try? LibraryCLI.json(output)) != nil, "\(query): \(output.stdout)") }
+                        if json { #expect((try? CLI.json(output)) != nil, "\(query): \(output.stdout)") }
                     }
                     for bad in ["SQLite", "sqlite", "fts5", "FTS5", "syntax error", "Fatal", "Error:", "error:", "Swift/", "0x"] {
                         #expect(!output.stderr.contains(bad), "\(query): \(bad) in \(output.stderr)")
@@ -132,7 +132,7 @@ import Testing
                     #expect(!output.stdout.contains("SQLite") && !output.stdout.contains("fts5"), "\(query): \(output.stdout)")
                     // Norwegian first: the English run says something else.
                     if !json, let line = errors.first {
-                        let english = try LibraryCLI.run(["search", query], library: s.library, environment: ["LANG": "en_GB.UTF-8"])
+                        let english = try CLI.run(["search", query], library: s.library, environment: ["LANG": "en_GB.UTF-8"])
                         #expect(english.stderr.split(separator: "\n").first != line, "\(query): not Norwegian: \(line)")
                     }
                 }
@@ -146,37 +146,37 @@ import Testing
         try withTemporaryDirectory { dir in
             let s = try ingestSamples(into: dir)
             // Newest letter first.
-            let listed = try LibraryCLI.list(s.library)
+            let listed = try CLI.list(s.library)
             #expect(listed.compactMap { $0["id"] as? String } == [s.lab, s.epikrise, s.innkalling])
             let dates = listed.compactMap { $0["documentDate"] as? String }
             #expect(dates == dates.sorted(by: >) && dates.count == 3)
-            let plain = try LibraryCLI.run(["list"], library: s.library)
+            let plain = try CLI.run(["list"], library: s.library)
             #expect(plain.lines.count == 3 && plain.lines[0].hasSuffix(s.lab) && plain.lines[2].hasSuffix(s.innkalling), "\(plain.stdout)")
 
             // show --text prints the text, the same as show --json holds.
-            let text = try LibraryCLI.run(["show", s.lab, "--text"], library: s.library)
+            let text = try CLI.run(["show", s.lab, "--text"], library: s.library)
             #expect(text.status == 0 && text.stdout.contains("Hemoglobin") && text.stdout.contains("Erik Haugland"))
-            let shown = try #require(try LibraryCLI.json(try LibraryCLI.run(["show", s.epikrise, "--json"], library: s.library))
+            let shown = try #require(try CLI.json(try CLI.run(["show", s.epikrise, "--json"], library: s.library))
                 as? [String: Any])
             let stored = try #require(shown["text"] as? String)
-            let twoPages = try LibraryCLI.run(["show", s.epikrise, "--text"], library: s.library)
+            let twoPages = try CLI.run(["show", s.epikrise, "--text"], library: s.library)
             #expect(twoPages.stdout == stored.replacingOccurrences(of: "\u{0C}", with: "\n\n") + "\n")
-            #expect(try LibraryCLI.run(["show", String(s.lab.prefix(6))], library: s.library).stdout.contains("Hemoglobin"))
+            #expect(try CLI.run(["show", String(s.lab.prefix(6))], library: s.library).stdout.contains("Hemoglobin"))
             for unknown in ["ffffffffff", "zz", "not-an-id"] {
-                let missing = try LibraryCLI.run(["show", unknown], library: s.library)
+                let missing = try CLI.run(["show", unknown], library: s.library)
                 #expect(missing.status == 1 && missing.stdout.isEmpty, "\(unknown)")
                 #expect(missing.stderr.split(separator: "\n").count == 1 && missing.stderr.contains("Fant ikke"), "\(missing.stderr)")
             }
 
             // edit --person moves every file to the new person's folder.
             func files(_ id: String) throws -> [String] {
-                let object = try #require(try LibraryCLI.json(try LibraryCLI.run(["show", id, "--json"], library: s.library))
+                let object = try #require(try CLI.json(try CLI.run(["show", id, "--json"], library: s.library))
                     as? [String: Any])
                 return ((object["files"] as? [[String: Any]]) ?? []).compactMap { $0["path"] as? String }
             }
             let before = try files(s.innkalling)
             #expect(before.count == 3 && before.allSatisfy { $0.contains("/Arkiv/Per Fjellheim/") })
-            let edit = try LibraryCLI.run(["edit", s.innkalling, "--person", "Erik Haugland"], library: s.library)
+            let edit = try CLI.run(["edit", s.innkalling, "--person", "Erik Haugland"], library: s.library)
             #expect(edit.status == 0, "\(edit.stderr)")
             let after = try files(s.innkalling)
             #expect(after.count == 3)
@@ -184,27 +184,27 @@ import Testing
                 #expect(path.contains("/Arkiv/Erik Haugland/") && FileManager.default.fileExists(atPath: path), "\(path)")
             }
             for path in before { #expect(!FileManager.default.fileExists(atPath: path), "left behind: \(path)") }
-            #expect(Set(try LibraryCLI.list(s.library, ["--person", "Erik"]).compactMap { $0["id"] as? String })
+            #expect(Set(try CLI.list(s.library, ["--person", "Erik"]).compactMap { $0["id"] as? String })
                     == [s.innkalling, s.lab])
             var state = try ArchiveState.read(library: s.library)
             #expect(state.missing.isEmpty && state.orphans.isEmpty && state.temporaries.isEmpty, "\(state)")
 
             // delete, the trash, restore.
-            let delete = try LibraryCLI.run(["delete", s.lab], library: s.library)
+            let delete = try CLI.run(["delete", s.lab], library: s.library)
             #expect(delete.status == 0 && delete.stdout.contains("restore \(s.lab)"), "\(delete.stdout) \(delete.stderr)")
-            #expect(try LibraryCLI.list(s.library).compactMap { $0["id"] as? String } == [s.epikrise, s.innkalling])
-            #expect(try LibraryCLI.list(s.library, ["--trash"]).compactMap { $0["id"] as? String } == [s.lab])
+            #expect(try CLI.list(s.library).compactMap { $0["id"] as? String } == [s.epikrise, s.innkalling])
+            #expect(try CLI.list(s.library, ["--trash"]).compactMap { $0["id"] as? String } == [s.lab])
             #expect(try ids(["Hemoglobin"], s.library).isEmpty, "a trashed document is not found")
-            let restore = try LibraryCLI.run(["restore", s.lab], library: s.library)
+            let restore = try CLI.run(["restore", s.lab], library: s.library)
             #expect(restore.status == 0, "\(restore.stderr)")
-            #expect(try LibraryCLI.list(s.library, ["--trash"]).isEmpty)
-            #expect(try LibraryCLI.list(s.library).count == 3)
+            #expect(try CLI.list(s.library, ["--trash"]).isEmpty)
+            #expect(try CLI.list(s.library).count == 3)
             #expect(try ids(["Hemoglobin"], s.library) == [s.lab])
             for path in try files(s.lab) { #expect(FileManager.default.fileExists(atPath: path), "\(path)") }
-            #expect(try LibraryCLI.run(["restore", s.lab], library: s.library).status == 1, "not in the trash any more")
+            #expect(try CLI.run(["restore", s.lab], library: s.library).status == 1, "not in the trash any more")
 
             // The same files again: nothing new.
-            let again = try LibraryCLI.run(["ingest", Fixtures.root.appendingPathComponent("samples").path], library: s.library)
+            let again = try CLI.run(["ingest", Fixtures.root.appendingPathComponent("samples").path], library: s.library)
             #expect(again.status == 0, "\(again.stderr)")
             #expect(again.lines.filter { $0.hasPrefix("=") && $0.contains("Allerede i biblioteket") }.count == 3, "\(again.stdout)")
             #expect(again.stderr.contains("3 fantes fra før"), "\(again.stderr)")
@@ -217,7 +217,7 @@ import Testing
         try withTemporaryDirectory { dir in
             let s = try ingestSamples(into: dir)
             let target = dir.appendingPathComponent("eksport")
-            let export = try LibraryCLI.run(["export", target.path], library: s.library)
+            let export = try CLI.run(["export", target.path], library: s.library)
             #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
             let exported = try #require(try JSONSerialization.jsonObject(
                 with: Data(contentsOf: target.appendingPathComponent("arkivator-eksport.json"))) as? [[String: Any]])
@@ -229,9 +229,9 @@ import Testing
                     #expect(FileManager.default.fileExists(atPath: target.appendingPathComponent(path).path), "\(path)")
                 }
             }
-            #expect(try LibraryCLI.run(["export", target.path], library: s.library).status == 1, "the folder must be new or empty")
+            #expect(try CLI.run(["export", target.path], library: s.library).status == 1, "the folder must be new or empty")
 
-            let reindex = try LibraryCLI.run(["reindex"], library: s.library)
+            let reindex = try CLI.run(["reindex"], library: s.library)
             #expect(reindex.status == 0 && reindex.stdout.contains("Indekserte 3 dokumenter"), "\(reindex.stdout) \(reindex.stderr)")
             #expect(try ids(["lungebetennelse"], s.library) == [s.epikrise])
 
@@ -241,12 +241,12 @@ import Testing
             }
             let before = everything()
             for arguments in [["erase", "--all"], ["erase"], ["erase", "--yes"]] {
-                let refused = try LibraryCLI.run(arguments, library: s.library)
+                let refused = try CLI.run(arguments, library: s.library)
                 #expect(refused.status == 1 && refused.stderr.contains("--yes"), "\(arguments): \(refused.stderr)")
                 #expect(everything() == before)
             }
-            #expect(try LibraryCLI.list(s.library).count == 3)
-            let erase = try LibraryCLI.run(["erase", "--all", "--yes"], library: s.library)
+            #expect(try CLI.list(s.library).count == 3)
+            let erase = try CLI.run(["erase", "--all", "--yes"], library: s.library)
             #expect(erase.status == 0, "\(erase.stderr)")
             #expect(erase.stdout.contains("Slettet 3 dokumenter"), "\(erase.stdout)")
             #expect(!FileManager.default.fileExists(atPath: s.library.path))

@@ -12,7 +12,7 @@ import Testing
             let library = dir.appendingPathComponent("bibliotek")
             let backups = dir.appendingPathComponent("kopier")
             try FileManager.default.createDirectory(at: backups, withIntermediateDirectories: true)
-            let ingest = try LibraryCLI.start(["ingest", inputs.path], library: library,
+            let ingest = try CLI.start(["ingest", inputs.path], library: library,
                                               logs: dir.appendingPathComponent("logg"), name: "ingest")
             var searches: [(status: Int32, hits: Int?, stderr: String)] = []
             var copies: [(url: URL, status: Int32, stdout: String, stderr: String, duringIngest: Bool)] = []
@@ -22,15 +22,15 @@ import Testing
                 let running = ingest.isRunning
                 round += 1
                 for word in ["telefon", "henvisning"] {
-                    let output = try LibraryCLI.run(["search", word, "--json"], library: library)
-                    let hits = ((try? LibraryCLI.json(output)) as? [String: Any])?["total"] as? Int
+                    let output = try CLI.run(["search", word, "--json"], library: library)
+                    let hits = ((try? CLI.json(output)) as? [String: Any])?["total"] as? Int
                     searches.append((output.status, hits, output.stderr))
                 }
-                let plain = try LibraryCLI.run(["search", "telefon"], library: library)
+                let plain = try CLI.run(["search", "telefon"], library: library)
                 searches.append((plain.status, plain.stdout.contains("Ingen treff") ? 0 : (plain.stdout.contains("treff for") ? 1 : nil),
                                  plain.stderr))
                 let copy = backups.appendingPathComponent("kopi-\(round).sqlite")
-                let backup = try LibraryCLI.run(["backup", copy.path], library: library)
+                let backup = try CLI.run(["backup", copy.path], library: library)
                 copies.append((copy, backup.status, backup.stdout, backup.stderr, running))
                 if !running || round > 200 { break }
             }

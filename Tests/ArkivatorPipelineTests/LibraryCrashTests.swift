@@ -40,7 +40,7 @@ import Darwin
     static let files = 6 + 6 + 7  // .docx, .pdf, one JPEG per page
 
     /// Waits for `moment` (at most 30 s), then kills `ingest`. Returns whether it was still running.
-    func kill(_ ingest: LibraryCLI.Background, at moment: Moment, archive: URL) -> Bool {
+    func kill(_ ingest: CLI.Background, at moment: Moment, archive: URL) -> Bool {
         let start = Date()
         let deadline = start.addingTimeInterval(30)
         var watcher: Database?
@@ -100,7 +100,7 @@ import Darwin
             let inputs = try LibraryInputs.sixDocuments(in: dir)
             let library = dir.appendingPathComponent("bibliotek")
             let archive = library.appendingPathComponent("Arkiv")
-            let ingest = try LibraryCLI.start(["ingest", inputs.path], library: library,
+            let ingest = try CLI.start(["ingest", inputs.path], library: library,
                                               logs: dir.appendingPathComponent("logg"), name: "ingest-1")
             let killed = kill(ingest, at: moment, archive: archive)
             let reported = ingest.documentLines
@@ -112,7 +112,7 @@ import Darwin
                                 + "\(left.intents) filing step(s) open, \(left.orphans.count) unrecorded file(s)")
 
             // Opening the library (any command) finishes or takes back what the crash left.
-            let listed = try LibraryCLI.list(library)
+            let listed = try CLI.list(library)
             var state = try ArchiveState.read(library: library)
             #expect(state.intents == 0, "\(moment): unfinished filing steps remain")
             #expect(state.missing.isEmpty, "\(moment): recorded but not on disk: \(state.missing.sorted())")
@@ -124,11 +124,11 @@ import Darwin
             let recordedBefore = state.documents
 
             // A plain second run files the rest; the recorded ones count as already there.
-            let again = try LibraryCLI.run(["ingest", inputs.path], library: library)
+            let again = try CLI.run(["ingest", inputs.path], library: library)
             #expect(again.status == 0, "\(moment): \(again.stderr)")
             #expect(again.lines.filter { $0.hasPrefix("=") }.count == recordedBefore, "\(moment): \(again.stdout)")
             #expect(again.lines.filter { $0.hasPrefix("✔") }.count == Self.documents - recordedBefore, "\(moment): \(again.stdout)")
-            let ids = try LibraryCLI.list(library).compactMap { $0["id"] as? String }
+            let ids = try CLI.list(library).compactMap { $0["id"] as? String }
             #expect(ids.count == Self.documents && Set(ids).count == Self.documents, "\(moment): \(ids)")
             state = try ArchiveState.read(library: library)
             #expect(state.intents == 0 && state.missing.isEmpty && state.orphans.isEmpty, "\(moment): \(state)")
@@ -147,7 +147,7 @@ import Darwin
     @Test func copiesWithTrailingBytesAreReadAsTheirOwnDocuments() throws {
         try withTemporaryDirectory { dir in
             let inputs = try LibraryInputs.sixDocuments(in: dir)
-            let output = try LibraryCLI.run(["ingest", "--no-archive", "--json",
+            let output = try CLI.run(["ingest", "--no-archive", "--json",
                                              inputs.appendingPathComponent("clean.png").path,
                                              inputs.appendingPathComponent("clean-kopi.png").path,
                                              inputs.appendingPathComponent("photo-kopi.jpg").path],
@@ -172,10 +172,10 @@ import Darwin
         try withTemporaryDirectory { dir in
             let inputs = try LibraryInputs.sixDocuments(in: dir)
             let library = dir.appendingPathComponent("bibliotek")
-            let ingest = try LibraryCLI.start(["ingest", inputs.path], library: library,
+            let ingest = try CLI.start(["ingest", inputs.path], library: library,
                                               logs: dir.appendingPathComponent("logg"), name: "ingest")
             #expect(kill(ingest, at: .writing(afterDocuments: 0), archive: library.appendingPathComponent("Arkiv")))
-            _ = try LibraryCLI.list(library)
+            _ = try CLI.list(library)
             let state = try ArchiveState.read(library: library)
             #expect(state.temporaries.isEmpty, "left behind: \(state.temporaries)")
         }

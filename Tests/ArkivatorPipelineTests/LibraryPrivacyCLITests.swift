@@ -31,10 +31,10 @@ import Testing
     }
 
     func onlyDocument(_ library: URL) throws -> (id: String, files: [String: String]) {
-        let listed = try LibraryCLI.list(library)
+        let listed = try CLI.list(library)
         #expect(listed.count == 1)
         let id = try #require(listed.first?["id"] as? String)
-        let shown = try #require(try LibraryCLI.json(try LibraryCLI.run(["show", id, "--json"], library: library)) as? [String: Any])
+        let shown = try #require(try CLI.json(try CLI.run(["show", id, "--json"], library: library)) as? [String: Any])
         var files: [String: String] = [:]
         for file in (shown["files"] as? [[String: Any]]) ?? [] {
             if let kind = file["kind"] as? String, let path = file["path"] as? String, files[kind] == nil { files[kind] = path }
@@ -59,9 +59,9 @@ import Testing
             .map { $0.dropFirst("Pasient:".count).split(separator: ",")[0].trimmingCharacters(in: .whitespaces) })
         try withTemporaryDirectory { dir in
             let library = dir.appendingPathComponent("bibliotek")
-            let add = try LibraryCLI.run(["family", "add", name, "--fnr", fnr], library: library)
+            let add = try CLI.run(["family", "add", name, "--fnr", fnr], library: library)
             #expect(add.status == 0, "\(add.stderr)")
-            let ingest = try LibraryCLI.run(["ingest", Fixtures.url("clean.png").path], library: library)
+            let ingest = try CLI.run(["ingest", Fixtures.url("clean.png").path], library: library)
             #expect(ingest.status == 0, "\(ingest.stderr)")
             #expect(!(ingest.stdout + ingest.stderr).contains(fnr))
             let (id, files) = try onlyDocument(library)
@@ -70,60 +70,60 @@ import Testing
             // The database, its journal and a backup: never the number, in any form.
             try expectNoNumber(in: databaseFiles(library), "after ingest")
             let backup = dir.appendingPathComponent("kopi.sqlite")
-            #expect(try LibraryCLI.run(["backup", backup.path], library: library).status == 0)
+            #expect(try CLI.run(["backup", backup.path], library: library).status == 0)
             try expectNoNumber(in: [backup], "backup")
 
             // show says the text holds a number; show --text shows it: it is the user's own letter.
-            let show = try LibraryCLI.run(["show", id], library: library)
+            let show = try CLI.run(["show", id], library: library)
             #expect(show.status == 0)
             #expect(show.stdout.contains("inneholder 1 fødselsnummer") && show.stdout.contains("arkivator redact \(id)"),
                     "\(show.stdout)")
-            let text = try LibraryCLI.run(["show", id, "--text"], library: library)
+            let text = try CLI.run(["show", id, "--text"], library: library)
             #expect(text.stdout.contains(fnr), "show --text shows the letter as written")
             #expect(text.stdout.contains("Pasient: \(name)"))
-            let json = try #require(try LibraryCLI.json(try LibraryCLI.run(["show", id, "--json"], library: library)) as? [String: Any])
+            let json = try #require(try CLI.json(try CLI.run(["show", id, "--json"], library: library)) as? [String: Any])
             #expect(json["fodselsnummerCount"] as? Int == 1)
             // Search and list never print it.
-            let search = try LibraryCLI.run(["search", "føflekk", "--json"], library: library)
+            let search = try CLI.run(["search", "føflekk", "--json"], library: library)
             #expect(search.status == 0 && search.stdout.contains(id) && !search.stdout.contains(fnr))
-            #expect(!(try LibraryCLI.run(["list"], library: library).stdout.contains(fnr)))
+            #expect(!(try CLI.run(["list"], library: library).stdout.contains(fnr)))
             #expect(try OutsideTool.docxText(URL(fileURLWithPath: try #require(files["docx"]))).contains(fnr),
                     "before redact the .docx holds the letter as written")
 
             // redact: text, index and .docx.
-            let redact = try LibraryCLI.run(["redact", id], library: library)
+            let redact = try CLI.run(["redact", id], library: library)
             #expect(redact.status == 0 && redact.stdout.contains("Skjulte 1 fødselsnummer"), "\(redact.stdout) \(redact.stderr)")
-            let after = try LibraryCLI.run(["show", id, "--text"], library: library)
+            let after = try CLI.run(["show", id, "--text"], library: library)
             #expect(!after.stdout.contains(fnr) && !after.stdout.contains(spaced))
             #expect(after.stdout.contains(masked), "\(after.stdout)")
-            #expect(!(try LibraryCLI.run(["show", id], library: library).stdout.contains("inneholder 1 fødselsnummer")))
+            #expect(!(try CLI.run(["show", id], library: library).stdout.contains("inneholder 1 fødselsnummer")))
             let docx = try OutsideTool.docxText(URL(fileURLWithPath: try #require(files["docx"])))
             #expect(!docx.contains(fnr) && !docx.contains(spaced), "the .docx still holds the number")
             #expect(docx.contains(masked))
-            #expect(try LibraryCLI.run(["search", String(fnr)], library: library).stdout.contains("Ingen treff"))
+            #expect(try CLI.run(["search", String(fnr)], library: library).stdout.contains("Ingen treff"))
             try expectNoNumber(in: databaseFiles(library), "after redact")
             let second = dir.appendingPathComponent("kopi-2.sqlite")
-            #expect(try LibraryCLI.run(["backup", second.path], library: library).status == 0)
+            #expect(try CLI.run(["backup", second.path], library: library).status == 0)
             try expectNoNumber(in: [second], "backup after redact")
             // As documented, the page image and the PDF still show the paper.
             if let pdf = try pdfText(files["pdf"]) { #expect(pdf.filter(\.isNumber).contains(fnr)) }
             // A second redact finds nothing.
-            #expect(try LibraryCLI.run(["redact", id], library: library).stdout.contains("Fant ingen fødselsnummer"))
+            #expect(try CLI.run(["redact", id], library: library).stdout.contains("Fant ingen fødselsnummer"))
         }
     }
 
     @Test func ingestRedactHidesTheNumberEverywhere() throws {
         try withTemporaryDirectory { dir in
             let library = dir.appendingPathComponent("bibliotek")
-            let ingest = try LibraryCLI.run(["ingest", "--redact", "--json", Fixtures.url("clean.png").path], library: library)
+            let ingest = try CLI.run(["ingest", "--redact", "--json", Fixtures.url("clean.png").path], library: library)
             #expect(ingest.status == 0, "\(ingest.stderr)")
             #expect(!ingest.stdout.contains(fnr) && !ingest.stdout.contains(spaced), "the JSON record holds the number")
             let (id, files) = try onlyDocument(library)
 
-            let text = try LibraryCLI.run(["show", id, "--text"], library: library)
+            let text = try CLI.run(["show", id, "--text"], library: library)
             #expect(!text.stdout.contains(fnr) && !text.stdout.contains(spaced))
             #expect(text.stdout.contains(masked), "\(text.stdout)")
-            let json = try #require(try LibraryCLI.json(try LibraryCLI.run(["show", id, "--json"], library: library)) as? [String: Any])
+            let json = try #require(try CLI.json(try CLI.run(["show", id, "--json"], library: library)) as? [String: Any])
             #expect(json["fodselsnummerCount"] as? Int == 0)
             let docx = try OutsideTool.docxText(URL(fileURLWithPath: try #require(files["docx"])))
             #expect(!docx.contains(fnr) && !docx.contains(spaced) && docx.contains(masked))
@@ -134,7 +134,7 @@ import Testing
             }
             try expectNoNumber(in: databaseFiles(library), "ingest --redact")
             let backup = dir.appendingPathComponent("kopi.sqlite")
-            #expect(try LibraryCLI.run(["backup", backup.path], library: library).status == 0)
+            #expect(try CLI.run(["backup", backup.path], library: library).status == 0)
             try expectNoNumber(in: [backup], "backup")
         }
     }

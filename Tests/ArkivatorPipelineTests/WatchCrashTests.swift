@@ -13,7 +13,7 @@ import Glibc
     /// files, every original in processed/, nothing left waiting or failed, the database sound.
     func expectAllFiledOnce(_ watch: WatchHarness, documents: Int, originals: [String],
                             sourceLocation: SourceLocation = #_sourceLocation) throws {
-        let listed = try LibraryCLI.list(watch.library)
+        let listed = try CLI.list(watch.library)
         #expect(listed.count == documents, "list: \(listed.count) documents", sourceLocation: sourceLocation)
         let counts = try watch.documentCounts()
         #expect(counts.documents == documents && counts.distinct == documents, "\(counts)", sourceLocation: sourceLocation)
@@ -63,7 +63,7 @@ import Glibc
         try withTemporaryDirectory { dir in
             let watch = try WatchHarness(dir)
             let file = try watch.drop(Fixtures.url("clean.png"), as: "brev.png")
-            let ingest = try LibraryCLI.run(["ingest", "--json", file.path], library: watch.library)
+            let ingest = try CLI.run(["ingest", "--json", file.path], library: watch.library)
             #expect(ingest.status == 0, "\(ingest.stderr)")
             let id = try #require(try CLI.records(ingest).first?["id"] as? String)
             do {
@@ -93,7 +93,7 @@ import Glibc
             // Every filed document is uploaded too: to a folder destination.
             let uploads = dir.appendingPathComponent("opplastet")
             try FileManager.default.createDirectory(at: uploads, withIntermediateDirectories: true)
-            let configured = try LibraryCLI.run(["config", "set", "destination", "folder:\(uploads.path)"], library: watch.library)
+            let configured = try CLI.run(["config", "set", "destination", "folder:\(uploads.path)"], library: watch.library)
             #expect(configured.status == 0, "\(configured.stderr)")
             let samples = Fixtures.root.appendingPathComponent("samples")
             // Six documents, seven pages: the three sample letters (one of two pages) and fixture

@@ -26,11 +26,11 @@ struct WatchHarness {
     var failed: URL { inbox.appendingPathComponent("failed") }
 
     /// Starts `arkivator watch INBOX` (quick settle and rescan unless `arguments` say otherwise).
-    func start(_ arguments: [String] = [], name: String = "watch") throws -> LibraryCLI.Background {
+    func start(_ arguments: [String] = [], name: String = "watch") throws -> CLI.Background {
         var all = ["watch", inbox.path]
         if !arguments.contains("--settle") { all += ["--settle", "0.5"] }
         if !arguments.contains("--rescan") { all += ["--rescan", "2"] }
-        return try LibraryCLI.start(all + arguments, library: library, logs: logs, name: name)
+        return try CLI.start(all + arguments, library: library, logs: logs, name: name)
     }
 
     /// Copies a fixture (or any file) into the watched folder (or a subfolder of it), optionally
@@ -117,7 +117,7 @@ func eventually(timeout: TimeInterval, _ condition: () throws -> Bool) -> Bool {
     return (try? condition()) == true
 }
 
-extension LibraryCLI.Background {
+extension CLI.Background {
     /// Document lines that start with `mark` (`✔`, `=`, `✘`).
     func lines(_ mark: String) -> [String] {
         stdout.split(separator: "\n").map(String.init).filter { $0.hasPrefix(mark) }

@@ -62,7 +62,7 @@ import Glibc
             #expect(watch.files(under: watch.processed) == ["ren.png"])
             #expect(try watch.journal().count == 1)
             #expect(process.terminate() == 0)
-            #expect(try LibraryCLI.list(watch.library).count == 1)
+            #expect(try CLI.list(watch.library).count == 1)
         }
     }
 
@@ -84,7 +84,7 @@ import Glibc
             sleep(2)
             #expect(process.documentLines == 1, "\(process.stdout)")
             #expect(process.lines("✔").first?.contains("2 sider") == true, "\(process.stdout)")
-            let listed = try LibraryCLI.list(watch.library)
+            let listed = try CLI.list(watch.library)
             #expect(listed.count == 1)
             #expect(listed.first?["pageCount"] as? Int == 2, "\(listed)")
             #expect(watch.files(under: watch.processed) == ["Brev fra sykehuset/side 1.png", "Brev fra sykehuset/side 2.png"])

@@ -1,0 +1,77 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// What the command line refuses before any work: dates that are not `YYYY-MM-DD`, numbers a
+/// watch cannot use, files with more pages than a letter — each with one plain sentence.
+@Suite struct InputLimitCLITests {
+    @Test(arguments: [["list", "--from", "2024-3-5"], ["list", "--to", "+2024-03-05"], ["search", "brev", "--from", "2024-03-5"],
+                      ["edit", "abc123", "--date", "2024-3-5"], ["list", "--from", "2024-02-30"]])
+    func loosDatesAreRefusedNotComparedAsText(_ arguments: [String]) throws {
+        try withTemporaryDirectory { dir in
+            let output = try CLI.run(arguments, library: dir.appendingPathComponent("bibliotek"))
+            #expect(output.status == 64, "\(arguments): \(output.stdout) \(output.stderr)")
+            #expect(output.stderr.contains("ÅÅÅÅ-MM-DD") && output.stderr.contains("2024-03-05"), "\(output.stderr)")
+        }
+    }
+
+    @Test func strictDatesFilterAsDates() throws {
+        try withTemporaryDirectory { dir in
+            let library = dir.appendingPathComponent("bibliotek")
+            let ingest = try CLI.run(["ingest", Fixtures.url("clean.png").path], library: library)
+            #expect(ingest.status == 0, "\(ingest.stderr)")
+            let all = try CLI.list(library)
+            let date = try #require(all.first?["documentDate"] as? String)
+            let day = try #require(Int(date.suffix(2)))
+            // The day before and after, written with two digits as they must be.
+            let before = date.prefix(8) + String(format: "%02d", max(day - 1, 1))
+            #expect(try CLI.list(library, ["--from", String(before)]).count == 1)
+            #expect(try CLI.list(library, ["--from", date, "--to", date]).count == 1)
+            let swapped = try CLI.run(["list", "--from", date, "--to", "1999-01-01"], library: library)
+            #expect(swapped.status == 64 && swapped.stderr.contains("Bytt om"), "\(swapped.stderr)")
+        }
+    }
+
+    @Test(arguments: ["inf", "1e13", "nan", "-1"])
+    func watchRefusesARestartLimitItCannotUse(_ value: String) throws {
+        try withTemporaryDirectory { dir in
+            let output = try CLI.run(["watch", dir.appendingPathComponent("inn").path, "--restart-above-mb=\(value)"],
+                                     library: dir.appendingPathComponent("bibliotek"))
+            #expect(output.status == 64, "\(value): \(output.stderr)")
+            #expect(output.stderr.contains("--restart-above-mb må være et tall mellom 0 og 1048576"), "\(output.stderr)")
+        }
+    }
+
+    /// 1,000 pages in 1.2 MB: refused from the headers, in one sentence, in little memory.
+    @Test func aThousandPageTIFFIsRefusedWithinTheMemoryBound() throws {
+        try withTemporaryDirectory { dir in
+            let tiff = dir.appendingPathComponent("tusen-sider.tif")
+            try Data(TIFFMaker.pages(1000)).write(to: tiff)
+            let good = Fixtures.url("clean.png").path
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
+            process.arguments = ["-f", "maxrss-kb=%M", CLI.executable.path, "ingest", "--json", "--jobs", "2",
+                                 "--library", dir.appendingPathComponent("bibliotek").path, tiff.path, good]
+            process.environment = CLI.environment()
+            let out = Pipe(), err = Pipe()
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 1, "one refused file: \(stderr)")
+            let records = try CLI.records(CLI.Output(status: 0, stdout: String(decoding: stdout, as: UTF8.self), stderr: ""))
+            #expect(records.count == 2)
+            let refused = try #require(records.first)
+            #expect(refused["errorCode"] as? String == "tooManyPages")
+            #expect((refused["error"] as? String)?.contains("flere enn 100 sider") == true)
+            let failure = try #require(refused["failure"] as? [String: Any])
+            #expect(failure["stage"] as? String == "intake" && (failure["en"] as? String)?.contains("more than 100 pages") == true)
+            #expect(records.last?["error"] is NSNull, "the rest of the batch goes on")
+            let line = try #require(stderr.split(separator: "\n").last { $0.hasPrefix("maxrss-kb=") })
+            let kilobytes = try #require(Int(line.dropFirst("maxrss-kb=".count)))
+            #expect(kilobytes <= 400 * 1024, "peak RSS \(kilobytes / 1024) MB")
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import ArkivatorSync
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Child programs (the notify command, rclone) never hold the upload loop up: a program that
+/// leaves something running in the background returns when it exits, and a time-out ends the
+/// program's whole process group.
+@Suite struct ChildProcessTests {
+    @Test func aBackgroundProcessDoesNotHoldTheCallerUp() throws {
+        let start = Date()
+        let result = try ChildProcess.run("/bin/sh", ["-c", "sleep 30 & echo varslet"], environment: ["PATH": "/usr/bin:/bin"],
+                                          timeout: 20)
+        let seconds = Date().timeIntervalSince(start)
+        #expect(seconds < 5, "returned after \(seconds) s")
+        #expect(result.status == 0 && !result.timedOut)
+        #expect(result.output.contains("varslet"))
+    }
+
+    @Test func aTimeOutEndsTheWholeGroup() throws {
+        try withTemporaryFile { pidFile in
+            let start = Date()
+            let result = try ChildProcess.run("/bin/sh", ["-c", "sleep 60 & echo $! > \(pidFile); wait"],
+                                              environment: ["PATH": "/usr/bin:/bin"], timeout: 1)
+            #expect(Date().timeIntervalSince(start) < 10)
+            #expect(result.timedOut && result.status != 0)
+            let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+            // Gone, or a zombie waiting for its new parent to reap it: not running either way.
+            var running = kill(pid, 0) == 0
+            for _ in 0..<100 where running {
+                let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+                    .split(separator: ")").last?.split(separator: " ").first
+                running = state != nil && state != "Z"
+                if running { usleep(50_000) }
+            }
+            #expect(!running, "the background sleep (pid \(pid)) outlived the time-out")
+        }
+    }
+
+    @Test func exitCodesAndAMissingProgram() throws {
+        #expect(try ChildProcess.run("/bin/sh", ["-c", "exit 3"], environment: [:], timeout: 5).status == 3)
+        #expect(throws: SpawnError.self) {
+            try ChildProcess.run("/no/such/program", [], environment: [:], timeout: 5)
+        }
+    }
+
+    private func withTemporaryFile(_ body: (String) throws -> Void) throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-pid-\(UUID().uuidString)").path
+        defer { unlink(path) }
+        try body(path)
+    }
+}
