@@ -3,9 +3,10 @@ import ArkivatorCore
 
 /// A page image: owns one Leptonica `PIX` and frees it when released.
 ///
-/// Every operation returns a new `Image`; an `Image` is never changed after it is made, which is
-/// why it may cross threads (`@unchecked Sendable`): Leptonica only reads a `PIX` it is given.
-public final class Image: @unchecked Sendable {
+/// Every operation returns a new `Image`; an `Image` is never changed after it is made. Not
+/// `Sendable`: a page is decoded, cleaned and read on one worker thread, and its images stay there
+/// (what crosses threads is the JPEG and the text).
+public final class Image {
     /// The owned pixels. `package` so that the OCR target can hand them to Tesseract.
     package let pix: UnsafeMutablePointer<PIX>
 

@@ -13,7 +13,7 @@ public struct CleanupReport: Sendable, Codable, Equatable {
 }
 
 /// A page ready for OCR and for the archive.
-public struct CleanedPage: Sendable {
+public struct CleanedPage {
     /// Upright, flattened, evened light, about 300 DPI, 8-bit gray: the page people look at.
     public var gray: Image
     /// The same page in black and white, for OCR.

@@ -22,9 +22,9 @@ public struct OCRError: UserFacingError, Sendable {
 
 /// One Tesseract engine: owns a `TessBaseAPI`, initialised once and reused for many pages.
 ///
-/// Not thread-safe: give each worker thread its own engine. `@unchecked Sendable` only so that an
-/// engine can be handed to the one thread that then uses it alone.
-public final class TesseractEngine: @unchecked Sendable {
+/// Not thread-safe, and so not `Sendable`: each worker thread has its own engine (the pipeline's
+/// `PageReader` holds one per worker).
+public final class TesseractEngine {
     private let handle: OpaquePointer
     public let language: String
 
@@ -103,7 +103,7 @@ public final class TesseractEngine: @unchecked Sendable {
 ///
 /// Slower than reading a page, so the pipeline asks only when a first reading looks poor.
 /// Not thread-safe, like `TesseractEngine`.
-public final class OrientationDetector: @unchecked Sendable {
+public final class OrientationDetector {
     private let handle: OpaquePointer
 
     public init(dataPath: String? = nil) throws(OCRError) {

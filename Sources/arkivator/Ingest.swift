@@ -15,13 +15,15 @@ extension Arkivator {
                 Tar filer og mapper (mapper leses med undermapper). JPEG, PNG og TIFF; innholdet sjekkes,
                 ikke filnavnet. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
                 Filer som ikke kan leses blir hoppet over med en forklaring; resten leses likevel.
+                Grenser: 512 MB per fil, 60 megapiksler per side, 100 sider per dokument.
                 Hvert dokument arkiveres (.docx, sidebilder, søkbar PDF) og legges i biblioteket, så det
                 kan søkes i. Et dokument som allerede er i biblioteket, leses ikke på nytt.
                 Avslutningskode 0: alt lest. 1: noen filer feilet.
 
                 Takes files and folders (searched recursively). Each page is flattened, cropped,
                 straightened, evened out and read with Tesseract (Norwegian). Files that cannot be read
-                are skipped with a reason; exit code 1 then says that some failed. Each document is
+                are skipped with a reason; exit code 1 then says that some failed (limits: 512 MB a
+                file, 60 megapixels a page, 100 pages a document). Each document is
                 filed and added to the library; one the library already has is not read again.
                 """)
 

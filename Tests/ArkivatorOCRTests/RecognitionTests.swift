@@ -6,7 +6,8 @@ import Testing
 
 /// Real Tesseract (`nor`) on real pages. The test process gets OMP_THREAD_LIMIT=1 from the Makefile.
 @Suite(.serialized) struct RecognitionTests {
-    private static let engine = Result { try TesseractEngine(language: "nor") }
+    /// An engine of the test's own: an engine is used by one thread only (~60 ms to make).
+    private func makeEngine() throws -> TesseractEngine { try TesseractEngine(language: "nor") }
 
     private func cleaned(_ name: String) throws -> CleanedPage {
         let image = try #require(try Image.decodePages(Fixtures.bytes(name)).first)
@@ -14,7 +15,7 @@ import Testing
     }
 
     @Test func readsACleanPageWithFewErrors() throws {
-        let engine = try Self.engine.get()
+        let engine = try makeEngine()
         let page = try engine.recognize(try cleaned("clean.png").gray)
         let truth = try Fixtures.text("clean.txt")
         let cer = characterErrorRate(truth: truth, predicted: page.text)
@@ -25,7 +26,7 @@ import Testing
 
     @Test(arguments: ["photo.jpg", "photo2.jpg", "skew.jpg", "skew-neg.jpg"])
     func readsDegradedPagesAfterCleanup(name: String) throws {
-        let engine = try Self.engine.get()
+        let engine = try makeEngine()
         let page = try engine.recognize(try cleaned(name).gray)
         let truth = try Fixtures.text(name.replacingOccurrences(of: ".jpg", with: ".txt"))
         let cer = characterErrorRate(truth: truth, predicted: page.text)
@@ -34,14 +35,14 @@ import Testing
 
     @Test(arguments: ["bad/blank-page.jpg", "bad/noise-photo.jpg"])
     func reportsPagesWithoutText(name: String) throws {
-        let engine = try Self.engine.get()
+        let engine = try makeEngine()
         let page = try engine.recognize(try cleaned(name).gray)
         #expect(page.noText)
         #expect(page.text.isEmpty)
     }
 
     @Test func wordRangesPointIntoTheText() throws {
-        let engine = try Self.engine.get()
+        let engine = try makeEngine()
         let page = try engine.recognize(try cleaned("photo.jpg").gray)
         let scalars = Array(page.text.unicodeScalars)
         #expect(!page.words.isEmpty)
@@ -56,7 +57,7 @@ import Testing
     }
 
     @Test func keepsTheLetterheadColumnsInReadingOrder() throws {
-        let engine = try Self.engine.get()
+        let engine = try makeEngine()
         let page = try engine.recognize(try cleaned("clean.png").gray)
         let truthLines = try Fixtures.text("clean.txt").split(separator: "\n").map(String.init)
         // The first lines of the truth (letterhead, left column then right) come out in that order.
