@@ -92,7 +92,8 @@ let package = Package(
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorPipelineTests", dependencies: [
-            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorLibrary", "TestSupport",
+            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorIntake", "ArkivatorLibrary", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",

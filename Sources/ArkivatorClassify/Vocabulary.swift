@@ -95,8 +95,10 @@ public struct Vocabulary: Sendable {
         let institutions = try decoder.decode(InstitutionFile.self, from: data("institutions"))
         let specialties = try decoder.decode(SpecialtyFile.self, from: data("specialties"))
         let types = try decoder.decode(TypeFile.self, from: data("doctypes"))
-        // The stop words are the language's, shared with search (ArkivatorCore); a folder may bring its own.
-        let stop: [String: [String]] = (try? decoder.decode([String: [String]].self, from: data("stopwords"))) ?? Stopwords.lists
+        // The stop words are the language's, shared with search (ArkivatorCore); a folder may bring
+        // its own (which must then be valid).
+        let ownStopwords = (try? data("stopwords"))
+        let stop = try ownStopwords.map { try decoder.decode([String: [String]].self, from: $0) } ?? Stopwords.lists
         var vocabulary = Vocabulary(institutions: institutions.institutions, suffixPatterns: institutions.suffixPatterns,
                           municipalities: institutions.municipalities, specialties: specialties.specialties,
                           typeCues: types.types, stopwords: Set(stop.values.joined().map { $0.lowercased() }),

@@ -33,9 +33,10 @@ public struct EncodedPages: Sendable {
     public var count: Int { sizes.count }
 
     /// Reads the headers: refuses a file that is no image, a page over `pixelBudget`, and a file
-    /// with more than `pageLimit` pages (counting stops there, so a huge TIFF costs little).
+    /// that would take its document over `pageLimit` pages, counting the `pagesBefore` of the
+    /// document's earlier files (counting stops there, so a huge TIFF costs little).
     public static func inspect(_ bytes: [UInt8], pixelBudget: Int = Image.defaultPixelBudget,
-                               pageLimit: Int = Image.maximumPages) throws(InputError) -> EncodedPages {
+                               pagesBefore: Int = 0, pageLimit: Int = Image.maximumPages) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
         return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> EncodedPages in
             guard let base = buffer.baseAddress else { throw InputError.empty }
@@ -47,6 +48,7 @@ public struct EncodedPages: Sendable {
             let isTIFF = [IFF_TIFF, IFF_TIFF_PACKBITS, IFF_TIFF_RLE, IFF_TIFF_G3, IFF_TIFF_G4,
                           IFF_TIFF_LZW, IFF_TIFF_ZIP, IFF_TIFF_JPEG].map { Int32($0) }.contains(format)
             guard isTIFF else {
+                guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
                 try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
                 return EncodedPages(bytes: bytes, isTIFF: false, sizes: [(Int(w), Int(h))])
             }
@@ -56,7 +58,7 @@ public struct EncodedPages: Sendable {
                 var res: Int32 = 0, cmap: Int32 = 0, format: Int32 = 0
                 guard readHeaderMemTiff(base, buffer.count, Int32(sizes.count), &w, &h, &bps, &spp, &res, &cmap,
                                         &format) == 0 else { break }
-                guard sizes.count < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+                guard pagesBefore + sizes.count < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
                 try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
                 sizes.append((Int(w), Int(h)))
             }

@@ -91,10 +91,16 @@ public struct DocumentFiling: Sendable {
     }
 
     /// The moves that bring a document back from the trash to where its files were (`origin`),
-    /// under the next free name when another document has taken that one meanwhile.
-    func restorePlan(_ document: LibraryDocument, origin: [ArchivedFile]) throws -> Plan {
+    /// under the next free name when another document has taken that one meanwhile. Without a
+    /// usable record of where they were, they go to the person's folder under `defaultRoot`.
+    func restorePlan(_ document: LibraryDocument, origin: [ArchivedFile], defaultRoot: URL) throws -> Plan {
+        let covered = document.files.allSatisfy { file in origin.contains { $0.kind == file.kind && $0.page == file.page } }
+        guard covered, let root = ArchiveLayout.root(of: origin) else {
+            return try plan(document.files, to: try placement(of: document.files, root: defaultRoot,
+                                                            person: document.familyMember, title: document.title))
+        }
         var targets = origin
-        if origin.contains(where: { FileManager.default.fileExists(atPath: $0.path) }), let root = ArchiveLayout.root(of: origin) {
+        if origin.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             targets = try placement(of: origin, root: root, person: document.familyMember, title: document.title)
         }
         return try plan(document.files, to: targets)

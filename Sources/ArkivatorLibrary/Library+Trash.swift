@@ -41,7 +41,7 @@ extension Library {
             try database.firstRow("SELECT trash_origin FROM documents WHERE id = ?", [document.number])?[0].string
         }
         let before = (try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? []
-        let plan = try DocumentFiling.moving.restorePlan(document, origin: before)
+        let plan = try DocumentFiling.moving.restorePlan(document, origin: before, defaultRoot: defaultArchiveRoot)
         try move(plan.moves) { database in
             try database.execute("UPDATE documents SET trashed_at = NULL, trash_origin = NULL, updated_at = ? WHERE id = ?",
                                  [Self.now(), document.number])

@@ -90,7 +90,3 @@ extension LibraryFailure {
               en: "Job \(id) (“\(title)”) is already uploaded.")
     }
 }
-
-enum DocumentTypeNames {
-    static var all: String { DocumentType.allCases.map(\.rawValue).joined(separator: ", ") }
-}

@@ -63,8 +63,11 @@ public final class Pipeline: Sendable {
     }
 
     public let options: Options
-    // One reader per worker; reader i is only ever used by worker thread i.
+    // One reader per worker; reader i is only ever used by worker thread i, and by one run at a time.
     private let readers: [PageReader]
+    /// Held by the run in progress: a second `run` at the same time waits for its turn, so no
+    /// Tesseract engine is ever driven from two threads.
+    private let turn = DispatchSemaphore(value: 1)
 
     /// Makes the workers and loads one Tesseract engine for each.
     public init(options: Options = Options()) throws {
@@ -77,12 +80,16 @@ public final class Pipeline: Sendable {
 
     /// Reads every document; `record` is called once per document, in input order, and
     /// `progress` after every page. Both are called one at a time, in order, on one delivery
-    /// queue, never while the pipeline holds a lock; every call has been made when `run` returns.
+    /// queue, never while the pipeline's state is locked; every call has been made when `run`
+    /// returns. One run at a time: a call from another thread meanwhile waits for this one (so a
+    /// callback must not start another run on the same pipeline).
     public func run(_ documents: [DocumentSource],
                     progress: @escaping @Sendable (Progress) -> Void = { _ in },
                     stage: @escaping @Sendable (_ document: Int, _ stage: Stage) -> Void = { _, _ in },
                     record: @escaping @Sendable (DocumentRecord) -> Void) {
         guard !documents.isEmpty else { return }
+        turn.wait()
+        defer { turn.signal() }
         let run = Run(documents: documents, options: options, workers: readers.count, progress: progress, stage: stage,
                       record: record)
         let group = DispatchGroup()
@@ -194,8 +201,7 @@ private final class Run: Sendable {
                 files.append(file)
                 timings.read += Date().timeIntervalSince(readStart)
                 let inspectStart = Date()
-                let pages = try EncodedPages.inspect(file.bytes, pixelBudget: options.pixelBudget,
-                                                     pageLimit: Image.maximumPages - pageCount)
+                let pages = try EncodedPages.inspect(file.bytes, pixelBudget: options.pixelBudget, pagesBefore: pageCount)
                 pageCount += pages.count
                 encoded.append(pages)
                 timings.decode += Date().timeIntervalSince(inspectStart)
@@ -204,6 +210,7 @@ private final class Run: Sendable {
                 break
             }
         }
+        if failure == nil, pageCount == 0 { failure = .noPages }
         let scanDate = Self.scanDate(of: source.pages)
         let id = failure == nil ? ReceivedFile.documentID(of: files) : nil
         let existing = id.flatMap { id in try? options.archive?.library?.existing(sha256: id) }

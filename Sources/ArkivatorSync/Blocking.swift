@@ -70,7 +70,11 @@ enum ChildProcess {
         guard pipe(&fds) == 0 else { throw SpawnError(program: executable, number: errno) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         defer { Posix.close(readEnd) }
+        // Close-on-exec on both ends, so other programs started meanwhile do not inherit them (the
+        // child gets the write end as its output through dup2, which clears the flag there).
+        // (`pipe2` is not in Swift's Glibc module; the window until here is a few instructions.)
         _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         _ = fcntl(readEnd, F_SETFL, fcntl(readEnd, F_GETFL) | O_NONBLOCK)
 
         var actions = posix_spawn_file_actions_t()
@@ -118,6 +122,7 @@ enum ChildProcess {
         let deadline = Date().addingTimeInterval(timeout)
         var terminatedAt: Date?
         var status: Int32 = 0
+        var reaped = false
         var open = true
         while true {
             if open {
@@ -129,6 +134,7 @@ enum ChildProcess {
             }
             let waited = waitpid(pid, &status, WNOHANG)
             if waited == pid || (waited < 0 && errno == ECHILD) {
+                reaped = waited == pid
                 if open { _ = drain() }
                 break
             }
@@ -140,8 +146,10 @@ enum ChildProcess {
                 kill(-pid, SIGTERM)
             }
         }
-        // The exit code, or 128 + the signal as a shell reports it.
-        let code = status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        // After a time-out, what is left of the group (a child that ignores SIGTERM) goes too.
+        if terminatedAt != nil { kill(-pid, SIGKILL) }
+        // The exit code, or 128 + the signal as a shell reports it; 255 when the status was lost.
+        let code = !reaped ? 255 : status & 0x7f == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         return ProcessOutput(status: code, output: String(decoding: output, as: UTF8.self), timedOut: terminatedAt != nil)
     }
 }

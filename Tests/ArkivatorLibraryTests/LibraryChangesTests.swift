@@ -177,6 +177,25 @@ import Testing
     }
 
     @Test
+    func restoreWithoutARecordOfTheOldPlaceFilesUnderTheDefaultArchive() throws {
+        try withTemporaryDirectory { directory in
+            let location = LibraryLocation(directory: directory.appendingPathComponent("bibliotek"))
+            let library = try Library.open(location, environment: [:])
+            let filed = try libraryWithFiledLetter(library)
+            _ = try library.delete(filed.shortID)
+            // Another program (or a damaged file) spoiled the record of where the files were.
+            try Database.open(library: location).execute("UPDATE documents SET trash_origin = 'ikke json'")
+            let restored = try library.restore(filed.shortID)
+            #expect(restored.trashedAt == nil && restored.files.count == filed.files.count)
+            let root = library.defaultArchiveRoot.standardizedFileURL.path + "/"
+            for file in restored.files {
+                #expect(Archive.exists(file.path) && file.url.standardizedFileURL.path.hasPrefix(root), "\(file.path)")
+            }
+            #expect(!Archive.exists(library.trashRoot.appendingPathComponent(filed.shortID)), "nothing left in the trash")
+        }
+    }
+
+    @Test
     func restoreInAFreshlyOpenedLibrary() throws {
         try withTemporaryDirectory { directory in
             let location = LibraryLocation(directory: directory.appendingPathComponent("bibliotek"))

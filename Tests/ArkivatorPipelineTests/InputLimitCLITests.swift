@@ -42,6 +42,23 @@ import Testing
         }
     }
 
+    /// The page limit counts every file of a document: 101 one-page files named `brev_p1` … are
+    /// refused like one 101-page TIFF, and a TIFF after 100 pages is refused with the same limit.
+    @Test func thePageLimitCountsEveryFileOfADocument() throws {
+        try withTemporaryDirectory { dir in
+            let pages = dir.appendingPathComponent("sider")
+            try FileManager.default.createDirectory(at: pages, withIntermediateDirectories: true)
+            for page in 1...101 {
+                try Data(TIFFMaker.pages(1, width: 64, height: 64)).write(to: pages.appendingPathComponent("brev_p\(page).tif"))
+            }
+            let output = try CLI.run(["ingest", "--json", "--no-archive", pages.path], library: dir.appendingPathComponent("bibliotek"))
+            let records = try CLI.records(output)
+            #expect(records.count == 1 && output.status == 1, "\(output.stderr)")
+            #expect(records.first?["errorCode"] as? String == "tooManyPages")
+            #expect((records.first?["error"] as? String)?.contains("flere enn 100 sider") == true)
+        }
+    }
+
     /// 1,000 pages in 1.2 MB: refused from the headers, in one sentence, in little memory.
     @Test func aThousandPageTIFFIsRefusedWithinTheMemoryBound() throws {
         try withTemporaryDirectory { dir in

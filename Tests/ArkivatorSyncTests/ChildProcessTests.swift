@@ -39,6 +39,24 @@ import Glibc
         }
     }
 
+    @Test func aGroupMemberThatIgnoresSIGTERMIsKilledToo() throws {
+        let pidFile = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-pid-\(UUID().uuidString)").path
+        defer { unlink(pidFile) }
+        // The shell dies on SIGTERM at the time-out; the background sleep ignores it.
+        let result = try ChildProcess.run("/bin/sh", ["-c", "(trap '' TERM; exec sleep 60) & echo $! > \(pidFile); wait"],
+                                          environment: ["PATH": "/usr/bin:/bin"], timeout: 1)
+        #expect(result.timedOut)
+        let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+        var running = true
+        for _ in 0..<100 where running {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first
+            running = state != nil && state != "Z"
+            if running { usleep(50_000) }
+        }
+        #expect(!running, "the sleep that ignores SIGTERM (pid \(pid)) outlived the time-out")
+    }
+
     @Test func exitCodesAndAMissingProgram() throws {
         #expect(try ChildProcess.run("/bin/sh", ["-c", "exit 3"], environment: [:], timeout: 5).status == 3)
         #expect(throws: SpawnError.self) {
