@@ -59,22 +59,28 @@ extension Library {
     /// and lists files that have gone missing from the archive.
     public func reindex() throws -> ReindexReport {
         try withDatabase { database in
-            let documents = try database.inTransaction { () throws -> Int in
-                try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('delete-all')")
-                try database.execute("DELETE FROM vocabulary")
-                try database.execute("DELETE FROM term_documents")
-                try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('delete-all')")
-                database.knownTerms = []
-                database.batchCounts = [:]
-                defer { database.batchCounts = nil }
-                let ids = try database.rows("SELECT id FROM documents WHERE trashed_at IS NULL ORDER BY id").compactMap { $0[0].int }
-                for id in ids {
-                    let terms = try index(row: id, in: database)
-                    database.knownTerms?.formUnion(terms)
+            let documents: Int
+            do {
+                documents = try database.inTransaction { () throws -> Int in
+                    try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('delete-all')")
+                    try database.execute("DELETE FROM vocabulary")
+                    try database.execute("DELETE FROM term_documents")
+                    try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('delete-all')")
+                    database.knownTerms = []
+                    database.batchCounts = [:]
+                    defer { database.batchCounts = nil }
+                    let ids = try database.rows("SELECT id FROM documents WHERE trashed_at IS NULL ORDER BY id").compactMap { $0[0].int }
+                    for id in ids {
+                        let terms = try index(row: id, in: database)
+                        database.knownTerms?.formUnion(terms)
+                    }
+                    try writeCounts(database.batchCounts ?? [:], in: database)
+                    try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
+                    return ids.count
                 }
-                try writeCounts(database.batchCounts ?? [:], in: database)
-                try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
-                return ids.count
+            } catch {
+                database.knownTerms = nil  // the rollback took back the terms noted above
+                throw error
             }
             let terms = try database.firstRow("SELECT count(*) FROM vocabulary")?[0].int ?? 0
             let missing = try database.rows("SELECT path FROM document_files ORDER BY path").compactMap { $0[0].string }

@@ -90,9 +90,15 @@ extension Library {
                 done.append(move)
             }
             try withDatabase { database in
-                try database.inTransaction {
-                    try record(database)
-                    try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
+                do {
+                    try database.inTransaction {
+                        try record(database)
+                        try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
+                    }
+                } catch {
+                    // `record` may have noted index terms that the rollback took away: read them again.
+                    database.knownTerms = nil
+                    throw error
                 }
             }
         } catch {
