@@ -38,7 +38,10 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     public static let empty = InputError(.empty)
     /// The bytes are not an image (for example a text file with an image name).
     public static func notAnImage(detected: String) -> InputError { .init(.notAnImage(detected: detected)) }
-    /// A real file format that is not one of JPEG, PNG and TIFF.
+    /// The formats Arkivator reads, as a person reads the list.
+    public static let supportedFormats = UserMessage(nb: "JPEG, PNG, TIFF eller WebP", en: "JPEG, PNG, TIFF or WebP")
+
+    /// A real file format that is not one of ``supportedFormats``.
     public static func unsupportedFormat(_ name: String) -> InputError { .init(.unsupportedFormat(name)) }
     /// The image stops before its end (an interrupted copy or transfer).
     public static let truncated = InputError(.truncated)
@@ -83,12 +86,12 @@ public struct InputError: UserFacingError, Sendable, Equatable {
                 en: "The file is empty (0 bytes). Scan or copy the document again.")
         case .notAnImage(let detected):
             UserMessage(
-                nb: "Filen er ikke et bilde (innholdet ser ut som \(detected)). Bruk JPEG, PNG eller TIFF.",
-                en: "The file is not an image (its content looks like \(detected)). Use JPEG, PNG or TIFF.")
+                nb: "Filen er ikke et bilde (innholdet ser ut som \(detected)). Bruk \(Self.supportedFormats.norwegian).",
+                en: "The file is not an image (its content looks like \(detected)). Use \(Self.supportedFormats.english).")
         case .unsupportedFormat(let name):
             UserMessage(
-                nb: "Filformatet \(name) støttes ikke ennå. Lagre siden som JPEG, PNG eller TIFF.",
-                en: "The \(name) format is not supported yet. Save the page as JPEG, PNG or TIFF.")
+                nb: "Filformatet \(name) støttes ikke ennå. Lagre siden som \(Self.supportedFormats.norwegian).",
+                en: "The \(name) format is not supported yet. Save the page as \(Self.supportedFormats.english).")
         case .truncated:
             UserMessage(
                 nb: "Bildet er avkortet: filen slutter før bildet er ferdig. Kopier eller skann dokumentet på nytt.",

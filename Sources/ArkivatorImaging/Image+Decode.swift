@@ -27,8 +27,10 @@ public struct EncodedPages: Sendable {
     /// The file's bytes (shared, not copied, between pages).
     private let bytes: [UInt8]
     private let isTIFF: Bool
-    /// Width and height of each page, from its header.
+    /// Width and height of each page, from its header (as stored, before any EXIF turn).
     public let sizes: [(width: Int, height: Int)]
+    /// A JPEG's EXIF orientation (2…8), applied when its page is decoded; nil for none.
+    public let exifOrientation: Int?
 
     public var count: Int { sizes.count }
 
@@ -50,7 +52,8 @@ public struct EncodedPages: Sendable {
             guard isTIFF else {
                 guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
                 try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
-                return EncodedPages(bytes: bytes, isTIFF: false, sizes: [(Int(w), Int(h))])
+                let turn = format == Int32(IFF_JFIF_JPEG) ? ExifOrientation.of(jpeg: bytes).flatMap { $0 == 1 ? nil : $0 } : nil
+                return EncodedPages(bytes: bytes, isTIFF: false, sizes: [(Int(w), Int(h))], exifOrientation: turn)
             }
             var sizes: [(width: Int, height: Int)] = []
             while true {
@@ -63,11 +66,12 @@ public struct EncodedPages: Sendable {
                 sizes.append((Int(w), Int(h)))
             }
             guard !sizes.isEmpty else { throw InputError.noPages }
-            return EncodedPages(bytes: bytes, isTIFF: true, sizes: sizes)
+            return EncodedPages(bytes: bytes, isTIFF: true, sizes: sizes, exifOrientation: nil)
         }
     }
 
-    /// Decodes page `index` (from 0), checking that it is the size its header promised.
+    /// Decodes page `index` (from 0), checking that it is the size its header promised, and
+    /// turns it upright as its EXIF orientation says (so a phone photo needs no detection).
     public func decode(page index: Int) throws(InputError) -> Image {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
         return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> Image in
@@ -76,7 +80,12 @@ public struct EncodedPages: Sendable {
             guard let pix else { throw InputError.undecodable }
             let image = Image(owning: pix)
             guard image.width == sizes[index].width, image.height == sizes[index].height else { throw InputError.undecodable }
-            return image
+            guard let exifOrientation else { return image }
+            do {
+                return try image.upright(exifOrientation: exifOrientation)
+            } catch {
+                throw InputError.undecodable
+            }
         }
     }
 

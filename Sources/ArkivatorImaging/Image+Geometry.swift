@@ -19,6 +19,25 @@ extension Image {
         return try .wrap(pixRotateOrth(pix, Int32(turns)), "pixRotateOrth")
     }
 
+    /// The image mirrored left to right.
+    public func mirrored() throws(ImagingError) -> Image {
+        try .wrap(pixFlipLR(nil, pix), "pixFlipLR")
+    }
+
+    /// The image turned upright as an EXIF orientation (1…8) says it should be shown.
+    public func upright(exifOrientation: Int) throws(ImagingError) -> Image {
+        switch exifOrientation {
+        case 2: try mirrored()
+        case 3: try rotated(quarterTurns: 2)
+        case 4: try mirrored().rotated(quarterTurns: 2)
+        case 5: try mirrored().rotated(quarterTurns: 3)
+        case 6: try rotated(quarterTurns: 1)
+        case 7: try mirrored().rotated(quarterTurns: 1)
+        case 8: try rotated(quarterTurns: 3)
+        default: self
+        }
+    }
+
     /// The image turned by `degrees` (positive: clockwise on screen), white brought in at the
     /// corners, same size.
     public func rotated(degrees: Double) throws(ImagingError) -> Image {

@@ -39,6 +39,17 @@ extension Image {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
+    /// The image as WebP bytes (for tests: WebP pages are read like any other).
+    package func webpData(quality: Int = 80) throws(ImagingError) -> [UInt8] {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemWebP(&data, &size, pix, Int32(quality), 0) == 0, let data else {
+            throw ImagingError(operation: "pixWriteMemWebP")
+        }
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
     /// The image as PNG bytes (lossless; used for black and white pages and in tests).
     public func pngData() throws(ImagingError) -> [UInt8] {
         var data: UnsafeMutablePointer<UInt8>?

@@ -5,6 +5,7 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
     case jpeg
     case png
     case tiff
+    case webp
 
     /// Checks the magic bytes (and, for JPEG and PNG, the end marker) of a whole file.
     ///
@@ -21,6 +22,12 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
         }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             return .tiff
+        }
+        if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+            // The RIFF header says how long the file is.
+            let length = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+            guard bytes.count >= length + 8 else { throw .truncated }
+            return .webp
         }
         throw otherFormat(bytes)
     }
@@ -57,9 +64,6 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
         }
         if bytes.starts(with: Array("GIF8".utf8)) { return .unsupportedFormat("GIF") }
         if bytes.starts(with: Array("BM".utf8)) { return .unsupportedFormat("BMP") }
-        if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
-            return .unsupportedFormat("WebP")
-        }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .notAnImage(detected: "zip") }
         let sample = bytes.prefix(512)
         let printable = sample.filter { $0 == 9 || $0 == 10 || $0 == 13 || $0 >= 32 }.count

@@ -100,6 +100,11 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         public var height: Int
         /// The cleaned page image written by `--out`, if any.
         public var image: String?
+        /// Whether orientation detection was asked (a first reading that looked poor, or a page in
+        /// landscape).
+        public var orientationChecked: Bool?
+        /// The EXIF orientation (2…8) a phone photo was turned by before cleanup.
+        public var exifOrientation: Int?
     }
 
     public init(sources: [String]) {

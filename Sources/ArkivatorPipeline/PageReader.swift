@@ -25,10 +25,14 @@ final class PageReader: @unchecked Sendable {
         /// The cleaned page as JPEG, when the archive is written.
         var jpeg: [UInt8]?
         var writeSeconds: Double = 0
+        /// Whether orientation detection (OSD) was asked: only when the first reading looks poor
+        /// or the page lies in landscape.
+        var orientationChecked = false
 
         var kept: ReadPage {
             ReadPage(report: cleaned.report, width: cleaned.gray.width, height: cleaned.gray.height, ocr: ocr,
-                     cleanupSeconds: cleanupSeconds, ocrSeconds: ocrSeconds, jpeg: jpeg, writeSeconds: writeSeconds)
+                     cleanupSeconds: cleanupSeconds, ocrSeconds: ocrSeconds, jpeg: jpeg, writeSeconds: writeSeconds,
+                     orientationChecked: orientationChecked)
         }
     }
 
@@ -43,6 +47,10 @@ final class PageReader: @unchecked Sendable {
         var ocrSeconds: Double
         var jpeg: [UInt8]?
         var writeSeconds: Double
+        /// Whether orientation detection (OSD) was asked.
+        var orientationChecked: Bool
+        /// The EXIF orientation the page was turned by before cleanup, if any.
+        var exifOrientation: Int?
     }
 
     /// JPEG quality of archived pages: a cleaned A4 page stays well under 2 MB.
@@ -67,7 +75,8 @@ final class PageReader: @unchecked Sendable {
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()
         var ocr = try engine.recognize(cleaned.gray)
-        if Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height {
+        let checkOrientation = Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height
+        if checkOrientation {
             if orientation == nil { orientation = try? OrientationDetector() }
             if let osd = orientation?.uprightTurns(cleaned.binary), osd.quarterTurns != 0, osd.confidence >= 1 {
                 let turned = try cleaned.rotated(quarterTurns: osd.quarterTurns)
@@ -83,7 +92,7 @@ final class PageReader: @unchecked Sendable {
         let done = Date()
         return Result(cleaned: cleaned, ocr: ocr,
                       cleanupSeconds: cleanedAt.timeIntervalSince(start),
-                      ocrSeconds: done.timeIntervalSince(cleanedAt))
+                      ocrSeconds: done.timeIntervalSince(cleanedAt), orientationChecked: checkOrientation)
     }
 
     private static func looksPoor(_ page: OCRPage) -> Bool {

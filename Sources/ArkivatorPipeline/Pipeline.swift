@@ -275,7 +275,8 @@ private final class Run: Sendable {
                                page: page, pageCount: pageCount, directory: directory)
             }
         }
-        let kept = outcome?.kept
+        var kept = outcome?.kept
+        kept?.exifOrientation = file.exifOrientation
         let last: Assembly? = state.withLockedValue { state in
             state.assemblies[index].record.timings.decode += decodeSeconds
             if let kept {

@@ -36,7 +36,8 @@ enum RecordAssembler {
             record.pageReports.append(.init(
                 cleanup: page.report, ocrConfidence: (ocr.meanConfidence * 1000).rounded() / 1000,
                 noText: ocr.noText, width: page.width, height: page.height,
-                image: number < imageNames.count ? imageNames[number] : nil))
+                image: number < imageNames.count ? imageNames[number] : nil,
+                orientationChecked: page.orientationChecked, exifOrientation: page.exifOrientation))
         }
         record.text = text
         // A fødselsnummer may stand in the text (where it was printed), nowhere else: low-confidence

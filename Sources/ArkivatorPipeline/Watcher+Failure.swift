@@ -55,8 +55,8 @@ struct FailureNote {
             UserMessage(nb: "Skann eller kopier dokumentet på nytt og legg den nye filen i \(watched). Denne filen kan du slette.",
                         en: "Scan or copy the document again and put the new file in \(watched). You may delete this file.")
         case "notAnImage", "unsupportedFormat":
-            UserMessage(nb: "Lagre dokumentet som JPEG, PNG eller TIFF og legg det i \(watched).",
-                        en: "Save the document as JPEG, PNG or TIFF and put it in \(watched).")
+            UserMessage(nb: "Lagre dokumentet som \(InputError.supportedFormats.norwegian) og legg det i \(watched).",
+                        en: "Save the document as \(InputError.supportedFormats.english) and put it in \(watched).")
         case "tooManyPages":
             UserMessage(nb: "Del dokumentet opp i flere filer, ett brev i hver, og legg dem i \(watched).",
                         en: "Split the document into several files, one letter each, and put them in \(watched).")

@@ -12,15 +12,16 @@ extension Arkivator {
         static let configuration = CommandConfiguration(
             abstract: "Les inn skannede eller fotograferte brev. (Read scanned or photographed letters.)",
             discussion: """
-                Tar filer og mapper (mapper leses med undermapper). JPEG, PNG og TIFF; innholdet sjekkes,
-                ikke filnavnet. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
+                Tar filer og mapper (mapper leses med undermapper). JPEG, PNG, TIFF og WebP; innholdet
+                sjekkes, ikke filnavnet. Et bilde fra mobilen snus etter EXIF-retningen. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
                 Filer som ikke kan leses blir hoppet over med en forklaring; resten leses likevel.
                 Grenser: 512 MB per fil, 60 megapiksler per side, 100 sider per dokument.
                 Hvert dokument arkiveres (.docx, sidebilder, søkbar PDF) og legges i biblioteket, så det
                 kan søkes i. Et dokument som allerede er i biblioteket, leses ikke på nytt.
                 Avslutningskode 0: alt lest. 1: noen filer feilet.
 
-                Takes files and folders (searched recursively). Each page is flattened, cropped,
+                Takes files and folders (searched recursively): JPEG, PNG, TIFF and WebP, known by their
+                content; a phone photo is turned by its EXIF orientation. Each page is flattened, cropped,
                 straightened, evened out and read with Tesseract (Norwegian). Files that cannot be read
                 are skipped with a reason; exit code 1 then says that some failed (limits: 512 MB a
                 file, 60 megapixels a page, 100 pages a document). Each document is
@@ -79,8 +80,8 @@ extension Arkivator {
                                            en: "Cannot find '\(problem.path)'. Check the name."))
             }
             guard !found.documents.isEmpty else {
-                terminal.error(UserMessage(nb: "Fant ingen bilder (JPEG, PNG, TIFF) å lese.",
-                                           en: "Found no images (JPEG, PNG, TIFF) to read."))
+                terminal.error(UserMessage(nb: "Fant ingen bilder (\(InputError.supportedFormats.norwegian)) å lese.",
+                                           en: "Found no images (\(InputError.supportedFormats.english)) to read."))
                 throw ExitCode(1)
             }
             let family = try FamilySource.profiles(file: nil, library: libraryOptions.location)

@@ -154,3 +154,40 @@ import Testing
         #expect(try image.grayBytes() == bytes)
     }
 }
+
+@Suite struct PhoneFormatTests {
+    @Test func exifOrientationIsReadInBothByteOrders() throws {
+        let jpeg = try Image(gray: [UInt8](repeating: 200, count: 16 * 8), width: 16, height: 8).jpegData()
+        #expect(ExifOrientation.of(jpeg: jpeg) == nil)
+        for orientation in 1...8 {
+            #expect(ExifOrientation.of(jpeg: ExifMaker.jpeg(jpeg, orientation: orientation)) == orientation)
+            #expect(ExifOrientation.of(jpeg: ExifMaker.jpeg(jpeg, orientation: orientation, bigEndian: false)) == orientation)
+        }
+        #expect(ExifOrientation.of(jpeg: ExifMaker.jpeg(jpeg, orientation: 9)) == nil, "not an orientation")
+        // A damaged segment length is no crash and no orientation.
+        var broken = ExifMaker.jpeg(jpeg, orientation: 6)
+        broken[4] = 0xFF
+        broken[5] = 0xFF
+        #expect(ExifOrientation.of(jpeg: broken) == nil)
+        #expect(ExifOrientation.of(jpeg: Array(ExifMaker.jpeg(jpeg, orientation: 6).prefix(20))) == nil)
+    }
+
+    @Test(arguments: [(6, 3), (8, 1), (3, 2)])
+    func aPhoneJPEGIsTurnedUprightWhenDecoded(orientation: Int, storedTurns: Int) throws {
+        let upright = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first)
+        let stored = try upright.rotated(quarterTurns: storedTurns).jpegData(quality: 90)
+        let pages = try EncodedPages.inspect(ExifMaker.jpeg(stored, orientation: orientation))
+        #expect(pages.exifOrientation == orientation)
+        let page = try pages.decode(page: 0)
+        #expect(page.width == upright.width && page.height == upright.height)
+    }
+
+    @Test func webPIsRead() throws {
+        let upright = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first)
+        let webp = try upright.webpData()
+        let pages = try EncodedPages.inspect(webp)
+        #expect(pages.count == 1 && pages.exifOrientation == nil)
+        let page = try pages.decode(page: 0)
+        #expect(page.width == upright.width && page.height == upright.height)
+    }
+}

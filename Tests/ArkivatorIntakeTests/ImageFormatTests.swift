@@ -35,6 +35,18 @@ import Testing
         }
     }
 
+    @Test func recognisesWebPAndACutOffOne() throws {
+        // A RIFF/WEBP header saying 100 bytes follow.
+        let header = Array("RIFF".utf8) + [100, 0, 0, 0] + Array("WEBPVP8 ".utf8)
+        #expect(try ImageFormat.sniff(header + [UInt8](repeating: 0, count: 92)) == .webp)
+        do {
+            _ = try ImageFormat.sniff(header + [UInt8](repeating: 0, count: 20))
+            Issue.record("a cut-off WebP was accepted")
+        } catch {
+            #expect(error.errorCode == "truncated")
+        }
+    }
+
     @Test func readsAFileAndHashesIt() throws {
         let file = try ReceivedFile.read(Fixtures.url("clean.png"))
         #expect(file.format == .png)

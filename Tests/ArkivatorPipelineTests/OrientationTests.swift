@@ -21,3 +21,51 @@ import Testing
         }
     }
 }
+
+/// Phone pictures: a JPEG whose EXIF says how to turn it, and a WebP page, read like their twins.
+@Suite(.serialized) struct PhonePictureTests {
+    func ingest(_ file: URL, in dir: URL) throws -> [String: Any] {
+        let output = try CLI.run(["ingest", "--json", "--no-archive", "--library", dir.path, file.path])
+        #expect(output.status == 0, "\(output.stderr)")
+        return try #require(try CLI.records(output).first)
+    }
+
+    func firstPage(_ record: [String: Any]) throws -> [String: Any] {
+        try #require((record["pageReports"] as? [[String: Any]])?.first)
+    }
+
+    @Test func anEXIFTurnedPhotoNeedsNoOrientationDetection() throws {
+        try withTemporaryDirectory { dir in
+            let upright = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first)
+            // Stored as the sensor saw it (turned a quarter counter-clockwise); the tag says "turn right".
+            let sideways = try upright.rotated(quarterTurns: 3).jpegData(quality: 90)
+            let tagged = dir.appendingPathComponent("mobil.jpg"), untagged = dir.appendingPathComponent("uten-exif.jpg")
+            try Data(ExifMaker.jpeg(sideways, orientation: 6)).write(to: tagged)
+            try Data(sideways).write(to: untagged)
+
+            let record = try ingest(tagged, in: dir.appendingPathComponent("a"))
+            let page = try firstPage(record)
+            #expect(page["exifOrientation"] as? Int == 6)
+            #expect(page["orientationChecked"] as? Bool == false, "upright from the start: no detection")
+            #expect((page["cleanup"] as? [String: Any])?["quarterTurns"] as? Int == 0)
+            let cer = characterErrorRate(truth: try Fixtures.text("clean.txt"), predicted: record["text"] as? String ?? "")
+            #expect(cer < 0.06, "CER \(cer)")
+
+            // The same picture without the tag lies in landscape, so detection has to find the turn.
+            let control = try firstPage(try ingest(untagged, in: dir.appendingPathComponent("b")))
+            #expect(control["orientationChecked"] as? Bool == true && control["exifOrientation"] as? Int == nil)
+        }
+    }
+
+    @Test func aWebPPageReadsLikeItsPNGTwin() throws {
+        try withTemporaryDirectory { dir in
+            let upright = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first)
+            let webp = dir.appendingPathComponent("side.webp")
+            try Data(try upright.webpData(quality: 85)).write(to: webp)
+            let truth = try Fixtures.text("clean.txt")
+            let fromWebP = characterErrorRate(truth: truth, predicted: try ingest(webp, in: dir.appendingPathComponent("a"))["text"] as? String ?? "")
+            let fromPNG = characterErrorRate(truth: truth, predicted: try ingest(Fixtures.url("clean.png"), in: dir.appendingPathComponent("b"))["text"] as? String ?? "")
+            #expect(fromWebP <= fromPNG + 0.01, "WebP CER \(fromWebP) against PNG \(fromPNG)")
+        }
+    }
+}
