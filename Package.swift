@@ -21,6 +21,7 @@ let package = Package(
         // C libraries, each wrapped once (module map + shim header only).
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libstemmer has no pkg-config file: the module map links it by name.
@@ -39,8 +40,8 @@ let package = Package(
             "ArkivatorCore",
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
-        // Stage 2, cleanup: decode with limits, sheet, deskew, light, binarise (Leptonica).
-        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica"]),
+        // Stage 2, cleanup: decode with limits (HEIC through libheif), sheet, deskew, light, binarise (Leptonica).
+        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif"]),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).

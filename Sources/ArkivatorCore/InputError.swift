@@ -39,7 +39,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     /// The bytes are not an image (for example a text file with an image name).
     public static func notAnImage(detected: String) -> InputError { .init(.notAnImage(detected: detected)) }
     /// The formats Arkivator reads, as a person reads the list.
-    public static let supportedFormats = UserMessage(nb: "JPEG, PNG, TIFF eller WebP", en: "JPEG, PNG, TIFF or WebP")
+    public static let supportedFormats = UserMessage(nb: "JPEG, PNG, TIFF, WebP eller HEIC", en: "JPEG, PNG, TIFF, WebP or HEIC")
 
     /// A real file format that is not one of ``supportedFormats``.
     public static func unsupportedFormat(_ name: String) -> InputError { .init(.unsupportedFormat(name)) }

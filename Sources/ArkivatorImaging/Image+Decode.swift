@@ -26,7 +26,16 @@ extension Image {
 public struct EncodedPages: Sendable {
     /// The file's bytes (shared, not copied, between pages).
     private let bytes: [UInt8]
-    private let isTIFF: Bool
+    private let container: Container
+
+    private enum Container: Sendable {
+        /// One image Leptonica reads (JPEG, PNG, WebP).
+        case image
+        /// Pages Leptonica reads one by one.
+        case tiff
+        /// An HEIC/HEIF photo, read through libheif.
+        case heif
+    }
     /// Width and height of each page, from its header (as stored, before any EXIF turn).
     public let sizes: [(width: Int, height: Int)]
     /// A JPEG's EXIF orientation (2…8), applied when its page is decoded; nil for none.
@@ -40,6 +49,12 @@ public struct EncodedPages: Sendable {
     public static func inspect(_ bytes: [UInt8], pixelBudget: Int = Image.defaultPixelBudget,
                                pagesBefore: Int = 0, pageLimit: Int = Image.maximumPages) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
+        if isHEIF(bytes) {
+            guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+            let file = try HEIFFile(bytes)
+            try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
+            return EncodedPages(bytes: bytes, container: .heif, sizes: [(file.width, file.height)], exifOrientation: nil)
+        }
         return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> EncodedPages in
             guard let base = buffer.baseAddress else { throw InputError.empty }
             var format: Int32 = 0
@@ -53,7 +68,7 @@ public struct EncodedPages: Sendable {
                 guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
                 try checkBudget(width: Int(w), height: Int(h), pixelBudget: pixelBudget)
                 let turn = format == Int32(IFF_JFIF_JPEG) ? ExifOrientation.of(jpeg: bytes).flatMap { $0 == 1 ? nil : $0 } : nil
-                return EncodedPages(bytes: bytes, isTIFF: false, sizes: [(Int(w), Int(h))], exifOrientation: turn)
+                return EncodedPages(bytes: bytes, container: .image, sizes: [(Int(w), Int(h))], exifOrientation: turn)
             }
             var sizes: [(width: Int, height: Int)] = []
             while true {
@@ -66,7 +81,7 @@ public struct EncodedPages: Sendable {
                 sizes.append((Int(w), Int(h)))
             }
             guard !sizes.isEmpty else { throw InputError.noPages }
-            return EncodedPages(bytes: bytes, isTIFF: true, sizes: sizes, exifOrientation: nil)
+            return EncodedPages(bytes: bytes, container: .tiff, sizes: sizes, exifOrientation: nil)
         }
     }
 
@@ -74,9 +89,14 @@ public struct EncodedPages: Sendable {
     /// turns it upright as its EXIF orientation says (so a phone photo needs no detection).
     public func decode(page index: Int) throws(InputError) -> Image {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
+        if container == .heif {
+            let image = try HEIFFile(bytes).decode()
+            guard image.width == sizes[index].width, image.height == sizes[index].height else { throw InputError.undecodable }
+            return image
+        }
         return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> Image in
             guard let base = buffer.baseAddress else { throw InputError.empty }
-            let pix = isTIFF ? pixReadMemTiff(base, buffer.count, Int32(index)) : pixReadMem(base, buffer.count)
+            let pix = container == .tiff ? pixReadMemTiff(base, buffer.count, Int32(index)) : pixReadMem(base, buffer.count)
             guard let pix else { throw InputError.undecodable }
             let image = Image(owning: pix)
             guard image.width == sizes[index].width, image.height == sizes[index].height else { throw InputError.undecodable }
@@ -88,6 +108,14 @@ public struct EncodedPages: Sendable {
             }
         }
     }
+
+    /// An ISO media file whose brand is one of HEIF's (`ftypheic`, `ftypmif1` …).
+    static func isHEIF(_ bytes: [UInt8]) -> Bool {
+        guard bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
+        return heifBrands.contains(String(decoding: bytes[8..<12], as: UTF8.self))
+    }
+
+    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
 
     private static func checkBudget(width: Int, height: Int, pixelBudget: Int) throws(InputError) {
         guard width > 0, height > 0 else { throw InputError.undecodable }

@@ -6,6 +6,7 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
     case png
     case tiff
     case webp
+    case heic
 
     /// Checks the magic bytes (and, for JPEG and PNG, the end marker) of a whole file.
     ///
@@ -22,6 +23,10 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
         }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             return .tiff
+        }
+        if bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8),
+           ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(String(decoding: bytes[8..<12], as: UTF8.self)) {
+            return .heic
         }
         if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
             // The RIFF header says how long the file is.
@@ -59,7 +64,7 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
         if bytes.starts(with: Array("%PDF".utf8)) { return .unsupportedFormat("PDF") }
         if bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
-            if ["heic", "heix", "mif1", "msf1", "hevc"].contains(brand) { return .unsupportedFormat("HEIC") }
+            if brand == "avif" { return .unsupportedFormat("AVIF") }
             return .notAnImage(detected: "video")
         }
         if bytes.starts(with: Array("GIF8".utf8)) { return .unsupportedFormat("GIF") }

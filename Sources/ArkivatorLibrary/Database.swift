@@ -225,9 +225,6 @@ public final class Database: @unchecked Sendable {
     }
 }
 
-// One connection, one thread at a time: the compiler refuses to send a Database across.
-@available(*, unavailable)
-extension Database: Sendable {}
-
+// A statement belongs to the thread that holds its connection: the compiler refuses to send one across.
 @available(*, unavailable)
 extension Statement: Sendable {}

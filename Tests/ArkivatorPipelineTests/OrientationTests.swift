@@ -57,6 +57,39 @@ import Testing
         }
     }
 
+    @Test func anHEICPhotoReadsLikeItsPNGTwin() throws {
+        try withTemporaryDirectory { dir in
+            let png = dir.appendingPathComponent("side.png"), heic = dir.appendingPathComponent("IMG_0001.HEIC")
+            try FileManager.default.copyItem(at: Fixtures.url("clean.png"), to: png)
+            // As an iPhone stores it, made by libheif's own encoder.
+            let encoder = Process()
+            encoder.executableURL = URL(fileURLWithPath: "/usr/bin/heif-enc")
+            encoder.arguments = ["-q", "80", "-o", heic.path, png.path]
+            encoder.standardOutput = FileHandle.nullDevice
+            try encoder.run()
+            encoder.waitUntilExit()
+            #expect(encoder.terminationStatus == 0)
+            let record = try ingest(heic, in: dir.appendingPathComponent("a"))
+            let page = try firstPage(record)
+            #expect(page["width"] as? Int == 2480 && page["height"] as? Int == 3508)
+            let truth = try Fixtures.text("clean.txt")
+            let fromHEIC = characterErrorRate(truth: truth, predicted: record["text"] as? String ?? "")
+            let fromPNG = characterErrorRate(truth: truth, predicted: try ingest(png, in: dir.appendingPathComponent("b"))["text"] as? String ?? "")
+            #expect(fromHEIC <= fromPNG + 0.01, "HEIC CER \(fromHEIC) against PNG \(fromPNG)")
+
+            // Cut off halfway: refused in one sentence, the batch goes on.
+            let bytes = try Data(contentsOf: heic)
+            let cut = dir.appendingPathComponent("avkuttet.heic")
+            try bytes.prefix(bytes.count / 2).write(to: cut)
+            let output = try CLI.run(["ingest", "--json", "--no-archive", "--library", dir.appendingPathComponent("c").path,
+                                      cut.path, png.path])
+            let records = try CLI.records(output)
+            #expect(output.status == 1 && records.count == 2)
+            #expect(["truncated", "undecodable"].contains(records.first?["errorCode"] as? String ?? ""), "\(records.first ?? [:])")
+            #expect(records.last?["errorCode"] as? String == nil)
+        }
+    }
+
     @Test func aWebPPageReadsLikeItsPNGTwin() throws {
         try withTemporaryDirectory { dir in
             let upright = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first)

@@ -1,0 +1,91 @@
+import ArkivatorCore
+internal import CHeif
+internal import CLeptonica
+
+/// An HEIC/HEIF photo (what an iPhone saves), read through libheif: owns one `heif_context`
+/// and frees it when released. Only the primary image is a page; libheif applies the file's
+/// own rotation and mirroring when it decodes.
+final class HEIFFile {
+    private let context: OpaquePointer
+    /// The bytes libheif reads from (it keeps no copy): held as long as the context.
+    private let bytes: [UInt8]
+    let width: Int
+    let height: Int
+
+    /// Reads the container and the primary image's size; decodes nothing yet.
+    init(_ bytes: [UInt8]) throws(InputError) {
+        guard let context = heif_context_alloc() else { throw InputError.undecodable }
+        let read = bytes.withUnsafeBytes { buffer in
+            heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil)
+        }
+        var size: (width: Int, height: Int)?
+        if let failure = HEIFError(read) {
+            heif_context_free(context)
+            throw failure.inputError
+        }
+        var handle: OpaquePointer?
+        if HEIFError(heif_context_get_primary_image_handle(context, &handle)) == nil, let handle {
+            size = (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
+            heif_image_handle_release(handle)
+        }
+        guard let size else {
+            heif_context_free(context)
+            throw InputError.undecodable
+        }
+        self.context = context
+        self.bytes = bytes
+        self.width = size.width
+        self.height = size.height
+    }
+
+    deinit {
+        heif_context_free(context)
+    }
+
+    /// The primary image as a 32-bit RGB `Image`.
+    func decode() throws(InputError) -> Image {
+        var handle: OpaquePointer?
+        if let failure = HEIFError(heif_context_get_primary_image_handle(context, &handle)) { throw failure.inputError }
+        guard let handle else { throw InputError.undecodable }
+        defer { heif_image_handle_release(handle) }
+        var decoded: OpaquePointer?
+        if let failure = HEIFError(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)) {
+            throw failure.inputError
+        }
+        guard let decoded else { throw InputError.undecodable }
+        defer { heif_image_release(decoded) }
+        var stride: Int32 = 0
+        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride), stride >= 3 * width,
+              let pix = pixCreate(Int32(width), Int32(height), 32) else { throw InputError.undecodable }
+        let image = Image(owning: pix)
+        guard let data = pixGetData(pix) else { throw InputError.undecodable }
+        let wpl = Int(pixGetWpl(pix))
+        for y in 0..<height {
+            let row = plane + y * Int(stride)
+            let line = data + y * wpl
+            for x in 0..<width {
+                // Leptonica keeps a pixel as 0xRRGGBB00.
+                line[x] = UInt32(row[3 * x]) << 24 | UInt32(row[3 * x + 1]) << 16 | UInt32(row[3 * x + 2]) << 8
+            }
+        }
+        return image
+    }
+}
+
+/// What libheif refused: its one error type, made in one place from a `heif_error`.
+struct HEIFError: Error {
+    let code: UInt32
+    let message: String
+
+    /// The error `result` reports, or nil for success.
+    init?(_ result: heif_error) {
+        guard result.code != heif_error_Ok else { return nil }
+        code = result.code.rawValue
+        message = result.message.map { String(cString: $0) } ?? "libheif error \(result.code.rawValue)"
+    }
+
+    /// As the user hears it: a file cut off before its end is `truncated`, the rest `undecodable`.
+    var inputError: InputError {
+        code == heif_error_Invalid_input.rawValue && message.lowercased().contains("end of data") ? .truncated : .undecodable
+    }
+}
