@@ -27,15 +27,7 @@ import Glibc
             #expect(Date().timeIntervalSince(start) < 10)
             #expect(result.timedOut && result.status != 0)
             let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-            // Gone, or a zombie waiting for its new parent to reap it: not running either way.
-            var running = kill(pid, 0) == 0
-            for _ in 0..<100 where running {
-                let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
-                    .split(separator: ")").last?.split(separator: " ").first
-                running = state != nil && state != "Z"
-                if running { usleep(50_000) }
-            }
-            #expect(!running, "the background sleep (pid \(pid)) outlived the time-out")
+            #expect(endsSoon(pid), "the background sleep (pid \(pid)) outlived the time-out")
         }
     }
 
@@ -47,14 +39,7 @@ import Glibc
                                           environment: ["PATH": "/usr/bin:/bin"], timeout: 1)
         #expect(result.timedOut)
         let pid = try #require(Int32(try String(contentsOfFile: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
-        var running = true
-        for _ in 0..<100 where running {
-            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
-                .split(separator: ")").last?.split(separator: " ").first
-            running = state != nil && state != "Z"
-            if running { usleep(50_000) }
-        }
-        #expect(!running, "the sleep that ignores SIGTERM (pid \(pid)) outlived the time-out")
+        #expect(endsSoon(pid), "the sleep that ignores SIGTERM (pid \(pid)) outlived the time-out")
     }
 
     @Test func exitCodesAndAMissingProgram() throws {
@@ -62,6 +47,17 @@ import Glibc
         #expect(throws: SpawnError.self) {
             try ChildProcess.run("/no/such/program", [], environment: [:], timeout: 5)
         }
+    }
+
+    /// True when `pid` is gone (or a zombie waiting for its new parent to reap it) within 5 s.
+    private func endsSoon(_ pid: Int32) -> Bool {
+        for _ in 0..<100 {
+            let state = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8))?
+                .split(separator: ")").last?.split(separator: " ").first
+            if state == nil || state == "Z" { return true }
+            usleep(50_000)
+        }
+        return false
     }
 
     private func withTemporaryFile(_ body: (String) throws -> Void) throws {
