@@ -6,10 +6,10 @@ LIBRARY    ?= $(CURDIR)/.demo/bibliotek
 BIN_DEBUG   = .build/debug/arkivator
 BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
-               libzip-dev libsqlite3-dev libstemmer-dev libheif-dev pkg-config time python3
+               libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev pkg-config time python3
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx; and
-# heif-enc, which makes the HEIC twin of a test page.
-TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples
+# heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
+TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples qpdf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tesseract's OpenMP runtime must see this before it loads (tests load it into the test process).
 export OMP_THREAD_LIMIT := 1

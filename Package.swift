@@ -22,6 +22,8 @@ let package = Package(
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // poppler-glib and cairo: PDF pages rendered in process.
+        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libstemmer has no pkg-config file: the module map links it by name.
@@ -41,7 +43,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Stage 2, cleanup: decode with limits (HEIC through libheif), sheet, deskew, light, binarise (Leptonica).
-        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif"]),
+        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif", "CPoppler"]),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).

@@ -15,6 +15,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case undecodable
         case noPages
         case tooManyPages(limit: Int)
+        case encrypted
     }
 
     private let reason: Reason
@@ -39,7 +40,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     /// The bytes are not an image (for example a text file with an image name).
     public static func notAnImage(detected: String) -> InputError { .init(.notAnImage(detected: detected)) }
     /// The formats Arkivator reads, as a person reads the list.
-    public static let supportedFormats = UserMessage(nb: "JPEG, PNG, TIFF, WebP eller HEIC", en: "JPEG, PNG, TIFF, WebP or HEIC")
+    public static let supportedFormats = UserMessage(nb: "JPEG, PNG, TIFF, WebP, HEIC eller PDF", en: "JPEG, PNG, TIFF, WebP, HEIC or PDF")
 
     /// A real file format that is not one of ``supportedFormats``.
     public static func unsupportedFormat(_ name: String) -> InputError { .init(.unsupportedFormat(name)) }
@@ -55,6 +56,8 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     public static let undecodable = InputError(.undecodable)
     /// A container (such as a TIFF) holds no pages.
     public static let noPages = InputError(.noPages)
+    /// A PDF locked with a password.
+    public static let encrypted = InputError(.encrypted)
     /// A document has more pages than one letter should (the files are checked before decoding).
     public static func tooManyPages(limit: Int) -> InputError { .init(.tooManyPages(limit: limit)) }
 
@@ -70,6 +73,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case .undecodable: "undecodable"
         case .noPages: "noPages"
         case .tooManyPages: "tooManyPages"
+        case .encrypted: "encrypted"
         }
     }
 
@@ -114,6 +118,10 @@ public struct InputError: UserFacingError, Sendable, Equatable {
             UserMessage(
                 nb: "Filen inneholder ingen sider.",
                 en: "The file contains no pages.")
+        case .encrypted:
+            UserMessage(
+                nb: "PDF-en er låst med passord, så Arkivator kan ikke lese den. Lagre en kopi uten passord og legg den inn på nytt.",
+                en: "The PDF is locked with a password, so Arkivator cannot read it. Save a copy without a password and add that.")
         case .tooManyPages(let limit):
             UserMessage(
                 nb: "Dokumentet har flere enn \(limit) sider, og det leses ikke. Del det opp i flere filer, ett brev i hver.",

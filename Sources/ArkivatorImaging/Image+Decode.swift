@@ -35,6 +35,8 @@ public struct EncodedPages: Sendable {
         case tiff
         /// An HEIC/HEIF photo, read through libheif.
         case heif
+        /// A PDF, its pages rendered at 300 DPI through poppler.
+        case pdf
     }
     /// Width and height of each page, from its header (as stored, before any EXIF turn).
     public let sizes: [(width: Int, height: Int)]
@@ -49,6 +51,18 @@ public struct EncodedPages: Sendable {
     public static func inspect(_ bytes: [UInt8], pixelBudget: Int = Image.defaultPixelBudget,
                                pagesBefore: Int = 0, pageLimit: Int = Image.maximumPages) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
+        if bytes.starts(with: Array("%PDF".utf8)) {
+            let file = try PDFFile(bytes)
+            guard file.pageCount > 0 else { throw InputError.noPages }
+            guard pagesBefore + file.pageCount <= pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+            var sizes: [(width: Int, height: Int)] = []
+            for index in 0..<file.pageCount {
+                guard let size = file.pixelSize(of: index) else { throw InputError.undecodable }
+                try checkBudget(width: size.width, height: size.height, pixelBudget: pixelBudget)
+                sizes.append(size)
+            }
+            return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil)
+        }
         if isHEIF(bytes) {
             guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
             let file = try HEIFFile(bytes)
@@ -89,6 +103,9 @@ public struct EncodedPages: Sendable {
     /// turns it upright as its EXIF orientation says (so a phone photo needs no detection).
     public func decode(page index: Int) throws(InputError) -> Image {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
+        if container == .pdf {
+            return try PDFFile(bytes).render(index, size: sizes[index])
+        }
         if container == .heif {
             let image = try HEIFFile(bytes).decode()
             guard image.width == sizes[index].width, image.height == sizes[index].height else { throw InputError.undecodable }

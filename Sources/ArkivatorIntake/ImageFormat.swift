@@ -7,6 +7,7 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
     case tiff
     case webp
     case heic
+    case pdf
 
     /// Checks the magic bytes (and, for JPEG and PNG, the end marker) of a whole file.
     ///
@@ -23,6 +24,14 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
         }
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             return .tiff
+        }
+        if bytes.starts(with: Array("%PDF".utf8)) {
+            // A whole PDF ends with `%%EOF` (a writer may add a line or two after it).
+            let tail = Array(bytes.suffix(1024)), end = Array("%%EOF".utf8)
+            guard tail.count >= end.count, (0...(tail.count - end.count)).contains(where: { Array(tail[$0..<($0 + end.count)]) == end }) else {
+                throw .truncated
+            }
+            return .pdf
         }
         if bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8),
            ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(String(decoding: bytes[8..<12], as: UTF8.self)) {
@@ -61,7 +70,6 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
 
     /// Names what a non-image looks like, so the message can say more than "not an image".
     private static func otherFormat(_ bytes: [UInt8]) -> InputError {
-        if bytes.starts(with: Array("%PDF".utf8)) { return .unsupportedFormat("PDF") }
         if bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8) {
             let brand = String(decoding: bytes[8..<12], as: UTF8.self)
             if brand == "avif" { return .unsupportedFormat("AVIF") }

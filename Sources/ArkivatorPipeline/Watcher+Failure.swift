@@ -57,6 +57,9 @@ struct FailureNote {
         case "notAnImage", "unsupportedFormat":
             UserMessage(nb: "Lagre dokumentet som \(InputError.supportedFormats.norwegian) og legg det i \(watched).",
                         en: "Save the document as \(InputError.supportedFormats.english) and put it in \(watched).")
+        case "encrypted":
+            UserMessage(nb: "Lagre en kopi av PDF-en uten passord (for eksempel med «Skriv ut til PDF») og legg den i \(watched).",
+                        en: "Save a copy of the PDF without a password (for example with “Print to PDF”) and put it in \(watched).")
         case "tooManyPages":
             UserMessage(nb: "Del dokumentet opp i flere filer, ett brev i hver, og legg dem i \(watched).",
                         en: "Split the document into several files, one letter each, and put them in \(watched).")

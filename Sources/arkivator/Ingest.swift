@@ -12,7 +12,7 @@ extension Arkivator {
         static let configuration = CommandConfiguration(
             abstract: "Les inn skannede eller fotograferte brev. (Read scanned or photographed letters.)",
             discussion: """
-                Tar filer og mapper (mapper leses med undermapper). JPEG, PNG, TIFF, WebP og HEIC; innholdet
+                Tar filer og mapper (mapper leses med undermapper). JPEG, PNG, TIFF, WebP, HEIC og PDF; innholdet
                 sjekkes, ikke filnavnet. Et bilde fra mobilen snus etter EXIF-retningen. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
                 Filer som ikke kan leses blir hoppet over med en forklaring; resten leses likevel.
                 Grenser: 512 MB per fil, 60 megapiksler per side, 100 sider per dokument.
@@ -20,7 +20,7 @@ extension Arkivator {
                 kan søkes i. Et dokument som allerede er i biblioteket, leses ikke på nytt.
                 Avslutningskode 0: alt lest. 1: noen filer feilet.
 
-                Takes files and folders (searched recursively): JPEG, PNG, TIFF, WebP and HEIC, known by their
+                Takes files and folders (searched recursively): JPEG, PNG, TIFF, WebP, HEIC and PDF, known by their
                 content; a phone photo is turned by its EXIF orientation. Each page is flattened, cropped,
                 straightened, evened out and read with Tesseract (Norwegian). Files that cannot be read
                 are skipped with a reason; exit code 1 then says that some failed (limits: 512 MB a

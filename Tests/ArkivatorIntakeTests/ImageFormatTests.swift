@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func namesOtherFormats() {
-        for (bytes, name) in [(Array("%PDF-1.7".utf8), "PDF"), (Array("GIF89a....".utf8), "GIF")] {
+        for (bytes, name) in [(Array("GIF89a....".utf8), "GIF"), (Array("....ftypavif....".utf8), "AVIF")] {
             do {
                 _ = try ImageFormat.sniff(bytes)
                 Issue.record("\(name) was accepted")
@@ -33,6 +33,12 @@ import Testing
                 #expect(error.userMessage.english.contains(name))
             }
         }
+    }
+
+    @Test func recognisesAPDFAndACutOffOne() throws {
+        let pdf = PDFMaker.blank(pages: 1)
+        #expect(try ImageFormat.sniff(pdf) == .pdf)
+        #expect(throws: InputError.truncated) { try ImageFormat.sniff(Array(pdf.prefix(pdf.count - 20))) }
     }
 
     @Test func recognisesWebPAndACutOffOne() throws {
