@@ -51,7 +51,7 @@ public struct EncodedPages: Sendable {
     public static func inspect(_ bytes: [UInt8], pixelBudget: Int = Image.defaultPixelBudget,
                                pagesBefore: Int = 0, pageLimit: Int = Image.maximumPages) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
-        if bytes.starts(with: Array("%PDF".utf8)) {
+        if FileSignature.isPDF(bytes) {
             let file = try PDFFile(bytes)
             guard file.pageCount > 0 else { throw InputError.noPages }
             guard pagesBefore + file.pageCount <= pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
@@ -63,7 +63,7 @@ public struct EncodedPages: Sendable {
             }
             return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil)
         }
-        if isHEIF(bytes) {
+        if FileSignature.isHEIF(bytes) {
             guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
             let file = try HEIFFile(bytes)
             try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
@@ -125,14 +125,6 @@ public struct EncodedPages: Sendable {
             }
         }
     }
-
-    /// An ISO media file whose brand is one of HEIF's (`ftypheic`, `ftypmif1` …).
-    static func isHEIF(_ bytes: [UInt8]) -> Bool {
-        guard bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8) else { return false }
-        return heifBrands.contains(String(decoding: bytes[8..<12], as: UTF8.self))
-    }
-
-    static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"]
 
     private static func checkBudget(width: Int, height: Int, pixelBudget: Int) throws(InputError) {
         guard width > 0, height > 0 else { throw InputError.undecodable }

@@ -25,7 +25,7 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
         if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             return .tiff
         }
-        if bytes.starts(with: Array("%PDF".utf8)) {
+        if FileSignature.isPDF(bytes) {
             // A whole PDF ends with `%%EOF` (a writer may add a line or two after it).
             let tail = Array(bytes.suffix(1024)), end = Array("%%EOF".utf8)
             guard tail.count >= end.count, (0...(tail.count - end.count)).contains(where: { Array(tail[$0..<($0 + end.count)]) == end }) else {
@@ -33,10 +33,7 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
             }
             return .pdf
         }
-        if bytes.count > 12, Array(bytes[4..<8]) == Array("ftyp".utf8),
-           ["heic", "heix", "heim", "heis", "hevc", "hevx", "mif1", "msf1"].contains(String(decoding: bytes[8..<12], as: UTF8.self)) {
-            return .heic
-        }
+        if FileSignature.isHEIF(bytes) { return .heic }
         if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
             // The RIFF header says how long the file is.
             let length = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24

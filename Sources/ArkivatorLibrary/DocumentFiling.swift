@@ -15,9 +15,6 @@ public struct DocumentFiling: Sendable {
         self.programVersion = programVersion
     }
 
-    /// For steps that only move files and write no `.docx` (delete to the trash, restore).
-    static let moving = DocumentFiling(programVersion: "")
-
     /// The one mapping from a document to its `.docx`: a header with title, date, sender,
     /// person and type; the text with low-confidence words highlighted; a footer with scan
     /// date, version and file name; the metadata as custom properties. Fødselsnumre are masked
@@ -62,6 +59,8 @@ public struct DocumentFiling: Sendable {
 
     // MARK: Re-filing
 
+    // The plans only move files: they need no program version.
+
     /// Moves of a document's files, and its file list once they are done.
     struct Plan {
         var moves: [(from: URL, to: URL)] = []
@@ -71,7 +70,7 @@ public struct DocumentFiling: Sendable {
     /// The moves that give an edited document's files the names of its new title and person
     /// (never a taken name: ` (2)` is added). No moves when neither changed. The target folders
     /// are made; nothing is moved yet.
-    func refilePlan(_ document: LibraryDocument, from old: LibraryDocument) throws -> Plan {
+    static func refilePlan(_ document: LibraryDocument, from old: LibraryDocument) throws -> Plan {
         guard let root = ArchiveLayout.root(of: old.files),
               old.title != document.title || old.familyMember != document.familyMember else {
             return Plan(files: document.files)
@@ -82,7 +81,7 @@ public struct DocumentFiling: Sendable {
 
     /// The moves that put a deleted document's files in its own trash folder
     /// (`<trash>/<id>/<kind>-<page>-<name>`).
-    func trashPlan(_ document: LibraryDocument, folder: URL) throws -> Plan {
+    static func trashPlan(_ document: LibraryDocument, folder: URL) throws -> Plan {
         let targets = document.files.map { file in
             ArchivedFile(kind: file.kind, page: file.page,
                          path: folder.appendingPathComponent("\(file.kind.rawValue)-\(file.page)-" + file.url.lastPathComponent).path)
@@ -93,7 +92,7 @@ public struct DocumentFiling: Sendable {
     /// The moves that bring a document back from the trash to where its files were (`origin`),
     /// under the next free name when another document has taken that one meanwhile. Without a
     /// usable record of where they were, they go to the person's folder under `defaultRoot`.
-    func restorePlan(_ document: LibraryDocument, origin: [ArchivedFile], defaultRoot: URL) throws -> Plan {
+    static func restorePlan(_ document: LibraryDocument, origin: [ArchivedFile], defaultRoot: URL) throws -> Plan {
         let covered = document.files.allSatisfy { file in origin.contains { $0.kind == file.kind && $0.page == file.page } }
         guard covered, let root = ArchiveLayout.root(of: origin) else {
             return try plan(document.files, to: try placement(of: document.files, root: defaultRoot,
@@ -107,13 +106,13 @@ public struct DocumentFiling: Sendable {
     }
 
     /// Each file's place under the first free name for `title` in `person`'s folder.
-    private func placement(of files: [ArchivedFile], root: URL, person: String?, title: String) throws -> [ArchivedFile] {
+    private static func placement(of files: [ArchivedFile], root: URL, person: String?, title: String) throws -> [ArchivedFile] {
         let plan = try ArchiveLayout(root: root).availablePlan(person: person, title: title, pageCount: files.images.count)
         return files.map { ArchivedFile(kind: $0.kind, page: $0.page, path: plan.url(for: $0.kind, page: max($0.page, 1)).path) }
     }
 
     /// Moves of `files` to the target of the same kind and page; a file without a target stays.
-    private func plan(_ files: [ArchivedFile], to targets: [ArchivedFile]) throws -> Plan {
+    private static func plan(_ files: [ArchivedFile], to targets: [ArchivedFile]) throws -> Plan {
         var result = Plan(files: [])
         for file in files {
             guard let target = targets.first(where: { $0.kind == file.kind && $0.page == file.page }) else {

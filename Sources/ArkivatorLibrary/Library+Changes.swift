@@ -75,7 +75,7 @@ extension Library {
     func rewrite(_ document: LibraryDocument, from old: LibraryDocument, programVersion: String,
                  text newText: String? = nil) throws {
         let filing = DocumentFiling(programVersion: programVersion)
-        let plan = try filing.refilePlan(document, from: old)
+        let plan = try DocumentFiling.refilePlan(document, from: old)
         try move(plan.moves) { database in
             try update(document, text: newText, files: plan.files, in: database)
         }

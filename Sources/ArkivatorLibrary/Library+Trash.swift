@@ -21,7 +21,7 @@ extension Library {
         let folder = trashRoot.appendingPathComponent(document.shortID, isDirectory: true)
         try AtomicFile.createDirectory(trashRoot)
         try AtomicFile.createDirectory(folder)
-        let plan = try DocumentFiling.moving.trashPlan(document, folder: folder)
+        let plan = try DocumentFiling.trashPlan(document, folder: folder)
         let origin = String(decoding: try JSONEncoder().encode(document.files), as: UTF8.self)
         try move(plan.moves) { database in
             try unindex(row: document.number, in: database)
@@ -41,7 +41,7 @@ extension Library {
             try database.firstRow("SELECT trash_origin FROM documents WHERE id = ?", [document.number])?[0].string
         }
         let before = (try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? []
-        let plan = try DocumentFiling.moving.restorePlan(document, origin: before, defaultRoot: defaultArchiveRoot)
+        let plan = try DocumentFiling.restorePlan(document, origin: before, defaultRoot: defaultArchiveRoot)
         try move(plan.moves) { database in
             try database.execute("UPDATE documents SET trashed_at = NULL, trash_origin = NULL, updated_at = ? WHERE id = ?",
                                  [Self.now(), document.number])
