@@ -52,6 +52,10 @@ public struct FolderDestination: UploadDestination {
 
         if try sameContent(source: source, size: sourceInfo.st_size, target: target) { return .unchanged }
 
+        // A copy cut off by a crash (power cut, SIGKILL) left its temporary file here; the job is
+        // tried again into this same folder, and one pass at a time uploads (`uploads.lock`), so
+        // every such file now is a leftover.
+        removeLeftoverTemporaries(in: folder)
         let temporary = folder + "/.arkivator-\(UUID().uuidString).tmp"
         let output = Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw failure(errno, path: temporary) }
@@ -92,6 +96,14 @@ public struct FolderDestination: UploadDestination {
             Posix.close(directory)
         }
         return .uploaded
+    }
+
+    /// Removes `.arkivator-….tmp` files (this destination's own temporaries) from `folder`.
+    static func removeLeftoverTemporaries(in folder: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
+        for name in names where name.hasPrefix(".arkivator-") && name.hasSuffix(".tmp") {
+            _ = unlink(folder + "/" + name)
+        }
     }
 
     /// Whether `target` is a regular file with `size` bytes equal to the source's.
