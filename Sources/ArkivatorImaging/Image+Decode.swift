@@ -42,6 +42,31 @@ public struct EncodedPages: Sendable {
     public let sizes: [(width: Int, height: Int)]
     /// A JPEG's EXIF orientation (2…8), applied when its page is decoded; nil for none.
     public let exifOrientation: Int?
+    /// For a PDF, each page's text layer where it can stand in for OCR (see
+    /// ``PDFTextLayer/isTrustworthy``); empty for other files.
+    private let textLayers: [PDFTextLayer?]
+
+    private init(bytes: [UInt8], container: Container, sizes: [(width: Int, height: Int)], exifOrientation: Int?,
+                 textLayers: [PDFTextLayer?] = []) {
+        self.bytes = bytes
+        self.container = container
+        self.sizes = sizes
+        self.exifOrientation = exifOrientation
+        self.textLayers = textLayers
+    }
+
+    /// Whether the file is a PDF.
+    public var isPDF: Bool { container == .pdf }
+
+    /// Whether every page is a PDF page with a trustworthy text layer: a letter made on a
+    /// computer, read without OCR and kept as it came.
+    public var isDigitalPDF: Bool { container == .pdf && !textLayers.isEmpty && textLayers.allSatisfy { $0 != nil } }
+
+    /// Page `index`'s text layer when it can stand in for OCR, else nil (then the page is read
+    /// from its pixels).
+    public func textLayer(page index: Int) -> PDFTextLayer? {
+        textLayers.indices.contains(index) ? textLayers[index] : nil
+    }
 
     public var count: Int { sizes.count }
 
@@ -61,7 +86,8 @@ public struct EncodedPages: Sendable {
                 try checkBudget(width: size.width, height: size.height, pixelBudget: pixelBudget)
                 sizes.append(size)
             }
-            return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil)
+            let layers = (0..<file.pageCount).map { index in file.textLayer(of: index).flatMap { $0.isTrustworthy ? $0 : nil } }
+            return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil, textLayers: layers)
         }
         if FileSignature.isHEIF(bytes) {
             guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }

@@ -45,6 +45,65 @@ final class PDFFile {
         return (Int((width * scale).rounded()), Int((height * scale).rounded()))
     }
 
+    /// Page `index`'s text layer with each word's box, or nil when it has none (a scan, a page
+    /// drawn as outlines) or its text and character boxes disagree.
+    func textLayer(of index: Int) -> PDFTextLayer? {
+        guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var width = 0.0, height = 0.0
+        poppler_page_get_size(page, &width, &height)
+        guard width > 0, height > 0 else { return nil }
+        var covered = 0.0
+        if let mapping = poppler_page_get_image_mapping(page) {
+            var item: UnsafeMutablePointer<GList>? = mapping
+            while let node = item {
+                if let image = node.pointee.data?.assumingMemoryBound(to: PopplerImageMapping.self) {
+                    let area = image.pointee.area
+                    let w = min(max(area.x1, area.x2), width) - max(min(area.x1, area.x2), 0)
+                    let h = min(max(area.y1, area.y2), height) - max(min(area.y1, area.y2), 0)
+                    if w > 0, h > 0 { covered += w * h }
+                }
+                item = node.pointee.next
+            }
+            poppler_page_free_image_mapping(mapping)
+        }
+        guard let raw = poppler_page_get_text(page) else { return nil }
+        let text = String(cString: raw)
+        g_free(raw)
+        var rectangles: UnsafeMutablePointer<PopplerRectangle>?
+        var count: guint = 0
+        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0 || text.isEmpty else { return nil }
+        defer { g_free(rectangles) }
+        let scalars = Array(text.unicodeScalars)
+        guard scalars.count == Int(count) || scalars.isEmpty else { return nil }
+        let scale = Self.dpi / 72
+        var lines: [[PDFTextLayer.Word]] = [[]]
+        var word = "", box: (x1: Double, y1: Double, x2: Double, y2: Double)?
+        func endWord() {
+            if let b = box, !word.isEmpty {
+                let x = Int((b.x1 * scale).rounded()), y = Int((b.y1 * scale).rounded())
+                lines[lines.count - 1].append(PDFTextLayer.Word(
+                    text: word, box: [x, y, max(1, Int((b.x2 * scale).rounded()) - x), max(1, Int((b.y2 * scale).rounded()) - y)]))
+            }
+            word = ""
+            box = nil
+        }
+        for (offset, scalar) in scalars.enumerated() {
+            if scalar == "\n" {
+                endWord()
+                lines.append([])
+            } else if scalar.properties.isWhitespace {
+                endWord()
+            } else if let r = rectangles?[offset] {
+                word.unicodeScalars.append(scalar)
+                let (x1, x2, y1, y2) = (min(r.x1, r.x2), max(r.x1, r.x2), min(r.y1, r.y2), max(r.y1, r.y2))
+                box = box.map { (min($0.x1, x1), min($0.y1, y1), max($0.x2, x2), max($0.y2, y2)) } ?? (x1, y1, x2, y2)
+            }
+        }
+        endWord()
+        return PDFTextLayer(lines: lines.filter { !$0.isEmpty }, imageCoverage: min(1, covered / (width * height)))
+    }
+
     /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`.
     func render(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> Image {
         guard let page = poppler_document_get_page(document, Int32(index)) else {

@@ -10,6 +10,9 @@ public struct CleanupReport: Sendable, Codable, Equatable {
     public var skewDegrees: Double
     /// Quarter turns clockwise applied to make the text upright (set by the OCR stage).
     public var quarterTurns: Int
+
+    /// A PDF page read from its text layer: drawn at 300 DPI, nothing cleaned.
+    public static let renderedPDFPage = CleanupReport(sheet: nil, estimatedDPI: 300, scale: 1, skewDegrees: 0, quarterTurns: 0)
 }
 
 /// A page ready for OCR and for the archive.

@@ -30,18 +30,21 @@ public enum ArkivatorVersion {
 /// Stage 5: files one read and classified document through the filing layer
 /// (``DocumentFiling``): `<Person>/Dokumenter/<title>.docx`, `<Person>/Bilder/<title>.jpeg`
 /// (` - side N` for more pages) and `<Person>/Bilder/<title>.pdf`. What is here is only what the
-/// pipeline alone has: the page JPEGs and the searchable PDF made from the read pages.
+/// pipeline alone has: the page JPEGs and the searchable PDF made from the read pages, or the
+/// PDF a letter came as when its own text was read.
 struct ArchiveStage {
     let options: ArchiveOptions
 
-    func write(_ document: LibraryDocument, pages: [PageReader.ReadPage],
+    /// Files the document; `originalPDF`, when given, is the archive's PDF as it came (a letter
+    /// made on a computer, whose text was read from it), else a searchable PDF is made.
+    func write(_ document: LibraryDocument, pages: [PageReader.ReadPage], originalPDF: [UInt8]? = nil,
                willPublish: ([URL]) throws -> Void = { _ in }) throws -> [ArchivedFile] {
         let filing = DocumentFiling(programVersion: options.programVersion)
         let pdf = try filing.temporaryPDF(root: options.root, person: document.familyMember)
         do {
             // Private from the first byte, like every archive file (it holds the letter's text).
-            try AtomicFile.write(Self.searchablePDF(title: document.title, pages: pages, redact: options.redact).data(),
-                                 to: pdf, overwrite: false)
+            let bytes = originalPDF ?? Self.searchablePDF(title: document.title, pages: pages, redact: options.redact).data()
+            try AtomicFile.write(bytes, to: pdf, overwrite: false)
         } catch {
             try? FileManager.default.removeItem(at: pdf)
             throw error

@@ -7,13 +7,15 @@ import Foundation
 /// (see ``Library/file(_:write:)``).
 enum LibraryStage {
     /// Files the document: archive files through `write`, then its row, files and index entry.
-    static func file(_ record: inout DocumentRecord, pages: [PageReader.ReadPage], archive: ArchiveOptions,
+    static func file(_ record: inout DocumentRecord, pages: [PageReader.ReadPage], originalPDF: [UInt8]? = nil,
+                     archive: ArchiveOptions,
                      library: Library) throws {
         var written: [ArchivedFile]?
         let document = record.libraryDocument
         do {
             let stored = try library.file(document) { reservation in
-                let files = try ArchiveStage(options: archive).write(document, pages: pages, willPublish: reservation.reserve)
+                let files = try ArchiveStage(options: archive).write(document, pages: pages, originalPDF: originalPDF,
+                                                                   willPublish: reservation.reserve)
                 written = files
                 return files
             }

@@ -51,6 +51,23 @@ final class PageReader: @unchecked Sendable {
         var orientationChecked: Bool
         /// The EXIF orientation the page was turned by before cleanup, if any.
         var exifOrientation: Int?
+        /// Whether the text is the PDF's own text layer, read without cleanup or OCR.
+        var fromTextLayer = false
+    }
+
+    /// Reads a PDF page from its text layer: no cleanup and no OCR. `rendered` (the page drawn
+    /// at 300 DPI) is kept as a gray JPEG when given, for an archive PDF made of page images.
+    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: Image?) throws -> ReadPage {
+        var jpeg: [UInt8]?
+        var writeSeconds = 0.0
+        if let rendered {
+            let start = Date()
+            jpeg = try rendered.grayscale().jpegData(quality: Self.jpegQuality)
+            writeSeconds = Date().timeIntervalSince(start)
+        }
+        return ReadPage(report: .renderedPDFPage, width: size.width, height: size.height, ocr: OCRPage(textLayer: layer),
+                        cleanupSeconds: 0, ocrSeconds: 0, jpeg: jpeg, writeSeconds: writeSeconds,
+                        orientationChecked: false, fromTextLayer: true)
     }
 
     /// JPEG quality of archived pages: a cleaned A4 page stays well under 2 MB.

@@ -113,7 +113,9 @@ private final class Run: Sendable {
     private enum Job: Sendable {
         case open(Int)
         /// One page, decoded by the worker that reads it (so only the pages being read are in memory).
-        case page(document: Int, page: Int, file: EncodedPages, index: Int)
+        /// `keepsOriginal`: the document's archive PDF is the PDF it came as, so a page read from its
+        /// text layer needs no image.
+        case page(document: Int, page: Int, file: EncodedPages, index: Int, keepsOriginal: Bool)
     }
 
     private struct Assembly: Sendable {
@@ -122,6 +124,9 @@ private final class Run: Sendable {
         var remaining = 0
         var finished = false
         var pageImageNames: [String?] = []
+        /// The PDF the document came as, kept as its archive PDF: one PDF file whose every page
+        /// has a trustworthy text layer (and no fødselsnummer to mask in it).
+        var originalPDF: [UInt8]?
     }
 
     private struct State: Sendable {
@@ -168,8 +173,8 @@ private final class Run: Sendable {
         while let job = take() {
             switch job {
             case .open(let index): open(index)
-            case .page(let document, let page, let file, let pageIndex):
-                read(document: document, page: page, file: file, index: pageIndex, with: reader)
+            case .page(let document, let page, let file, let pageIndex, let keepsOriginal):
+                read(document: document, page: page, file: file, index: pageIndex, keepsOriginal: keepsOriginal, with: reader)
             }
         }
     }
@@ -214,10 +219,16 @@ private final class Run: Sendable {
         let scanDate = Self.scanDate(of: source.pages)
         let id = failure == nil ? ReceivedFile.documentID(of: files) : nil
         let existing = id.flatMap { id in try? options.archive?.library?.existing(sha256: id) }
+        var originalPDF: [UInt8]?
+        if let archive = options.archive, !archive.redact, files.count == 1, encoded.count == 1, encoded[0].isDigitalPDF {
+            originalPDF = files[0].bytes
+        }
         var jobs: [Job] = []
         if existing == nil, failure == nil {
             for file in encoded {
-                for page in 0..<file.count { jobs.append(.page(document: index, page: jobs.count, file: file, index: page)) }
+                for page in 0..<file.count {
+                    jobs.append(.page(document: index, page: jobs.count, file: file, index: page, keepsOriginal: originalPDF != nil))
+                }
             }
         }
         let wake = state.withLockedValue { state -> Int in
@@ -243,22 +254,33 @@ private final class Run: Sendable {
             state.assemblies[index].pages = Array(repeating: nil, count: pageCount)
             state.assemblies[index].pageImageNames = Array(repeating: nil, count: pageCount)
             state.assemblies[index].remaining = pageCount
+            state.assemblies[index].originalPDF = originalPDF
             state.queue.insert(contentsOf: jobs, at: 0)
             return jobs.count
         }
         for _ in 0..<wake { available.signal() }
     }
 
-    private func read(document index: Int, page: Int, file: EncodedPages, index pageIndex: Int, with reader: PageReader) {
+    private func read(document index: Int, page: Int, file: EncodedPages, index pageIndex: Int, keepsOriginal: Bool,
+                      with reader: PageReader) {
         var outcome: PageReader.Result?
+        var kept: PageReader.ReadPage?
         var failure: DocumentFailure?
         var decodeSeconds = 0.0
         do {
+            let layer = file.textLayer(page: pageIndex)
+            // A page read from its text layer is drawn only when an image of it is written.
+            let needsImage = layer == nil || options.pageImageDirectory != nil || (options.archive != nil && !keepsOriginal)
             let decodeStart = Date()
-            let image = try file.decode(page: pageIndex)
+            let image = needsImage ? try file.decode(page: pageIndex) : nil
             decodeSeconds = Date().timeIntervalSince(decodeStart)
             do {
-                outcome = try reader.read(image, encodeJPEG: options.archive != nil)
+                if let layer {
+                    kept = try reader.read(layer, size: file.sizes[pageIndex], rendered: image)
+                } else if let image {
+                    outcome = try reader.read(image, encodeJPEG: options.archive != nil)
+                    kept = outcome?.kept
+                }
             } catch {
                 failure = DocumentFailure(error, in: .recognition)
             }
@@ -266,16 +288,16 @@ private final class Run: Sendable {
             failure = DocumentFailure(error, in: .intake)
         }
         var imageName: String?
-        if let outcome, let directory = options.pageImageDirectory {
+        if kept != nil, let directory = options.pageImageDirectory {
             let pageCount = state.withLockedValue { $0.assemblies[index].pages.count }
-            imageName = if let jpeg = outcome.jpeg {
-                writePageImage(jpeg, document: documents[index].name, page: page, pageCount: pageCount, directory: directory)
-            } else {
-                writePageImage(outcome.cleaned.gray, document: documents[index].name,
-                               page: page, pageCount: pageCount, directory: directory)
+            if let jpeg = kept?.jpeg {
+                imageName = writePageImage(jpeg, document: documents[index].name, page: page, pageCount: pageCount,
+                                           directory: directory)
+            } else if let outcome {
+                imageName = writePageImage(outcome.cleaned.gray, document: documents[index].name,
+                                           page: page, pageCount: pageCount, directory: directory)
             }
         }
-        var kept = outcome?.kept
         kept?.exifOrientation = file.exifOrientation
         let last: Assembly? = state.withLockedValue { state in
             state.assemblies[index].record.timings.decode += decodeSeconds
@@ -333,10 +355,12 @@ private final class Run: Sendable {
             if archive.redact { record.text = Fodselsnummer.masking(record.text) }
             do {
                 if let library = archive.library {
-                    try LibraryStage.file(&record, pages: pages, archive: archive, library: library)
+                    try LibraryStage.file(&record, pages: pages, originalPDF: assembly.originalPDF, archive: archive,
+                                          library: library)
                     if record.libraryStatus == .added { stage(index, .written) }
                 } else {
-                    record.files = try ArchiveStage(options: archive).write(record.libraryDocument, pages: pages)
+                    record.files = try ArchiveStage(options: archive).write(record.libraryDocument, pages: pages,
+                                                                            originalPDF: assembly.originalPDF)
                 }
             } catch {
                 record.failure = DocumentFailure(error, in: error is DatabaseError || error is LibraryFailure ? .library : .write)

@@ -37,7 +37,8 @@ enum RecordAssembler {
                 cleanup: page.report, ocrConfidence: (ocr.meanConfidence * 1000).rounded() / 1000,
                 noText: ocr.noText, width: page.width, height: page.height,
                 image: number < imageNames.count ? imageNames[number] : nil,
-                orientationChecked: page.orientationChecked, exifOrientation: page.exifOrientation))
+                orientationChecked: page.orientationChecked, exifOrientation: page.exifOrientation,
+                textLayer: page.fromTextLayer ? true : nil))
         }
         record.text = text
         // A fødselsnummer may stand in the text (where it was printed), nowhere else: low-confidence

@@ -191,3 +191,24 @@ import Testing
         #expect(page.width == upright.width && page.height == upright.height)
     }
 }
+
+/// When a PDF's text layer may stand in for OCR.
+struct PDFTextLayerTests {
+    private func layer(_ text: String, coverage: Double = 0) -> PDFTextLayer {
+        PDFTextLayer(lines: text.split(separator: "\n").map { line in
+            line.split(separator: " ").map { PDFTextLayer.Word(text: String($0), box: [0, 0, 10, 10]) }
+        }, imageCoverage: coverage)
+    }
+
+    @Test func wordsNumbersAndPunctuationAreText() {
+        #expect(layer("Innkalling til time (øre-nese-hals)\nDato: 12.03.2025 kl. 09:30, rom 2–14.").isTrustworthy)
+        #expect(layer("Tlf. 55 97 50 00 – e-post: post@helse-vestvik.no").isTrustworthy)
+    }
+
+    @Test func letterSoupFewWordsAndScansAreNot() {
+        #expect(!layer("Xkfw Qrtpl Zmvbn Hjkrt Sdfgh").isTrustworthy, "no vowels: a font without a Unicode map")
+        #expect(!layer("\u{FFFD}\u{FFFD}\u{FFFD} \u{E001}\u{E002} \u{FFFD}\u{FFFD}x").isTrustworthy)
+        #expect(!layer("Side 1").isTrustworthy, "two words are no text layer")
+        #expect(!layer("Innkalling til time ved poliklinikken", coverage: 0.9).isTrustworthy, "a scan")
+    }
+}

@@ -1,24 +1,69 @@
 import Foundation
 
 /// PDF files written by hand for the tests: scanned pages (one gray JPEG a page, shown at
-/// 300 DPI) and blank pages of any size and number.
+/// 300 DPI), pages of text as an office program writes them (Helvetica, one line after the
+/// other), both on one page, and blank pages of any size and number.
 public enum PDFMaker {
+    /// One page: a scanned image filling it, lines of text, or both.
+    public struct Page {
+        public var image: (jpeg: [UInt8], width: Int, height: Int)?
+        /// Lines from the top left, 14 pt apart; an empty line leaves a gap.
+        public var lines: [String]
+        /// Text drawn invisibly (render mode 3), as OCR programs lay it over a scan.
+        public var invisible: Bool
+
+        public init(image: (jpeg: [UInt8], width: Int, height: Int)? = nil, lines: [String] = [], invisible: Bool = false) {
+            self.image = image
+            self.lines = lines
+            self.invisible = invisible
+        }
+    }
+
     /// One page per JPEG (8-bit gray, `width × height` pixels), each shown at 300 DPI.
     public static func scanned(_ pages: [(jpeg: [UInt8], width: Int, height: Int)]) -> [UInt8] {
-        var objects: [[UInt8]] = []
+        make(pages.map { Page(image: $0) })
+    }
+
+    /// Pages of text in Helvetica 11 pt on A4, as a letter saved from an office program.
+    public static func digital(_ pages: [[String]]) -> [UInt8] {
+        make(pages.map { Page(lines: $0) })
+    }
+
+    /// Any pages; object 3 is the font every page may use.
+    public static func make(_ pages: [Page]) -> [UInt8] {
+        var objects = [Array("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".utf8)]
         var kids: [Int] = []
         for page in pages {
             let first = 3 + objects.count  // page, contents, image
-            let (w, h) = (Double(page.width) * 72 / 300, Double(page.height) * 72 / 300)
-            let content = Array(String(format: "q %.2f 0 0 %.2f 0 0 cm /Im0 Do Q", w, h).utf8)
+            let (w, h) = page.image.map { (Double($0.width) * 72 / 300, Double($0.height) * 72 / 300) } ?? (595, 842)
+            var content = page.image == nil ? [] : Array(String(format: "q %.2f 0 0 %.2f 0 0 cm /Im0 Do Q\n", w, h).utf8)
+            if !page.lines.isEmpty {
+                content += Array(String(format: "BT %d Tr /F1 11 Tf 14 TL 72 %.2f Td\n", page.invisible ? 3 : 0, h - 72).utf8)
+                for line in page.lines { content += Array("(".utf8) + winAnsi(line) + Array(") Tj T*\n".utf8) }
+                content += Array("ET".utf8)
+            }
+            let image = page.image == nil ? "" : "/XObject << /Im0 \(first + 2) 0 R >> "
             objects.append(Array(String(format: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] ", w, h).utf8)
-                + Array("/Resources << /XObject << /Im0 \(first + 2) 0 R >> >> /Contents \(first + 1) 0 R >>".utf8))
+                + Array("/Resources << \(image)/Font << /F1 3 0 R >> >> /Contents \(first + 1) 0 R >>".utf8))
             objects.append(stream(content, dictionary: ""))
-            objects.append(stream(page.jpeg, dictionary: "/Type /XObject /Subtype /Image /Width \(page.width) /Height \(page.height) "
-                                  + "/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode "))
+            if let scan = page.image {
+                objects.append(stream(scan.jpeg, dictionary: "/Type /XObject /Subtype /Image /Width \(scan.width) /Height \(scan.height) "
+                                      + "/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode "))
+            }
             kids.append(first)
         }
         return document(objects, kids: kids)
+    }
+
+    /// A PDF string's bytes in WinAnsiEncoding (Latin-1 and the en dash), escaped.
+    private static func winAnsi(_ text: String) -> [UInt8] {
+        text.unicodeScalars.flatMap { scalar -> [UInt8] in
+            switch scalar {
+            case "(", ")", "\\": [0x5C, UInt8(scalar.value)]
+            case "–": [0x96]
+            default: scalar.value < 256 ? [UInt8(scalar.value)] : [0x3F]
+            }
+        }
     }
 
     /// `count` empty pages of `width × height` points.
