@@ -11,6 +11,9 @@ Three runs over the same page images (every file in the images folder, sorted):
                        broken binary fails fast.
   tesseract (OMP=1)    `tesseract IMG - -l nor` page by page, OMP_THREAD_LIMIT=1
   tesseract (defaults) the same without OMP_THREAD_LIMIT (its own threading); --skip-default leaves it out
+Then the corpus's JPEG pages twice more, as they are and each wrapped unchanged in a one-page PDF
+(sized so that 300 DPI gives the same pixels): arkivator's pages/min for PDF input against image input,
+target >= 0.9x (--skip-pdf leaves it out).
 It prints pages, seconds and pages/min per run, the speed-ups against the targets (>= 1.6x vs OMP=1,
 >= 4x vs defaults) and arkivator's peak RSS against <= 400 MB.  When a truth corpus and its score.py
 (TRUTH/../score.py) exist, both prediction files are scored and CER/WER/wordRecall per degradation class
@@ -33,6 +36,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 TARGET_VS_OMP1, TARGET_VS_DEFAULT, TARGET_RSS_MB = 1.6, 4.0, 400.0
+TARGET_PDF_VS_IMAGE = 0.9
 CLASSES = ("clean", "scan", "photo", "all")
 # prediction field -> score.py figure in byDegradation
 FIELDS = {"docType": "docTypeAcc", "documentDate": "documentDateAcc", "person": "personAcc",
@@ -89,15 +93,15 @@ def run_tesseract(label, images, corpus, env, pred_path):
             "failedPages": failed, "predictions": str(pred_path)}
 
 
-def run_arkivator(exe, jobs, img_dir, pages, out, family=None):
+def run_arkivator(exe, jobs, img_dir, pages, out, family=None, name="arkivator", label=None):
     """`arkivator ingest --json --jobs N DIR` under /usr/bin/time -v; stdout is saved as is.
 
     It runs on a fresh library in OUT/library (never the user's own), with the corpus household
     imported first when there is one, so that person matching and the archive are measured too.
     """
-    label = f"arkivator (--jobs {jobs})"
-    pred, time_txt, err_txt = out / "pred-arkivator.jsonl", out / "arkivator-time.txt", out / "arkivator-stderr.txt"
-    library = out / "library"
+    label = label or f"arkivator (--jobs {jobs})"
+    pred, time_txt, err_txt = out / f"pred-{name}.jsonl", out / f"{name}-time.txt", out / f"{name}-stderr.txt"
+    library = out / ("library" if name == "arkivator" else f"library-{name}")
     shutil.rmtree(library, ignore_errors=True)
     if family and family.is_file():
         subprocess.run([exe, "family", "import", "--library", str(library), str(family)],
@@ -143,6 +147,57 @@ def run_arkivator(exe, jobs, img_dir, pages, out, family=None):
     return {"label": label, "pages": pages, "seconds": secs, "pagesPerMin": rate(pages, secs), "exitCode": rc,
             "documents": docs, "errorLines": errors, "peakRssMB": None if rss_kb is None else rss_kb / 1024.0,
             "predictions": str(pred), "stderr": str(err_txt)}
+
+
+def jpeg_size(data):
+    """(width, height, components) from a JPEG's frame header, or None."""
+    i = 2
+    while i + 9 < len(data) and data[i] == 0xFF:
+        marker, length = data[i + 1], int.from_bytes(data[i + 2:i + 4], "big")
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            return (int.from_bytes(data[i + 7:i + 9], "big"), int.from_bytes(data[i + 5:i + 7], "big"), data[i + 9])
+        i += 2 + length
+    return None
+
+
+def scanned_pdf(jpeg):
+    """A one-page PDF showing `jpeg` as it is, sized so that 300 DPI gives its own pixels back."""
+    w, h, n = jpeg_size(jpeg)
+    space = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}[n]
+    pw, ph = w * 72 / 300, h * 72 / 300
+    content = f"q {pw:.3f} 0 0 {ph:.3f} 0 0 cm /Im0 Do Q".encode()
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+               f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw:.3f} {ph:.3f}] "
+               f"/Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>".encode(),
+               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+               f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /{space} /BitsPerComponent 8 "
+               f"/Filter /DCTDecode /Length {len(jpeg)} >>\nstream\n".encode() + jpeg + b"\nendstream"]
+    out, offsets = bytearray(b"%PDF-1.4\n"), []
+    for number, body in enumerate(objects, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode() + b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def pdf_comparison(exe, jobs, images, out):
+    """The same JPEG pages as images and as scanned PDFs (one page each, the JPEG inside as it is):
+    arkivator's pages/min for each, one after the other in this run."""
+    jpegs = [p for p in images if p.suffix.lower() in (".jpg", ".jpeg") and jpeg_size(p.read_bytes())]
+    if not jpegs:
+        return None
+    image_dir, pdf_dir = out / "pdf-compare" / "images", out / "pdf-compare" / "pdf"
+    shutil.rmtree(out / "pdf-compare", ignore_errors=True)
+    image_dir.mkdir(parents=True)
+    pdf_dir.mkdir(parents=True)
+    for p in jpegs:
+        shutil.copyfile(p, image_dir / p.name)
+        (pdf_dir / (p.stem + ".pdf")).write_bytes(scanned_pdf(p.read_bytes()))
+    image = run_arkivator(exe, jobs, image_dir, len(jpegs), out, name="compare-image", label="arkivator, JPEG pages")
+    pdf = run_arkivator(exe, jobs, pdf_dir, len(jpegs), out, name="compare-pdf", label="arkivator, same pages as PDF")
+    return image, pdf
 
 
 def truth_for(truth_dir, names, out):
@@ -203,6 +258,7 @@ def main(argv=None):
     ap.add_argument("--out", type=Path, default=REPO / ".bench", help="output folder (default .bench/)")
     ap.add_argument("--quick", type=int, metavar="N", help="only the first N images")
     ap.add_argument("--skip-default", action="store_true", help="skip the tesseract run with default threading")
+    ap.add_argument("--skip-pdf", action="store_true", help="skip the scanned-PDF against JPEG comparison")
     a = ap.parse_args(argv)
 
     if not a.images.is_dir():
@@ -266,6 +322,22 @@ def main(argv=None):
         ratios[key] = ark["pagesPerMin"] / r["pagesPerMin"] if r["pagesPerMin"] else None
         verdict[key] = ratios[key] is not None and ratios[key] >= target
         say(f"{head:48s} {ratios[key]:6.2f}x   {f'target >= {target:g}x':17s} {'PASS' if verdict[key] else 'FAIL'}")
+    if not a.skip_pdf and not ark_failed:
+        compared = pdf_comparison(exe, a.jobs, images, out)
+        if compared is None:
+            say(f"{'scanned PDF vs JPEG input:':48s} not measured (no JPEG pages)")
+        else:
+            image, pdf = compared
+            runs["compare_image"], runs["compare_pdf"] = image, pdf
+            if image["exitCode"] > 1 or pdf["exitCode"] > 1 or not image["pagesPerMin"]:
+                say(f"{'scanned PDF vs JPEG input:':48s} FAILED (see {out / 'compare-pdf-stderr.txt'})")
+            else:
+                ratios["pdf_vs_image"] = pdf["pagesPerMin"] / image["pagesPerMin"]
+                verdict["pdf_vs_image"] = ratios["pdf_vs_image"] >= TARGET_PDF_VS_IMAGE
+                say(f"{'scanned PDF vs JPEG input, same ' + str(image['pages']) + ' pages:':48s} "
+                    f"{ratios['pdf_vs_image']:6.2f}x   {f'target >= {TARGET_PDF_VS_IMAGE:g}x':17s} "
+                    f"{'PASS' if verdict['pdf_vs_image'] else 'FAIL'}   "
+                    f"({pdf['pagesPerMin']:.1f} vs {image['pagesPerMin']:.1f} pages/min)")
     rss = ark["peakRssMB"]
     if rss is None or ark_failed:
         say(f"{'arkivator peak RSS:':48s} not measured, target <= {TARGET_RSS_MB:g} MB")
@@ -327,7 +399,7 @@ def main(argv=None):
     report = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cpus": os.cpu_count(), "images": str(a.images),
               "pages": n, "jobs": a.jobs, "runs": runs, "ratios": ratios,
               "targets": {"vsTesseractOmp1": TARGET_VS_OMP1, "vsTesseractDefault": TARGET_VS_DEFAULT,
-                          "peakRssMB": TARGET_RSS_MB},
+                          "peakRssMB": TARGET_RSS_MB, "pdfVsImage": TARGET_PDF_VS_IMAGE},
               "pass": verdict, "scores": scores}
     (out / "bench.json").write_text(json.dumps(report, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     say(f"\nwrote {out / 'bench.json'}")

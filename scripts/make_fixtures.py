@@ -571,6 +571,162 @@ LETTER_LABSVAR = Letter("liberation-sans", [[
 ]])
 
 
+# --- samples: PDF -------------------------------------------------------------
+
+# Scanned to PDF by an office scanner ("scan to folder"): one gray JPEG a page.
+LETTER_RESEPT = Letter("dejavu-sans", [[
+    ("letterhead", ["Solberg legesenter", "Fastlege Tone Aasland"],
+     ["Kirkebakken 12", "1610 Lundemo", "Telefon 69 31 20 20"]),
+    ("address", ["Erik Haugland", "Bjørkeveien 3", "1612 Lundemo"]),
+    ("date", "Dato: 24.06.2025"),
+    ("heading", "Reseptutskrift"),
+    ("para", "Her er en oversikt over reseptene som er sendt elektronisk til reseptformidleren. Du kan "
+             "hente legemidlene på hvilket som helst apotek ved å oppgi navn og fødselsdato."),
+    ("lines", ["Metformin tablett 500 mg, 1 tablett morgen og kveld, 100 stk.",
+               "Atorvastatin tablett 20 mg, 1 tablett om kvelden, 98 stk.",
+               "Reiterasjon: 3 ganger. Resepten er gyldig i ett år."], 5),
+    ("para", "Ta kontakt med legekontoret dersom du får bivirkninger, for eksempel muskelsmerter eller "
+             "plager fra magen. Ny kontroll av blodsukker og kolesterol om tre måneder."),
+    ("signature", [SIGN_OFF, "Tone Aasland", "Fastlege"]),
+]])
+
+# Saved from the municipality's portal: a PDF with a text layer, laid out as an office program
+# does (Helvetica, left column, letterhead block on the right).
+DIGITAL_VEDTAK = {
+    "letterhead": ["Vestlia kommune", "Tildelingskontoret for helse- og omsorgstjenester"],
+    "contact": ["Rådhusgata 1", "4630 Vestlia", "Telefon 38 14 00 00"],
+    "address": ["Randi Østby", "Havnegata 7 B", "9310 Havøy"],
+    "date": "Vestlia, 9. mai 2025",
+    "reference": "Vår ref.: 2025/4417",
+    "heading": "Vedtak om hjemmesykepleie",
+    "paragraphs": [
+        "Vi viser til søknaden din av 22. april 2025 og til kartleggingsbesøket hjemme hos deg 30. april. "
+        "Du får innvilget hjemmesykepleie fra 12. mai 2025, to besøk daglig i fire uker. Deretter vurderer "
+        "vi sammen med deg om behovet fortsatt er der.",
+        "Hjemmesykepleien skal hjelpe deg med medisiner, tilsyn etter sykehusoppholdet og oppfølging av "
+        "blodsukkeret. Tjenesten er gratis. Du vil få beskjed om hvem som er kontaktperson i hjemmetjenesten.",
+        "Vedtaket er gjort etter helse- og omsorgstjenesteloven § 3-2 første ledd nr. 6 bokstav a. Du kan "
+        "klage på vedtaket. Klagefristen er fire uker fra du mottok dette brevet. Klagen sendes til "
+        "Tildelingskontoret, som vurderer saken på nytt før den eventuelt sendes til Statsforvalteren.",
+    ],
+    "signature": [SIGN_OFF, "", "Marit Lunde", "saksbehandler"],
+    "footer": "Dokumentet er elektronisk godkjent og har ingen signatur.",
+}
+
+
+def pdf_file(objects: list[bytes], kids: list[int]) -> bytes:
+    """Catalog (1), page tree (2), then `objects` as 3, 4 ...; `kids` are the page objects."""
+    pages = " ".join(f"{k} 0 R" for k in kids)
+    everything = [b"<< /Type /Catalog /Pages 2 0 R >>",
+                  f"<< /Type /Pages /Kids [{pages}] /Count {len(kids)} >>".encode()] + objects
+    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(everything, start=1):
+        offsets.append(len(out))
+        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
+    xref = len(out)
+    out += f"xref\n0 {len(everything) + 1}\n0000000000 65535 f \n".encode()
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += f"trailer\n<< /Size {len(everything) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
+    return bytes(out)
+
+
+def pdf_stream(data: bytes, dictionary: str = "") -> bytes:
+    return f"<< {dictionary}/Length {len(data)} >>\nstream\n".encode() + data + b"\nendstream"
+
+
+def scanned_pdf(pages: list[Image.Image], dpi: int, quality: int) -> bytes:
+    """One gray JPEG per page, each filling a page of its size at `dpi`."""
+    objects: list[bytes] = []
+    kids: list[int] = []
+    for page in pages:
+        first = 3 + len(objects)
+        buf = io.BytesIO()
+        page.convert("L").save(buf, "JPEG", quality=quality)
+        w, h = page.size[0] * 72 / dpi, page.size[1] * 72 / dpi
+        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w:.2f} {h:.2f}] "
+                       f"/Resources << /XObject << /Im0 {first + 2} 0 R >> >> /Contents {first + 1} 0 R >>".encode())
+        objects.append(pdf_stream(f"q {w:.2f} 0 0 {h:.2f} 0 0 cm /Im0 Do Q".encode()))
+        objects.append(pdf_stream(buf.getvalue(), f"/Type /XObject /Subtype /Image /Width {page.size[0]} "
+                                  f"/Height {page.size[1]} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode "))
+        kids.append(first)
+    return pdf_file(objects, kids)
+
+
+def pdf_text(text: str) -> bytes:
+    """A PDF string in WinAnsiEncoding (Latin-1, with the en dash and the section sign)."""
+    out = bytearray(b"(")
+    for ch in text:
+        if ch in "()\\":
+            out += b"\\" + ch.encode()
+        elif ch == "–":
+            out.append(0x96)
+        else:
+            out += ch.encode("latin-1")
+    return bytes(out + b")")
+
+
+def digital_pdf(letter: dict) -> tuple[bytes, str]:
+    """One A4 page of text as an office program writes it (Helvetica and Helvetica-Bold, whose
+    widths Liberation Sans shares), and the text in reading order."""
+    regular = get_font(FONT_FAMILIES["liberation-sans"][0], 1000)
+    ops: list[bytes] = []
+    lines: list[str] = []
+
+    def put(x: float, y: float, text: str, size: float = 10.5, bold: bool = False, right: bool = False):
+        font = get_font(FONT_FAMILIES["liberation-sans"][1 if bold else 0], 1000)
+        if right:
+            x -= font.getlength(text) * size / 1000
+        ops.append(b"BT /F%d %.1f Tf %.2f %.2f Td " % (2 if bold else 1, size, x, 842 - y) + pdf_text(text) + b" Tj ET")
+
+    left, right_edge, y = 70.0, 525.0, 78.0
+    put(left, y, letter["letterhead"][0], 15, bold=True)
+    put(left, y + 15, letter["letterhead"][1], 9.5)
+    for i, line in enumerate(letter["contact"]):
+        put(right_edge, y + i * 12, line, 9, right=True)
+    lines += letter["letterhead"] + [""] + letter["contact"] + [""]
+    y = 160
+    for line in letter["address"]:
+        put(left, y, line)
+        y += 13
+    lines += letter["address"] + [""]
+    put(right_edge, 160, letter["date"], right=True)
+    put(right_edge, 173, letter["reference"], right=True)
+    y += 30
+    put(left, y, letter["heading"], 13, bold=True)
+    lines += [letter["date"], letter["reference"], "", letter["heading"], ""]
+    y += 24
+    for paragraph in letter["paragraphs"]:
+        words, line = paragraph.split(), ""
+        for word in words:
+            candidate = f"{line} {word}".strip()
+            if regular.getlength(candidate) * 10.5 / 1000 > right_edge - left and line:
+                put(left, y, line)
+                lines.append(line)
+                y += 14
+                line = word
+            else:
+                line = candidate
+        put(left, y, line)
+        lines += [line, ""]
+        y += 14 + 10
+    for line in letter["signature"]:
+        if line:
+            put(left, y, line)
+            lines.append(line)
+        y += 14
+    put(left, 800, letter["footer"], 8)
+    lines += ["", letter["footer"]]
+    content = "\n".join(op.decode("latin-1") for op in ops).encode("latin-1")
+    fonts = " ".join(f"/F{n} << /Type /Font /Subtype /Type1 /BaseFont /{name} /Encoding /WinAnsiEncoding >>"
+                     for n, name in [(1, "Helvetica"), (2, "Helvetica-Bold")])
+    page = f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << {fonts} >> >> /Contents 4 0 R >>"
+    text = "\n".join(lines)
+    while "\n\n\n" in text:
+        text = text.replace("\n\n\n", "\n\n")
+    return pdf_file([page.encode(), pdf_stream(content)], [3]), text + "\n"
+
+
 # ---------------------------------------------------------------------------
 # Image effects
 # ---------------------------------------------------------------------------
@@ -858,6 +1014,16 @@ def generate() -> list[Path]:
     quantize_gray(page, 8).save(p, "PNG", optimize=True, dpi=(300, 300))
     written.append(p)
 
+    (page, _), = render_letter(LETTER_RESEPT, 200, ink=0)
+    p = SAMPLES / "resept-skannet.pdf"
+    p.write_bytes(scanned_pdf([make_scan(page, 0.7, seed=1201, paper=(232, 246), noise=1.4)], 200, 70))
+    written.append(p)
+
+    data, _ = digital_pdf(DIGITAL_VEDTAK)
+    p = SAMPLES / "vedtak-digital.pdf"
+    p.write_bytes(data)
+    written.append(p)
+
     # ---------------- fixtures ----------------
     (page, lines), = render_letter(LETTER_CLEAN, 300, ink=0)
     p = FIXTURES / "clean.png"
@@ -958,6 +1124,8 @@ EXPECTED = [
     "samples/epikrise-skann_p1.jpg",
     "samples/epikrise-skann_p2.jpg",
     "samples/labsvar-ren.png",
+    "samples/resept-skannet.pdf",
+    "samples/vedtak-digital.pdf",
     *[f"Tests/Fixtures/{n}.{e}" for n, ext in [("clean", "png"), ("skew", "jpg"), ("skew-neg", "jpg"),
                                               ("photo", "jpg"), ("photo2", "jpg"), ("twopage", "tif")]
       for e in (ext, "txt", "json")],

@@ -15,6 +15,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case undecodable
         case noPages
         case tooManyPages(limit: Int)
+        case documentTooLarge(megapixels: Int, limit: Int)
         case encrypted
     }
 
@@ -60,6 +61,10 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     public static let encrypted = InputError(.encrypted)
     /// A document has more pages than one letter should (the files are checked before decoding).
     public static func tooManyPages(limit: Int) -> InputError { .init(.tooManyPages(limit: limit)) }
+    /// A document's pages hold more pixels together than the document budget (in megapixels).
+    public static func documentTooLarge(megapixels: Int, limit: Int) -> InputError {
+        .init(.documentTooLarge(megapixels: megapixels, limit: limit))
+    }
 
     /// A short machine-readable code, stable across languages.
     public var errorCode: String {
@@ -69,7 +74,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case .notAnImage: "notAnImage"
         case .unsupportedFormat: "unsupportedFormat"
         case .truncated: "truncated"
-        case .tooLarge, .fileTooLarge: "tooLarge"
+        case .tooLarge, .fileTooLarge, .documentTooLarge: "tooLarge"
         case .undecodable: "undecodable"
         case .noPages: "noPages"
         case .tooManyPages: "tooManyPages"
@@ -126,6 +131,12 @@ public struct InputError: UserFacingError, Sendable, Equatable {
             UserMessage(
                 nb: "Dokumentet har flere enn \(limit) sider, og det leses ikke. Del det opp i flere filer, ett brev i hver.",
                 en: "The document has more than \(limit) pages and is not read. Split it into several files, one letter each.")
+        case .documentTooLarge(let megapixels, let limit):
+            UserMessage(
+                nb: "Sidene i dokumentet har til sammen for mange piksler (over \(megapixels) megapiksler, grensen er \(limit)). "
+                    + "Skann med 300 DPI, eller del dokumentet opp i flere filer.",
+                en: "The document's pages hold too many pixels together (over \(megapixels) megapixels, the limit is \(limit)). "
+                    + "Scan at 300 DPI, or split the document into several files.")
         }
     }
 }

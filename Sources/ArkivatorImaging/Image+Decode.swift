@@ -11,6 +11,11 @@ extension Image {
     /// compressed page thousands of times).
     public static let maximumPages = 100
 
+    /// The most pixels all pages of one document may hold together: 1.5 gigapixels is some 170
+    /// A4 pages at 300 DPI, more than ``maximumPages`` ordinary pages, but only 25 pages at the
+    /// page budget (a document that would take hours to read).
+    public static let documentPixelBudget = 1_500_000_000
+
     /// Decodes every page in `bytes` (one for JPEG and PNG, one or more for TIFF), after checking
     /// them all from their headers (see ``EncodedPages/inspect(_:pixelBudget:pageLimit:)``).
     public static func decodePages(_ bytes: [UInt8], pixelBudget: Int = defaultPixelBudget) throws(InputError) -> [Image] {
@@ -40,6 +45,8 @@ public struct EncodedPages: Sendable {
     }
     /// Width and height of each page, from its header (as stored, before any EXIF turn).
     public let sizes: [(width: Int, height: Int)]
+    /// The pixels of all pages together.
+    public var pixels: Int { sizes.reduce(0) { $0 + $1.width * $1.height } }
     /// A JPEG's EXIF orientation (2…8), applied when its page is decoded; nil for none.
     public let exifOrientation: Int?
     /// For a PDF, each page's text layer where it can stand in for OCR (see
@@ -71,10 +78,29 @@ public struct EncodedPages: Sendable {
     public var count: Int { sizes.count }
 
     /// Reads the headers: refuses a file that is no image, a page over `pixelBudget`, and a file
-    /// that would take its document over `pageLimit` pages, counting the `pagesBefore` of the
-    /// document's earlier files (counting stops there, so a huge TIFF costs little).
+    /// that would take its document over `pageLimit` pages or over `documentPixelBudget` pixels,
+    /// counting the `pagesBefore` and `pixelsBefore` of the document's earlier files (counting
+    /// stops there, so a huge TIFF costs little).
     public static func inspect(_ bytes: [UInt8], pixelBudget: Int = Image.defaultPixelBudget,
-                               pagesBefore: Int = 0, pageLimit: Int = Image.maximumPages) throws(InputError) -> EncodedPages {
+                               pagesBefore: Int = 0, pageLimit: Int = Image.maximumPages,
+                               pixelsBefore: Int = 0,
+                               documentPixelBudget: Int = Image.documentPixelBudget) throws(InputError) -> EncodedPages {
+        let budget = { (pixels: Int) throws(InputError) in
+            guard pixelsBefore + pixels <= documentPixelBudget else {
+                throw InputError.documentTooLarge(megapixels: (pixelsBefore + pixels) / 1_000_000,
+                                                  limit: documentPixelBudget / 1_000_000)
+            }
+        }
+        let pages = try inspectPages(bytes, pixelBudget: pixelBudget, pagesBefore: pagesBefore, pageLimit: pageLimit,
+                                     documentBudget: budget)
+        try budget(pages.pixels)
+        return pages
+    }
+
+    /// ``inspect(_:pixelBudget:pagesBefore:pageLimit:pixelsBefore:documentPixelBudget:)`` but for
+    /// the document budget, which `documentBudget` checks (a PDF's before its text is read).
+    private static func inspectPages(_ bytes: [UInt8], pixelBudget: Int, pagesBefore: Int, pageLimit: Int,
+                                     documentBudget: (Int) throws(InputError) -> Void) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
         if FileSignature.isPDF(bytes) {
             let file = try PDFFile(bytes)
@@ -86,6 +112,7 @@ public struct EncodedPages: Sendable {
                 try checkBudget(width: size.width, height: size.height, pixelBudget: pixelBudget)
                 sizes.append(size)
             }
+            try documentBudget(sizes.reduce(0) { $0 + $1.width * $1.height })
             let layers = (0..<file.pageCount).map { index in file.textLayer(of: index).flatMap { $0.isTrustworthy ? $0 : nil } }
             return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil, textLayers: layers)
         }

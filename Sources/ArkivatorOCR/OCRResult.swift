@@ -206,7 +206,10 @@ extension OCRPage {
     ///
     /// A page is `noText` unless it has at least three words of two or more letters or digits read
     /// with confidence 0.6 or better; such pages get empty text, so noise never reaches the archive.
-    static func assemble(_ items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)]) -> OCRPage {
+    /// `typography` puts right what OCR models get wrong (see ``Typography``); a text layer's
+    /// words are taken exactly as they are.
+    static func assemble(_ items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)],
+                         typography: Bool = true) -> OCRPage {
         var text = ""
         var scalars = 0
         var words: [RecognizedWord] = []
@@ -214,7 +217,8 @@ extension OCRPage {
         var weights = 0.0
         var meaningful = 0
         for item in items {
-            let word = Typography.normalized(item.text.trimmingCharacters(in: .whitespacesAndNewlines))
+            let trimmed = item.text.trimmingCharacters(in: .whitespacesAndNewlines)
+            let word = typography ? Typography.normalized(trimmed) : trimmed
             guard !word.isEmpty else { continue }
             if !words.isEmpty {
                 let separator: String = switch item.breakBefore {

@@ -199,6 +199,7 @@ private final class Run: Sendable {
         var encoded: [EncodedPages] = []
         var failure: InputError?
         var pageCount = 0
+        var pixelCount = 0
         for url in source.pages {
             let readStart = Date()
             do {
@@ -206,8 +207,10 @@ private final class Run: Sendable {
                 files.append(file)
                 timings.read += Date().timeIntervalSince(readStart)
                 let inspectStart = Date()
-                let pages = try EncodedPages.inspect(file.bytes, pixelBudget: options.pixelBudget, pagesBefore: pageCount)
+                let pages = try EncodedPages.inspect(file.bytes, pixelBudget: options.pixelBudget, pagesBefore: pageCount,
+                                                     pixelsBefore: pixelCount)
                 pageCount += pages.count
+                pixelCount += pages.pixels
                 encoded.append(pages)
                 timings.decode += Date().timeIntervalSince(inspectStart)
             } catch {

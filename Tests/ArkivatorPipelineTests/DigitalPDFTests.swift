@@ -16,7 +16,7 @@ import Testing
          "Med vennlig hilsen", "Åse Bjørkli", "sekretær"],
         ["Praktiske opplysninger", "",
          "Parkering er mulig i kjelleren under bygg Ø. Gi beskjed om du trenger tolk.",
-         "Timen koster egenandel etter gjeldende satser (frikort gjelder)."],
+         "Timen koster egenandel etter gjeldende satser (frikort gjelder), jf. § 3-2 og rom 1-2."],
     ]
 
     /// The text the layer should give: lines joined by newlines (an empty line is a paragraph

@@ -48,12 +48,15 @@ import Testing
             try Data(PDFMaker.blank(pages: 10_000)).write(to: many)
             let huge = dir.appendingPathComponent("enorm.pdf")
             try Data(PDFMaker.blank(pages: 1, width: 100_000, height: 100_000)).write(to: huge)
+            // 30 pages each just under the page budget at 300 DPI (59 megapixels): 1.8 gigapixels in all.
+            let heavy = dir.appendingPathComponent("tunge-sider.pdf")
+            try Data(PDFMaker.blank(pages: 30, width: 1700, height: 2000)).write(to: heavy)
 
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
             process.arguments = ["-f", "maxrss-kb=%M", CLI.executable.path, "ingest", "--json", "--no-archive",
                                  "--library", dir.appendingPathComponent("bibliotek").path,
-                                 locked.path, cut.path, many.path, huge.path, good]
+                                 locked.path, cut.path, many.path, huge.path, heavy.path, good]
             process.environment = CLI.environment()
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
@@ -64,8 +67,9 @@ import Testing
             process.waitUntilExit()
             #expect(process.terminationStatus == 1, "\(stderr)")
             let records = try CLI.records(CLI.Output(status: 0, stdout: stdout, stderr: ""))
-            #expect(records.map { $0["errorCode"] as? String } == ["encrypted", "truncated", "tooManyPages", "tooLarge", nil])
+            #expect(records.map { $0["errorCode"] as? String } == ["encrypted", "truncated", "tooManyPages", "tooLarge", "tooLarge", nil])
             #expect((records.first?["error"] as? String)?.contains("låst med passord") == true)
+            #expect((records[4]["error"] as? String)?.contains("til sammen for mange piksler") == true, "\(records[4])")
             let line = try #require(stderr.split(separator: "\n").last { $0.hasPrefix("maxrss-kb=") })
             let kilobytes = try #require(Int(line.dropFirst("maxrss-kb=".count)))
             #expect(kilobytes <= 400 * 1024, "peak RSS \(kilobytes / 1024) MB")
