@@ -10,6 +10,8 @@ APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-de
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx; and
 # heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
 TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples qpdf
+# What scripts/make_fixtures.py draws the samples and test pages with (Debian's own Python).
+FIXTURE_APT_PACKAGES = python3-pil python3-numpy fonts-dejavu-core fonts-liberation
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tesseract's OpenMP runtime must see this before it loads (tests load it into the test process).
 export OMP_THREAD_LIMIT := 1
@@ -135,7 +137,14 @@ corpus-check: release test-deps
 
 # Regenerates samples/ and Tests/Fixtures/ from the project's own letter texts.
 fixtures:
-	python3 scripts/make_fixtures.py
+	@missing=""; for p in $(FIXTURE_APT_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installerer for eksemplene:$$missing"; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+	/usr/bin/python3 scripts/make_fixtures.py
 
 clean:
 	rm -rf .build .demo .bench

@@ -22,7 +22,7 @@ public struct PersonMatcher {
 
     func match(_ text: LetterText) -> Result {
         let numbers = Self.findFodselsnumre(in: text)
-        let printed = Self.patientName(in: text, labels: labels) ?? Self.addressee(in: text)
+        let printed = Self.patientName(in: text, labels: labels) ?? Self.addressee(in: text, labels: labels)
         let printedBirthDates = Self.birthDates(in: text, labels: labels) + numbers.map(\.birthDateISO)
 
         // 1. A fødselsnummer that is a member's.
@@ -79,14 +79,15 @@ public struct PersonMatcher {
                 let rest = text.lines[index].dropFirst(label.count)
                 guard let colon = rest.firstIndex(of: ":"), rest[rest.startIndex..<colon].trimmingCharacters(in: .whitespaces).count <= 2 else { continue }
                 let value = rest[rest.index(after: colon)...]
-                if let name = cleanName(String(value)) { return name }
+                if let name = cleanName(String(value)), !hasRole(name, labels: labels), !looksLikeInstitution(name) { return name }
             }
         }
         return nil
     }
 
     /// The addressee: the name line above a street line and a "NNNN PLACE" line, near the top.
-    static func addressee(in text: LetterText) -> String? {
+    /// An institution's or a health worker's address block (a letterhead) is passed over.
+    static func addressee(in text: LetterText, labels: Vocabulary.Labels) -> String? {
         for index in text.headLines where index >= 2 {
             let line = text.lines[index]
             let words = line.split(separator: " ")
@@ -94,16 +95,19 @@ public struct PersonMatcher {
             // The name stands above the street line; a date or reference set beside the address
             // may have landed between them.
             for back in 2...5 where index - back >= 0 {
-                if let name = cleanName(text.lines[index - back]), !looksLikeInstitution(name) { return name }
+                if let name = cleanName(text.lines[index - back]), !looksLikeInstitution(name), !hasRole(name, labels: labels) {
+                    return name
+                }
             }
         }
         return nil
     }
 
-    /// Birth dates printed after "Født:" and the like.
+    /// Birth dates printed after "Født:" and the like (not on a line that names a health or case
+    /// worker: that is the worker's, not the patient's).
     static func birthDates(in text: LetterText, labels: Vocabulary.Labels) -> [String] {
         var dates: [String] = []
-        for line in text.lines {
+        for line in text.lines where !hasRole(line, labels: labels) {
             let lower = line.lowercased()
             for match in NorwegianDate.find(in: line) {
                 let prefix = String(String.UnicodeScalarView(Array(lower.unicodeScalars)[..<match.range.lowerBound]))
@@ -136,11 +140,22 @@ public struct PersonMatcher {
             && words.allSatisfy { w in w.first?.isUppercase == true && w.allSatisfy { $0.isLetter || $0 == "-" || $0 == "." || $0 == "'" } }
     }
 
+    /// Whether a word of `name` is a role ("Fastlege Tone Aasland", "Lege Per Lund"): a health or
+    /// case worker, not the person a letter is about.
+    static func hasRole(_ name: String, labels: Vocabulary.Labels) -> Bool {
+        name.lowercased().split(whereSeparator: { $0 == " " || $0 == "," }).contains { word in
+            labels.roles.contains(String(word)) || labels.roles.contains(String(word.drop { $0 == "(" }.prefix { $0 != ")" }))
+        }
+    }
+
+    /// Whether `name` names an institution: a word that is one of the kinds ("Helse", "NAV",
+    /// "HF") or holds one ("Universitetssykehuset", "Bydelslegekontoret").
     static func looksLikeInstitution(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return ["sykehus", "sjukehus", "legekontor", "legesenter", "kommune", "herad", "klinikk", "avdeling", "poliklinikk",
-                "nav", "helfo", "hospital", "laboratori", "senter", "apotek", "as", "hf"].contains { word in
-            lower.split(separator: " ").contains { $0 == word || $0.hasSuffix(word) && word.count > 4 }
+        return ["sykehus", "sjukehus", "legekontor", "legesenter", "legevakt", "kommune", "herad", "klinikk", "avdeling",
+                "nav", "helfo", "hospital", "laboratori", "senter", "apotek", "as", "hf", "rhf", "helse", "dps", "bup",
+                "statsforvalter", "institutt", "stiftelse", "tjeneste", "kontor", "sentral"].contains { word in
+            lower.split(separator: " ").contains { $0 == word || $0.contains(word) && word.count > 4 }
         }
     }
 

@@ -33,7 +33,10 @@ public struct Vocabulary: Sendable {
         public var otherDate: [String]
         public var patient: [String]
         public var birth: [String]
-        public static let empty = Labels(letterDate: [], otherDate: [], patient: [], birth: [])
+        /// A health or case worker's role ("fastlege", "saksbehandler"): a name beside one is
+        /// never the person a letter is about.
+        public var roles: [String]
+        public static let empty = Labels(letterDate: [], otherDate: [], patient: [], birth: [], roles: [])
     }
 
     public var institutions: [Institution]

@@ -70,3 +70,43 @@ import Testing
         #expect(try Fodselsnummer(String(number.prefix(6)) + " " + String(number.suffix(5))).digits == number)
     }
 }
+
+/// Who a letter is about: never a health or case worker, never an institution, whatever the
+/// names, the role words and where in the letter they stand.
+@Suite struct PersonRoleTests {
+    static let firstNames = ["Tone", "Kari", "Ola", "Ingrid", "Per Arne", "Åse", "Nils", "Marit"]
+    static let lastNames = ["Aasland", "Nordmann", "Bjørkli", "Lunde", "Haugland", "Sæther"]
+    static let roles = ["Lege", "Fastlege", "Overlege", "Saksbehandler", "Sykepleier", "Psykolog", "Spesialist"]
+    static let institutions = ["Universitetssykehuset Nord-Norge", "Helse Vestvik HF", "Bydelslegekontoret Sentrum",
+                               "NAV Vestlia", "Vestlia kommune", "Haugsund legesenter", "Sørbyen DPS"]
+
+    @Test func aNameBesideARoleWordNeverBecomesThePerson() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...7), Gen.int(in: 0...5), Gen.int(in: 0...6), Gen.int(in: 0...3)) {
+            first, last, role, layout in
+            let name = "\(Self.firstNames[first]) \(Self.lastNames[last])"
+            let worker = "\(Self.roles[role]) \(name)"
+            // The worker shares a household member's name: still not the person.
+            let family = [FamilyProfile(name: name, birthDate: "1980-01-01")]
+            let text = switch layout {
+            case 0: "Vestvik legesenter\n\(worker)\nStorgata 4\n4630 Vestvik\n\nDato: 02.03.2025\nResept\nDu kan hente medisinene på apoteket."
+            case 1: "Vestvik sykehus\nDato: 02.03.2025\nEpikrise\nPasient: \(worker)\nInnlagt for observasjon."
+            case 2: "\(worker)\nVestvik legesenter\nPostboks 12\n4630 Vestvik\n\nDato: 02.03.2025\nSvar på prøver\nPrøvene er normale."
+            default: "Vestvik sykehus\nDato: 02.03.2025\nInnkalling\nGjelder: \(worker), født 01.01.1980\nDu har fått time."
+            }
+            let result = Classifier(family: family).classify(text, scanDate: CalendarDate(year: 2025, month: 3, day: 10)!)
+            #expect(result.familyMember == nil, "\(text)")
+            #expect(result.person.map { !$0.contains(Self.lastNames[last]) } ?? true, "\(text) → \(result.person ?? "")")
+        }
+    }
+
+    @Test func anInstitutionAddressedNeverBecomesThePerson() async {
+        await propertyCheck(count: 100, input: Gen.int(in: 0...6), Gen.int(in: 0...1)) { index, kind in
+            let institution = Self.institutions[index]
+            let text = kind == 0
+                ? "Vestvik legesenter\nDato: 02.03.2025\n\n\(institution)\nPostboks 100\n9038 Tromsø\n\nHenvisning\nJeg henviser til vurdering."
+                : "Vestvik legesenter\nDato: 02.03.2025\nHenvisning\nGjelder: \(institution)\nJeg henviser til vurdering."
+            let result = Classifier(family: []).classify(text, scanDate: CalendarDate(year: 2025, month: 3, day: 10)!)
+            #expect(result.person != institution, "\(text)")
+        }
+    }
+}
