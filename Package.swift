@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // C libraries, each wrapped once (module map + shim header only).
@@ -81,9 +84,17 @@ let package = Package(
             .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // The web app (`arkivator serve`): a thin shell over the library, like the command line.
+        .target(name: "ArkivatorWeb", dependencies: [
+            "ArkivatorCore", "ArkivatorArchive", "ArkivatorLibrary",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
+        ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
             "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary", "ArkivatorSync",
+            "ArkivatorWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
@@ -112,6 +123,11 @@ let package = Package(
         .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "TestSupport"]),
         .testTarget(name: "ArkivatorSyncTests", dependencies: [
             "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
+        ]),
+        .testTarget(name: "ArkivatorWebTests", dependencies: [
+            "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]

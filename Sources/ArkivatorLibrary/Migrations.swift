@@ -152,6 +152,18 @@ public enum Migrations {
             -- Settings made with `arkivator config set` (destination, …).
             CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             """),
+        Migration(version: 4, name: "web app sign-in", sql: """
+            -- The web app's password (a bcrypt hash) and its signed-in browsers. A session is found by
+            -- the SHA-256 of its cookie, so the database never holds a cookie that works.
+            CREATE TABLE web_account (id INTEGER PRIMARY KEY CHECK (id = 1), password_hash TEXT NOT NULL,
+                                      changed_at TEXT NOT NULL);
+            CREATE TABLE web_sessions (
+                token_hash TEXT PRIMARY KEY,
+                csrf TEXT NOT NULL,
+                created_at TEXT NOT NULL,
+                last_seen TEXT NOT NULL
+            );
+            """),
     ]
 }
 

@@ -1,0 +1,86 @@
+internal import Crypto
+import Foundation
+
+/// A browser signed in to the web app.
+public struct WebSession: Sendable, Equatable {
+    /// The token the browser holds in its cookie (only ever in memory and in the cookie).
+    public var token: String
+    /// The token every form and `fetch` must send back (`_csrf`, `X-CSRF-Token`).
+    public var csrf: String
+    public var lastSeen: Date
+}
+
+extension Library {
+    /// The web app's password hash (bcrypt), nil before one is set.
+    public func webPasswordHash() throws -> String? {
+        try withDatabase { try $0.firstRow("SELECT password_hash FROM web_account WHERE id = 1")?[0].string }
+    }
+
+    /// Sets the web app's password hash and signs every browser out.
+    public func setWebPasswordHash(_ hash: String) throws {
+        try withDatabase { database in
+            try database.inTransaction {
+                try database.execute("""
+                    INSERT INTO web_account (id, password_hash, changed_at) VALUES (1, ?, ?)
+                    ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, changed_at = excluded.changed_at
+                    """, [hash, Self.now()])
+                try database.execute("DELETE FROM web_sessions")
+            }
+        }
+    }
+
+    /// Starts a session: a new random token and CSRF token; only the token's hash is stored.
+    public func startWebSession(now: Date = Date()) throws -> WebSession {
+        let session = WebSession(token: Self.randomToken(), csrf: Self.randomToken(), lastSeen: now)
+        try withDatabase { database in
+            try database.execute("INSERT INTO web_sessions (token_hash, csrf, created_at, last_seen) VALUES (?, ?, ?, ?)",
+                                 [Self.tokenHash(session.token), session.csrf, Self.sessionTime(now), Self.sessionTime(now)])
+        }
+        return session
+    }
+
+    /// The session a browser's token belongs to, when it has been used within `idle` seconds;
+    /// marks it used now. A session idle longer is ended (the app lock).
+    public func webSession(token: String, idle: TimeInterval, now: Date = Date()) throws -> WebSession? {
+        guard !token.isEmpty, token.count <= 200 else { return nil }
+        let hash = Self.tokenHash(token)
+        return try withDatabase { database in
+            guard let row = try database.firstRow("SELECT csrf, last_seen FROM web_sessions WHERE token_hash = ?", [hash]),
+                  let csrf = row[0].string, let seen = row[1].string.flatMap(Self.date(sessionTime:)) else { return nil }
+            guard now.timeIntervalSince(seen) <= idle else {
+                try database.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash])
+                return nil
+            }
+            try database.execute("UPDATE web_sessions SET last_seen = ? WHERE token_hash = ?", [Self.sessionTime(now), hash])
+            return WebSession(token: token, csrf: csrf, lastSeen: now)
+        }
+    }
+
+    /// Ends a session (signing out).
+    public func endWebSession(token: String) throws {
+        try withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [Self.tokenHash(token)]) }
+    }
+
+    /// Removes sessions idle longer than `idle` seconds.
+    public func endIdleWebSessions(idle: TimeInterval, now: Date = Date()) throws {
+        try withDatabase {
+            try $0.execute("DELETE FROM web_sessions WHERE last_seen < ?", [Self.sessionTime(now.addingTimeInterval(-idle))])
+        }
+    }
+
+    /// 32 random bytes as URL-safe base64 without padding.
+    static func randomToken() -> String {
+        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        return bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func tokenHash(_ token: String) -> String {
+        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// Seconds since 1970 with milliseconds, as text that sorts by time.
+    private static func sessionTime(_ date: Date) -> String { String(format: "%014.3f", date.timeIntervalSince1970) }
+
+    private static func date(sessionTime: String) -> Date? { Double(sessionTime).map(Date.init(timeIntervalSince1970:)) }
+}

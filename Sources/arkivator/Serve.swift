@@ -1,0 +1,110 @@
+import ArgumentParser
+import ArkivatorCore
+import ArkivatorLibrary
+import ArkivatorWeb
+import Foundation
+
+extension Arkivator {
+    /// `arkivator serve`: the web app for the household's phones and laptops.
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "serve",
+            abstract: "Start nettappen for biblioteket. (Start the library's web app.)",
+            discussion: """
+                Åpne adressen i en nettleser. Første gang velger du et passord der (bare fra denne maskinen). \
+                Standard er 127.0.0.1:8080, som bare denne maskinen når. For mobilen på hjemmenettet: sett et \
+                passord og bruk --listen 0.0.0.0:8080 (helst bak en proxy med TLS, se README). Innloggingen \
+                låses etter --idle-minutes uten bruk. Stopp med Ctrl-C.
+
+                (Open the address in a browser. The first time, choose a password there (from this machine \
+                only). The default, 127.0.0.1:8080, is reached from this machine only. For phones on the home \
+                network: set a password and use --listen 0.0.0.0:8080 (best behind a proxy with TLS, see the \
+                README). A browser is signed out after --idle-minutes unused. Stop with Ctrl-C.)
+
+                Eksempler / examples:
+                  arkivator serve
+                  arkivator serve --set-password
+                  arkivator serve --listen 0.0.0.0:8080 --idle-minutes 30
+                """)
+
+        @OptionGroup var libraryOptions: LibraryOptions
+
+        @Option(name: .long, help: ArgumentHelp("Adresse og port å lytte på. (Address and port to listen on.)",
+                                                valueName: "HOST:PORT"))
+        var listen = "127.0.0.1:8080"
+
+        @Option(name: .long, help: ArgumentHelp("Minutter uten bruk før nettleseren må logge inn igjen. (Idle lock.)",
+                                                valueName: "MIN"))
+        var idleMinutes = 15
+
+        @Flag(name: .long, help: "Velg et nytt passord (leses fra terminalen eller standard inn) og avslutt. (Set the password and exit.)")
+        var setPassword = false
+
+        func validate() throws {
+            guard Self.address(listen) != nil else {
+                throw ValidationError(UserMessage(nb: "--listen må være VERT:PORT, for eksempel 127.0.0.1:8080 (fikk «\(listen)»).",
+                                                  en: "--listen must be HOST:PORT, such as 127.0.0.1:8080 (got “\(listen)”).").text())
+            }
+            guard (1...24 * 60).contains(idleMinutes) else {
+                throw ValidationError(UserMessage(nb: "--idle-minutes må være mellom 1 og 1440.",
+                                                  en: "--idle-minutes must be between 1 and 1440.").text())
+            }
+        }
+
+        static func address(_ text: String) -> (host: String, port: Int)? {
+            guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]),
+                  (1...65_535).contains(port) else { return nil }
+            let host = String(text[..<colon]).trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+            return host.isEmpty ? nil : (host, port)
+        }
+
+        func run() throws {
+            let library = try LibraryCommand.run(libraryOptions) { $0 }
+            guard let (host, port) = Self.address(listen) else { throw ExitCode(64) }
+            let server = WebServer(library: library, options: .init(host: host, port: port,
+                                                                    idleLock: TimeInterval(idleMinutes * 60)))
+            let terminal = Terminal()
+            if setPassword {
+                let first = Self.readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
+                let again = isatty(0) == 1
+                    ? Self.readPassword(prompt: UserMessage(nb: "Samme passord igjen: ", en: "The same password again: ").text())
+                    : first
+                do {
+                    try server.setPassword(first ?? "", again: again ?? "")
+                } catch {
+                    terminal.error(UserMessage(error: error))
+                    throw ExitCode(1)
+                }
+                terminal.line(UserMessage(nb: "Passordet er satt. Alle nettlesere er logget ut.",
+                                          en: "The password is set. Every browser is signed out.").text())
+                return
+            }
+            do {
+                try server.check()
+            } catch {
+                terminal.error(UserMessage(error: error))
+                throw ExitCode(1)
+            }
+            terminal.line(UserMessage(nb: "Arkivator kjører på http://\(listen)/ — stopp med Ctrl-C.",
+                                      en: "Arkivator runs at http://\(listen)/ — stop with Ctrl-C.").text())
+            let failure: String? = BlockingWait.run {
+                do {
+                    try await server.run()
+                    return nil
+                } catch {
+                    return UserMessage(error: error).text()
+                }
+            }
+            if let failure {
+                FileHandle.standardError.write(Data((failure + "\n").utf8))
+                throw ExitCode(1)
+            }
+        }
+
+        /// A password from the terminal without echo, or a line from standard input.
+        static func readPassword(prompt: String) -> String? {
+            if isatty(0) == 1, let typed = getpass(prompt) { return String(cString: typed) }
+            return readLine(strippingNewline: true)
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorLibrary
+@testable import ArkivatorWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// A web app over a new library holding two letters, and a signed-in client's cookie and token.
+struct WebFixture {
+    static let password = "riktig hest batteri"
+    /// A made-up fødselsnummer printed in the epikrise (valid control digits).
+    static let number = "17097243859"
+
+    let directory: URL
+    let library: Library
+    let server: WebServer
+
+    init(directory: URL, idleLock: TimeInterval = 15 * 60) throws {
+        self.directory = directory
+        library = try Library.open(LibraryLocation(directory: directory.appendingPathComponent("bibliotek")))
+        server = WebServer(library: library, options: .init(idleLock: idleLock, passwordCost: 4))
+        try file(sha: String(repeating: "a1", count: 32), title: "2024-03-15 Innkalling Ortopedisk poliklinikk",
+                 type: .innkalling, person: "Kari Nordmann", date: "2024-03-15",
+                 text: "Innkalling til time ved Ortopedisk poliklinikk.\nDu har fått time til MR av venstre kne.")
+        try file(sha: String(repeating: "b2", count: 32), title: "2024-05-02 Epikrise Hjerteavdelingen",
+                 type: .epikrise, person: "Ola Nordmann", date: "2024-05-02",
+                 text: "Epikrise\nPasient: Ola Nordmann, f.nr. \(Self.number)\nInnlagt med brystsmerter <script>alert(1)</script>.")
+    }
+
+    private func file(sha: String, title: String, type: DocumentType, person: String, date: String, text: String) throws {
+        let document = LibraryDocument(sha256: sha, sourceName: "brev.jpg", title: title, docType: type, person: person,
+                                       familyMember: person, institution: "Vestvik sykehus", documentDate: date, text: text)
+        let folder = library.defaultArchiveRoot.appendingPathComponent(person)
+        let docx = folder.appendingPathComponent("Dokumenter/\(title).docx")
+        let image = folder.appendingPathComponent("Bilder/\(title).jpeg")
+        _ = try library.file(document) { reservation in
+            try reservation.reserve([docx, image])
+            for url in [docx, image] {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data("innhold av \(url.lastPathComponent)".utf8).write(to: url)
+            }
+            return [ArchivedFile(kind: .docx, path: docx.path), ArchivedFile(kind: .image, page: 1, path: image.path)]
+        }
+    }
+}
+
+/// A signed-in browser: its cookie and the CSRF token from a page.
+struct Browser {
+    var cookie: String
+    var csrf: String
+
+    var headers: HTTPFields { [.cookie: cookie] }
+
+    /// Signs in with the fixture's password (set first) and reads the token from the library page.
+    static func signIn(_ client: some TestClientProtocol) async throws -> Browser {
+        let response = try await client.execute(uri: "/login", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                                body: ByteBuffer(string: "password=" + WebFixture.password.replacingOccurrences(of: " ", with: "+")))
+        #expect(response.status == .seeOther)
+        let setCookie = try #require(response.headers[.setCookie])
+        let cookie = String(setCookie.prefix { $0 != ";" })
+        let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
+        let html = String(buffer: page.body)
+        let marker = "name=\"_csrf\" value=\""
+        let start = try #require(html.range(of: marker)).upperBound
+        return Browser(cookie: cookie, csrf: String(html[start...].prefix { $0 != "\"" }))
+    }
+}
+
+func withWebDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-web-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    return try await body(directory)
+}
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+}
