@@ -86,7 +86,7 @@ let package = Package(
         ]),
         // The web app (`arkivator serve`): a thin shell over the library, like the command line.
         .target(name: "ArkivatorWeb", dependencies: [
-            "ArkivatorCore", "ArkivatorArchive", "ArkivatorLibrary",
+            "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -125,7 +125,8 @@ let package = Package(
             "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
         ]),
         .testTarget(name: "ArkivatorWebTests", dependencies: [
-            "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive",
+            "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive", "ArkivatorPipeline", "ArkivatorClassify",
+            "TestSupport",
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),

@@ -64,6 +64,14 @@ extension Library {
             }
         }
 
+        /// The entry whose source is `source` (a folder, or page files one per line), if any.
+        public func entry(source: String) throws -> JournalEntry? {
+            try library.withDatabase { database in
+                try database.firstRow("SELECT \(Self.columns) FROM journal WHERE source = ? ORDER BY updated_at DESC LIMIT 1",
+                                      [source]).flatMap(Self.entry)
+            }
+        }
+
         /// Records that a document was received, before any work on it, and returns its entry.
         ///
         /// A document never seen before gets a new row at `received`. One the journal knows keeps

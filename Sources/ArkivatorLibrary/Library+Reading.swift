@@ -106,6 +106,13 @@ extension Library {
         }
     }
 
+    /// The short id (10 hex digits) of the document in library row `row`, nil when there is none.
+    public func shortID(row: Int) throws -> String? {
+        try withDatabase { database in
+            try database.firstRow("SELECT substr(sha256, 1, 10) FROM documents WHERE id = ?", [row])?[0].string
+        }
+    }
+
     /// How many documents match the filter.
     public func count(_ filter: DocumentFilter = DocumentFilter()) throws -> Int {
         let (conditions, arguments) = filter.sql

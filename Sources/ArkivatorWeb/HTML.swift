@@ -23,13 +23,15 @@ enum HTML {
     }
 
     /// A whole page: header with the app's name and, when signed in, the main links and a sign-out button.
-    static func page(_ title: String, body: String, context: WebContext, status: HTTPResponse.Status = .ok) -> Response {
+    static func page(_ title: String, body: String, context: WebContext, status: HTTPResponse.Status = .ok,
+                     head: String = "") -> Response {
         let t = context.language
         var navigation = ""
         if let session = context.session {
             navigation = """
                 <nav aria-label="\(t.text("Hovedmeny", "Main menu"))">
                 <a href="/">\(t.text("Bibliotek", "Library"))</a>
+                <a href="/upload">\(t.text("Last opp", "Upload"))</a>
                 <form method="get" action="/search" role="search" class="inline">
                 <label for="q" class="hidden">\(t.text("Søk", "Search"))</label>
                 <input id="q" name="q" type="search" placeholder="\(t.text("Søk i brevene", "Search the letters"))">
@@ -43,7 +45,8 @@ enum HTML {
             <!doctype html>
             <html lang="\(t.code)">
             <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(escape(title)) · Arkivator</title><link rel="stylesheet" href="/static/app.css"></head>
+            <title>\(escape(title)) · Arkivator</title><link rel="stylesheet" href="/static/app.css">
+            \(context.session.map { "<meta name=\"csrf-token\" content=\"\(escape($0.csrf))\">" } ?? "")\(head)</head>
             <body><header><a class="brand" href="/">Arkivator</a>\(navigation)</header>
             <main id="main"><h1>\(escape(title))</h1>
             \(body)

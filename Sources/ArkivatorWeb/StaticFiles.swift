@@ -44,3 +44,94 @@ enum StaticFiles {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: css)))
     }
 }
+
+extension StaticFiles {
+    /// The upload page's script: each chosen file is sent as one page (with progress), the
+    /// upload is handed to the inbox, and its way through the stages is shown until it is filed.
+    static let uploadScript = """
+        "use strict";
+        (function () {
+          const form = document.getElementById("upload");
+          const list = document.getElementById("progress");
+          const token = document.querySelector('meta[name="csrf-token"]').content;
+          const norwegian = document.documentElement.lang === "nb";
+          const say = (nb, en) => (norwegian ? nb : en);
+          const stages = {
+            open: say("sender", "sending"), received: say("mottatt", "received"), recognised: say("lest", "read"),
+            classified: say("klassifisert", "classified"), written: say("skrevet", "written"),
+            indexed: say("arkivert", "filed"), done: say("arkivert", "filed"),
+            duplicate: say("fantes fra før", "already in the library"), failed: say("feilet", "failed")
+          };
+          function send(method, url, body, onProgress) {
+            return new Promise((resolve, reject) => {
+              const request = new XMLHttpRequest();
+              request.open(method, url);
+              request.setRequestHeader("X-CSRF-Token", token);
+              if (onProgress) request.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
+              request.onload = () => {
+                let answer = {};
+                try { answer = JSON.parse(request.responseText); } catch (e) {}
+                if (request.status >= 200 && request.status < 300) resolve(answer);
+                else reject(new Error(answer.message || say("Opplastingen feilet.", "The upload failed.")));
+              };
+              request.onerror = () => reject(new Error(say("Ingen forbindelse med Arkivator.", "No connection to Arkivator.")));
+              request.send(body);
+            });
+          }
+          function row(name) {
+            const item = document.createElement("li");
+            item.textContent = name + ": " + stages.open;
+            list.appendChild(item);
+            return item;
+          }
+          async function follow(id, item, name) {
+            for (;;) {
+              const status = await send("GET", "/api/v1/uploads/" + id);
+              const label = stages[status.status] || status.status;
+              item.textContent = name + ": " + label + (status.message ? " – " + status.message : "");
+              if (status.document) {
+                const link = document.createElement("a");
+                link.href = "/documents/" + status.document;
+                link.textContent = " " + say("Åpne", "Open");
+                item.appendChild(link);
+              }
+              if (["done", "duplicate", "failed"].includes(status.status) && !(status.status === "failed" && !status.message)) return;
+              await new Promise((r) => setTimeout(r, 1500));
+            }
+          }
+          async function upload(files) {
+            const name = files.map((f) => f.name).join(", ");
+            const item = row(name);
+            try {
+              const upload = await send("POST", "/api/v1/uploads", null);
+              for (let i = 0; i < files.length; i++) {
+                await send("PUT", "/api/v1/uploads/" + upload.id + "/pages/" + (i + 1), files[i], (share) => {
+                  item.textContent = name + ": " + stages.open + " " + Math.round(((i + share) / files.length) * 100) + " %";
+                });
+              }
+              await send("POST", "/api/v1/uploads/" + upload.id + "/done", null);
+              await follow(upload.id, item, name);
+            } catch (error) {
+              item.textContent = name + ": " + error.message;
+              item.className = "problem";
+            }
+          }
+          form.addEventListener("submit", async (event) => {
+            event.preventDefault();
+            const files = Array.from(document.getElementById("files").files);
+            if (files.length === 0) return;
+            const each = form.querySelector('input[name="grouping"]:checked').value === "each";
+            const groups = each ? files.map((f) => [f]) : [files];
+            form.reset();
+            for (const group of groups) await upload(group);
+          });
+        })();
+        """
+
+    static func script() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/javascript; charset=utf-8"
+        headers[.cacheControl] = "public, max-age=3600"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: uploadScript)))
+    }
+}

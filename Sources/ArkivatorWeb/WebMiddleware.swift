@@ -42,7 +42,7 @@ struct SignIn: RouterMiddleware {
     let library: Library
     let idle: TimeInterval
 
-    static let openPaths: Set<String> = ["/login", "/setup", "/static/app.css"]
+    static let openPaths: Set<String> = ["/login", "/setup", "/static/app.css", "/static/upload.js"]
 
     func handle(_ request: Request, context: WebContext,
                 next: (Request, WebContext) async throws -> Response) async throws -> Response {
@@ -62,9 +62,14 @@ struct SignIn: RouterMiddleware {
         }
         var request = request
         if changes, let session = context.session, !Self.openPaths.contains(path) {
-            let body = try await request.body.collect(upTo: context.maxUploadSize)
-            request.body = RequestBody(buffer: body)
-            let sent = request.headers[.csrfToken] ?? WebForm(String(buffer: body))["_csrf"]
+            // A script sends the token as a header (and its body may be a large page image); a
+            // form sends it as a field of its small body.
+            var sent = request.headers[.csrfToken]
+            if sent == nil {
+                let body = try await request.body.collect(upTo: context.maxUploadSize)
+                request.body = RequestBody(buffer: body)
+                sent = WebForm(String(buffer: body))["_csrf"]
+            }
             guard let sent, Self.constantTimeEqual(sent, session.csrf) else { throw HTTPError(.forbidden) }
         }
         return try await next(request, context)

@@ -18,14 +18,18 @@ public struct WebServer: Sendable {
         public var passwordCost: UInt8
         /// Whether the site is reached over TLS (then cookies are `Secure`).
         public var secureCookies: Bool
+        /// The folder uploads are handed to (watched by `serve` like `watch` watches a folder);
+        /// nil turns uploading off.
+        public var inbox: URL?
 
         public init(host: String = "127.0.0.1", port: Int = 8080, idleLock: TimeInterval = 15 * 60,
-                    passwordCost: UInt8 = 12, secureCookies: Bool = false) {
+                    passwordCost: UInt8 = 12, secureCookies: Bool = false, inbox: URL? = nil) {
             self.host = host
             self.port = port
             self.idleLock = idleLock
             self.passwordCost = passwordCost
             self.secureCookies = secureCookies
+            self.inbox = inbox
         }
 
         /// Whether the address is this machine only.
@@ -58,6 +62,7 @@ public struct WebServer: Sendable {
         addSignInRoutes(to: router, throttle: throttle)
         addLibraryRoutes(to: router)
         addAPIRoutes(to: router)
+        addUploadRoutes(to: router)
         return router
     }
 

@@ -1,6 +1,8 @@
 import ArgumentParser
 import ArkivatorCore
+import ArkivatorClassify
 import ArkivatorLibrary
+import ArkivatorPipeline
 import ArkivatorWeb
 import Foundation
 
@@ -61,8 +63,10 @@ extension Arkivator {
         func run() throws {
             let library = try LibraryCommand.run(libraryOptions) { $0 }
             guard let (host, port) = Self.address(listen) else { throw ExitCode(64) }
+            let location = libraryOptions.location
+            let inbox = location.directory.appendingPathComponent("Innboks", isDirectory: true).standardizedFileURL
             let server = WebServer(library: library, options: .init(host: host, port: port,
-                                                                    idleLock: TimeInterval(idleMinutes * 60)))
+                                                                    idleLock: TimeInterval(idleMinutes * 60), inbox: inbox))
             let terminal = Terminal()
             if setPassword {
                 let first = Self.readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
@@ -84,6 +88,37 @@ extension Arkivator {
             } catch {
                 terminal.error(UserMessage(error: error))
                 throw ExitCode(1)
+            }
+            // Uploads are handed to the inbox, which is watched as `watch` watches a folder (same
+            // journal: a document received is never lost and never filed twice).
+            let archiveRoot = library.defaultArchiveRoot
+            let watcher: Watcher
+            do {
+                watcher = try Watcher(library: library, options: .init(folder: inbox, settle: 1, onSuccess: .move),
+                                      makePipeline: {
+                    let family = try FamilySource.profiles(file: nil, library: location)
+                    return try Pipeline(options: .init(classifier: Classifier(family: family),
+                                                       archive: ArchiveOptions(root: archiveRoot, library: library)))
+                }, report: { WatchReport(terminal: terminal, settle: 1, restarted: true).show($0) })
+            } catch {
+                terminal.error(UserMessage(error: error))
+                throw ExitCode(1)
+            }
+            let finished = DispatchSemaphore(value: 0)
+            let watching = Thread {
+                do {
+                    _ = try watcher.run()
+                } catch {
+                    terminal.error(UserMessage(error: error))
+                }
+                finished.signal()
+            }
+            watching.name = "arkivator-inbox"
+            watching.start()
+            // On the way out, the document being read is finished first.
+            defer {
+                watcher.stop()
+                finished.wait()
             }
             terminal.line(UserMessage(nb: "Arkivator kjører på http://\(listen)/ — stopp med Ctrl-C.",
                                       en: "Arkivator runs at http://\(listen)/ — stop with Ctrl-C.").text())

@@ -19,10 +19,15 @@ struct WebFixture {
     let library: Library
     let server: WebServer
 
-    init(directory: URL, idleLock: TimeInterval = 15 * 60) throws {
+    /// The inbox uploads are handed to.
+    var inbox: URL { directory.appendingPathComponent("bibliotek/Innboks", isDirectory: true).standardizedFileURL }
+
+    init(directory: URL, idleLock: TimeInterval = 15 * 60, uploads: Bool = true) throws {
         self.directory = directory
         library = try Library.open(LibraryLocation(directory: directory.appendingPathComponent("bibliotek")))
-        server = WebServer(library: library, options: .init(idleLock: idleLock, passwordCost: 4))
+        server = WebServer(library: library, options: .init(
+            idleLock: idleLock, passwordCost: 4,
+            inbox: uploads ? directory.appendingPathComponent("bibliotek/Innboks", isDirectory: true).standardizedFileURL : nil))
         try file(sha: String(repeating: "a1", count: 32), title: "2024-03-15 Innkalling Ortopedisk poliklinikk",
                  type: .innkalling, person: "Kari Nordmann", date: "2024-03-15",
                  text: "Innkalling til time ved Ortopedisk poliklinikk.\nDu har fått time til MR av venstre kne.")
