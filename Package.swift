@@ -127,6 +127,7 @@ let package = Package(
         .testTarget(name: "ArkivatorWebTests", dependencies: [
             "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive", "ArkivatorPipeline", "ArkivatorClassify",
             "TestSupport",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
         ]),

@@ -1,0 +1,129 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import TestSupport
+import Testing
+
+/// `arkivator serve` as a household runs it: a password set from the command line, letters
+/// uploaded over HTTP, the server killed with SIGKILL right after it answered "received",
+/// started again: every letter received is filed exactly once.
+@Suite(.serialized) struct ServeCrashTests {
+    /// A browser over real HTTP: the session cookie and the CSRF token.
+    final class Session: @unchecked Sendable {
+        let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+        let base: String
+        var cookie = ""
+        var csrf = ""
+
+        init(port: Int) { base = "http://127.0.0.1:\(port)" }
+
+        deinit { try? client.syncShutdown() }
+
+        func send(_ method: HTTPMethod, _ path: String, body: [UInt8]? = nil, form: String? = nil) async throws
+            -> (status: Int, headers: HTTPHeaders, text: String) {
+            var request = HTTPClientRequest(url: base + path)
+            request.method = method
+            if !cookie.isEmpty { request.headers.add(name: "Cookie", value: cookie) }
+            if !csrf.isEmpty { request.headers.add(name: "X-CSRF-Token", value: csrf) }
+            if let form {
+                request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+                request.body = .bytes(ByteBuffer(string: form))
+            } else if let body {
+                request.body = .bytes(ByteBuffer(bytes: body))
+            }
+            let response = try await client.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: 4 << 20)
+            return (Int(response.status.code), response.headers, String(buffer: bytes))
+        }
+
+        /// Waits for the server to answer, then signs in and reads the token.
+        func signIn(password: String) async throws {
+            for _ in 0..<100 {
+                if (try? await send(.GET, "/login")) != nil { break }
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            let login = try await send(.POST, "/login", form: "password=" + password.replacingOccurrences(of: " ", with: "+"))
+            #expect(login.status == 303, "\(login.text)")
+            cookie = String((login.headers.first(name: "Set-Cookie") ?? "").prefix { $0 != ";" })
+            let page = try await send(.GET, "/upload")
+            let marker = "name=\"csrf-token\" content=\""
+            let start = try #require(page.text.range(of: marker)).upperBound
+            csrf = String(page.text[start...].prefix { $0 != "\"" })
+        }
+
+        /// Uploads one page and hands it over; returns the upload's id once the server said "received".
+        func upload(_ page: [UInt8]) async throws -> String {
+            let made = try await send(.POST, "/api/v1/uploads")
+            let id = try #require((try JSONSerialization.jsonObject(with: Data(made.text.utf8)) as? [String: Any])?["id"] as? String)
+            #expect(try await send(.PUT, "/api/v1/uploads/\(id)/pages/1", body: page).status == 200)
+            let done = try await send(.POST, "/api/v1/uploads/\(id)/done")
+            #expect(done.status == 200 && done.text.contains("received"), "\(done.text)")
+            return id
+        }
+
+        func status(_ id: String) async throws -> [String: Any] {
+            let answer = try await send(.GET, "/api/v1/uploads/\(id)")
+            return (try? JSONSerialization.jsonObject(with: Data(answer.text.utf8)) as? [String: Any]) ?? [:]
+        }
+    }
+
+    @Test func aLetterReceivedBeforeAKillIsFiledOnceAfterTheRestart() async throws {
+        try await withWebDirectory { dir in
+            let library = dir.appendingPathComponent("bibliotek"), logs = dir.appendingPathComponent("logg")
+            let password = "riktig hest batteri"
+            // The password, from standard input as a script would give it.
+            let setting = Process()
+            setting.executableURL = CLI.executable
+            setting.arguments = ["serve", "--set-password", "--library", library.path]
+            setting.environment = CLI.environment()
+            let input = Pipe()
+            setting.standardInput = input
+            setting.standardOutput = FileHandle.nullDevice
+            try setting.run()
+            input.fileHandleForWriting.write(Data((password + "\n").utf8))
+            try input.fileHandleForWriting.close()
+            setting.waitUntilExit()
+            #expect(setting.terminationStatus == 0)
+
+            let first = try Fixtures.bytes("clean.png"), second = try Fixtures.bytes("skew.jpg")
+            let port = try ChildServer.freePort()
+            let server = try CLI.start(["serve", "--listen", "127.0.0.1:\(port)"], library: library, logs: logs, name: "serve-1")
+            let browser = Session(port: port)
+            try await browser.signIn(password: password)
+            let a = try await browser.upload(first)
+            #expect(server.kill(), "killed with SIGKILL right after \"received\"")
+
+            let again = try CLI.start(["serve", "--listen", "127.0.0.1:\(port)"], library: library, logs: logs, name: "serve-2")
+            defer { _ = again.kill() }
+            let after = Session(port: port)
+            try await after.signIn(password: password)
+            let b = try await after.upload(second)
+            var statuses: [String: String] = [:]
+            for _ in 0..<240 {
+                statuses = [:]
+                for id in [a, b] { statuses[id] = try await after.status(id)["status"] as? String }
+                if statuses.values.allSatisfy({ ["done", "duplicate", "failed"].contains($0) }) { break }
+                try await Task.sleep(nanoseconds: 500_000_000)
+            }
+            #expect(statuses == [a: "done", b: "done"], "\(statuses)\n\(again.stdout)\n\(again.stderr)")
+            // The same letter again: recognised, not filed twice.
+            let copy = try await after.upload(first)
+            var copyStatus = ""
+            for _ in 0..<120 {
+                copyStatus = try await after.status(copy)["status"] as? String ?? ""
+                if ["done", "duplicate", "failed"].contains(copyStatus) { break }
+                try await Task.sleep(nanoseconds: 500_000_000)
+            }
+            #expect(copyStatus == "duplicate")
+
+            sendSignal(again.process.processIdentifier, SIGTERM)
+            #expect(again.wait(timeout: 60) == 0, "SIGTERM ends serve cleanly: \(again.stderr)")
+            let listed = try CLI.run(["list", "--json"], library: library)
+            let documents = try #require(try CLI.json(listed) as? [[String: Any]])
+            #expect(documents.count == 2, "\(documents)")
+            let staging = library.appendingPathComponent(".opplasting")
+            #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).isEmpty, "no page left waiting")
+        }
+    }
+}
