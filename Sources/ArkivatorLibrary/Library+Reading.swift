@@ -14,9 +14,13 @@ public struct DocumentFilter: Sendable, Equatable {
     public var institution: String?
     /// Documents in the trash instead of the archive.
     public var trashed = false
+    /// Only documents waiting for review: uncertain fields (`needsReview`) or no text, not yet
+    /// looked over (``Library/markReviewed(_:)``).
+    public var waitingForReview = false
 
     public init(person: String? = nil, type: DocumentType? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
-                institution: String? = nil, trashed: Bool = false) {
+                institution: String? = nil, trashed: Bool = false, waitingForReview: Bool = false) {
+        self.waitingForReview = waitingForReview
         self.person = person
         self.type = type
         self.from = from
@@ -49,6 +53,9 @@ public struct DocumentFilter: Sendable, Equatable {
         if let institution = institution?.trimmingCharacters(in: .whitespaces), !institution.isEmpty {
             conditions.append("d.institution LIKE ? ESCAPE '\\'")
             arguments.append("%" + Self.escapeLike(institution) + "%")
+        }
+        if waitingForReview {
+            conditions.append("(d.needs_review != '' OR d.text = '') AND d.reviewed_at IS NULL")
         }
         return (conditions, arguments)
     }
@@ -103,6 +110,14 @@ extension Library {
                 SELECT \(Self.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY d.document_date DESC, d.id DESC LIMIT ? OFFSET ?
                 """, arguments + [max(limit, 0), max(offset, 0)]).map(Self.summary)
+        }
+    }
+
+    /// Marks a document as looked over: it leaves the review queue.
+    public func markReviewed(_ id: String) throws {
+        try withDatabase { database in
+            let row = try resolve(id, in: database)
+            try database.execute("UPDATE documents SET reviewed_at = ? WHERE id = ?", [Self.now(), row])
         }
     }
 

@@ -163,6 +163,8 @@ public enum Migrations {
                 created_at TEXT NOT NULL,
                 last_seen TEXT NOT NULL
             );
+            -- When a person looked over a document's uncertain fields (the review queue).
+            ALTER TABLE documents ADD COLUMN reviewed_at TEXT;
             """),
     ]
 }

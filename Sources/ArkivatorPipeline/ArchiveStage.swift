@@ -22,10 +22,6 @@ public struct ArchiveOptions: Sendable {
     }
 }
 
-/// Arkivator's version, printed in documents and `--version`.
-public enum ArkivatorVersion {
-    public static let current = "0.3.0"
-}
 
 /// Stage 5: files one read and classified document through the filing layer
 /// (``DocumentFiling``): `<Person>/Dokumenter/<title>.docx`, `<Person>/Bilder/<title>.jpeg`

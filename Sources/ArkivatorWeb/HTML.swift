@@ -32,6 +32,8 @@ enum HTML {
                 <nav aria-label="\(t.text("Hovedmeny", "Main menu"))">
                 <a href="/">\(t.text("Bibliotek", "Library"))</a>
                 <a href="/upload">\(t.text("Last opp", "Upload"))</a>
+                <a href="/review">\(t.text("Til gjennomsyn", "To review"))</a>
+                <a href="/trash">\(t.text("Papirkurv", "Trash"))</a>
                 <form method="get" action="/search" role="search" class="inline">
                 <label for="q" class="hidden">\(t.text("Søk", "Search"))</label>
                 <input id="q" name="q" type="search" placeholder="\(t.text("Søk i brevene", "Search the letters"))">
@@ -46,6 +48,7 @@ enum HTML {
             <html lang="\(t.code)">
             <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(escape(title)) · Arkivator</title><link rel="stylesheet" href="/static/app.css">
+            <script src="/static/app.js" defer></script>
             \(context.session.map { "<meta name=\"csrf-token\" content=\"\(escape($0.csrf))\">" } ?? "")\(head)</head>
             <body><header><a class="brand" href="/">Arkivator</a>\(navigation)</header>
             <main id="main"><h1>\(escape(title))</h1>

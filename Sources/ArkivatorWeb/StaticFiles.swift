@@ -35,6 +35,10 @@ enum StaticFiles {
         pre.text { white-space: pre-wrap; font: inherit; border: 1px solid var(--line); padding: 1rem; border-radius: .3rem; }
         .problem { color: var(--problem); font-weight: 600; }
         .pager { display: flex; gap: 1rem; margin-top: 1rem; }
+        .notice { padding: .6rem 1rem; border: 1px solid var(--line); border-radius: .3rem; background: var(--badge); }
+        mark.low { background: #ffd0a8; }
+        .pages img { max-width: 100%; height: auto; border: 1px solid var(--line); }
+        details { margin: 1rem 0; }
         """
 
     static func stylesheet() -> Response {
@@ -133,5 +137,33 @@ extension StaticFiles {
         headers[.contentType] = "text/javascript; charset=utf-8"
         headers[.cacheControl] = "public, max-age=3600"
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: uploadScript)))
+    }
+}
+
+extension StaticFiles {
+    /// Small helps on every page: the "Kopier tekst" button (shown only where the clipboard
+    /// works), and the undo notice that steps back after five seconds.
+    static let appScript = """
+        "use strict";
+        document.addEventListener("DOMContentLoaded", () => {
+          const copy = document.getElementById("copy");
+          if (copy && navigator.clipboard) {
+            copy.hidden = false;
+            copy.addEventListener("click", async () => {
+              const text = document.getElementById(copy.dataset.target).textContent;
+              await navigator.clipboard.writeText(text);
+              copy.textContent = document.documentElement.lang === "nb" ? "Kopiert" : "Copied";
+            });
+          }
+          const notice = document.querySelector(".notice[role=status]");
+          if (notice) setTimeout(() => { notice.hidden = true; }, 5000);
+        });
+        """
+
+    static func appJavaScript() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/javascript; charset=utf-8"
+        headers[.cacheControl] = "public, max-age=3600"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: appScript)))
     }
 }

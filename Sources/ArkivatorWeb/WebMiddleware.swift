@@ -42,7 +42,7 @@ struct SignIn: RouterMiddleware {
     let library: Library
     let idle: TimeInterval
 
-    static let openPaths: Set<String> = ["/login", "/setup", "/static/app.css", "/static/upload.js"]
+    static let openPaths: Set<String> = ["/login", "/setup", "/static/app.css", "/static/app.js", "/static/upload.js"]
 
     func handle(_ request: Request, context: WebContext,
                 next: (Request, WebContext) async throws -> Response) async throws -> Response {

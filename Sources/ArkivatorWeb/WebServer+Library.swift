@@ -18,7 +18,17 @@ extension WebServer {
             let total = try library.count(filter)
             let documents = try library.list(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
             let t = context.language
-            var body = Self.filterForm(query, action: "/", context: context)
+            var body = ""
+            // Just deleted: say so, with the way back (the document is in the trash).
+            if let deleted = query["slettet"], (4...64).contains(deleted.count), deleted.allSatisfy(\.isHexDigit),
+               let gone = try? library.document(deleted), gone.trashedAt != nil, let session = context.session {
+                body += """
+                    <div class="notice" role="status">\(t.text("Slettet", "Deleted")) «\(HTML.escape(gone.title))».
+                    <form method="post" action="/documents/\(HTML.escape(gone.shortID))/restore" class="inline">\(HTML.csrfField(session))
+                    <button type="submit" autofocus>\(t.text("Angre", "Undo"))</button></form></div>
+                    """
+            }
+            body += Self.filterForm(query, action: "/", context: context)
             body += total == 0
                 ? "<p>\(t.text("Ingen dokumenter her ennå.", "No documents here yet."))</p>"
                 : "<p class=\"meta\">\(t.text("\(total) dokumenter", "\(total) documents"))</p>" + Self.list(documents, context: context)
@@ -46,7 +56,8 @@ extension WebServer {
         }
         router.get("/documents/{id}") { _, context -> Response in
             let document = try Self.document(library, context)
-            return HTML.page(document.title, body: Self.documentBody(document, context: context), context: context)
+            return HTML.page(document.title, body: Self.documentBody(document, family: try Self.familyNames(library), context: context),
+                             context: context)
         }
         router.get("/documents/{id}/files/{index}") { _, context -> Response in
             let document = try Self.document(library, context)
@@ -151,7 +162,7 @@ extension WebServer {
             + (page < pages ? link(page + 1, t.text("Eldre →", "Older →")) : "") + "</nav>"
     }
 
-    static func documentBody(_ document: LibraryDocument, context: WebContext) -> String {
+    static func documentBody(_ document: LibraryDocument, family: [String], context: WebContext) -> String {
         let t = context.language
         func row(_ label: String, _ value: String?) -> String {
             "<dt>\(label)</dt><dd>\(HTML.escape(value ?? "–"))</dd>"
@@ -173,7 +184,26 @@ extension WebServer {
             let label = file.kind == .image ? "JPEG \(t.text("side", "page")) \(file.page)" : file.kind.fileExtension.uppercased()
             return "<li><a href=\"/documents/\(id)/files/\(index)\">\(t.text("Last ned", "Download")) \(HTML.escape(label))</a></li>"
         }.joined()
-        return fields + "<h2>\(t.text("Tekst", "Text"))</h2><pre class=\"text\">\(HTML.escape(document.text))</pre>"
+        let csrf = context.session.map(HTML.csrfField) ?? ""
+        let actions: String
+        if document.trashedAt != nil {
+            actions = """
+                <p class="notice">\(t.text("Dokumentet ligger i papirkurven.", "The document is in the trash."))
+                <form method="post" action="/documents/\(id)/restore" class="inline">\(csrf)
+                <button type="submit">\(t.text("Gjenopprett", "Restore"))</button></form></p>
+                """
+        } else {
+            actions = """
+                <details><summary>\(t.text("Endre", "Edit"))</summary>
+                \(editForm(document, action: "/documents/\(document.shortID)/edit", button: t.text("Lagre", "Save"), family: family, context: context))
+                </details>
+                <form method="post" action="/documents/\(id)/delete" class="inline">\(csrf)
+                <button type="submit">\(t.text("Slett", "Delete"))</button></form>
+                """
+        }
+        return fields + actions
+            + "<h2>\(t.text("Tekst", "Text"))</h2><p><button type=\"button\" id=\"copy\" data-target=\"text\" hidden>"
+            + "\(t.text("Kopier tekst", "Copy text"))</button></p><pre class=\"text\" id=\"text\">\(markedText(document))</pre>"
             + "<h2>\(t.text("Filer", "Files"))</h2><ul>\(downloads)</ul>" + images
     }
 

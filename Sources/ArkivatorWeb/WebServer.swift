@@ -58,11 +58,13 @@ public struct WebServer: Sendable {
         router.add(middleware: SecurityHeaders())
         router.add(middleware: SignIn(library: library, idle: options.idleLock))
         router.get("/static/app.css") { _, _ in StaticFiles.stylesheet() }
+        router.get("/static/app.js") { _, _ in StaticFiles.appJavaScript() }
         let throttle = LoginThrottle()
         addSignInRoutes(to: router, throttle: throttle)
         addLibraryRoutes(to: router)
         addAPIRoutes(to: router)
         addUploadRoutes(to: router)
+        addChangeRoutes(to: router)
         return router
     }
 

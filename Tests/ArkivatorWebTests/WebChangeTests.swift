@@ -1,0 +1,85 @@
+import ArkivatorCore
+import ArkivatorLibrary
+@testable import ArkivatorWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Review, corrections, delete with undo and the trash, as a person does them in the browser;
+/// the files follow as with `arkivator edit`.
+@Suite struct WebChangeTests {
+    func form(_ browser: Browser) -> HTTPFields {
+        var headers = browser.headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return headers
+    }
+
+    @Test func reviewCorrectsThePersonAndMovesTheFiles() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await fixture.server.application().test(.router) { client in
+                let browser = try await Browser.signIn(client)
+                let review = try await client.execute(uri: "/review", method: .get, headers: browser.headers)
+                #expect(review.text.contains("1 venter") && review.text.contains("Innkalling Ortopedisk poliklinikk"))
+                #expect(review.text.contains("Lagre og neste") && review.text.contains("usikker"))
+                #expect(review.text.contains("<option value=\"Kari Nordmann\">Kari Nordmann</option>"), "the household to choose from")
+                #expect(review.text.contains("til <mark class=\"low\">tim</mark>e") || review.text.contains("<mark class=\"low\">"))
+                let before = try fixture.library.document("a1a1a1a1a1").files.map(\.path)
+                #expect(before.allSatisfy { $0.contains("/Ukjent person/") })
+
+                let saved = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: form(browser),
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&person=Kari+Nordmann&type=innkalling"
+                                                                      + "&date=2024-03-15&title=2024-03-15+Innkalling+Ortopedisk+poliklinikk"
+                                                                      + "&institution=Vestvik+sykehus"))
+                #expect(saved.status == .seeOther && saved.headers[.location] == "/review")
+                let after = try fixture.library.document("a1a1a1a1a1")
+                #expect(after.familyMember == "Kari Nordmann")
+                #expect(after.files.allSatisfy { $0.path.contains("/Kari Nordmann/") && FileManager.default.fileExists(atPath: $0.path) })
+                for path in before { #expect(!FileManager.default.fileExists(atPath: path), "left behind: \(path)") }
+                let empty = try await client.execute(uri: "/review", method: .get, headers: browser.headers)
+                #expect(empty.text.contains("Ingenting venter"))
+                let bad = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: form(browser),
+                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=15.03.2024"))
+                #expect(bad.status == .badRequest)
+            }
+        }
+    }
+
+    @Test func editDeleteUndoAndTheTrash() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await fixture.server.application().test(.router) { client in
+                let browser = try await Browser.signIn(client)
+                let edited = try await client.execute(uri: "/documents/b2b2b2b2b2/edit", method: .post, headers: form(browser),
+                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=2024-05-03&type=epikrise"))
+                #expect(edited.status == .seeOther)
+                let document = try fixture.library.document("b2b2b2b2b2")
+                #expect(document.documentDate == "2024-05-03" && document.title.hasPrefix("2024-05-03 "))
+                #expect(try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: form(browser),
+                                                 body: ByteBuffer(string: "_csrf=feil")).status == .forbidden)
+
+                let deleted = try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: form(browser),
+                                                       body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(deleted.status == .seeOther)
+                let location = try #require(deleted.headers[.location])
+                let list = try await client.execute(uri: location, method: .get, headers: browser.headers)
+                #expect(list.text.contains("Slettet «2024-05-03 Epikrise Hjerteavdelingen»") && list.text.contains("Angre"))
+                #expect(list.text.contains("1 dokumenter"))
+                let trash = try await client.execute(uri: "/trash", method: .get, headers: browser.headers)
+                #expect(trash.text.contains("Epikrise Hjerteavdelingen") && trash.text.contains("Gjenopprett"))
+                let undo = try await client.execute(uri: "/documents/b2b2b2b2b2/restore", method: .post, headers: form(browser),
+                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(undo.status == .seeOther)
+                #expect(try fixture.library.document("b2b2b2b2b2").trashedAt == nil)
+                #expect(try fixture.library.document("b2b2b2b2b2").files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+                let page = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers)
+                #expect(page.text.contains("Kopier tekst") && page.text.contains("/static/app.js"))
+            }
+        }
+    }
+}
