@@ -86,7 +86,7 @@ let package = Package(
         ]),
         // The web app (`arkivator serve`): a thin shell over the library, like the command line.
         .target(name: "ArkivatorWeb", dependencies: [
-            "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary",
+            "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

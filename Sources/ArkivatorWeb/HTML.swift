@@ -34,6 +34,8 @@ enum HTML {
                 <a href="/upload">\(t.text("Last opp", "Upload"))</a>
                 <a href="/review">\(t.text("Til gjennomsyn", "To review"))</a>
                 <a href="/trash">\(t.text("Papirkurv", "Trash"))</a>
+                <a href="/family">\(t.text("Familie", "Family"))</a>
+                <a href="/settings">\(t.text("Innstillinger", "Settings"))</a>
                 <form method="get" action="/search" role="search" class="inline">
                 <label for="q" class="hidden">\(t.text("Søk", "Search"))</label>
                 <input id="q" name="q" type="search" placeholder="\(t.text("Søk i brevene", "Search the letters"))">

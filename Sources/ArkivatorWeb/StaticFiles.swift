@@ -39,6 +39,8 @@ enum StaticFiles {
         mark.low { background: #ffd0a8; }
         .pages img { max-width: 100%; height: auto; border: 1px solid var(--line); }
         details { margin: 1rem 0; }
+        table { border-collapse: collapse; width: 100%; }
+        th, td { text-align: left; padding: .4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
         """
 
     static func stylesheet() -> Response {

@@ -65,6 +65,8 @@ public struct WebServer: Sendable {
         addAPIRoutes(to: router)
         addUploadRoutes(to: router)
         addChangeRoutes(to: router)
+        addFamilyRoutes(to: router)
+        addSettingsRoutes(to: router)
         return router
     }
 
