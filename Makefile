@@ -9,7 +9,9 @@ APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-de
                libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev pkg-config time python3
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx; and
 # heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
-TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples qpdf
+# Chromium, its driver and selenium run the web app's browser test (scripts/browser_test.py).
+TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples qpdf \
+                    chromium chromium-driver python3-selenium
 # What scripts/make_fixtures.py draws the samples and test pages with (Debian's own Python).
 FIXTURE_APT_PACKAGES = python3-pil python3-numpy fonts-dejavu-core fonts-liberation
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -92,6 +94,7 @@ LLM_SUITES = LocalModelTests|LLMCLITests
 test: build test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2 --skip '$(LLM_SUITES)'
+	/usr/bin/python3 scripts/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser
 	@running=$$(python3 scripts/llm.py status 2>/dev/null); \
 	url=$$(python3 scripts/llm.py up) || exit 1; \
 	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \

@@ -14,8 +14,8 @@ public struct DocumentFilter: Sendable, Equatable {
     public var institution: String?
     /// Documents in the trash instead of the archive.
     public var trashed = false
-    /// Only documents waiting for review: uncertain fields (`needsReview`) or no text, not yet
-    /// looked over (``Library/markReviewed(_:)``).
+    /// Only documents waiting for review: uncertain fields (`needsReview`, the scan date used),
+    /// no household member, or no text; and not yet looked over (``Library/markReviewed(_:)``).
     public var waitingForReview = false
 
     public init(person: String? = nil, type: DocumentType? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
@@ -55,7 +55,7 @@ public struct DocumentFilter: Sendable, Equatable {
             arguments.append("%" + Self.escapeLike(institution) + "%")
         }
         if waitingForReview {
-            conditions.append("(d.needs_review != '' OR d.text = '') AND d.reviewed_at IS NULL")
+            conditions.append("(d.needs_review != '' OR d.text = '' OR d.family_member IS NULL) AND d.reviewed_at IS NULL")
         }
         return (conditions, arguments)
     }

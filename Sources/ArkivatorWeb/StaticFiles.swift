@@ -39,6 +39,16 @@ enum StaticFiles {
         mark.low { background: #ffd0a8; }
         .pages img { max-width: 100%; height: auto; border: 1px solid var(--line); }
         details { margin: 1rem 0; }
+        @media (min-width: 60rem) {
+          main:has(.review) { max-width: 90rem; }
+          .review { display: grid; grid-template-columns: 24rem 1fr; gap: 2rem; align-items: start; } }
+        h1 { font-size: clamp(1.3rem, 4.5vw, 2rem); overflow-wrap: anywhere; }
+        img { max-width: 100%; height: auto; }
+        input, select { max-width: 100%; }
+        pre.text { overflow-wrap: anywhere; }
+        dl.fields dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
+        main { overflow-wrap: anywhere; }
+        table { table-layout: fixed; }
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: .4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
         """

@@ -5,7 +5,7 @@ import HTTPTypes
 import Hummingbird
 
 /// Headers on every answer: a strict Content-Security-Policy (own scripts and styles only, no
-/// frames), no sniffing, no referrer, and `no-store` on everything but the stylesheet, so no
+/// frames), no sniffing, no referrer to other sites (same-origin: a form keeps its Origin), and `no-store` on everything but the stylesheet, so no
 /// letter stays in a browser's or proxy's cache.
 struct SecurityHeaders: RouterMiddleware {
     typealias Context = WebContext
@@ -23,7 +23,7 @@ struct SecurityHeaders: RouterMiddleware {
         }
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "no-referrer"
+        response.headers[.referrerPolicy] = "same-origin"
         response.headers[.xFrameOptions] = "DENY"
         if !request.uri.path.hasPrefix("/static/") { response.headers[.cacheControl] = "no-store" }
         return response

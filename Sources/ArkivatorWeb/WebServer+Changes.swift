@@ -19,10 +19,10 @@ extension WebServer {
                                  context: context)
             }
             let document = try library.document(next.id)
-            let body = "<p class=\"meta\">\(t.text("\(waiting) venter", "\(waiting) waiting"))</p>"
+            let body = "<p class=\"meta\">\(t.text("\(waiting) venter", "\(waiting) waiting"))</p><div class=\"review\"><div>"
                 + Self.editForm(document, action: "/review/\(document.shortID)", button: t.text("Lagre og neste", "Save and next"),
                                 family: try Self.familyNames(library), context: context)
-                + Self.pagesAndText(document, context: context)
+                + "</div><div>" + Self.pagesAndText(document, context: context) + "</div></div>"
             return HTML.page(t.text("Til gjennomsyn", "To review"), body: body, context: context)
         }
         router.post("/review/{id}") { request, context -> Response in

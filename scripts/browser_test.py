@@ -1,0 +1,206 @@
+#!/usr/bin/python3
+"""The web app in a real browser: headless Chromium (Debian's) driven by selenium on a real
+`arkivator serve`, as a household uses it.
+
+Usage (what `make test` runs):
+    /usr/bin/python3 scripts/browser_test.py --arkivator .build/debug/arkivator [--out .test-artifacts/browser]
+
+Steps: choose the password on the first-run page, upload two photos from samples/ (each its own
+letter) and wait until both are filed, add a household member, correct the person of the lab
+result in review, search, open the document and copy its text, delete it and undo. A screenshot
+of each page is saved in OUT at desktop (1280x900) and phone (390x844) size. Exit status 0 when
+every step held, 1 with the failing step named, 2 when Chromium or selenium is missing.
+"""
+
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+PASSWORD = "riktig hest batteri"
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+except ImportError:
+    print("browser test: selenium is missing (apt-get install python3-selenium)", file=sys.stderr)
+    sys.exit(2)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Check:
+    def __init__(self, driver, base, out):
+        self.driver, self.base, self.out = driver, base, out
+
+    def step(self, name):
+        print(f"browser test: {name}", flush=True)
+
+    def open(self, path):
+        self.driver.get(self.base + path)
+
+    def shot(self, name):
+        for label, (w, h) in (("desktop", (1280, 900)), ("phone", (390, 844))):
+            self.driver.set_window_size(w, h)
+            time.sleep(0.2)
+            self.driver.save_screenshot(str(self.out / f"{name}-{label}.png"))
+        self.driver.set_window_size(1280, 900)
+
+    def text(self):
+        return self.driver.find_element(By.TAG_NAME, "body").text
+
+    def expect(self, condition, what):
+        if not condition:
+            self.shot("failure")
+            raise AssertionError(what)
+
+    def wait(self, condition, what, timeout=120):
+        try:
+            WebDriverWait(self.driver, timeout, poll_frequency=0.5).until(lambda d: condition())
+        except Exception:
+            self.shot("failure")
+            raise AssertionError(f"waited {timeout} s: {what}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
+    ap.add_argument("--out", type=Path, default=REPO / ".test-artifacts/browser")
+    a = ap.parse_args()
+    chromium, driver_path = shutil.which("chromium"), shutil.which("chromedriver")
+    if not chromium or not driver_path:
+        print("browser test: chromium and chromium-driver are missing (apt-get install chromium chromium-driver)", file=sys.stderr)
+        return 2
+    a.out.mkdir(parents=True, exist_ok=True)
+    for old in a.out.glob("*.png"):
+        old.unlink()
+    work = Path(tempfile.mkdtemp(prefix="arkivator-browser-"))
+    library, port = work / "bibliotek", free_port()
+    base = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, OMP_THREAD_LIMIT="1", LANG="nb_NO.UTF-8")
+    log = open(a.out / "serve.log", "w")
+    server = subprocess.Popen([a.arkivator, "serve", "--library", str(library), "--listen", f"127.0.0.1:{port}"],
+                              stdout=log, stderr=subprocess.STDOUT, env=env)
+    options = webdriver.ChromeOptions()
+    options.binary_location = chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--lang=nb-NO"):
+        options.add_argument(flag)
+    options.add_experimental_option("prefs", {"intl.accept_languages": "nb-NO,nb"})
+    driver = webdriver.Chrome(service=Service(driver_path), options=options)
+    driver.set_window_size(1280, 900)
+    c = Check(driver, base, a.out)
+    try:
+        for _ in range(100):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.1)
+
+        c.step("first run: choose the password")
+        c.open("/")
+        c.expect("/setup" in driver.current_url, f"first visit goes to the first-run page, not {driver.current_url}")
+        c.shot("01-setup")
+        driver.find_element(By.ID, "password").send_keys(PASSWORD)
+        driver.find_element(By.ID, "again").send_keys(PASSWORD)
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        c.wait(lambda: "Bibliotek" in driver.title, "the library after the password")
+
+        c.step("upload two photos, each its own letter")
+        c.open("/upload")
+        photos = [REPO / "samples/innkalling-foto.jpg", REPO / "samples/labsvar-ren.png"]
+        driver.find_element(By.ID, "files").send_keys("\n".join(str(p) for p in photos))
+        driver.find_element(By.CSS_SELECTOR, "input[name=grouping][value=each]").click()
+        driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+        c.wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#progress li")) == 2
+               and all("arkivert" in li.text for li in driver.find_elements(By.CSS_SELECTOR, "#progress li")),
+               "both photos filed")
+        c.shot("02-upload")
+        c.open("/")
+        c.expect("2 dokumenter" in c.text(), "two documents in the library")
+        c.shot("03-library")
+
+        c.step("add a household member")
+        c.open("/family")
+        driver.find_element(By.ID, "name").send_keys("Erik Haugland")
+        driver.find_element(By.CSS_SELECTOR, "form[action='/family/add'] button").click()
+        c.wait(lambda: "Erik Haugland" in c.text(), "the member listed")
+        c.shot("04-family")
+
+        c.step("correct the person in review")
+        c.open("/review")
+        c.expect("2 venter" in c.text(), "both letters wait for review (no household member yet)")
+        c.shot("05-review")
+        for _ in range(2):
+            title = driver.find_element(By.ID, "title").get_attribute("value")
+            if "Prøvesvar" in title:
+                Select(driver.find_element(By.ID, "person")).select_by_visible_text("Erik Haugland")
+            driver.find_element(By.CSS_SELECTOR, "form.edit button[type=submit]").click()
+            time.sleep(0.3)
+        c.expect("Ingenting venter" in c.text(), "the review queue is empty after two saves")
+        c.open("/?person=Erik")
+        c.expect("1 dokumenter" in c.text() and "Prøvesvar" in c.text(), "the lab result is filed to Erik now")
+
+        c.step("search")
+        c.open("/search?q=Hemoglobin")
+        marks = driver.find_elements(By.CSS_SELECTOR, "ol.documents mark")
+        c.expect(marks and marks[0].text.lower() == "hemoglobin", "the hit is highlighted")
+        c.shot("06-search")
+
+        c.step("open the document and copy its text")
+        driver.find_element(By.CSS_SELECTOR, "ol.documents a").click()
+        c.wait(lambda: driver.find_elements(By.ID, "text"), "the document page")
+        driver.execute_cdp_cmd("Browser.grantPermissions", {"origin": base,
+                               "permissions": ["clipboardReadWrite", "clipboardSanitizedWrite"]})
+        c.open(driver.current_url.replace(base, ""))
+        copy = driver.find_element(By.ID, "copy")
+        c.expect(copy.is_displayed(), "the copy button is shown")
+        copy.click()
+        c.wait(lambda: copy.text == "Kopiert", "the button says it copied", timeout=10)
+        copied = driver.execute_async_script("navigator.clipboard.readText().then(arguments[0], () => arguments[0](null));")
+        shown = driver.find_element(By.ID, "text").text
+        c.expect(copied is not None and copied.strip() == shown.strip() and "Hemoglobin" in copied,
+                 "the clipboard holds the document's text")
+        c.shot("07-document")
+
+        c.step("delete and undo")
+        document_url = driver.current_url
+        driver.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button").click()
+        c.wait(lambda: "Angre" in c.text(), "the undo notice")
+        c.expect("1 dokumenter" in c.text(), "the deleted letter left the library")
+        c.shot("08-deleted")
+        driver.find_element(By.CSS_SELECTOR, ".notice button").click()
+        c.wait(lambda: driver.current_url == document_url and "papirkurven" not in c.text(), "back after undo")
+        c.open("/")
+        c.expect("2 dokumenter" in c.text(), "both letters in the library again")
+        print(f"browser test: every step held; screenshots in {a.out}")
+        return 0
+    except AssertionError as failure:
+        print(f"browser test FAILED: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        driver.quit()
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+        log.close()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
