@@ -84,3 +84,56 @@ extension Library {
 
     private static func date(sessionTime: String) -> Date? { Double(sessionTime).map(Date.init(timeIntervalSince1970:)) }
 }
+
+/// A device allowed to use the API with its own token (shown once, when it is made).
+public struct APIToken: Sendable, Equatable {
+    public var id: Int
+    public var name: String
+    public var createdAt: String
+    public var lastUsed: String?
+}
+
+extension Library {
+    /// Makes a token for a device; returns it (the only time it is seen) with its row.
+    public func createAPIToken(name: String) throws -> (token: String, row: APIToken) {
+        let label = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
+        let token = "ark_" + Self.randomToken()
+        let now = Self.now()
+        let id = try withDatabase { database -> Int in
+            try database.execute("INSERT INTO api_tokens (name, token_hash, created_at) VALUES (?, ?, ?)",
+                                 [label.isEmpty ? "enhet" : label, Self.tokenHash(token), now])
+            return database.lastInsertedRowID
+        }
+        return (token, APIToken(id: id, name: label.isEmpty ? "enhet" : label, createdAt: now, lastUsed: nil))
+    }
+
+    /// The tokens, newest first.
+    public func apiTokens() throws -> [APIToken] {
+        try withDatabase { database in
+            try database.rows("SELECT id, name, created_at, last_used FROM api_tokens ORDER BY id DESC").map {
+                APIToken(id: $0[0].int ?? 0, name: $0[1].string ?? "", createdAt: $0[2].string ?? "", lastUsed: $0[3].string)
+            }
+        }
+    }
+
+    /// Revokes a token; false when there was none with that id.
+    @discardableResult
+    public func revokeAPIToken(_ id: Int) throws -> Bool {
+        try withDatabase { database in
+            let had = try database.firstRow("SELECT 1 FROM api_tokens WHERE id = ?", [id]) != nil
+            try database.execute("DELETE FROM api_tokens WHERE id = ?", [id])
+            return had
+        }
+    }
+
+    /// Whether `token` is a device's token (and notes its use).
+    public func isAPIToken(_ token: String) throws -> Bool {
+        guard token.hasPrefix("ark_"), token.count <= 200 else { return false }
+        return try withDatabase { database in
+            let hash = Self.tokenHash(token)
+            guard try database.firstRow("SELECT 1 FROM api_tokens WHERE token_hash = ?", [hash]) != nil else { return false }
+            try database.execute("UPDATE api_tokens SET last_used = ? WHERE token_hash = ?", [Self.now(), hash])
+            return true
+        }
+    }
+}

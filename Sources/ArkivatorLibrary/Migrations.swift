@@ -165,6 +165,14 @@ public enum Migrations {
             );
             -- When a person looked over a document's uncertain fields (the review queue).
             ALTER TABLE documents ADD COLUMN reviewed_at TEXT;
+            -- Tokens for scripts and phone shortcuts (the API), one per device: only their SHA-256.
+            CREATE TABLE api_tokens (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at TEXT NOT NULL,
+                last_used TEXT
+            );
             """),
     ]
 }

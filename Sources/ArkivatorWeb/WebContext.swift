@@ -10,6 +10,8 @@ public struct WebContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The signed-in browser's session; nil on the sign-in pages.
     var session: WebSession?
+    /// True for an API request signed with a device's token (`Authorization: Bearer ark_…`).
+    var device = false
     var language: UILanguage = .norwegian
 
     public init(source: ApplicationRequestContextSource) {

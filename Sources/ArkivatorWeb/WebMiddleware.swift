@@ -56,7 +56,14 @@ struct SignIn: RouterMiddleware {
         if let token = request.cookies[Self.cookie]?.value {
             context.session = try library.webSession(token: token, idle: idle)
         }
-        guard context.session != nil || Self.openPaths.contains(path) else {
+        // A script or phone shortcut: its device token, for the API only (no cookie, so no CSRF).
+        if context.session == nil, path.hasPrefix("/api/"), let authorization = request.headers[.authorization] {
+            guard authorization.hasPrefix("Bearer "), try library.isAPIToken(String(authorization.dropFirst(7))) else {
+                throw HTTPError(.unauthorized)
+            }
+            context.device = true
+        }
+        guard context.session != nil || context.device || Self.openPaths.contains(path) else {
             if path.hasPrefix("/api/") { throw HTTPError(.unauthorized) }
             return Response(status: .seeOther, headers: [.location: "/login"])
         }

@@ -47,6 +47,17 @@ extension WebServer {
             _ = try library.retryAllUploads()
             return Response(status: .seeOther, headers: [.location: "/settings"])
         }
+        router.post("/settings/tokens") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let made = try library.createAPIToken(name: form["name"] ?? "")
+            return try Self.settingsPage(library, problem: nil, newToken: made, context: context)
+        }
+        router.post("/settings/tokens/{token}/revoke") { _, context -> Response in
+            guard let id = context.parameters.get("token", as: Int.self), try library.revokeAPIToken(id) else {
+                throw HTTPError(.notFound)
+            }
+            return Response(status: .seeOther, headers: [.location: "/settings"])
+        }
         router.get("/settings/backup") { _, _ -> Response in
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-kopi-\(UUID().uuidString).sqlite")
             defer { try? FileManager.default.removeItem(at: file) }
@@ -59,8 +70,8 @@ extension WebServer {
         }
     }
 
-    static func settingsPage(_ library: Library, problem: String?, context: WebContext,
-                             status: HTTPResponse.Status = .ok) throws -> Response {
+    static func settingsPage(_ library: Library, problem: String?, newToken: (token: String, row: APIToken)? = nil,
+                             context: WebContext, status: HTTPResponse.Status = .ok) throws -> Response {
         let t = context.language
         guard let session = context.session else { throw HTTPError(.unauthorized) }
         let csrf = HTML.csrfField(session)
@@ -76,6 +87,15 @@ extension WebServer {
             return "<li>\(HTML.escape(job.title)) <span class=\"badge\">\(states[job.state] ?? job.state.rawValue)</span>"
                 + (job.lastError.map { " <span class=\"meta\">\(HTML.escape($0))</span>" } ?? "") + retry + "</li>"
         }.joined()
+        let tokenRows = try library.apiTokens().map { token in
+            """
+            <li>\(HTML.escape(token.name)) <span class="meta">\(t.text("laget", "made")) \(HTML.escape(String(token.createdAt.prefix(10))))\
+            \(token.lastUsed.map { ", " + t.text("sist brukt", "last used") + " " + HTML.escape(String($0.prefix(10))) } ?? "")</span>
+            <form method="post" action="/settings/tokens/\(token.id)/revoke" class="inline">\(csrf)
+            <button type="submit">\(t.text("Trekk tilbake", "Revoke"))</button></form></li>
+            """
+        }
+        let tokens = tokenRows.isEmpty ? "" : "<ul>\(tokenRows.joined())</ul>"
         let llmOn = try library.isOn(.llmEnabled)
         let llmURL = try library.setting(.llmURL) ?? ""
         let remote = !llmURL.isEmpty && !["127.0.0.1", "localhost", "[::1]"].contains { llmURL.contains("//" + $0) }
@@ -95,6 +115,13 @@ extension WebServer {
             <form method="post" action="/settings/llm">\(csrf)
             <p><label><input type="checkbox" name="enabled" value="true"\(llmOn ? " checked" : "")> \(t.text("Bruk språkmodellen etter reglene", "Use the language model after the rules"))</label></p>
             <p><button type="submit">\(t.text("Lagre", "Save"))</button></p></form>
+            <h2>\(t.text("Enheter (API)", "Devices (API)"))</h2>
+            \(newToken.map { made in "<p class=\"notice\" role=\"status\">\(t.text("Nøkkelen for «\(HTML.escape(made.row.name))» vises bare nå; kopier den til enheten:", "The token for “\(HTML.escape(made.row.name))” is shown only now; copy it to the device:")) <code>\(HTML.escape(made.token))</code></p>" } ?? "")
+            <p class="meta">\(t.text("Skript og snarveier på mobilen bruker /api/v1 med «Authorization: Bearer NØKKEL».", "Scripts and phone shortcuts use /api/v1 with “Authorization: Bearer TOKEN”."))</p>
+            \(tokens)
+            <form method="post" action="/settings/tokens">\(csrf)
+            <p><label for="token-name">\(t.text("Navn på enheten", "Device name"))</label><br><input id="token-name" name="name" maxlength="100" required>
+            <button type="submit">\(t.text("Lag nøkkel", "Make a token"))</button></p></form>
             <h2>\(t.text("Sikkerhetskopi", "Backup"))</h2>
             <p><a href="/settings/backup">\(t.text("Last ned en kopi av biblioteket (database)", "Download a copy of the library (database)"))</a></p>
             """

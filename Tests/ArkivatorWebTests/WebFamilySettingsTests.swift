@@ -75,3 +75,41 @@ import Testing
         }
     }
 }
+
+/// Device tokens: made in Settings, shown once, stored hashed, good for the API only, revocable.
+@Suite struct WebTokenTests {
+    @Test func aDeviceTokenOpensTheAPIUntilItIsRevoked() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await fixture.server.application().test(.router) { client in
+                let browser = try await Browser.signIn(client)
+                var headers = browser.headers
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                let made = try await client.execute(uri: "/settings/tokens", method: .post, headers: headers,
+                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)&name=Karis+mobil"))
+                let start = try #require(made.text.range(of: "<code>")).upperBound
+                let token = String(made.text[start...].prefix { $0 != "<" })
+                #expect(token.hasPrefix("ark_") && made.text.contains("Karis mobil"))
+                let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
+                let listed = try await client.execute(uri: "/api/v1/documents", method: .get, headers: bearer)
+                #expect(listed.status == .ok && listed.text.contains("\"total\":2"))
+                #expect(try await client.execute(uri: "/api/v1/uploads", method: .post, headers: bearer).status == .created,
+                        "a token needs no CSRF token: it is no cookie")
+                #expect(try await client.execute(uri: "/", method: .get, headers: bearer).status == .seeOther, "pages need a session")
+                for wrong in ["Bearer ark_feil", "Bearer ", "Basic YWJjOmRlZg==", "Bearer \(token)x"] {
+                    #expect(try await client.execute(uri: "/api/v1/documents", method: .get, headers: [.authorization: wrong]).status
+                            == .unauthorized, "\(wrong)")
+                }
+                let stored = try Data(contentsOf: fixture.library.databaseURL)
+                #expect(stored.range(of: Data(token.utf8)) == nil, "only the hash is stored")
+                let id = try #require(try fixture.library.apiTokens().first?.id)
+                #expect(try fixture.library.apiTokens().first?.lastUsed != nil)
+                let revoked = try await client.execute(uri: "/settings/tokens/\(id)/revoke", method: .post, headers: headers,
+                                                       body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(revoked.status == .seeOther)
+                #expect(try await client.execute(uri: "/api/v1/documents", method: .get, headers: bearer).status == .unauthorized)
+            }
+        }
+    }
+}
