@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
     ],
     targets: [
         // C libraries, each wrapped once (module map + shim header only).
@@ -89,7 +90,9 @@ let package = Package(
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
@@ -130,6 +133,7 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
+            .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]

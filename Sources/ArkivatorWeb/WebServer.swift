@@ -4,6 +4,8 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdBcrypt
+import HummingbirdTLS
+import NIOSSL
 
 /// `arkivator serve`: the household's web app over one library. A thin shell, like the CLI:
 /// every page reads and changes the library through the same calls the commands use.
@@ -16,19 +18,24 @@ public struct WebServer: Sendable {
         public var idleLock: TimeInterval
         /// bcrypt's cost for new passwords (12: about a quarter second a try).
         public var passwordCost: UInt8
-        /// Whether the site is reached over TLS (then cookies are `Secure`).
+        /// Whether the site is reached over TLS (then cookies are `Secure`): set when ``tls`` is,
+        /// or when a proxy in front gives TLS.
         public var secureCookies: Bool
+        /// A certificate chain and its private key (PEM files) to serve HTTPS with; nil for HTTP.
+        public var tls: (certificate: String, key: String)?
         /// The folder uploads are handed to (watched by `serve` like `watch` watches a folder);
         /// nil turns uploading off.
         public var inbox: URL?
 
         public init(host: String = "127.0.0.1", port: Int = 8080, idleLock: TimeInterval = 15 * 60,
-                    passwordCost: UInt8 = 12, secureCookies: Bool = false, inbox: URL? = nil) {
+                    passwordCost: UInt8 = 12, secureCookies: Bool = false, inbox: URL? = nil,
+                    tls: (certificate: String, key: String)? = nil) {
+            self.tls = tls
             self.host = host
             self.port = port
             self.idleLock = idleLock
             self.passwordCost = passwordCost
-            self.secureCookies = secureCookies
+            self.secureCookies = secureCookies || tls != nil
             self.inbox = inbox
         }
 
@@ -70,10 +77,21 @@ public struct WebServer: Sendable {
         return router
     }
 
-    /// The application, ready to run (or to test in process).
-    public func application() -> some ApplicationProtocol {
-        Application(router: router(), configuration: .init(address: .hostname(options.host, port: options.port),
-                                                          serverName: nil))
+    /// The application, ready to run (or to test in process); over HTTPS when ``Options/tls`` is set.
+    public func application() throws -> some ApplicationProtocol {
+        let configuration = ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil)
+        guard let tls = options.tls else { return Application(router: router(), configuration: configuration) }
+        let tlsConfiguration: TLSConfiguration
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+            tlsConfiguration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        } catch {
+            throw WebFailure(code: "tls", message: UserMessage(
+                nb: "Sertifikatet eller nøkkelen kunne ikke leses (\(tls.certificate), \(tls.key)). Begge må være PEM-filer som hører sammen.",
+                en: "The certificate or key could not be read (\(tls.certificate), \(tls.key)). Both must be PEM files that belong together."))
+        }
+        return Application(router: router(), server: try .tls(.http1(), tlsConfiguration: tlsConfiguration), configuration: configuration)
     }
 
     /// Serves until the process is told to stop (SIGINT, SIGTERM).

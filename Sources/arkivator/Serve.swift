@@ -39,6 +39,13 @@ extension Arkivator {
                                                 valueName: "MIN"))
         var idleMinutes = 15
 
+        @Option(name: .long, help: ArgumentHelp("Sertifikat (PEM) for HTTPS; sammen med --tls-key. (Certificate for HTTPS.)",
+                                                valueName: "FILE"))
+        var tlsCert: String?
+
+        @Option(name: .long, help: ArgumentHelp("Privat nøkkel (PEM) for HTTPS. (Private key for HTTPS.)", valueName: "FILE"))
+        var tlsKey: String?
+
         @Flag(name: .long, help: "Velg et nytt passord (leses fra terminalen eller standard inn) og avslutt. (Set the password and exit.)")
         var setPassword = false
 
@@ -46,6 +53,10 @@ extension Arkivator {
             guard Self.address(listen) != nil else {
                 throw ValidationError(UserMessage(nb: "--listen må være VERT:PORT, for eksempel 127.0.0.1:8080 (fikk «\(listen)»).",
                                                   en: "--listen must be HOST:PORT, such as 127.0.0.1:8080 (got “\(listen)”).").text())
+            }
+            guard (tlsCert == nil) == (tlsKey == nil) else {
+                throw ValidationError(UserMessage(nb: "--tls-cert og --tls-key må brukes sammen.",
+                                                  en: "--tls-cert and --tls-key go together.").text())
             }
             guard (1...24 * 60).contains(idleMinutes) else {
                 throw ValidationError(UserMessage(nb: "--idle-minutes må være mellom 1 og 1440.",
@@ -65,8 +76,9 @@ extension Arkivator {
             guard let (host, port) = Self.address(listen) else { throw ExitCode(64) }
             let location = libraryOptions.location
             let inbox = location.directory.appendingPathComponent("Innboks", isDirectory: true).standardizedFileURL
+            let tls = tlsCert.flatMap { cert in tlsKey.map { (certificate: cert, key: $0) } }
             let server = WebServer(library: library, options: .init(host: host, port: port,
-                                                                    idleLock: TimeInterval(idleMinutes * 60), inbox: inbox))
+                                                                    idleLock: TimeInterval(idleMinutes * 60), inbox: inbox, tls: tls))
             let terminal = Terminal()
             if setPassword {
                 let first = Self.readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
@@ -120,8 +132,14 @@ extension Arkivator {
                 watcher.stop()
                 finished.wait()
             }
-            terminal.line(UserMessage(nb: "Arkivator kjører på http://\(listen)/ — stopp med Ctrl-C.",
-                                      en: "Arkivator runs at http://\(listen)/ — stop with Ctrl-C.").text())
+            let scheme = tls == nil ? "http" : "https"
+            terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
+                                      en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
+            if tls == nil, !server.options.isLoopback {
+                terminal.error(UserMessage(
+                    nb: "Uten HTTPS går brevene ukryptert over nettverket. Bruk --tls-cert/--tls-key, eller en proxy med TLS (se README).",
+                    en: "Without HTTPS the letters cross the network unencrypted. Use --tls-cert/--tls-key, or a proxy with TLS (see the README)."))
+            }
             let failure: String? = BlockingWait.run {
                 do {
                     try await server.run()

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import TestSupport
 import Testing
 
@@ -126,4 +127,69 @@ import Testing
             #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).isEmpty, "no page left waiting")
         }
     }
+}
+
+/// HTTPS from the certificate and key files given: phones on the home network send no letter
+/// in clear text, and the cookie is then `Secure`.
+@Suite(.serialized) struct ServeTLSTests {
+    @Test func serveSpeaksHTTPSWithTheGivenCertificate() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl") else {
+            print("[ServeTLSTests] openssl is not installed: HTTPS is not checked")
+            return
+        }
+        try await withWebDirectory { dir in
+            let library = dir.appendingPathComponent("bibliotek"), logs = dir.appendingPathComponent("logg")
+            let cert = dir.appendingPathComponent("sertifikat.pem").path, key = dir.appendingPathComponent("nokkel.pem").path
+            let openssl = Process()
+            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+            openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days", "1",
+                                 "-subj", "/CN=127.0.0.1"]
+            openssl.standardOutput = FileHandle.nullDevice
+            openssl.standardError = FileHandle.nullDevice
+            try openssl.run()
+            openssl.waitUntilExit()
+            #expect(openssl.terminationStatus == 0)
+            let wrong = try CLI.run(["serve", "--tls-cert", cert], library: library)
+            #expect(wrong.status == 64 && wrong.stderr.contains("--tls-key"), "\(wrong.stderr)")
+
+            let port = try ChildServer.freePort()
+            let server = try CLI.start(["serve", "--listen", "127.0.0.1:\(port)", "--tls-cert", cert, "--tls-key", key],
+                                       library: library, logs: logs, name: "serve-tls")
+            defer { _ = server.kill() }
+            var configuration = HTTPClient.Configuration(redirectConfiguration: .disallow)
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            configuration.tlsConfiguration = tls
+            let owner = ClientOwner(HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
+            let client = owner.client
+            var answer: HTTPClientResponse?
+            for _ in 0..<100 {
+                answer = try? await client.execute(HTTPClientRequest(url: "https://127.0.0.1:\(port)/login"), timeout: .seconds(5))
+                if answer != nil { break }
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            // No password yet: the first-run page, over HTTPS.
+            #expect(answer?.status == .seeOther && answer?.headers.first(name: "Location") == "/setup", "\(server.stderr)")
+            #expect(server.stdout.contains("https://127.0.0.1:\(port)/"))
+            var setup = HTTPClientRequest(url: "https://127.0.0.1:\(port)/setup")
+            setup.method = .POST
+            setup.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+            setup.body = .bytes(ByteBuffer(string: "password=riktig+hest+batteri&again=riktig+hest+batteri"))
+            let signedIn = try await client.execute(setup, timeout: .seconds(30))
+            #expect(signedIn.status == .seeOther && signedIn.headers.first(name: "Set-Cookie")?.contains("; Secure") == true)
+            let plainOwner = ClientOwner(HTTPClient(eventLoopGroupProvider: .singleton))
+            let plain = plainOwner.client
+            let cleartext = try? await plain.execute(HTTPClientRequest(url: "http://127.0.0.1:\(port)/login"), timeout: .seconds(5))
+            #expect(cleartext == nil || cleartext?.status != .seeOther, "no answer in clear text")
+        }
+    }
+}
+
+/// Shuts its client down when released (a test may end early on a thrown error).
+final class ClientOwner: @unchecked Sendable {
+    let client: HTTPClient
+
+    init(_ client: HTTPClient) { self.client = client }
+
+    deinit { try? client.syncShutdown() }
 }
