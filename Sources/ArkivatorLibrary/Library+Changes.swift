@@ -14,9 +14,15 @@ public struct DocumentChanges: Sendable, Equatable {
     public var person: String?
     public var date: CalendarDate?
     public var institution: String?
+    /// The department or specialty (empty: none).
+    public var specialty: String?
+    /// The keywords, replacing the old ones.
+    public var keywords: [String]?
 
     public init(title: String? = nil, type: DocumentType? = nil, person: String? = nil, date: CalendarDate? = nil,
-                institution: String? = nil) {
+                institution: String? = nil, specialty: String? = nil, keywords: [String]? = nil) {
+        self.specialty = specialty
+        self.keywords = keywords
         self.title = title
         self.type = type
         self.person = person
@@ -24,7 +30,9 @@ public struct DocumentChanges: Sendable, Equatable {
         self.institution = institution
     }
 
-    public var isEmpty: Bool { title == nil && type == nil && person == nil && date == nil && institution == nil }
+    public var isEmpty: Bool {
+        title == nil && type == nil && person == nil && date == nil && institution == nil && specialty == nil && keywords == nil
+    }
 }
 
 extension Library {
@@ -52,6 +60,13 @@ extension Library {
         }
         if let institution = changes.institution {
             document.institution = institution.isEmpty ? nil : institution
+        }
+        if let specialty = changes.specialty {
+            let trimmed = specialty.trimmingCharacters(in: .whitespacesAndNewlines)
+            document.specialty = trimmed.isEmpty ? nil : trimmed
+        }
+        if let keywords = changes.keywords {
+            document.keywords = keywords.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         }
         if let person = changes.person {
             let name = person.trimmingCharacters(in: .whitespaces)
@@ -92,9 +107,10 @@ extension Library {
         try unindex(row: id, in: database)
         try database.execute("""
             UPDATE documents SET title = ?, doc_type = ?, person = ?, family_member = ?, institution = ?,
-                document_date = ?, updated_at = ? WHERE id = ?
+                document_date = ?, specialty = ?, keywords = ?, updated_at = ? WHERE id = ?
             """, [Fodselsnummer.masking(document.title), document.docType.rawValue, document.person.map(Fodselsnummer.masking),
                   document.familyMember.map(Fodselsnummer.masking), document.institution.map(Fodselsnummer.masking), document.documentDate,
+                  document.specialty.map(Fodselsnummer.masking), Fodselsnummer.masking(document.keywords.joined(separator: ", ")),
                   Self.now(), id])
         if let text {
             let sealed = try SealedText.seal(text, document: document.sha256, key: key)

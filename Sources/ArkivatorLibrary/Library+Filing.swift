@@ -104,14 +104,15 @@ extension Library {
         try database.execute("""
             INSERT INTO documents (sha256, source_name, title, doc_type, person, family_member, institution, specialty,
                 document_date, scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed,
-                fnr_count, low_confidence, upload_status, added_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                fnr_count, low_confidence, upload_status, added_at, updated_at, field_confidence)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [document.sha256, Fodselsnummer.masking(document.sourceName), Fodselsnummer.masking(document.title), document.docType.rawValue,
                   document.person.map(Fodselsnummer.masking), document.familyMember.map(Fodselsnummer.masking),
                   document.institution.map(Fodselsnummer.masking), document.specialty.map(Fodselsnummer.masking),
                   document.documentDate, document.scanDate, Fodselsnummer.masking(document.keywords.joined(separator: ", ")),
                   document.ocrConfidence, document.needsReview.joined(separator: ","), document.pageCount,
-                  sealed.masked, sealed.sealed, sealed.count, lowJSON, document.uploadStatus, now, now])
+                  sealed.masked, sealed.sealed, sealed.count, lowJSON, document.uploadStatus, now, now,
+                  document.fieldConfidence.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }])
         let id = database.lastInsertedRowID
         for file in document.files {
             try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",

@@ -85,6 +85,8 @@ public struct DocumentSummary: Sendable, Equatable, Codable {
     /// Search only: true when the document holds only some of the words (such hits come last).
     public var partial: Bool?
     public var trashedAt: String?
+    /// `none`, `pending`, `queued`, `uploading`, `done` or `error` (see ``UploadJob``).
+    public var uploadStatus: String?
 }
 
 extension Library {
@@ -92,14 +94,15 @@ extension Library {
     static let summaryColumns = """
         d.sha256, d.title, d.doc_type, d.person, d.family_member, d.institution, d.document_date, d.page_count,
         (SELECT path FROM document_files f WHERE f.document_id = d.id ORDER BY f.kind = 'docx' DESC, f.page LIMIT 1),
-        d.trashed_at
+        d.trashed_at, d.upload_status
         """
 
     static func summary(_ row: Row) -> DocumentSummary {
         DocumentSummary(id: String((row[0].string ?? "").prefix(10)), title: row[1].string ?? "",
                         docType: row[2].string ?? "annet", person: row[3].string, familyMember: row[4].string,
                         institution: row[5].string, documentDate: row[6].string ?? "", pageCount: row[7].int ?? 0,
-                        file: row[8].string, snippet: nil, score: nil, partial: nil, trashedAt: row[9].string)
+                        file: row[8].string, snippet: nil, score: nil, partial: nil, trashedAt: row[9].string,
+                        uploadStatus: row[10].string)
     }
 
     /// Documents newest first (letter date, then the order they came in).
@@ -166,7 +169,7 @@ extension Library {
         guard let row = try database.firstRow("""
             SELECT sha256, source_name, title, doc_type, person, family_member, institution, specialty, document_date,
                    scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed, fnr_count,
-                   low_confidence, upload_status, added_at, updated_at, trashed_at
+                   low_confidence, upload_status, added_at, updated_at, trashed_at, field_confidence
             FROM documents WHERE id = ?
             """, [id]) else { throw LibraryFailure.notFound(String(id)) }
         let sha = row[0].string ?? ""
@@ -191,6 +194,7 @@ extension Library {
         document.addedAt = row[19].string ?? ""
         document.updatedAt = row[20].string ?? ""
         document.trashedAt = row[21].string
+        document.fieldConfidence = row[22].string.flatMap { try? JSONDecoder().decode([String: Double].self, from: Data($0.utf8)) }
         document.pages = try database.rows(
             "SELECT number, ocr_confidence, width, height FROM pages WHERE document_id = ? ORDER BY number", [id]).map {
                 LibraryDocument.Page(number: $0[0].int ?? 0, ocrConfidence: $0[1].double, width: $0[2].int ?? 0,

@@ -43,6 +43,8 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
     public var updatedAt: String
     /// Set while the document is in the trash.
     public var trashedAt: String?
+    /// How sure the rules were of each field (`docType`, `person`, `documentDate` …), 0…1.
+    public var fieldConfidence: [String: Double]?
 
     public struct TextRange: Sendable, Equatable, Codable {
         public var start: Int

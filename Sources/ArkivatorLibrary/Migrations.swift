@@ -165,6 +165,8 @@ public enum Migrations {
             );
             -- When a person looked over a document's uncertain fields (the review queue).
             ALTER TABLE documents ADD COLUMN reviewed_at TEXT;
+            -- How sure the rules were of each field (JSON: field → 0…1), shown in review.
+            ALTER TABLE documents ADD COLUMN field_confidence TEXT;
             -- Tokens for scripts and phone shortcuts (the API), one per device: only their SHA-256.
             CREATE TABLE api_tokens (
                 id INTEGER PRIMARY KEY,

@@ -45,7 +45,7 @@ extension DocumentRecord {
         let pages = pageReports.enumerated().map { index, page in
             LibraryDocument.Page(number: index + 1, ocrConfidence: page.ocrConfidence, width: page.width, height: page.height)
         }
-        return LibraryDocument(
+        var document = LibraryDocument(
             sha256: id ?? "", sourceName: sourceName, title: k?.title ?? fallbackTitle,
             docType: k?.docType ?? .annet, person: k?.familyMember ?? k?.person, familyMember: k?.familyMember,
             institution: k?.institution, specialty: k?.specialty,
@@ -54,5 +54,7 @@ extension DocumentRecord {
             text: text,
             lowConfidence: lowConfidenceWords.map { LibraryDocument.TextRange(start: $0.start, length: $0.length) },
             pages: pages)
+        document.fieldConfidence = k?.confidence
+        return document
     }
 }

@@ -38,6 +38,11 @@ extension WebServer {
             try Self.apply(form, to: document, library: library)
             return Response(status: .seeOther, headers: [.location: "/documents/\(document.shortID)"])
         }
+        router.post("/documents/{id}/redact") { _, context -> Response in
+            let document = try Self.document(library, context)
+            _ = try library.redact(document.shortID, programVersion: ArkivatorVersion.current)
+            return Response(status: .seeOther, headers: [.location: "/documents/\(document.shortID)"])
+        }
         router.post("/documents/{id}/delete") { _, context -> Response in
             let document = try Self.document(library, context)
             _ = try library.delete(document.shortID)
@@ -86,6 +91,11 @@ extension WebServer {
             changes.date = day
         }
         if let institution = field("institution"), institution != (document.institution ?? "") { changes.institution = institution }
+        if let specialty = field("specialty"), specialty != (document.specialty ?? "") { changes.specialty = specialty }
+        if let keywords = field("keywords") {
+            let list = keywords.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if list != document.keywords { changes.keywords = list }
+        }
         guard !changes.isEmpty else { return }
         do {
             try library.edit(document.shortID, changes, programVersion: ArkivatorVersion.current)
@@ -98,8 +108,10 @@ extension WebServer {
                          context: WebContext) -> String {
         let t = context.language
         let uncertain = Set(document.needsReview)
+        // The rules' confidence beside each field they found; "usikker" where it is under the review threshold.
         func label(_ key: String, _ text: String) -> String {
-            uncertain.contains(key) ? "\(text) <span class=\"badge\">\(t.text("usikker", "uncertain"))</span>" : text
+            let share = document.fieldConfidence?[key].map { " <span class=\"meta\">\(Int(($0 * 100).rounded())) %</span>" } ?? ""
+            return uncertain.contains(key) ? "\(text) <span class=\"badge\">\(t.text("usikker", "uncertain"))</span>\(share)" : text + share
         }
         let person = document.familyMember ?? document.person ?? ""
         let people = ([""] + family + (family.contains(person) || person.isEmpty ? [] : [person])).map { name in
@@ -119,6 +131,10 @@ extension WebServer {
             <input id="date" name="date" type="date" value="\(HTML.escape(document.documentDate))"></p>
             <p><label for="institution">\(label("institution", t.text("Avsender", "Sender")))</label><br>
             <input id="institution" name="institution" value="\(HTML.escape(document.institution ?? ""))" size="40"></p>
+            <p><label for="specialty">\(label("specialty", t.text("Fagområde", "Specialty")))</label><br>
+            <input id="specialty" name="specialty" value="\(HTML.escape(document.specialty ?? ""))" size="40"></p>
+            <p><label for="keywords">\(t.text("Stikkord (skilt med komma)", "Keywords (separated by commas)"))</label><br>
+            <input id="keywords" name="keywords" value="\(HTML.escape(document.keywords.joined(separator: ", ")))" size="60"></p>
             <p><button type="submit">\(HTML.escape(button))</button></p>
             </form>
             """

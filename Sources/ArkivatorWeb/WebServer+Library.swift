@@ -129,11 +129,18 @@ extension WebServer {
         let items = documents.map { document -> String in
             let person = document.familyMember ?? document.person ?? t.text("Ukjent person", "Unknown person")
             let snippet = document.snippet.map { "<p>\(highlighted($0))</p>" } ?? ""
+            let upload: String = switch document.uploadStatus {
+            case "queued", "pending": " · " + t.text("venter på opplasting", "waiting to upload")
+            case "uploading": " · " + t.text("lastes opp", "uploading")
+            case "done": " · " + t.text("lastet opp", "uploaded")
+            case "error": " · " + t.text("opplasting feilet", "upload failed")
+            default: ""
+            }
             return """
                 <li><a href="/documents/\(HTML.escape(document.id))">\(HTML.escape(document.title))</a>
                 <span class="badge">\(HTML.escape(document.docType))</span>
                 <div class="meta">\(HTML.escape(document.documentDate)) · \(HTML.escape(person))\
-                \(document.institution.map { " · " + HTML.escape($0) } ?? "")</div>\(snippet)</li>
+                \(document.institution.map { " · " + HTML.escape($0) } ?? "")\(upload)</div>\(snippet)</li>
                 """
         }
         return "<ol class=\"documents\">\(items.joined())</ol>"
@@ -177,15 +184,17 @@ extension WebServer {
             row(t.text("Sider", "Pages"), String(document.pageCount)),
         ].joined() + "</dl>"
         let id = HTML.escape(document.shortID)
+        // Each page links to itself at full size (to zoom on a phone).
         let images = document.files.enumerated().filter { $0.element.kind == .image }.map { index, file in
-            "<p><img src=\"/documents/\(id)/files/\(index)\" alt=\"\(t.text("Side \(file.page)", "Page \(file.page)"))\" width=\"600\"></p>"
+            "<p><a href=\"/documents/\(id)/files/\(index)\"><img src=\"/documents/\(id)/files/\(index)\" "
+                + "alt=\"\(t.text("Side \(file.page)", "Page \(file.page)"))\" width=\"600\"></a></p>"
         }.joined()
         let downloads = document.files.enumerated().map { index, file in
             let label = file.kind == .image ? "JPEG \(t.text("side", "page")) \(file.page)" : file.kind.fileExtension.uppercased()
             return "<li><a href=\"/documents/\(id)/files/\(index)\">\(t.text("Last ned", "Download")) \(HTML.escape(label))</a></li>"
         }.joined()
         let csrf = context.session.map(HTML.csrfField) ?? ""
-        let actions: String
+        var actions: String
         if document.trashedAt != nil {
             actions = """
                 <p class="notice">\(t.text("Dokumentet ligger i papirkurven.", "The document is in the trash."))
@@ -200,6 +209,13 @@ extension WebServer {
                 <form method="post" action="/documents/\(id)/delete" class="inline">\(csrf)
                 <button type="submit">\(t.text("Slett", "Delete"))</button></form>
                 """
+            if document.fodselsnummerCount > 0 {
+                actions += """
+                    <form method="post" action="/documents/\(id)/redact" class="inline">\(csrf)
+                    <button type="submit">\(t.text("Skjul fødselsnummeret i teksten", "Hide the national ID number in the text"))</button></form>
+                    <span class="meta">\(t.text("(sidebildene og PDF-en viser fortsatt papiret)", "(the page images and the PDF still show the paper)"))</span>
+                    """
+            }
         }
         return fields + actions
             + "<h2>\(t.text("Tekst", "Text"))</h2><p><button type=\"button\" id=\"copy\" data-target=\"text\" hidden>"

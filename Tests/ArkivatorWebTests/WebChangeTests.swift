@@ -26,6 +26,7 @@ import Testing
                 let review = try await client.execute(uri: "/review", method: .get, headers: browser.headers)
                 #expect(review.text.contains("1 venter") && review.text.contains("Innkalling Ortopedisk poliklinikk"))
                 #expect(review.text.contains("Lagre og neste") && review.text.contains("usikker"))
+                #expect(review.text.contains("40 %") && review.text.contains("93 %"), "the rules' confidence per field")
                 #expect(review.text.contains("<option value=\"Kari Nordmann\">Kari Nordmann</option>"), "the household to choose from")
                 #expect(review.text.contains("til <mark class=\"low\">tim</mark>e") || review.text.contains("<mark class=\"low\">"))
                 let before = try fixture.library.document("a1a1a1a1a1").files.map(\.path)
@@ -56,10 +57,21 @@ import Testing
             try await fixture.server.application().test(.router) { client in
                 let browser = try await Browser.signIn(client)
                 let edited = try await client.execute(uri: "/documents/b2b2b2b2b2/edit", method: .post, headers: form(browser),
-                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=2024-05-03&type=epikrise"))
+                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=2024-05-03&type=epikrise"
+                                                                       + "&specialty=Kardiologi&keywords=brystsmerter%2C+hjerte"))
                 #expect(edited.status == .seeOther)
                 let document = try fixture.library.document("b2b2b2b2b2")
                 #expect(document.documentDate == "2024-05-03" && document.title.hasPrefix("2024-05-03 "))
+                #expect(document.specialty == "Kardiologi" && document.keywords == ["brystsmerter", "hjerte"])
+                let found = try await client.execute(uri: "/search?q=kardiologi", method: .get, headers: browser.headers)
+                #expect(found.text.contains("/documents/b2b2b2b2b2"), "the index follows the correction")
+                let shownPage = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers)
+                #expect(shownPage.text.contains("Skjul fødselsnummeret"))
+                let redacted = try await client.execute(uri: "/documents/b2b2b2b2b2/redact", method: .post, headers: form(browser),
+                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(redacted.status == .seeOther)
+                let opened = try fixture.library.document("b2b2b2b2b2", revealNumbers: true)
+                #expect(!opened.text.contains(WebFixture.number) && opened.fodselsnummerCount == 0, "gone for good, not only masked")
                 #expect(try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: form(browser),
                                                  body: ByteBuffer(string: "_csrf=feil")).status == .forbidden)
 

@@ -34,17 +34,20 @@ struct WebFixture {
         try file(sha: String(repeating: "a1", count: 32), title: "2024-03-15 Innkalling Ortopedisk poliklinikk",
                  type: .innkalling, person: nil, date: "2024-03-15",
                  text: "Innkalling til time ved Ortopedisk poliklinikk.\nDu har fått time til MR av venstre kne.",
-                 needsReview: ["person"], lowConfidence: [LibraryDocument.TextRange(start: 9, length: 3)])
+                 needsReview: ["person"], lowConfidence: [LibraryDocument.TextRange(start: 9, length: 3)],
+                 confidence: ["person": 0.4, "docType": 0.93])
         try file(sha: String(repeating: "b2", count: 32), title: "2024-05-02 Epikrise Hjerteavdelingen",
                  type: .epikrise, person: "Ola Nordmann", date: "2024-05-02",
                  text: "Epikrise\nPasient: Ola Nordmann, f.nr. \(Self.number)\nInnlagt med brystsmerter <script>alert(1)</script>.")
     }
 
     private func file(sha: String, title: String, type: DocumentType, person: String?, date: String, text: String,
-                      needsReview: [String] = [], lowConfidence: [LibraryDocument.TextRange] = []) throws {
-        let document = LibraryDocument(sha256: sha, sourceName: "brev.jpg", title: title, docType: type, person: person,
+                      needsReview: [String] = [], lowConfidence: [LibraryDocument.TextRange] = [],
+                      confidence: [String: Double]? = nil) throws {
+        var document = LibraryDocument(sha256: sha, sourceName: "brev.jpg", title: title, docType: type, person: person,
                                        familyMember: person, institution: "Vestvik sykehus", documentDate: date,
                                        needsReview: needsReview, text: text, lowConfidence: lowConfidence)
+        document.fieldConfidence = confidence
         let folder = library.defaultArchiveRoot.appendingPathComponent(person ?? "Ukjent person")
         let docx = folder.appendingPathComponent("Dokumenter/\(title).docx")
         let image = folder.appendingPathComponent("Bilder/\(title).jpeg")
