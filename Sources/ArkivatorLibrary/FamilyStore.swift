@@ -100,6 +100,26 @@ public final class FamilyStore {
         }
     }
 
+    /// Corrects a member's birth date and fødselsnummer (what is not given stays). The name is
+    /// not changed here: the member's letters are filed in a folder by that name.
+    @discardableResult
+    public func update(id: Int, birthDate: String? = nil, fodselsnummer: String? = nil) throws -> FamilyMemberSummary {
+        try database.inTransaction {
+            guard let existing = try rows(where: "id = ?", [id]).first else { throw FamilyError.notFound(String(id)) }
+            let member = try Member(name: existing.name, birthDate: birthDate, fodselsnummer: fodselsnummer)
+            let storedNumber = try existing.sealed.map { try open($0, name: existing.name) }
+            let number = member.fodselsnummer ?? storedNumber
+            let givenDate = birthDate.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+            let birth = (givenDate == nil ? nil : member.birthDate) ?? number?.birthDateISO ?? existing.birthDate
+            if let number, let birth, birth != number.birthDateISO {
+                throw FamilyError.mismatch(birthDate: birth, fromNumber: number.birthDateISO)
+            }
+            let sealed = try number.map { try seal($0, name: existing.name) }
+            try database.execute("UPDATE family SET birth_date = ?, fnr_sealed = ? WHERE id = ?", [birth, sealed, id])
+            return FamilyMemberSummary(id: id, name: existing.name, birthDate: birth, maskedFnr: number?.masked)
+        }
+    }
+
     /// Every member, by name. Opens each sealed number to show its first six digits.
     public func list() throws -> [FamilyMemberSummary] {
         try rows().map { row in

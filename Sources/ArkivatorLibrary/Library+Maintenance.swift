@@ -97,6 +97,16 @@ extension Library {
         public var missingFiles: [String]
     }
 
+    /// Every document (not the trash), oldest first, whole: what an export holds. Fødselsnumre
+    /// are masked unless `revealNumbers`.
+    public func allDocuments(revealNumbers: Bool = false) throws -> [LibraryDocument] {
+        let ids = try withDatabase { database in
+            try database.rows("SELECT sha256 FROM documents WHERE trashed_at IS NULL ORDER BY document_date, id")
+                .compactMap { $0[0].string }
+        }
+        return try ids.map { try document($0, revealNumbers: revealNumbers) }
+    }
+
     /// Writes every document (not the trash) to `folder`: `arkivator-eksport.json` with the
     /// metadata and full text (fødselsnumre included, as in the letters), and each document's
     /// files under `<Person>/Dokumenter` and `<Person>/Bilder` as in the archive. The folder must
@@ -108,15 +118,10 @@ extension Library {
             throw LibraryFailure.targetExists(folder.path)
         }
         try AtomicFile.createDirectory(folder)
-        let ids = try withDatabase { database in
-            try database.rows("SELECT sha256 FROM documents WHERE trashed_at IS NULL ORDER BY document_date, id")
-                .compactMap { $0[0].string }
-        }
         var exported: [LibraryDocument] = []
         var copied = 0
         var missing: [String] = []
-        for id in ids {
-            var document = try self.document(id, revealNumbers: true)
+        for var document in try allDocuments(revealNumbers: true) {
             var files: [ArchivedFile] = []
             for file in document.files {
                 let relative = file.url.pathComponents.suffix(3).joined(separator: "/")

@@ -27,6 +27,22 @@ extension WebServer {
             }
             return Response(status: .seeOther, headers: [.location: "/family"])
         }
+        router.post("/family/{member}/edit") { request, context -> Response in
+            guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            func field(_ name: String) -> String? {
+                form[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+            }
+            do {
+                try FamilyStore.open(library: library.location).update(id: member, birthDate: field("born"), fodselsnummer: field("fnr"))
+            } catch let error as FamilyError where error.errorCode == "notFound" {
+                throw HTTPError(.notFound)
+            } catch let error as any UserFacingError {
+                return try Self.familyPage(library, problem: error.userMessage.text(in: context.language), revealed: nil,
+                                           context: context, status: .badRequest)
+            }
+            return Response(status: .seeOther, headers: [.location: "/family"])
+        }
         router.post("/family/{member}/remove") { _, context -> Response in
             guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
             do {
@@ -77,7 +93,14 @@ extension WebServer {
             }
             return """
                 <tr><td>\(HTML.escape(member.name))</td><td>\(HTML.escape(member.birthDate ?? "–"))</td><td>\(number)</td>
-                <td><form method="post" action="/family/\(member.id)/remove" class="inline">\(csrf)
+                <td><details><summary>\(t.text("Endre", "Edit"))</summary>
+                <form method="post" action="/family/\(member.id)/edit">\(csrf)
+                <p><label for="born-\(member.id)">\(t.text("Fødselsdato", "Birth date"))</label><br>
+                <input id="born-\(member.id)" name="born" type="date" value="\(HTML.escape(member.birthDate ?? ""))"></p>
+                <p><label for="fnr-\(member.id)">\(t.text("Nytt fødselsnummer (tomt = behold)", "New national ID number (empty = keep)"))</label><br>
+                <input id="fnr-\(member.id)" name="fnr" inputmode="numeric" autocomplete="off" maxlength="12"></p>
+                <button type="submit">\(t.text("Lagre", "Save"))</button></form></details>
+                <form method="post" action="/family/\(member.id)/remove" class="inline">\(csrf)
                 <button type="submit" aria-label="\(t.text("Fjern", "Remove")) \(HTML.escape(member.name))">\(t.text("Fjern", "Remove"))</button></form></td></tr>
                 """
         }.joined()

@@ -58,6 +58,15 @@ extension WebServer {
             }
             return Response(status: .seeOther, headers: [.location: "/settings"])
         }
+        router.get("/settings/export") { _, _ -> Response in
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json; charset=utf-8"
+            headers[.contentDisposition] = "attachment; filename=\"arkivator-eksport.json\""
+            return Response(status: .ok, headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(try library.allDocuments()))))
+        }
         router.get("/settings/backup") { _, _ -> Response in
             let file = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-kopi-\(UUID().uuidString).sqlite")
             defer { try? FileManager.default.removeItem(at: file) }
@@ -124,6 +133,8 @@ extension WebServer {
             <button type="submit">\(t.text("Lag nøkkel", "Make a token"))</button></p></form>
             <h2>\(t.text("Sikkerhetskopi", "Backup"))</h2>
             <p><a href="/settings/backup">\(t.text("Last ned en kopi av biblioteket (database)", "Download a copy of the library (database)"))</a></p>
+            <p><a href="/settings/export">\(t.text("Last ned alle brev som JSON (felter og tekst, fødselsnumre skjult)", "Download every letter as JSON (fields and text, national ID numbers hidden)"))</a>
+            <span class="meta">\(t.text("Filene selv ligger i arkivmappen og lastes opp til målet over; «arkivator export» tar alt med.", "The files themselves are in the archive folder and uploaded to the destination above; `arkivator export` takes everything."))</span></p>
             """
         return HTML.page(t.text("Innstillinger", "Settings"), body: body, context: context, status: status)
     }

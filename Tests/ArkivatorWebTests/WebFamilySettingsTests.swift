@@ -113,3 +113,35 @@ import Testing
         }
     }
 }
+
+/// Correcting a member, and the export download.
+@Suite struct WebFamilyEditExportTests {
+    @Test func aMemberIsCorrectedAndTheExportHoldsEveryLetter() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await fixture.server.application().test(.router) { client in
+                let browser = try await Browser.signIn(client)
+                var headers = browser.headers
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                let store = try FamilyStore.open(library: fixture.library.location)
+                let id = try #require(try store.list().first { $0.name == "Kari Nordmann" }?.id)
+                let edited = try await client.execute(uri: "/family/\(id)/edit", method: .post, headers: headers,
+                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)&fnr=\(WebFixture.number)"))
+                #expect(edited.status == .seeOther)
+                let kari = try #require(try store.list().first { $0.id == id })
+                #expect(kari.maskedFnr == "170972 •••••" && kari.birthDate == "1972-09-17", "the birth date follows the number")
+                let clash = try await client.execute(uri: "/family/\(id)/edit", method: .post, headers: headers,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&born=2001-01-01"))
+                #expect(clash.status == .badRequest, "a birth date the number contradicts")
+                #expect(try await client.execute(uri: "/family/999/edit", method: .post, headers: headers,
+                                                 body: ByteBuffer(string: "_csrf=\(browser.csrf)&born=2001-01-01")).status == .notFound)
+
+                let export = try await client.execute(uri: "/settings/export", method: .get, headers: browser.headers)
+                #expect(export.status == .ok && export.headers[.contentDisposition]?.contains("arkivator-eksport.json") == true)
+                let documents = try #require(try JSONSerialization.jsonObject(with: Data(buffer: export.body)) as? [[String: Any]])
+                #expect(documents.count == 2 && !export.text.contains(WebFixture.number))
+            }
+        }
+    }
+}
