@@ -98,6 +98,15 @@ public struct WebServer: Sendable {
     public func run() async throws {
         try check()
         try library.endIdleWebSessions(idle: options.idleLock)
+        // Uploads never finished (a page closed half-way) go after a day; nothing was received.
+        if let (_, staging) = try? Self.uploadFolders(options) {
+            let dayAgo = Date().addingTimeInterval(-86_400)
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [] where Self.isUploadID(name) {
+                let folder = staging.appendingPathComponent(name)
+                let made = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? Date()
+                if made < dayAgo { try? FileManager.default.removeItem(at: folder) }
+            }
+        }
         try await application().runService()
     }
 }

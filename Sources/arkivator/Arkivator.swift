@@ -12,6 +12,7 @@ struct Arkivator: ParsableCommand {
               arkivator ingest ~/Skannet              les alle bilder i en mappe
               arkivator ingest brev_p1.jpg brev_p2.jpg --json
               arkivator watch ~/Skannet               arkiver nye brev etter hvert som de kommer
+              arkivator serve                         nettappen: last opp fra mobilen, se over, søk
               arkivator search epikrise ortopedi      søk i biblioteket
               arkivator list --person Kari            Karis dokumenter, nyeste først
               arkivator show 3fa2b1 --text            teksten, klar til å kopiere
