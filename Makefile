@@ -14,6 +14,17 @@ TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv l
                     chromium chromium-driver python3-selenium
 # What scripts/make_fixtures.py draws the samples and test pages with (Debian's own Python).
 FIXTURE_APT_PACKAGES = python3-pil python3-numpy fonts-dejavu-core fonts-liberation
+# $(call apt-install,MESSAGE,PACKAGES): installs those of PACKAGES that are missing, saying so.
+define apt-install
+	@missing=""; for p in $(2); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "$(1):$$missing"; \
+	  $(SUDO) apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
+	fi
+endef
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Tesseract's OpenMP runtime must see this before it loads (tests load it into the test process).
 export OMP_THREAD_LIMIT := 1
@@ -52,13 +63,7 @@ build: deps
 
 # Independent readers for the tests (installed once).
 test-deps: deps
-	@missing=""; for p in $(TEST_APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installerer for testene:$$missing"; \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
+	$(call apt-install,Installerer for testene,$(TEST_APT_PACKAGES))
 	@python3 -c "import docx" 2>/dev/null || python3 -m pip install --quiet python-docx \
 	  || python3 -m pip install --quiet --break-system-packages python-docx
 
@@ -140,13 +145,7 @@ corpus-check: release test-deps
 
 # Regenerates samples/ and Tests/Fixtures/ from the project's own letter texts.
 fixtures:
-	@missing=""; for p in $(FIXTURE_APT_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "Installerer for eksemplene:$$missing"; \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing >/dev/null; \
-	fi
+	$(call apt-install,Installerer for eksemplene,$(FIXTURE_APT_PACKAGES))
 	/usr/bin/python3 scripts/make_fixtures.py
 
 clean:

@@ -48,16 +48,16 @@ enum StaticFiles {
         pre.text { overflow-wrap: anywhere; }
         dl.fields dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
         main { overflow-wrap: anywhere; }
-        table { table-layout: fixed; }
-        table { border-collapse: collapse; width: 100%; }
+        table { table-layout: fixed; border-collapse: collapse; width: 100%; }
         th, td { text-align: left; padding: .4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
         """
 
-    static func stylesheet() -> Response {
+    /// One of the files above, cached for an hour (they change only with the program).
+    static func asset(_ text: String, type: String) -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = "text/css; charset=utf-8"
+        headers[.contentType] = type + "; charset=utf-8"
         headers[.cacheControl] = "public, max-age=3600"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: css)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 
@@ -143,13 +143,6 @@ extension StaticFiles {
           });
         })();
         """
-
-    static func script() -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/javascript; charset=utf-8"
-        headers[.cacheControl] = "public, max-age=3600"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: uploadScript)))
-    }
 }
 
 extension StaticFiles {
@@ -171,11 +164,4 @@ extension StaticFiles {
           if (notice) setTimeout(() => { notice.hidden = true; }, 5000);
         });
         """
-
-    static func appJavaScript() -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = "text/javascript; charset=utf-8"
-        headers[.cacheControl] = "public, max-age=3600"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: appScript)))
-    }
 }

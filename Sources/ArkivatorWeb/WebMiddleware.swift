@@ -130,6 +130,11 @@ struct WebForm {
     }
 
     subscript(_ name: String) -> String? { fields[name] }
+
+    /// The field trimmed, nil when absent or blank.
+    func value(_ name: String) -> String? {
+        fields[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
 }
 
 /// Pages for errors, in plain words.

@@ -15,12 +15,9 @@ extension WebServer {
         }
         router.post("/family/add") { request, context -> Response in
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            func field(_ name: String) -> String? {
-                form[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-            }
             do {
-                try FamilyStore.open(library: library.location).add(name: field("name") ?? "", birthDate: field("born"),
-                                                                   fodselsnummer: field("fnr"))
+                try FamilyStore.open(library: library.location).add(name: form.value("name") ?? "", birthDate: form.value("born"),
+                                                                   fodselsnummer: form.value("fnr"))
             } catch let error as any UserFacingError {
                 return try Self.familyPage(library, problem: error.userMessage.text(in: context.language), revealed: nil,
                                            context: context, status: .badRequest)
@@ -30,11 +27,8 @@ extension WebServer {
         router.post("/family/{member}/edit") { request, context -> Response in
             guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            func field(_ name: String) -> String? {
-                form[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-            }
             do {
-                try FamilyStore.open(library: library.location).update(id: member, birthDate: field("born"), fodselsnummer: field("fnr"))
+                try FamilyStore.open(library: library.location).update(id: member, birthDate: form.value("born"), fodselsnummer: form.value("fnr"))
             } catch let error as FamilyError where error.errorCode == "notFound" {
                 throw HTTPError(.notFound)
             } catch let error as any UserFacingError {

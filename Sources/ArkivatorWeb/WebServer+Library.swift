@@ -83,20 +83,17 @@ extension WebServer {
     /// Filters from a query: person, type, from, to, institution. A malformed one answers 400.
     static func filter(_ query: WebForm) throws -> DocumentFilter {
         var filter = DocumentFilter()
-        func value(_ name: String) -> String? {
-            query[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
-        }
-        filter.person = value("person")
-        filter.institution = value("institution")
-        if let type = value("type") {
+        filter.person = query.value("person")
+        filter.institution = query.value("institution")
+        if let type = query.value("type") {
             guard let known = DocumentType(rawValue: type) else { throw HTTPError(.badRequest) }
             filter.type = known
         }
-        if let from = value("from") {
+        if let from = query.value("from") {
             guard let date = CalendarDate(iso: from) else { throw HTTPError(.badRequest) }
             filter.from = date
         }
-        if let to = value("to") {
+        if let to = query.value("to") {
             guard let date = CalendarDate(iso: to) else { throw HTTPError(.badRequest) }
             filter.to = date
         }

@@ -22,7 +22,7 @@ extension WebServer {
             HTML.page(context.text("Last opp brev", "Upload letters"), body: Self.uploadBody(context: context),
                       context: context, head: "<script src=\"/static/upload.js\" defer></script>")
         }
-        router.get("/static/upload.js") { _, _ in StaticFiles.script() }
+        router.get("/static/upload.js") { _, _ in StaticFiles.asset(StaticFiles.uploadScript, type: "text/javascript") }
         router.post("/api/v1/uploads") { _, _ -> Response in
             let (_, staging) = try Self.uploadFolders(options)
             let id = Self.newUploadID()

@@ -64,8 +64,8 @@ public struct WebServer: Sendable {
         let router = Router(context: WebContext.self)
         router.add(middleware: SecurityHeaders())
         router.add(middleware: SignIn(library: library, idle: options.idleLock))
-        router.get("/static/app.css") { _, _ in StaticFiles.stylesheet() }
-        router.get("/static/app.js") { _, _ in StaticFiles.appJavaScript() }
+        router.get("/static/app.css") { _, _ in StaticFiles.asset(StaticFiles.css, type: "text/css") }
+        router.get("/static/app.js") { _, _ in StaticFiles.asset(StaticFiles.appScript, type: "text/javascript") }
         let throttle = LoginThrottle()
         addSignInRoutes(to: router, throttle: throttle)
         addLibraryRoutes(to: router)

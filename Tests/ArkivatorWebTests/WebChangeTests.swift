@@ -11,18 +11,10 @@ import Testing
 /// Review, corrections, delete with undo and the trash, as a person does them in the browser;
 /// the files follow as with `arkivator edit`.
 @Suite struct WebChangeTests {
-    func form(_ browser: Browser) -> HTTPFields {
-        var headers = browser.headers
-        headers[.contentType] = "application/x-www-form-urlencoded"
-        return headers
-    }
-
     @Test func reviewCorrectsThePersonAndMovesTheFiles() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
-            try await fixture.server.application().test(.router) { client in
-                let browser = try await Browser.signIn(client)
+            try await fixture.signedIn { client, browser in
                 let review = try await client.execute(uri: "/review", method: .get, headers: browser.headers)
                 #expect(review.text.contains("1 venter") && review.text.contains("Innkalling Ortopedisk poliklinikk"))
                 #expect(review.text.contains("Lagre og neste") && review.text.contains("usikker"))
@@ -32,7 +24,7 @@ import Testing
                 let before = try fixture.library.document("a1a1a1a1a1").files.map(\.path)
                 #expect(before.allSatisfy { $0.contains("/Ukjent person/") })
 
-                let saved = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: form(browser),
+                let saved = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: browser.form,
                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)&person=Kari+Nordmann&type=innkalling"
                                                                       + "&date=2024-03-15&title=2024-03-15+Innkalling+Ortopedisk+poliklinikk"
                                                                       + "&institution=Vestvik+sykehus"))
@@ -43,7 +35,7 @@ import Testing
                 for path in before { #expect(!FileManager.default.fileExists(atPath: path), "left behind: \(path)") }
                 let empty = try await client.execute(uri: "/review", method: .get, headers: browser.headers)
                 #expect(empty.text.contains("Ingenting venter"))
-                let bad = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: form(browser),
+                let bad = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: browser.form,
                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=15.03.2024"))
                 #expect(bad.status == .badRequest)
             }
@@ -53,10 +45,8 @@ import Testing
     @Test func editDeleteUndoAndTheTrash() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
-            try await fixture.server.application().test(.router) { client in
-                let browser = try await Browser.signIn(client)
-                let edited = try await client.execute(uri: "/documents/b2b2b2b2b2/edit", method: .post, headers: form(browser),
+            try await fixture.signedIn { client, browser in
+                let edited = try await client.execute(uri: "/documents/b2b2b2b2b2/edit", method: .post, headers: browser.form,
                                                       body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=2024-05-03&type=epikrise"
                                                                        + "&specialty=Kardiologi&keywords=brystsmerter%2C+hjerte"))
                 #expect(edited.status == .seeOther)
@@ -67,15 +57,15 @@ import Testing
                 #expect(found.text.contains("/documents/b2b2b2b2b2"), "the index follows the correction")
                 let shownPage = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers)
                 #expect(shownPage.text.contains("Skjul fødselsnummeret"))
-                let redacted = try await client.execute(uri: "/documents/b2b2b2b2b2/redact", method: .post, headers: form(browser),
+                let redacted = try await client.execute(uri: "/documents/b2b2b2b2b2/redact", method: .post, headers: browser.form,
                                                         body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
                 #expect(redacted.status == .seeOther)
                 let opened = try fixture.library.document("b2b2b2b2b2", revealNumbers: true)
                 #expect(!opened.text.contains(WebFixture.number) && opened.fodselsnummerCount == 0, "gone for good, not only masked")
-                #expect(try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: form(browser),
+                #expect(try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: browser.form,
                                                  body: ByteBuffer(string: "_csrf=feil")).status == .forbidden)
 
-                let deleted = try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: form(browser),
+                let deleted = try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: browser.form,
                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
                 #expect(deleted.status == .seeOther)
                 let location = try #require(deleted.headers[.location])
@@ -84,7 +74,7 @@ import Testing
                 #expect(list.text.contains("1 dokumenter"))
                 let trash = try await client.execute(uri: "/trash", method: .get, headers: browser.headers)
                 #expect(trash.text.contains("Epikrise Hjerteavdelingen") && trash.text.contains("Gjenopprett"))
-                let undo = try await client.execute(uri: "/documents/b2b2b2b2b2/restore", method: .post, headers: form(browser),
+                let undo = try await client.execute(uri: "/documents/b2b2b2b2b2/restore", method: .post, headers: browser.form,
                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
                 #expect(undo.status == .seeOther)
                 #expect(try fixture.library.document("b2b2b2b2b2").trashedAt == nil)

@@ -85,11 +85,8 @@ import Testing
     @Test func changesNeedTheTokenAndThisSite() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
-            try await fixture.server.application().test(.router) { client in
-                let browser = try await Browser.signIn(client)
-                var headers = browser.headers
-                headers[.contentType] = "application/x-www-form-urlencoded"
+            try await fixture.signedIn { client, browser in
+                let headers = browser.form
                 for body in ["", "_csrf=feil", "_csrf="] {
                     let refused = try await client.execute(uri: "/logout", method: .post, headers: headers, body: ByteBuffer(string: body))
                     #expect(refused.status == .forbidden, "\(body)")
@@ -112,9 +109,7 @@ import Testing
     @Test func libraryFiltersSearchAndADocument() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
-            try await fixture.server.application().test(.router) { client in
-                let browser = try await Browser.signIn(client)
+            try await fixture.signedIn { client, browser in
                 let home = try await client.execute(uri: "/", method: .get, headers: browser.headers)
                 #expect(home.text.contains("2 dokumenter") && home.text.contains("class=\"badge\">epikrise"))
                 #expect(home.headers[.cacheControl] == "no-store" && home.headers[.contentSecurityPolicy] == SecurityHeaders.policy)
@@ -153,9 +148,7 @@ import Testing
     @Test func theAPIAnswersJSONWithTheNumberMasked() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
-            try await fixture.server.application().test(.router) { client in
-                let browser = try await Browser.signIn(client)
+            try await fixture.signedIn { client, browser in
                 let list = try await client.execute(uri: "/api/v1/documents?limit=1", method: .get, headers: browser.headers)
                 let listed = try #require(try JSONSerialization.jsonObject(with: Data(buffer: list.body)) as? [String: Any])
                 #expect(listed["total"] as? Int == 2 && (listed["documents"] as? [Any])?.count == 1)

@@ -68,6 +68,10 @@ struct Browser {
     var csrf: String
 
     var headers: HTTPFields { [.cookie: cookie] }
+    /// For posting a form (the token goes in the body as `_csrf`).
+    var form: HTTPFields { [.cookie: cookie, .contentType: "application/x-www-form-urlencoded"] }
+    /// For a script's request: the token in `X-CSRF-Token`.
+    var script: HTTPFields { [.cookie: cookie, .csrfToken: csrf] }
 
     /// Signs in with the fixture's password (set first) and reads the token from the library page.
     static func signIn(_ client: some TestClientProtocol) async throws -> Browser {
@@ -81,6 +85,16 @@ struct Browser {
         let marker = "name=\"_csrf\" value=\""
         let start = try #require(html.range(of: marker)).upperBound
         return Browser(cookie: cookie, csrf: String(html[start...].prefix { $0 != "\"" }))
+    }
+}
+
+extension WebFixture {
+    /// Sets the password, serves the app in process and signs a browser in.
+    func signedIn(_ body: @escaping @Sendable (any TestClientProtocol, Browser) async throws -> Void) async throws {
+        try server.setPassword(Self.password, again: Self.password)
+        try await server.application().test(.router) { client in
+            try await body(client, try await Browser.signIn(client))
+        }
     }
 }
 

@@ -25,8 +25,7 @@ import Testing
             let page = try Fixtures.bytes("clean.png")
             try await fixture.server.application().test(.router) { client in
                 let browser = try await Browser.signIn(client)
-                var headers = browser.headers
-                headers[.csrfToken] = browser.csrf
+                let headers = browser.script
                 let form = try await client.execute(uri: "/upload", method: .get, headers: browser.headers)
                 #expect(form.text.contains("capture=\"environment\"") && form.text.contains("multiple")
                         && form.text.contains("<script src=\"/static/upload.js\""))
@@ -83,12 +82,9 @@ import Testing
     @Test func withoutAnInboxUploadingIsOff() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir, uploads: false)
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
-            try await fixture.server.application().test(.router) { client in
-                let browser = try await Browser.signIn(client)
-                var headers = browser.headers
-                headers[.csrfToken] = browser.csrf
-                #expect(try await client.execute(uri: "/api/v1/uploads", method: .post, headers: headers).status == .serviceUnavailable)
+            try await fixture.signedIn { client, browser in
+                let answer = try await client.execute(uri: "/api/v1/uploads", method: .post, headers: browser.script)
+                #expect(answer.status == .serviceUnavailable)
             }
         }
     }
@@ -115,8 +111,7 @@ import Testing
             let page = try Fixtures.bytes("clean.png")
             try await fixture.server.application().test(.router) { client in
                 let browser = try await Browser.signIn(client)
-                var headers = browser.headers
-                headers[.csrfToken] = browser.csrf
+                let headers = browser.script
                 let id = try #require(try json(try await client.execute(uri: "/api/v1/uploads", method: .post, headers: headers))["id"]
                     as? String)
                 _ = try await client.execute(uri: "/api/v1/uploads/\(id)/pages/1", method: .put, headers: headers, body: ByteBuffer(bytes: page))
