@@ -122,6 +122,8 @@ bench: release
 	@echo
 	python3 scripts/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 	@echo
+	python3 scripts/web_bench.py --arkivator $(BIN_RELEASE) --library .bench/search/library
+	@echo
 	python3 scripts/watch_idle.py --arkivator $(BIN_RELEASE) --seconds 30
 	@echo
 	python3 scripts/watch_crash.py --arkivator $(BIN_RELEASE) --images ../shared/corpus/dev/images \

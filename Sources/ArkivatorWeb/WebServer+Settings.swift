@@ -38,8 +38,10 @@ extension WebServer {
             guard let job = context.parameters.get("job", as: Int.self) else { throw HTTPError(.notFound) }
             do {
                 try library.retryUpload(job)
-            } catch let failure as LibraryFailure where failure.code == .notFound {
+            } catch let failure as LibraryFailure where failure.code == .noUploadJob {
                 throw HTTPError(.notFound)
+            } catch let failure as LibraryFailure where failure.code == .alreadyUploaded {
+                throw HTTPError(.conflict)
             }
             return Response(status: .seeOther, headers: [.location: "/settings"])
         }

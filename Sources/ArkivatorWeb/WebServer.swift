@@ -70,6 +70,7 @@ public struct WebServer: Sendable {
         addSignInRoutes(to: router, throttle: throttle)
         addLibraryRoutes(to: router)
         addAPIRoutes(to: router)
+        addAPIChangeRoutes(to: router)
         addUploadRoutes(to: router)
         addChangeRoutes(to: router)
         addFamilyRoutes(to: router)

@@ -60,6 +60,30 @@ import Testing
                 _ = try await call(.get, "/api/v1/uploads/\(id)", "/api/v1/uploads/{id}")
                 _ = try await call(.post, "/api/v1/uploads/\(id)/done", "/api/v1/uploads/{id}/done")
                 _ = try await call(.post, "/api/v1/uploads/\(id)/done", "/api/v1/uploads/{id}/done")
+
+                // Corrections, the trash, the household and the queue.
+                let corrected = try #require(try await call(.patch, "/api/v1/documents/a1a1a1a1a1", "/api/v1/documents/{id}",
+                                                            body: ByteBuffer(string: #"{"person": "Kari Nordmann", "type": "henvisning", "reviewed": true}"#)))
+                #expect(corrected["familyMember"] as? String == "Kari Nordmann" && corrected["docType"] as? String == "henvisning")
+                #expect(try fixture.library.count(DocumentFilter(waitingForReview: true)) == 0)
+                _ = try await call(.patch, "/api/v1/documents/a1a1a1a1a1", "/api/v1/documents/{id}", body: ByteBuffer(string: #"{"date": "15.03.2024"}"#))
+                _ = try await call(.patch, "/api/v1/documents/a1a1a1a1a1", "/api/v1/documents/{id}", body: ByteBuffer(string: "ikke json"))
+                let trashed = try #require(try await call(.delete, "/api/v1/documents/b2b2b2b2b2", "/api/v1/documents/{id}"))
+                #expect(trashed["trashedAt"] as? String != nil)
+                let back = try #require(try await call(.post, "/api/v1/documents/b2b2b2b2b2/restore", "/api/v1/documents/{id}/restore"))
+                #expect(back["trashedAt"] == nil)
+                _ = try await call(.post, "/api/v1/family", "/api/v1/family", body: ByteBuffer(string: #"{"name": "Per", "fodselsnummer": "12345678901"}"#))
+                let added = try #require(try await call(.post, "/api/v1/family", "/api/v1/family",
+                                                        body: ByteBuffer(string: #"{"name": "Ingrid Haugseth", "fodselsnummer": "\#(WebFixture.number)"}"#)))
+                #expect(added["maskedFnr"] as? String == "170972 •••••")
+                let members = try await client.execute(uri: "/api/v1/family", method: .get, headers: [.authorization: "Bearer \(token)"])
+                #expect(members.status == .ok && !members.text.contains(WebFixture.number) && members.text.contains("Ingrid Haugseth"))
+                let memberID = try #require(added["id"] as? Int)
+                _ = try await call(.delete, "/api/v1/family/\(memberID)", "/api/v1/family/{member}")
+                _ = try await call(.delete, "/api/v1/family/\(memberID)", "/api/v1/family/{member}")
+                let queue = try await client.execute(uri: "/api/v1/queue", method: .get, headers: [.authorization: "Bearer \(token)"])
+                #expect(queue.status == .ok && queue.text == "[]")
+                _ = try await call(.post, "/api/v1/queue/999/retry", "/api/v1/queue/{job}/retry")
             }
         }
     }
