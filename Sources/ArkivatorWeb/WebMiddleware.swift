@@ -20,6 +20,11 @@ struct SecurityHeaders: RouterMiddleware {
             response = try await next(request, context)
         } catch let error as HTTPError {
             response = WebErrors.page(error.status, context: context)
+        } catch {
+            // Anything else (a full disk, a damaged database) is told in plain words, never as
+            // the error's own text, and logged without the request's address or body.
+            context.logger.error("arkivator serve: \(String(describing: type(of: error))): \(UserMessage(error: error).english)")
+            response = WebErrors.page(.internalServerError, context: context)
         }
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[.xContentTypeOptions] = "nosniff"
