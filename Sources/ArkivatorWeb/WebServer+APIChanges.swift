@@ -68,26 +68,14 @@ extension WebServer {
             }
         }
         router.delete("/api/v1/family/{member}") { _, context -> Response in
-            guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
-            do {
-                try FamilyStore.open(library: library.location).remove(nameOrID: String(member))
-            } catch let error as FamilyError where error.errorCode == "notFound" {
-                throw HTTPError(.notFound)
-            }
+            try Self.removeMember(library, context)
             return Response(status: .noContent)
         }
         router.get("/api/v1/queue") { _, _ -> Response in
             try Self.json(try library.uploadJobs())
         }
         router.post("/api/v1/queue/{job}/retry") { _, context -> Response in
-            guard let job = context.parameters.get("job", as: Int.self) else { throw HTTPError(.notFound) }
-            do {
-                try library.retryUpload(job)
-            } catch let failure as LibraryFailure where failure.code == .noUploadJob {
-                throw HTTPError(.notFound)
-            } catch let failure as LibraryFailure where failure.code == .alreadyUploaded {
-                throw HTTPError(.conflict)
-            }
+            let job = try Self.retryUpload(library, context)
             return try Self.json(try library.uploadJob(job))
         }
     }
@@ -109,6 +97,30 @@ extension WebServer {
         var name: String
         var birthDate: String?
         var fodselsnummer: String?
+    }
+
+    /// Puts the `job` path parameter's upload back in the queue: 404 for no such job, 409 when
+    /// it is uploaded already.
+    static func retryUpload(_ library: Library, _ context: WebContext) throws -> Int {
+        guard let job = context.parameters.get("job", as: Int.self) else { throw HTTPError(.notFound) }
+        do {
+            try library.retryUpload(job)
+        } catch let failure as LibraryFailure where failure.code == .noUploadJob {
+            throw HTTPError(.notFound)
+        } catch let failure as LibraryFailure where failure.code == .alreadyUploaded {
+            throw HTTPError(.conflict)
+        }
+        return job
+    }
+
+    /// Removes the household member named by the `member` path parameter, or 404.
+    static func removeMember(_ library: Library, _ context: WebContext) throws {
+        guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
+        do {
+            try FamilyStore.open(library: library.location).remove(nameOrID: String(member))
+        } catch let error as FamilyError where error.errorCode == "notFound" {
+            throw HTTPError(.notFound)
+        }
     }
 
     static func badField(_ name: String, _ context: WebContext) throws -> Response {

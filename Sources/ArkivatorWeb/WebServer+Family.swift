@@ -38,12 +38,7 @@ extension WebServer {
             return Response(status: .seeOther, headers: [.location: "/family"])
         }
         router.post("/family/{member}/remove") { _, context -> Response in
-            guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
-            do {
-                try FamilyStore.open(library: library.location).remove(nameOrID: String(member))
-            } catch let error as FamilyError where error.errorCode == "notFound" {
-                throw HTTPError(.notFound)
-            }
+            try Self.removeMember(library, context)
             return Response(status: .seeOther, headers: [.location: "/family"])
         }
         router.post("/family/{member}/reveal") { request, context -> Response in

@@ -35,14 +35,7 @@ extension WebServer {
             return Response(status: .seeOther, headers: [.location: "/settings"])
         }
         router.post("/settings/queue/{job}/retry") { _, context -> Response in
-            guard let job = context.parameters.get("job", as: Int.self) else { throw HTTPError(.notFound) }
-            do {
-                try library.retryUpload(job)
-            } catch let failure as LibraryFailure where failure.code == .noUploadJob {
-                throw HTTPError(.notFound)
-            } catch let failure as LibraryFailure where failure.code == .alreadyUploaded {
-                throw HTTPError(.conflict)
-            }
+            _ = try Self.retryUpload(library, context)
             return Response(status: .seeOther, headers: [.location: "/settings"])
         }
         router.post("/settings/queue/retry") { _, _ -> Response in
