@@ -5,7 +5,7 @@
 Usage (what `make test` runs):
     /usr/bin/python3 scripts/browser_test.py --arkivator .build/debug/arkivator [--out .test-artifacts/browser]
 
-Steps: choose the password on the first-run page, upload two photos from samples/ (each its own
+Steps: choose the password on the first-run page, sign out and in again (a wrong password first), upload two photos from samples/ (each its own
 letter) and wait until both are filed, add a household member, correct the person of the lab
 result in review, search, open the document and copy its text, delete it and undo. A screenshot
 of each page is saved in OUT at desktop (1280x900) and phone (390x844) size. Exit status 0 when
@@ -30,6 +30,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError:
     print("browser test: selenium is missing (apt-get install python3-selenium)", file=sys.stderr)
@@ -60,7 +61,13 @@ class Check:
         self.driver.set_window_size(1280, 900)
 
     def text(self):
-        return self.driver.find_element(By.TAG_NAME, "body").text
+        # The page may be replaced while it is read (a form just posted): then it is read again.
+        for _ in range(20):
+            try:
+                return self.driver.find_element(By.TAG_NAME, "body").text
+            except WebDriverException:
+                time.sleep(0.1)
+        return ""
 
     def expect(self, condition, what):
         if not condition:
@@ -69,7 +76,8 @@ class Check:
 
     def wait(self, condition, what, timeout=120):
         try:
-            WebDriverWait(self.driver, timeout, poll_frequency=0.5).until(lambda d: condition())
+            WebDriverWait(self.driver, timeout, poll_frequency=0.5,
+                          ignored_exceptions=(WebDriverException,)).until(lambda d: condition())
         except Exception:
             self.shot("failure")
             raise AssertionError(f"waited {timeout} s: {what}")
@@ -118,6 +126,17 @@ def main():
         driver.find_element(By.ID, "again").send_keys(PASSWORD)
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
         c.wait(lambda: "Bibliotek" in driver.title, "the library after the password")
+
+        c.step("sign out and in again")
+        driver.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
+        c.wait(lambda: "/login" in driver.current_url, "the sign-in page after signing out")
+        driver.find_element(By.ID, "password").send_keys("feil passord")
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        c.wait(lambda: "Feil passord" in c.text(), "a wrong password is refused in plain words")
+        c.shot("01-login")
+        driver.find_element(By.ID, "password").send_keys(PASSWORD)
+        driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        c.wait(lambda: "Bibliotek" in driver.title, "the library after signing in")
 
         c.step("upload two photos, each its own letter")
         c.open("/upload")
