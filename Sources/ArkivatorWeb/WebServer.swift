@@ -23,6 +23,8 @@ public struct WebServer: Sendable {
         public var secureCookies: Bool
         /// A certificate chain and its private key (PEM files) to serve HTTPS with; nil for HTTP.
         public var tls: (certificate: String, key: String)?
+        /// The time, for slowing down password guessing: `Date()` in use; tests may give another.
+        public var clock: @Sendable () -> Date = { Date() }
         /// The folder uploads are handed to (watched by `serve` like `watch` watches a folder);
         /// nil turns uploading off.
         public var inbox: URL?
@@ -66,7 +68,7 @@ public struct WebServer: Sendable {
         router.add(middleware: SignIn(library: library, idle: options.idleLock))
         router.get("/static/app.css") { _, _ in StaticFiles.asset(StaticFiles.css, type: "text/css") }
         router.get("/static/app.js") { _, _ in StaticFiles.asset(StaticFiles.appScript, type: "text/javascript") }
-        let throttle = LoginThrottle()
+        let throttle = LoginThrottle(clock: options.clock)
         addSignInRoutes(to: router, throttle: throttle)
         addLibraryRoutes(to: router)
         addAPIRoutes(to: router)
@@ -147,16 +149,20 @@ public struct WebFailure: UserFacingError, Sendable {
 actor LoginThrottle {
     private var failures = 0
     private var blockedUntil = Date.distantPast
+    private let clock: @Sendable () -> Date
+
+    init(clock: @escaping @Sendable () -> Date) { self.clock = clock }
 
     /// Seconds to wait before another try is taken, or nil when one may be made now.
-    func wait(now: Date = Date()) -> Int? {
-        now < blockedUntil ? Int(blockedUntil.timeIntervalSince(now).rounded(.up)) : nil
+    func wait() -> Int? {
+        let now = clock()
+        return now < blockedUntil ? Int(blockedUntil.timeIntervalSince(now).rounded(.up)) : nil
     }
 
-    func failed(now: Date = Date()) {
+    func failed() {
         failures += 1
         if failures >= 5 {
-            blockedUntil = now.addingTimeInterval(min(300, pow(2, Double(failures - 4))))
+            blockedUntil = clock().addingTimeInterval(min(300, pow(2, Double(failures - 4))))
         }
     }
 

@@ -40,7 +40,7 @@ import Testing
 
         /// Waits for the server to answer, then signs in and reads the token.
         func signIn(password: String) async throws {
-            for _ in 0..<100 {
+            for _ in 0..<300 {
                 if (try? await send(.GET, "/login")) != nil { break }
                 try await Task.sleep(nanoseconds: 100_000_000)
             }
@@ -101,7 +101,7 @@ import Testing
             try await after.signIn(password: password)
             let b = try await after.upload(second)
             var statuses: [String: String] = [:]
-            for _ in 0..<240 {
+            for _ in 0..<480 {
                 statuses = [:]
                 for id in [a, b] { statuses[id] = try await after.status(id)["status"] as? String }
                 if statuses.values.allSatisfy({ ["done", "duplicate", "failed"].contains($0) }) { break }
@@ -111,7 +111,7 @@ import Testing
             // The same letter again: recognised, not filed twice.
             let copy = try await after.upload(first)
             var copyStatus = ""
-            for _ in 0..<120 {
+            for _ in 0..<240 {
                 copyStatus = try await after.status(copy)["status"] as? String ?? ""
                 if ["done", "duplicate", "failed"].contains(copyStatus) { break }
                 try await Task.sleep(nanoseconds: 500_000_000)
@@ -163,7 +163,7 @@ import Testing
             let owner = ClientOwner(HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration))
             let client = owner.client
             var answer: HTTPClientResponse?
-            for _ in 0..<100 {
+            for _ in 0..<300 {
                 answer = try? await client.execute(HTTPClientRequest(url: "https://127.0.0.1:\(port)/login"), timeout: .seconds(5))
                 if answer != nil { break }
                 try await Task.sleep(nanoseconds: 100_000_000)

@@ -17,17 +17,21 @@ struct WebFixture {
 
     let directory: URL
     let library: Library
-    let server: WebServer
+    private(set) var server: WebServer
 
     /// The inbox uploads are handed to.
     var inbox: URL { directory.appendingPathComponent("bibliotek/Innboks", isDirectory: true).standardizedFileURL }
 
-    init(directory: URL, idleLock: TimeInterval = 15 * 60, uploads: Bool = true) throws {
+    init(directory: URL, idleLock: TimeInterval = 15 * 60, uploads: Bool = true,
+         clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.directory = directory
         library = try Library.open(LibraryLocation(directory: directory.appendingPathComponent("bibliotek")))
         server = WebServer(library: library, options: .init(
             idleLock: idleLock, passwordCost: 4,
             inbox: uploads ? directory.appendingPathComponent("bibliotek/Innboks", isDirectory: true).standardizedFileURL : nil))
+        var options = server.options
+        options.clock = clock
+        server = WebServer(library: library, options: options)
         _ = try FamilyStore.open(library: library.location).add(name: "Kari Nordmann")
         _ = try FamilyStore.open(library: library.location).add(name: "Ola Nordmann")
         // Read with an unknown person and one word read poorly: waits for review.

@@ -117,7 +117,8 @@ import Testing
                 _ = try await client.execute(uri: "/api/v1/uploads/\(id)/pages/1", method: .put, headers: headers, body: ByteBuffer(bytes: page))
                 _ = try await client.execute(uri: "/api/v1/uploads/\(id)/done", method: .post, headers: headers)
                 var status: [String: Any] = [:]
-                for _ in 0..<120 {
+                // Up to two minutes: the page is read by real OCR, perhaps beside other busy tests.
+                for _ in 0..<480 {
                     status = try json(try await client.execute(uri: "/api/v1/uploads/\(id)", method: .get, headers: headers))
                     if ["done", "duplicate", "failed"].contains(status["status"] as? String ?? "") { break }
                     try await Task.sleep(nanoseconds: 250_000_000)
