@@ -40,7 +40,8 @@ extension Library {
     }
 
     /// The session a browser's token belongs to, when it has been used within `idle` seconds;
-    /// marks it used now. A session idle longer is ended (the app lock).
+    /// marks it used now (written at most once a minute, so most page views cost no disk write). A
+    /// session idle longer is ended (the app lock).
     public func webSession(token: String, idle: TimeInterval, now: Date = Date()) throws -> WebSession? {
         guard !token.isEmpty, token.count <= 200 else { return nil }
         let hash = Self.tokenHash(token)
@@ -51,7 +52,10 @@ extension Library {
                 try database.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash])
                 return nil
             }
-            try database.execute("UPDATE web_sessions SET last_seen = ? WHERE token_hash = ?", [Self.sessionTime(now), hash])
+            // Written again once a minute (a quarter of a shorter idle time): the lock stays within that of exact.
+            if now.timeIntervalSince(seen) >= min(Self.lastUseResolution, idle / 4) {
+                try database.execute("UPDATE web_sessions SET last_seen = ? WHERE token_hash = ?", [Self.sessionTime(now), hash])
+            }
             return WebSession(token: token, csrf: csrf, lastSeen: now)
         }
     }
@@ -67,6 +71,9 @@ extension Library {
             try $0.execute("DELETE FROM web_sessions WHERE last_seen < ?", [Self.sessionTime(now.addingTimeInterval(-idle))])
         }
     }
+
+    /// How often a session's or token's last use is written down (seconds).
+    static let lastUseResolution: TimeInterval = 60
 
     /// 32 random bytes as URL-safe base64 without padding.
     static func randomToken() -> String {
@@ -126,13 +133,15 @@ extension Library {
         }
     }
 
-    /// Whether `token` is a device's token (and notes its use).
+    /// Whether `token` is a device's token (and notes its use, at most once a minute).
     public func isAPIToken(_ token: String) throws -> Bool {
         guard token.hasPrefix("ark_"), token.count <= 200 else { return false }
         return try withDatabase { database in
             let hash = Self.tokenHash(token)
             guard try database.firstRow("SELECT 1 FROM api_tokens WHERE token_hash = ?", [hash]) != nil else { return false }
-            try database.execute("UPDATE api_tokens SET last_used = ? WHERE token_hash = ?", [Self.now(), hash])
+            let earlier = Date().addingTimeInterval(-Self.lastUseResolution).formatted(.iso8601)
+            try database.execute("UPDATE api_tokens SET last_used = ? WHERE token_hash = ? AND (last_used IS NULL OR last_used < ?)",
+                                 [Self.now(), hash, earlier])
             return true
         }
     }

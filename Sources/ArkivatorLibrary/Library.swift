@@ -67,6 +67,12 @@ public final class Library: Sendable {
         try connection.withLockedValue { try body($0) }
     }
 
+    /// Runs `body` with the household, over the library's own connection (one caller at a time).
+    @discardableResult
+    public func family<T>(_ body: (FamilyStore) throws -> T) throws -> T {
+        try withDatabase { try body(FamilyStore(database: $0, key: key)) }
+    }
+
     /// The default archive folder: `<library>/Arkiv`.
     public var defaultArchiveRoot: URL { location.directory.appendingPathComponent("Arkiv", isDirectory: true) }
 

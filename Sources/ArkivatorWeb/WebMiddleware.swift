@@ -58,6 +58,8 @@ struct SignIn: RouterMiddleware {
         if changes, !Self.sameOrigin(request) {
             throw HTTPError(.forbidden)
         }
+        // The stylesheet and scripts are the same for everyone: no session is looked up for them.
+        if path.hasPrefix("/static/") { return try await next(request, context) }
         if let token = request.cookies[Self.cookie]?.value {
             context.session = try library.webSession(token: token, idle: idle)
         }

@@ -52,7 +52,7 @@ extension WebServer {
             return try Self.json(try library.restore(document.shortID))
         }
         router.get("/api/v1/family") { _, _ -> Response in
-            try Self.json(try FamilyStore.open(library: library.location).list())
+            try Self.json(try library.family { try $0.list() })
         }
         router.post("/api/v1/family") { request, context -> Response in
             let body = try await request.body.collect(upTo: context.maxUploadSize)
@@ -60,8 +60,9 @@ extension WebServer {
                 return try Self.badField("name", context)
             }
             do {
-                return try Self.json(try FamilyStore.open(library: library.location)
-                    .add(name: member.name, birthDate: member.birthDate, fodselsnummer: member.fodselsnummer), status: .created)
+                return try Self.json(try library.family {
+                    try $0.add(name: member.name, birthDate: member.birthDate, fodselsnummer: member.fodselsnummer)
+                }, status: .created)
             } catch let error as any UserFacingError {
                 return try Self.json(APIError(error: error.errorCode, message: error.userMessage.text(in: context.language)),
                                      status: .badRequest)
@@ -117,7 +118,7 @@ extension WebServer {
     static func removeMember(_ library: Library, _ context: WebContext) throws {
         guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
         do {
-            try FamilyStore.open(library: library.location).remove(nameOrID: String(member))
+            try library.family { try $0.remove(nameOrID: String(member)) }
         } catch let error as FamilyError where error.errorCode == "notFound" {
             throw HTTPError(.notFound)
         }

@@ -73,7 +73,7 @@ extension WebServer {
 
     /// The household's names, for the person field.
     static func familyNames(_ library: Library) throws -> [String] {
-        try FamilyStore.open(library: library.location).profiles().map(\.name)
+        try library.family { try $0.profiles().map(\.name) }
     }
 
     /// Turns a posted form into the changes it makes (only the fields that differ) and makes them.

@@ -16,8 +16,8 @@ extension WebServer {
         router.post("/family/add") { request, context -> Response in
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             do {
-                try FamilyStore.open(library: library.location).add(name: form.value("name") ?? "", birthDate: form.value("born"),
-                                                                   fodselsnummer: form.value("fnr"))
+                try library.family { try $0.add(name: form.value("name") ?? "", birthDate: form.value("born"),
+                                                 fodselsnummer: form.value("fnr")) }
             } catch let error as any UserFacingError {
                 return try Self.familyPage(library, problem: error.userMessage.text(in: context.language), revealed: nil,
                                            context: context, status: .badRequest)
@@ -28,7 +28,7 @@ extension WebServer {
             guard let member = context.parameters.get("member", as: Int.self) else { throw HTTPError(.notFound) }
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             do {
-                try FamilyStore.open(library: library.location).update(id: member, birthDate: form.value("born"), fodselsnummer: form.value("fnr"))
+                try library.family { try $0.update(id: member, birthDate: form.value("born"), fodselsnummer: form.value("fnr")) }
             } catch let error as FamilyError where error.errorCode == "notFound" {
                 throw HTTPError(.notFound)
             } catch let error as any UserFacingError {
@@ -51,9 +51,11 @@ extension WebServer {
                                                                           "Wrong password: the number is not shown."),
                                            revealed: nil, context: context, status: .unauthorized)
             }
-            let store = try FamilyStore.open(library: library.location)
-            guard let summary = try store.list().first(where: { $0.id == member }) else { throw HTTPError(.notFound) }
-            let number = try store.profiles().first { $0.name == summary.name }?.fodselsnummer?.digits
+            let number = try library.family { store -> String?? in
+                guard let summary = try store.list().first(where: { $0.id == member }) else { return nil }
+                return .some(try store.profiles().first { $0.name == summary.name }?.fodselsnummer?.digits)
+            }
+            guard let number else { throw HTTPError(.notFound) }
             return try Self.familyPage(library, problem: nil, revealed: number.map { (member, $0) }, context: context)
         }
     }
@@ -63,7 +65,7 @@ extension WebServer {
         let t = context.language
         guard let session = context.session else { throw HTTPError(.unauthorized) }
         let csrf = HTML.csrfField(session)
-        let members = try FamilyStore.open(library: library.location).list()
+        let members = try library.family { try $0.list() }
         let rows = members.map { member -> String in
             let number: String
             if let revealed, revealed.id == member.id {
@@ -81,7 +83,9 @@ extension WebServer {
                 number = "–"
             }
             return """
-                <tr><td>\(HTML.escape(member.name))</td><td>\(HTML.escape(member.birthDate ?? "–"))</td><td>\(number)</td>
+                <tr><td><strong>\(HTML.escape(member.name))</strong></td>
+                <td data-label="\(t.text("Født", "Born"))">\(HTML.escape(member.birthDate ?? "–"))</td>
+                <td data-label="\(t.text("Fødselsnummer", "National ID number"))">\(number)</td>
                 <td><details><summary>\(t.text("Endre", "Edit"))</summary>
                 <form method="post" action="/family/\(member.id)/edit">\(csrf)
                 <p><label for="born-\(member.id)">\(t.text("Fødselsdato", "Birth date"))</label><br>
