@@ -8,7 +8,7 @@ Usage (what `make test` runs):
 Steps: choose the password on the first-run page, sign out and in again (a wrong password first), upload two photos from samples/ (each its own
 letter) and wait until both are filed, add a household member, correct the person of the lab
 result in review, search, open the document and copy its text, delete it and undo. A screenshot
-of each page is saved in OUT at desktop (1280x900) and phone (390x844) size. Exit status 0 when
+of each page is saved in OUT at desktop (1280x800) and phone (390x844) size. Exit status 0 when
 every step held, 1 with the failing step named, 2 when Chromium or selenium is missing.
 """
 
@@ -54,11 +54,11 @@ class Check:
         self.driver.get(self.base + path)
 
     def shot(self, name):
-        for label, (w, h) in (("desktop", (1280, 900)), ("phone", (390, 844))):
+        for label, (w, h) in (("desktop", (1280, 800)), ("phone", (390, 844))):
             self.driver.set_window_size(w, h)
             time.sleep(0.2)
             self.driver.save_screenshot(str(self.out / f"{name}-{label}.png"))
-        self.driver.set_window_size(1280, 900)
+        self.driver.set_window_size(1280, 800)
 
     def text(self):
         # The page may be replaced while it is read (a form just posted): then it is read again.
@@ -108,7 +108,7 @@ def main():
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": "nb-NO,nb"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_window_size(1280, 900)
+    driver.set_window_size(1280, 800)
     c = Check(driver, base, a.out)
     try:
         for _ in range(100):

@@ -47,8 +47,20 @@ enum StaticFiles {
         input, select { max-width: 100%; }
         pre.text { overflow-wrap: anywhere; }
         dl.fields dd { margin: 0; min-width: 0; overflow-wrap: anywhere; }
-        main { overflow-wrap: anywhere; }
-        table { table-layout: fixed; border-collapse: collapse; width: 100%; }
+        main { overflow-wrap: break-word; }
+        table { border-collapse: collapse; width: 100%; }
+        td details { margin: 0 0 .4rem; }
+        .notice { margin-bottom: 1rem; }
+        /* A phone: the menu in less room, and a table's rows as small cards with their labels. */
+        @media (max-width: 40rem) {
+          header { gap: .4rem; padding: .5rem .75rem; }
+          header nav { gap: .3rem .9rem; }
+          header form[role=search] input { width: 10rem; }
+          table, tbody, tr, td { display: block; }
+          thead { position: absolute; left: -10000px; }
+          tr { padding: .5rem 0; border-bottom: 1px solid var(--line); }
+          td { border: 0; padding: .15rem 0; }
+          td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); } }
         th, td { text-align: left; padding: .4rem; border-bottom: 1px solid var(--line); vertical-align: top; }
         """
 
