@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+import pdfwrite
+
 REPO = Path(__file__).resolve().parent.parent
 TARGET_VS_OMP1, TARGET_VS_DEFAULT, TARGET_RSS_MB = 1.6, 4.0, 400.0
 TARGET_PDF_VS_IMAGE = 0.9
@@ -163,23 +165,7 @@ def jpeg_size(data):
 def scanned_pdf(jpeg):
     """A one-page PDF showing `jpeg` as it is, sized so that 300 DPI gives its own pixels back."""
     w, h, n = jpeg_size(jpeg)
-    space = {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}[n]
-    pw, ph = w * 72 / 300, h * 72 / 300
-    content = f"q {pw:.3f} 0 0 {ph:.3f} 0 0 cm /Im0 Do Q".encode()
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-               f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {pw:.3f} {ph:.3f}] "
-               f"/Resources << /XObject << /Im0 5 0 R >> >> /Contents 4 0 R >>".encode(),
-               b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-               f"<< /Type /XObject /Subtype /Image /Width {w} /Height {h} /ColorSpace /{space} /BitsPerComponent 8 "
-               f"/Filter /DCTDecode /Length {len(jpeg)} >>\nstream\n".encode() + jpeg + b"\nendstream"]
-    out, offsets = bytearray(b"%PDF-1.4\n"), []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(objects) + 1}\n0000000000 65535 f \n".encode() + b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += f"trailer\n<< /Size {len(objects) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
+    return pdfwrite.jpeg_pages([(jpeg, w, h, {1: "DeviceGray", 3: "DeviceRGB", 4: "DeviceCMYK"}[n])], 300)
 
 
 def pdf_comparison(exe, jobs, images, out):

@@ -45,6 +45,8 @@ from pathlib import Path
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+import pdfwrite
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "samples"
 FIXTURES = ROOT / "Tests" / "Fixtures"
@@ -614,43 +616,14 @@ DIGITAL_VEDTAK = {
 }
 
 
-def pdf_file(objects: list[bytes], kids: list[int]) -> bytes:
-    """Catalog (1), page tree (2), then `objects` as 3, 4 ...; `kids` are the page objects."""
-    pages = " ".join(f"{k} 0 R" for k in kids)
-    everything = [b"<< /Type /Catalog /Pages 2 0 R >>",
-                  f"<< /Type /Pages /Kids [{pages}] /Count {len(kids)} >>".encode()] + objects
-    out = bytearray(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(everything, start=1):
-        offsets.append(len(out))
-        out += f"{number} 0 obj\n".encode() + body + b"\nendobj\n"
-    xref = len(out)
-    out += f"xref\n0 {len(everything) + 1}\n0000000000 65535 f \n".encode()
-    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
-    out += f"trailer\n<< /Size {len(everything) + 1} /Root 1 0 R >>\nstartxref\n{xref}\n%%EOF\n".encode()
-    return bytes(out)
-
-
-def pdf_stream(data: bytes, dictionary: str = "") -> bytes:
-    return f"<< {dictionary}/Length {len(data)} >>\nstream\n".encode() + data + b"\nendstream"
-
-
 def scanned_pdf(pages: list[Image.Image], dpi: int, quality: int) -> bytes:
     """One gray JPEG per page, each filling a page of its size at `dpi`."""
-    objects: list[bytes] = []
-    kids: list[int] = []
+    encoded = []
     for page in pages:
-        first = 3 + len(objects)
         buf = io.BytesIO()
         page.convert("L").save(buf, "JPEG", quality=quality)
-        w, h = page.size[0] * 72 / dpi, page.size[1] * 72 / dpi
-        objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 {w:.2f} {h:.2f}] "
-                       f"/Resources << /XObject << /Im0 {first + 2} 0 R >> >> /Contents {first + 1} 0 R >>".encode())
-        objects.append(pdf_stream(f"q {w:.2f} 0 0 {h:.2f} 0 0 cm /Im0 Do Q".encode()))
-        objects.append(pdf_stream(buf.getvalue(), f"/Type /XObject /Subtype /Image /Width {page.size[0]} "
-                                  f"/Height {page.size[1]} /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode "))
-        kids.append(first)
-    return pdf_file(objects, kids)
+        encoded.append((buf.getvalue(), page.size[0], page.size[1], "DeviceGray"))
+    return pdfwrite.jpeg_pages(encoded, dpi)
 
 
 def pdf_text(text: str) -> bytes:
@@ -724,7 +697,7 @@ def digital_pdf(letter: dict) -> tuple[bytes, str]:
     text = "\n".join(lines)
     while "\n\n\n" in text:
         text = text.replace("\n\n\n", "\n\n")
-    return pdf_file([page.encode(), pdf_stream(content)], [3]), text + "\n"
+    return pdfwrite.document([page.encode(), pdfwrite.stream(content)], [3]), text + "\n"
 
 
 # ---------------------------------------------------------------------------
