@@ -118,8 +118,16 @@ BENCH_LLM_DOCUMENTS ?= 12
 llm-check: release
 	python3 scripts/llm_score.py "$(CORPUS)" --bin $(BIN_RELEASE) --limit $(LIMIT)
 
-bench: release
-	python3 scripts/bench.py --arkivator $(BIN_RELEASE) $(BENCH_ARGS)
+# Real-world pages (typewritten, forms, stamps, yellowed, full-bleed scans, angled, curled and dim
+# photos) drawn by the project's own script; made again when the script changes.
+REALWORLD ?= .bench/realworld
+$(REALWORLD)/manifest.json: scripts/make_realworld.py scripts/make_fixtures.py
+	$(call apt-install,Installerer for testsidene,$(FIXTURE_APT_PACKAGES))
+	rm -rf $(REALWORLD)
+	/usr/bin/python3 scripts/make_realworld.py --out $(REALWORLD) --jobs 2
+
+bench: release $(REALWORLD)/manifest.json
+	python3 scripts/bench.py --arkivator $(BIN_RELEASE) --realworld $(REALWORLD) $(BENCH_ARGS)
 	@echo
 	python3 scripts/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 	@echo
@@ -150,6 +158,7 @@ corpus-check: release test-deps
 fixtures:
 	$(call apt-install,Installerer for eksemplene,$(FIXTURE_APT_PACKAGES))
 	/usr/bin/python3 scripts/make_fixtures.py
+	/usr/bin/python3 scripts/make_realworld.py --test-fixtures Tests/Fixtures/realworld
 
 clean:
 	rm -rf .build .demo .bench

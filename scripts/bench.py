@@ -20,6 +20,11 @@ It prints pages, seconds and pages/min per run, the speed-ups against the target
 plus arkivator's field accuracies are printed.  With --quick (or any images folder that covers only part
 of the truth), scoring uses a truth subset with the documents whose pages were all processed.
 
+Then character accuracy page by page (scripts/page_accuracy.py): plain tesseract against arkivator on the
+dev corpus (from the runs above) and on the real-world set in --realworld (default .bench/realworld, made
+by scripts/make_realworld.py; left out when missing), with the pages arkivator reads more than one point
+worse.
+
 Defaults: --images ../shared/corpus/dev/images (relative to the repo root), --truth = the images folder's
 parent when it holds truth/, --out .bench/.  OUT gets pred-*.jsonl, score-*.txt/json, arkivator's stderr
 and /usr/bin/time report, and bench.json with all figures.  Exit status: 0 (also when a target is missed),
@@ -34,6 +39,7 @@ import sys
 import time
 from pathlib import Path
 
+import page_accuracy
 import pdfwrite
 
 REPO = Path(__file__).resolve().parent.parent
@@ -256,6 +262,9 @@ def main(argv=None):
     ap.add_argument("--quick", type=int, metavar="N", help="only the first N images")
     ap.add_argument("--skip-default", action="store_true", help="skip the tesseract run with default threading")
     ap.add_argument("--skip-pdf", action="store_true", help="skip the scanned-PDF against JPEG comparison")
+    ap.add_argument("--realworld", type=Path, default=REPO / ".bench/realworld",
+                    help="real-world page set made by scripts/make_realworld.py (default .bench/realworld; "
+                         "left out when missing)")
     a = ap.parse_args(argv)
 
     if not a.images.is_dir():
@@ -392,6 +401,34 @@ def main(argv=None):
             ka = full["arkivator"]
             say(f"documents without an arkivator prediction: {ka['missing']}; "
                 f"unmatched arkivator lines: {ka['unmatchedPredictions']}")
+
+    # character accuracy page by page, on every set: the dev corpus and the real-world pages
+    page_sets = []
+    if not ark_failed and truth_dir is not None and (truth_dir / "truth").is_dir():
+        page_sets.append(page_accuracy.compare("dev", truth_dir / "truth", runs["tesseract_omp1"]["predictions"],
+                                               ark["predictions"]))
+    rw_images = a.realworld / "images"
+    if ark_failed:
+        pass
+    elif rw_images.is_dir():
+        rw = sorted(p for p in rw_images.resolve().iterdir() if p.is_file() and not p.name.startswith("."))
+        say(f"\nreal-world set: {len(rw)} pages from {a.realworld}")
+        runs["realworld_arkivator"] = run_arkivator(exe, a.jobs, rw_images.resolve(), len(rw), out, None,
+                                                    name="realworld", label="arkivator, real-world pages")
+        runs["realworld_tesseract"] = run_tesseract("tesseract (OMP=1), real-world pages", rw,
+                                                    a.realworld.resolve(), dict(os.environ, OMP_THREAD_LIMIT="1"),
+                                                    out / "pred-realworld-tesseract.jsonl")
+        page_sets.append(page_accuracy.compare("real-world", a.realworld / "truth",
+                                               runs["realworld_tesseract"]["predictions"],
+                                               runs["realworld_arkivator"]["predictions"]))
+    else:
+        say(f"\n(no real-world set at {a.realworld}: make it with "
+            f"/usr/bin/python3 scripts/make_realworld.py --out {a.realworld})")
+    if page_sets:
+        page_accuracy.print_table(page_sets, say)
+        for ps in page_sets:
+            scores[f"pages-{ps['set']}"] = {k: ps[k] for k in ("pages", "tesseract", "arkivator")} | {
+                "worse": [r["page"] for r in ps["worse"]], "better": len(ps["better"])}
 
     report = {"time": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "cpus": os.cpu_count(), "images": str(a.images),
               "pages": n, "jobs": a.jobs, "runs": runs, "ratios": ratios,

@@ -1,4 +1,3 @@
-import Foundation
 internal import CLeptonica
 
 extension Image {
@@ -43,7 +42,10 @@ extension Image {
     public func rotated(degrees: Double) throws(ImagingError) -> Image {
         if abs(degrees) < 0.01 { return self }
         let radians = Float(degrees * .pi / 180)
-        return try .wrap(pixRotate(pix, radians, Int32(L_ROTATE_AREA_MAP), Int32(L_BRING_IN_WHITE), 0, 0),
+        // Small turns by shearing, which moves whole pixels and keeps thin strokes (typewriter
+        // text, faint print) sharp; larger ones by area mapping, which has no visible steps.
+        let kind = abs(degrees) < 2 ? Int32(L_ROTATE_SHEAR) : Int32(L_ROTATE_AREA_MAP)
+        return try .wrap(pixRotate(pix, radians, kind, Int32(L_BRING_IN_WHITE), 0, 0),
                          "pixRotate")
     }
 

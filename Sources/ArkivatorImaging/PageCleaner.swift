@@ -1,18 +1,62 @@
+internal import CLeptonica
+
 /// What cleanup found and did to one page, for tests, logs and `--json`.
 public struct CleanupReport: Sendable, Codable, Equatable {
     /// The sheet's corners in the original image, when a photo's sheet edge was found.
     public var sheet: Quad?
-    /// The page resolution before scaling, estimated from the sheet or page width (A4).
+    /// The page resolution before scaling: from the page's size as A4, from the file, or from
+    /// the height of its letters, whichever the letters bear out (see `dpiSource`).
     public var estimatedDPI: Double
+    /// Where `estimatedDPI` came from: "page" (the sheet or image size taken as A4), "file" (the
+    /// resolution the file records) or "text" (the height of the letters); nil in older reports.
+    public var dpiSource: String?
+    /// The resolution the letters' height alone suggests, when there were enough letters to tell.
+    public var textDPI: Double?
     /// The factor the page was scaled by to reach about 300 DPI.
     public var scale: Double
     /// Measured skew in degrees (positive: turned clockwise), already corrected.
     public var skewDegrees: Double
     /// Quarter turns clockwise applied to make the text upright (set by the OCR stage).
     public var quarterTurns: Int
+    /// Set when the page was also read as it came, because the cleaned reading looked doubtful
+    /// (see `GuardCheck`); nil otherwise.
+    public var guardCheck: GuardCheck?
+
+    /// The page read twice: cleaned, and as it came (only turned upright and, when far from it,
+    /// brought to about 300 DPI: no sheet cropping, flattening, straightening or evening of the
+    /// light). The better reading is kept, so a cleanup step that goes wrong on an unusual page
+    /// can never make the text worse than the page as it is.
+    public struct GuardCheck: Sendable, Codable, Equatable {
+        /// Which reading was kept: "cleaned" or "asIs".
+        public var kept: String
+        /// Why the second reading was made: "doubtful" (low confidence or few words), "textOutsideSheet".
+        public var reason: String
+        /// Each reading's score: the confidence-weighted letters of the words read with confidence.
+        public var cleanedScore: Double
+        public var asIsScore: Double
+
+        public init(kept: String, reason: String, cleanedScore: Double, asIsScore: Double) {
+            self.kept = kept
+            self.reason = reason
+            self.cleanedScore = cleanedScore
+            self.asIsScore = asIsScore
+        }
+    }
 
     /// A PDF page read from its text layer: drawn at 300 DPI, nothing cleaned.
     public static let renderedPDFPage = CleanupReport(sheet: nil, estimatedDPI: 300, scale: 1, skewDegrees: 0, quarterTurns: 0)
+
+    public init(sheet: Quad?, estimatedDPI: Double, dpiSource: String? = nil, textDPI: Double? = nil,
+                scale: Double, skewDegrees: Double, quarterTurns: Int, guardCheck: GuardCheck? = nil) {
+        self.guardCheck = guardCheck
+        self.sheet = sheet
+        self.estimatedDPI = estimatedDPI
+        self.dpiSource = dpiSource
+        self.textDPI = textDPI
+        self.scale = scale
+        self.skewDegrees = skewDegrees
+        self.quarterTurns = quarterTurns
+    }
 }
 
 /// A page ready for OCR and for the archive.
@@ -48,6 +92,10 @@ public struct PageCleaner: Sendable {
     /// Pages above this resolution are scaled down to `targetDPI`.
     public var downscaleAboveDPI: Double = 420
     public var sheetDetector = SheetDetector()
+    /// Pages turned less than this (degrees) are left as they are: OCR reads lines this close to
+    /// level as well as straight ones, and turning a page softens thin strokes (typewriter text,
+    /// faint print) a little.
+    public static let smallestSkew = 0.3
     /// Width of the white frame put round every page, as a share of its width (0.6 %: 1.3 mm).
     public var frameShare = 0.006
 
@@ -63,26 +111,35 @@ public struct PageCleaner: Sendable {
         if let found = sheetDetector.detect(gray: small, width: analysis.image.width, height: analysis.image.height) {
             let quad = found.scaled(by: 1 / analysis.scale)
             let size = quad.meanSize
-            let dpi = Self.dpi(forPageWidth: size.width, height: size.height)
-            let factor = scaleFactor(for: dpi)
+            let text = try gray.textSize(in: Self.inside(quad.corners, width: gray.width, height: gray.height))
+            report.textDPI = text.map { ($0.dpi * 10).rounded() / 10 }
+            let resolution = Self.resolution(page: Self.dpi(forPageWidth: size.width, height: size.height),
+                                             recorded: nil, text: text?.dpi)
+            let factor = scaleFactor(for: resolution.dpi)
             report.sheet = quad
-            report.estimatedDPI = dpi
+            report.estimatedDPI = resolution.dpi
+            report.dpiSource = resolution.source
             report.scale = factor
             // One projective transform flattens, crops and scales at once.
             gray = try gray.flattened(quad, width: Int((size.width * factor).rounded()),
                                       height: Int((size.height * factor).rounded()))
         } else {
             // 2. A scan: the page fills the image; bring it to about 300 DPI.
-            let dpi = Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height))
-            let factor = scaleFactor(for: dpi)
-            report.estimatedDPI = dpi
+            let corners = [Point(x: 0, y: 0), Point(x: Double(gray.width), y: Double(gray.height))]
+            let text = try gray.textSize(in: Self.inside(corners, width: gray.width, height: gray.height))
+            report.textDPI = text.map { ($0.dpi * 10).rounded() / 10 }
+            let resolution = Self.resolution(page: Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height)),
+                                             recorded: original.recordedDPI, text: text?.dpi)
+            let factor = scaleFactor(for: resolution.dpi)
+            report.estimatedDPI = resolution.dpi
+            report.dpiSource = resolution.source
             report.scale = factor
             gray = try gray.scaled(by: factor)
         }
 
         // 3. Even light, then straighten by the skew measured on a black and white copy.
         var even = try gray.evenedLight()
-        if let skew = try even.binarized().measureSkew(), abs(skew.degrees) >= 0.05, skew.confidence >= 2.5 {
+        if let skew = try even.binarized().measureSkew(), abs(skew.degrees) >= Self.smallestSkew, skew.confidence >= 2.5 {
             report.skewDegrees = skew.degrees
             even = try even.rotated(degrees: -skew.degrees)
         }
@@ -93,10 +150,58 @@ public struct PageCleaner: Sendable {
         return CleanedPage(gray: even, binary: binary, report: report)
     }
 
+    /// The page as it came, for the guard's second reading: gray, brought to about 300 DPI only
+    /// when its letters show it far from that, framed in white, nothing else.
+    public func asIs(_ original: Image, report cleaned: CleanupReport) throws(ImagingError) -> CleanedPage {
+        var gray = try original.grayscale()
+        let textDPI = cleaned.textDPI ?? Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height))
+        let resolution = Self.resolution(page: Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height)),
+                                         recorded: original.recordedDPI, text: textDPI)
+        let factor = scaleFactor(for: resolution.dpi)
+        gray = try gray.scaled(by: factor)
+        if gray === original { gray = try Image.wrap(pixCopy(nil, gray.pix), "pixCopy") }
+        let report = CleanupReport(sheet: nil, estimatedDPI: resolution.dpi, dpiSource: resolution.source, textDPI: cleaned.textDPI,
+                                   scale: factor, skewDegrees: 0, quarterTurns: 0)
+        let binary = try gray.evenedLight().binarized()
+        gray.setResolution(Int(targetDPI.rounded()))
+        binary.setResolution(Int(targetDPI.rounded()))
+        return CleanedPage(gray: gray, binary: binary, report: report)
+    }
+
     private func scaleFactor(for dpi: Double) -> Double {
         // Never more than 2.5×: a page far below 120 DPI is a thumbnail, not a scan.
         if dpi < upscaleBelowDPI || dpi > downscaleAboveDPI { return min(2.5, targetDPI / dpi) }
         return 1
+    }
+
+    /// The box around `corners`, less 4 % on each side (away from sheet and scanner edges),
+    /// within the image.
+    static func inside(_ corners: [Point], width: Int, height: Int) -> (x: Int, y: Int, width: Int, height: Int) {
+        let xs = corners.map(\.x), ys = corners.map(\.y)
+        let left = max(0, xs.min() ?? 0), right = min(Double(width), xs.max() ?? Double(width))
+        let top = max(0, ys.min() ?? 0), bottom = min(Double(height), ys.max() ?? Double(height))
+        let dx = (right - left) * 0.04, dy = (bottom - top) * 0.04
+        let x = Int(left + dx), y = Int(top + dy)
+        return (x, y, max(1, min(width - x, Int(right - left - 2 * dx))), max(1, min(height - y, Int(bottom - top - 2 * dy))))
+    }
+
+    /// How far apart two resolution estimates may be and still agree: body text is set at 10 to
+    /// 12 pt in faces whose x-height differs by a quarter, and blur in a photo thins letters, so
+    /// the letters tell the resolution only to within about this factor.
+    static let textAgreement = 1.6
+
+    /// The page's resolution from three witnesses: its size taken as A4 (`page`), the resolution
+    /// the file records, and the height of its letters (`text`). The size is the most exact when
+    /// the page is A4; the letters decide whether it is. A page that is not A4 (an A5 prescription,
+    /// a strip cut from a letter, a long foolscap sheet) or a sheet found in the wrong place gives
+    /// a size that the letters contradict; then the file's resolution is taken if the letters
+    /// bear it out, and otherwise the letters' own estimate.
+    static func resolution(page: Double, recorded: Int?, text: Double?) -> (dpi: Double, source: String) {
+        guard let text, text > 0 else { return (page, "page") }
+        func agrees(_ dpi: Double) -> Bool { dpi / text < textAgreement && text / dpi < textAgreement }
+        if agrees(page) { return (page, "page") }
+        if let recorded, (100...1200).contains(recorded), agrees(Double(recorded)) { return (Double(recorded), "file") }
+        return (text, "text")
     }
 
     /// Resolution of a page `width × height` pixels, assuming a letter of A4 size (210 × 297 mm),

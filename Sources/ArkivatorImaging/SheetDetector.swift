@@ -48,6 +48,10 @@ public struct SheetDetector: Sendable {
     public var searchDepth: Double = 0.45
     /// Share of scan lines that must agree on an edge.
     public var minimumSupport: Double = 0.3
+    /// How wide the background outside an edge must be to count, as a share of the image's longer side.
+    public var minimumBackground: Double = 0.02
+    /// How many sides must have background outside them.
+    public var backgroundSides = 2
 
     public init() {}
 
@@ -72,7 +76,49 @@ public struct SheetDetector: Sendable {
             return Point(x: x, y: y)
         }
         let quad = Quad(topLeft: meet(l, t), topRight: meet(r, t), bottomRight: meet(r, b), bottomLeft: meet(l, b))
-        return plausible(quad, width: Double(width), height: Double(height)) ? quad : nil
+        guard plausible(quad, width: Double(width), height: Double(height)),
+              sidesWithBackground(quad, raster) >= backgroundSides else { return nil }
+        return quad
+    }
+
+    /// How many of the quad's sides have background outside them: along most of the side, a band
+    /// at least `minimumBackground` wide between the edge and the image border whose brightness
+    /// (at a quarter, half and three quarters of the way out) is clearly below the paper's just
+    /// inside the edge.
+    func sidesWithBackground(_ quad: Quad, _ raster: Raster) -> Int {
+        let c = quad.corners
+        let centre = Point(x: c.map(\.x).reduce(0, +) / 4, y: c.map(\.y).reduce(0, +) / 4)
+        let w = Double(raster.width - 1), h = Double(raster.height - 1)
+        let band = minimumBackground * Double(max(raster.width, raster.height))
+        func value(_ x: Double, _ y: Double) -> Double {
+            let xi = min(max(Int(x.rounded()), 0), raster.width - 1), yi = min(max(Int(y.rounded()), 0), raster.height - 1)
+            return Double(raster.bytes[yi * raster.width + xi])
+        }
+        var sides = 0
+        for i in 0..<4 {
+            let a = c[i], b = c[(i + 1) % 4]
+            let length = ((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot()
+            guard length > 0 else { continue }
+            // The unit normal pointing into the sheet.
+            var n = Point(x: -(b.y - a.y) / length, y: (b.x - a.x) / length)
+            if (centre.x - a.x) * n.x + (centre.y - a.y) * n.y < 0 { n = Point(x: -n.x, y: -n.y) }
+            var background = 0
+            let samples = 12
+            for k in 0..<samples {
+                let t = 0.15 + 0.7 * Double(k) / Double(samples - 1)
+                let p = Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+                // Distance from the edge to the image border, going outwards.
+                var out = Double.infinity
+                if n.x > 1e-6 { out = min(out, p.x / n.x) } else if n.x < -1e-6 { out = min(out, (p.x - w) / n.x) }
+                if n.y > 1e-6 { out = min(out, p.y / n.y) } else if n.y < -1e-6 { out = min(out, (p.y - h) / n.y) }
+                guard out.isFinite, out >= band else { continue }
+                let outside = [0.25, 0.5, 0.75].map { value(p.x - n.x * out * $0, p.y - n.y * out * $0) }.reduce(0, +) / 3
+                let inside = [4.0, 7, 10].map { value(p.x + n.x * $0, p.y + n.y * $0) }.reduce(0, +) / 3
+                if outside <= inside - minimumStep { background += 1 }
+            }
+            if background * 10 >= samples * 6 { sides += 1 }
+        }
+        return sides
     }
 
     /// A sheet must be a convex, roughly rectangular shape covering a fair part of the photo.

@@ -19,6 +19,9 @@ public struct OCRPage: Sendable, Equatable {
     public var meanConfidence: Double
     /// True when the page holds no readable text (a blank page, a photo of a table top).
     public var noText: Bool
+    /// Lines left out of `text` because they are not text: every mark read with low confidence
+    /// and no word among them (a signature, a stamp's ring, a smudge).
+    public var droppedLines = 0
 
     public init(text: String, words: [RecognizedWord], meanConfidence: Double, noText: Bool) {
         self.text = text
@@ -84,8 +87,32 @@ struct PageLayout {
     var pageWidth = 2480
     var pageHeight = 3508
 
-    /// A line whose words are all below this confidence is a signature, logo or smudge, not text.
+    /// A line whose words are all below this confidence, and that reads as no words, is a
+    /// signature, logo or smudge, not text.
     static let scribbleConfidence = 0.5
+
+    /// Whether a line read with low confidence is a scribble rather than faint text: less than half
+    /// of its marks read as words. A word here has four letters or more, a share of vowels that
+    /// Norwegian words have (a quarter or more) and no capital after a small letter, or four digits
+    /// or more ("SVANT", "SIWVNSKrE" and "~,;" are what OCR makes of a signature or a stamp's
+    /// ring; "trygdesjef" under a signature and "Oslo" in an address are faint text, and stay).
+    static func isScribble(_ line: [Word]) -> Bool {
+        guard line.allSatisfy({ $0.confidence < scribbleConfidence }) else { return false }
+        let vowels = Set("aeiouyæøåéèAEIOUYÆØÅÉÈ".unicodeScalars)
+        let words = line.filter { word in
+            let scalars = Array(word.text.unicodeScalars)
+            let letters = scalars.filter(\.properties.isAlphabetic)
+            let digits = scalars.filter { ("0"..."9").contains($0) }
+            guard (letters.count + digits.count) * 10 >= scalars.count * 7 else { return false }
+            if digits.count >= 4 { return true }
+            guard letters.count >= 4 else { return false }
+            let capitalAfterSmall = zip(letters, letters.dropFirst()).contains {
+                $0.0.properties.isLowercase && $0.1.properties.isUppercase
+            }
+            return !capitalAfterSmall && letters.filter(vowels.contains).count * 4 >= letters.count
+        }
+        return words.count * 2 < line.count || words.isEmpty
+    }
 
     mutating func startBlock(box: [Int]) { blocks.append(Block(box: box)) }
     mutating func startParagraph() { blocks[blocks.count - 1].paragraphs.append([[]]) }
@@ -100,80 +127,244 @@ struct PageLayout {
         blocks[b].paragraphs[p][l].append(Word(text: trimmed, confidence: word.confidence, box: word.box))
     }
 
-    /// Blocks in reading order: top to bottom in bands; blocks side by side in one band (a
-    /// letterhead's two columns, an address beside a reference block) left to right.
+    /// Blocks in reading order: top to bottom in bands; within a band of blocks side by side (a
+    /// letterhead's two columns, an address beside a reference block), column by column, left
+    /// to right, each column top to bottom.
+    ///
+    /// A block joins the band above it when it starts before the band ends and stands beside one
+    /// of the band's blocks, or, once the band has two columns, when it lies right under a block
+    /// of its own column at the spacing of lines (the sender's next lines, under the first and
+    /// beside the telephone numbers).
     func orderedBlocks() -> [Block] {
         let sorted = blocks.sorted { ($0.top, $0.left) < ($1.top, $1.left) }
+        func beside(_ a: Block, _ b: Block) -> Bool { a.right <= b.left || b.right <= a.left }
         var bands: [[Block]] = []
+        /// Height of one line of a block.
+        func lineHeight(_ block: Block) -> Int {
+            max(1, (block.bottom - block.top) / max(1, block.paragraphs.joined().filter { !$0.isEmpty }.count))
+        }
         for block in sorted {
             if var band = bands.last,
                let bottom = band.map(\.bottom).max(),
-               block.top < bottom - max(4, (block.bottom - block.top) / 4),
-               band.allSatisfy({ $0.right <= block.left || block.right <= $0.left }) {
+               band.allSatisfy({ beside($0, block) || $0.bottom <= block.top + 4 }),
+               // Beside a block of the band, or, in a band of two columns already, right under
+               // a block of its own column at the spacing of lines (a letterhead's next lines).
+               (block.top < bottom - 4 && band.contains(where: { beside($0, block) && block.top < $0.bottom - 4 }))
+                || (band.contains(where: { beside($0, band[0]) }) && band.contains(where: {
+                    !beside($0, block) && block.top >= $0.bottom - 4 && block.top - $0.bottom <= lineHeight($0) })) {
                 band.append(block)
                 bands[bands.count - 1] = band
             } else {
                 bands.append([block])
             }
         }
-        return bands.flatMap { $0.sorted { $0.left < $1.left } }
+        return bands.flatMap { band -> [Block] in
+            // Columns: blocks that overlap horizontally, through any chain of them.
+            var columns: [[Block]] = []
+            for block in band.sorted(by: { $0.left < $1.left }) {
+                if let index = columns.firstIndex(where: { $0.contains { !beside($0, block) } }) {
+                    columns[index].append(block)
+                } else {
+                    columns.append([block])
+                }
+            }
+            return columns.flatMap { $0.sorted { $0.top < $1.top } }
+        }
     }
 
-    /// Where a block's lines split into two columns side by side (a letterhead: the name on the
-    /// left, the address on the right, on shared lines), or nil.
+    /// A stretch of a block's lines read as two columns side by side: `lines` indexes the block's
+    /// lines (paragraphs joined), `gutter` is the empty band between the columns.
+    struct ColumnRun: Equatable {
+        var lines: ClosedRange<Int>
+        var gutter: ClosedRange<Int>
+    }
+
+    /// The block's lines, paragraphs joined, each with the index of its paragraph.
+    private func blockLines(_ block: Block) -> [(paragraph: Int, words: [Word])] {
+        block.paragraphs.enumerated().flatMap { index, lines in lines.filter { !$0.isEmpty }.map { (index, $0) } }
+    }
+
+    /// Where a block's lines stand in two columns side by side (a letterhead: the name on the
+    /// left, the address on the right; an address beside a reference block).
     ///
-    /// A line is split only at one wide gap, never after a label ending in ":" (a "Dato:   1.2.2025"
-    /// line keeps its value), and only when at least two lines split at the same place (one, in the
-    /// letterhead band); lines with several wide gaps are table rows, and then nothing is split.
-    func columnSplit(_ block: Block) -> Int? {
+    /// Only at a real gutter: consecutive lines that each have one wide gap across the same empty
+    /// band, at least a tenth of the page wide, which no word of those lines crosses, with the
+    /// right-hand column starting at the same place on every line. A line never splits after a label ending in ":" (a "Dato:   1.2.2025"
+    /// line keeps its value). At least two lines must split (one, in the letterhead band). Lines
+    /// with several wide gaps are table rows, and then nothing in the block is split. Full-width
+    /// lines with a wide space here and there (justified or typewritten text, where a few spaces
+    /// can line up over several lines) leave no such band, and stay whole.
+    func columnRuns(_ block: Block) -> [ColumnRun] {
         let wide = Double(pageWidth) * 0.05
-        var splits: [Double] = []
-        for line in block.paragraphs.joined() where !line.isEmpty {
-            var gaps: [(x: Double, labelled: Bool)] = []
+        let lines = blockLines(block).map(\.words)
+        var gaps: [(left: Double, right: Double)?] = []
+        /// Split lines with a label at the start of both parts ("Navn: …   Fødselsnr.: …").
+        var formRows = Set<Int>()
+        func labelled(_ words: ArraySlice<Word>) -> Bool { words.prefix(2).contains { $0.text.hasSuffix(":") } }
+        for line in lines {
+            var wideGaps: [(left: Double, right: Double, labelled: Bool)] = []
             for (a, b) in zip(line, line.dropFirst()) {
-                let gap = Double(b.box[0] - (a.box[0] + a.box[2]))
-                if gap > wide { gaps.append((Double(b.box[0]), a.text.hasSuffix(":"))) }
+                let left = Double(a.box[0] + a.box[2]), right = Double(b.box[0])
+                if right - left > wide { wideGaps.append((left, right, a.text.hasSuffix(":"))) }
             }
-            if gaps.count > 1 { return nil }
-            if let gap = gaps.first, !gap.labelled { splits.append(gap.x) }
+            if wideGaps.count > 1 { return [] }
+            gaps.append(wideGaps.first.flatMap { $0.labelled ? nil : ($0.left, $0.right) })
+            if let gap = wideGaps.first, let cut = line.firstIndex(where: { Double($0.box[0]) >= gap.right }),
+               labelled(line[..<cut]), labelled(line[cut...]) {
+                formRows.insert(gaps.count - 1)
+            }
         }
         let needed = isInLetterhead(block) ? 1 : 2
-        guard splits.count >= needed, let first = splits.min(),
-              splits.allSatisfy({ abs($0 - first) < columnTolerance }) else { return nil }
-        return Int(first - columnTolerance)
+        let narrowest = 2 * wide, alignment = Double(pageWidth) * 0.02
+        /// The gutter narrowed to leave room for the line's words, each on the side of the gutter
+        /// it is nearer to; nil when too little of it is left (the line runs across it).
+        func fit(_ line: [Word], _ gutter: (left: Double, right: Double)) -> (left: Double, right: Double)? {
+            var fitted = gutter
+            for word in line {
+                let left = Double(word.box[0]), right = Double(word.box[0] + word.box[2])
+                if right - gutter.left < gutter.right - left {
+                    fitted.left = max(fitted.left, right)
+                } else {
+                    fitted.right = min(fitted.right, left)
+                }
+            }
+            return fitted.right - fitted.left >= narrowest ? fitted : nil
+        }
+        var runs: [ColumnRun] = []
+        if gaps.allSatisfy({ $0 == nil }), lines.count >= 2 {
+            // No line has words on both sides, but the lines may still stand in two columns (Tesseract
+            // took a letterhead's left and right lines, a little apart in height, as one block):
+            // lines starting left of an empty band and lines starting right of it.
+            let extents = lines.map { line in
+                (left: Double(line.map { $0.box[0] }.min() ?? 0), right: Double(line.map { $0.box[0] + $0.box[2] }.max() ?? 0))
+            }.sorted { $0.left < $1.left }
+            for k in 1..<extents.count {
+                let gutter = (left: extents[..<k].map(\.right).max() ?? 0, right: extents[k...].map(\.left).min() ?? 0)
+                if gutter.right - gutter.left >= narrowest {
+                    return [ColumnRun(lines: 0...(lines.count - 1),
+                                      gutter: Int(gutter.left.rounded(.up))...Int(gutter.right.rounded(.down)))]
+                }
+            }
+            return []
+        }
+        // The open run: its first and last split line, its gutter, where its right column starts.
+        var open: (first: Int, last: Int, gutter: (left: Double, right: Double), starts: [Double], splits: Int)?
+        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
+        func height(_ line: [Word]) -> Int { (line.map { $0.box[1] + $0.box[3] }.max() ?? 0) - top(line) }
+        /// Closes the open run before line `end`: one-sided lines that follow its last split line
+        /// at the same spacing (the rest of an address) belong to it; a line after a wider space
+        /// (the letter's heading) does not.
+        func close(before end: Int) {
+            guard var run = open else { return }
+            open = nil
+            let heights = (run.first...run.last).map { height(lines[$0]) }.sorted()
+            let lineHeight = heights[heights.count / 2]
+            while run.last + 1 < end, top(lines[run.last + 1]) - top(lines[run.last]) <= 2 * lineHeight {
+                run.last += 1
+            }
+            let starts = run.starts
+            // A grid of labelled fields (a form) is read row by row, as it is filled in.
+            let splitLines = (run.first...run.last).filter { gaps[$0] != nil }
+            guard !splitLines.allSatisfy(formRows.contains) else { return }
+            guard run.splits >= needed, run.gutter.right - run.gutter.left >= narrowest,
+                  let low = starts.min(), let high = starts.max(), high - low <= alignment else { return }
+            runs.append(ColumnRun(lines: run.first...run.last,
+                                  gutter: Int(run.gutter.left.rounded(.up))...Int(run.gutter.right.rounded(.down))))
+        }
+        for (index, line) in lines.enumerated() {
+            if let gap = gaps[index] {
+                if var run = open {
+                    if let gutter = fit(line, run.gutter) {
+                        run.gutter = gutter
+                        run.last = index
+                        run.starts.append(gap.right)
+                        run.splits += 1
+                        open = run
+                        continue
+                    }
+                    close(before: index)
+                }
+                // One-sided lines just above at the same spacing (a letterhead's first line on one
+                // side only) belong to the run too.
+                var first = index, gutter = gap
+                let floor = runs.last.map { $0.lines.upperBound + 1 } ?? 0
+                while first > floor, gaps[first - 1] == nil,
+                      top(lines[first]) - top(lines[first - 1]) <= 2 * height(lines[first]),
+                      let fitted = fit(lines[first - 1], gutter) {
+                    first -= 1
+                    gutter = fitted
+                }
+                open = (first, index, gutter, [gap.right], 1)
+            } else if var run = open, let gutter = fit(line, run.gutter) {
+                // A line on one side only (a short address line) may stand between split lines.
+                run.gutter = gutter
+                open = run
+            } else {
+                close(before: index)
+            }
+        }
+        close(before: lines.count)
+        return runs
     }
-
-    private var columnTolerance: Double { Double(pageWidth) * 0.025 }
 
     private func isInLetterhead(_ block: Block) -> Bool { block.top < pageHeight / 5 }
 
-    /// Blocks with columns become a left and a right block, left column first. Neighbouring
-    /// letterhead blocks that split at the same place are read as one two-column letterhead.
+    /// Blocks with column runs are cut into pieces: the lines before a run, the run's left column,
+    /// its right column, the lines after it. Neighbouring letterhead blocks that are each one run
+    /// with overlapping gutters are read as one two-column letterhead.
     func splittingColumns(_ blocks: [Block]) -> [Block] {
         var result: [Block] = []
         var group: [Block] = []
-        var groupCut = 0
+        var groupGutter = 0...0
+        func piece(_ lines: [(paragraph: Int, words: [Word])], box: [Int]) -> Block? {
+            guard !lines.isEmpty else { return nil }
+            var block = Block(box: box)
+            block.paragraphs = []
+            var last: Int?
+            for line in lines {
+                if line.paragraph != last { block.paragraphs.append([]) }
+                block.paragraphs[block.paragraphs.count - 1].append(line.words)
+                last = line.paragraph
+            }
+            return block
+        }
+        func columns(_ lines: [(paragraph: Int, words: [Word])], cut: Int, box: [Int]) -> [Block] {
+            let left = lines.map { ($0.paragraph, $0.words.filter { $0.box[0] < cut }) }.filter { !$0.1.isEmpty }
+            let right = lines.map { ($0.paragraph, $0.words.filter { $0.box[0] >= cut }) }.filter { !$0.1.isEmpty }
+            return [piece(left.map { (0, $0.1) }, box: [box[0], box[1], cut - box[0], box[3]]),
+                    piece(right.map { (0, $0.1) }, box: [cut, box[1], box[0] + box[2] - cut, box[3]])].compactMap { $0 }
+        }
         func flush() {
             guard !group.isEmpty else { return }
-            let lines = group.flatMap { $0.paragraphs.joined() }.filter { !$0.isEmpty }
+            let lines = group.flatMap { blockLines($0) }
             let top = group.map(\.top).min() ?? 0, bottom = group.map(\.bottom).max() ?? 0
             let left = group.map(\.left).min() ?? 0, right = group.map(\.right).max() ?? 0
-            var l = Block(box: [left, top, groupCut - left, bottom - top]), r = Block(box: [groupCut, top, right - groupCut, bottom - top])
-            l.paragraphs = [lines.map { $0.filter { $0.box[0] < groupCut } }.filter { !$0.isEmpty }]
-            r.paragraphs = [lines.map { $0.filter { $0.box[0] >= groupCut } }.filter { !$0.isEmpty }]
-            result += [l, r].filter { !$0.paragraphs[0].isEmpty }
+            result += columns(lines, cut: (groupGutter.lowerBound + groupGutter.upperBound) / 2,
+                              box: [left, top, right - left, bottom - top])
             group = []
         }
         for block in blocks {
-            if let cut = columnSplit(block) {
-                if !group.isEmpty && (abs(cut - groupCut) > Int(columnTolerance) || !isInLetterhead(block)) { flush() }
-                if group.isEmpty { groupCut = cut }
+            let runs = columnRuns(block)
+            let lines = blockLines(block)
+            if runs.count == 1, let run = runs.first, run.lines == 0...(lines.count - 1), isInLetterhead(block) {
+                if !group.isEmpty && !run.gutter.overlaps(groupGutter) { flush() }
+                groupGutter = group.isEmpty ? run.gutter
+                    : max(run.gutter.lowerBound, groupGutter.lowerBound)...min(run.gutter.upperBound, groupGutter.upperBound)
                 group.append(block)
-                if !isInLetterhead(block) { flush() }
-            } else {
-                flush()
-                result.append(block)
+                continue
             }
+            flush()
+            guard !runs.isEmpty else {
+                result.append(block)
+                continue
+            }
+            var next = 0
+            for run in runs {
+                if let before = piece(Array(lines[next..<run.lines.lowerBound]), box: block.box) { result.append(before) }
+                result += columns(Array(lines[run.lines]), cut: (run.gutter.lowerBound + run.gutter.upperBound) / 2, box: block.box)
+                next = run.lines.upperBound + 1
+            }
+            if let after = piece(Array(lines[next...]), box: block.box) { result.append(after) }
         }
         flush()
         return result
@@ -181,12 +372,16 @@ struct PageLayout {
 
     func page() -> OCRPage {
         var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
+        var dropped = 0
         for block in splittingColumns(orderedBlocks()) {
             var first = true
             for paragraph in block.paragraphs {
                 var firstLine = true
                 for var line in paragraph where !line.isEmpty {
-                    if line.allSatisfy({ $0.confidence < Self.scribbleConfidence }) { continue }
+                    if Self.isScribble(line) {
+                        dropped += 1
+                        continue
+                    }
                     Typography.normalizeDashes(&line)
                     for (index, word) in line.enumerated() {
                         let layoutBreak: LayoutBreak = index > 0 ? .none : (first || firstLine ? .paragraph : .line)
@@ -197,7 +392,9 @@ struct PageLayout {
                 }
             }
         }
-        return OCRPage.assemble(items)
+        var page = OCRPage.assemble(items)
+        page.droppedLines = dropped
+        return page
     }
 }
 
@@ -218,7 +415,9 @@ extension OCRPage {
         var meaningful = 0
         for item in items {
             let trimmed = item.text.trimmingCharacters(in: .whitespacesAndNewlines)
-            let word = typography ? Typography.normalized(trimmed) : trimmed
+            // A section number ("§ 8-2") keeps its hyphen: it is no range.
+            let section = words.last?.text.hasSuffix("§") ?? false
+            let word = typography && !section ? Typography.normalized(trimmed) : trimmed
             guard !word.isEmpty else { continue }
             if !words.isEmpty {
                 let separator: String = switch item.breakBefore {

@@ -105,6 +105,9 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         public var orientationChecked: Bool?
         /// The EXIF orientation (2…8) a phone photo was turned by before cleanup.
         public var exifOrientation: Int?
+        /// Lines OCR found but left out of the text because they are not text (a signature, a
+        /// stamp's ring, a smudge: low confidence and no words); absent when none.
+        public var droppedLines: Int?
         /// True when the text is the PDF's own text layer (a letter made on a computer), read
         /// without cleanup or OCR; absent otherwise.
         public var textLayer: Bool?

@@ -92,6 +92,20 @@ final class PageReader: @unchecked Sendable {
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()
         var ocr = try engine.recognize(cleaned.gray)
+        if let reason = Self.guardReason(cleaned.report, ocr) {
+            // The guard: read the page as it came as well, and keep the better reading.
+            let asIs = try cleaner.asIs(image, report: cleaned.report)
+            let second = try engine.recognize(asIs.gray)
+            let cleanedScore = Self.guardScore(ocr), asIsScore = Self.guardScore(second)
+            let keepAsIs = asIsScore > Self.guardMargin * cleanedScore
+            let check = CleanupReport.GuardCheck(kept: keepAsIs ? "asIs" : "cleaned", reason: reason,
+                                                 cleanedScore: cleanedScore.rounded(), asIsScore: asIsScore.rounded())
+            if keepAsIs {
+                cleaned = asIs
+                ocr = second
+            }
+            cleaned.report.guardCheck = check
+        }
         let checkOrientation = Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height
         if checkOrientation {
             if orientation == nil { orientation = try? OrientationDetector() }
@@ -118,5 +132,30 @@ final class PageReader: @unchecked Sendable {
 
     private static func score(_ page: OCRPage) -> Double {
         page.noText ? 0 : page.meanConfidence * Double(page.words.count)
+    }
+
+    /// A cleaned reading below this mean confidence is doubtful, and the guard reads the page as
+    /// it came too. Clean letters read at 0.9 and more; a page that cleanup has harmed reads lower.
+    static let doubtfulConfidence = 0.9
+
+    /// The reading as it came is kept only when it is this much better: on a tie the cleaned
+    /// page, which is the better image to archive, wins.
+    static let guardMargin = 1.05
+
+    /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound.
+    static func guardReason(_ report: CleanupReport, _ page: OCRPage) -> String? {
+        if page.noText || page.meanConfidence < doubtfulConfidence { return "doubtful" }
+        return nil
+    }
+
+    /// How much good text a reading holds: the letters and digits of the words read with
+    /// confidence 0.6 or more, weighted by their confidence. Noise read from a table top or a
+    /// stamp adds little; words lost to a bad crop or a wrong scale count against a reading.
+    static func guardScore(_ page: OCRPage) -> Double {
+        guard !page.noText else { return 0 }
+        return page.words.reduce(0) { sum, word in
+            let letters = word.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
+            return word.confidence >= 0.6 && letters >= 2 ? sum + word.confidence * Double(letters) : sum
+        }
     }
 }

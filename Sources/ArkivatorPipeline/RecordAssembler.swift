@@ -38,6 +38,7 @@ enum RecordAssembler {
                 noText: ocr.noText, width: page.width, height: page.height,
                 image: number < imageNames.count ? imageNames[number] : nil,
                 orientationChecked: page.orientationChecked, exifOrientation: page.exifOrientation,
+                droppedLines: ocr.droppedLines > 0 ? ocr.droppedLines : nil,
                 textLayer: page.fromTextLayer ? true : nil))
         }
         record.text = text

@@ -1,0 +1,75 @@
+@testable import ArkivatorOCR
+import Testing
+
+/// Reading order from Tesseract's blocks: columns only at a real gutter, and no line of text lost.
+@Suite struct ReadingOrderTests {
+    /// A line of words at `y`, each word given as (text, left x); words are 20 px per letter.
+    private func line(_ y: Int, _ words: [(String, Int)], confidence: Double = 0.9) -> [PageLayout.Word] {
+        words.map { PageLayout.Word(text: $0.0, confidence: confidence, box: [$0.1, y, 20 * $0.0.count, 40]) }
+    }
+
+    private func layout(_ lines: [[PageLayout.Word]], top: Int = 1500) -> PageLayout {
+        var layout = PageLayout()
+        layout.pageWidth = 2480
+        layout.pageHeight = 3508
+        layout.startBlock(box: [200, top, 2080, 60 * lines.count])
+        for (index, words) in lines.enumerated() {
+            if index > 0 { layout.startLine() }
+            for word in words { layout.add(word) }
+        }
+        return layout
+    }
+
+    @Test func anAddressBesideAReferenceBlockIsReadColumnByColumn() {
+        let page = layout([
+            line(1500, [("Kari", 200), ("Hansen", 300), ("Vår", 1400), ("ref.:", 1480), ("25/1", 1600)]),
+            line(1560, [("Storgata", 200), ("1", 380), ("Dato:", 1400), ("3.3.2025", 1520)]),
+            line(1620, [("0150", 200), ("Oslo", 300)]),
+            line(1720, [("Innkalling", 200), ("til", 420), ("time", 500), ("ved", 600), ("poliklinikken", 700),
+                        ("neste", 1000), ("uke", 1120), ("på", 1200), ("sykehuset", 1260), ("vårt", 1460)]),
+        ]).page()
+        #expect(page.text == "Kari Hansen\nStorgata 1\n0150 Oslo\n\nVår ref.: 25/1\nDato: 3.3.2025\n\n"
+            + "Innkalling til time ved poliklinikken neste uke på sykehuset vårt")
+    }
+
+    /// Justified typewriter lines: a few spaces line up over three lines, but leave no band a tenth
+    /// of the page wide; the lines are read whole, in order.
+    @Test func justifiedLinesWithAlignedSpacesStayWhole() {
+        let page = layout([
+            line(1500, [("Han", 285), ("har", 408), ("siden", 526), ("begynnelsen", 706), ("av", 1186), ("januar", 1275), ("hatt", 1488), ("smerter", 1636)]),
+            line(1560, [("med", 283), ("utstråling", 409), ("til", 736), ("venstre", 854), ("ben.", 1186), ("Det", 1335), ("foreligger", 1456), ("tegn", 1789)]),
+            line(1620, [("av", 286), ("mellomvirvelskive,", 373), ("og", 975), ("han", 1215), ("er", 1367), ("henvist", 1488), ("til", 1758)]),
+        ]).page()
+        #expect(page.text.contains("begynnelsen av januar"))
+        #expect(page.text.contains("venstre ben."))
+        #expect(page.text.contains("og han er henvist"))
+    }
+
+    /// A wide space in one line of a paragraph (before a right-aligned date, say) is no column.
+    @Test func oneWideGapOutsideTheLetterheadIsNoColumn() {
+        let page = layout([
+            line(1500, [("Vi", 200), ("viser", 260), ("til", 380), ("brevet", 460)]),
+            line(1560, [("Oslo,", 200), ("3.", 320), ("mars", 380), ("1987", 1700)]),
+            line(1620, [("og", 200), ("sender", 260), ("svar", 400), ("nå", 500)]),
+        ]).page()
+        #expect(page.text == "Vi viser til brevet\nOslo, 3. mars 1987\nog sender svar nå")
+    }
+
+    @Test func tableRowsAreNeverSplit() {
+        let page = layout([
+            line(1500, [("Analyse", 200), ("Resultat", 900), ("Enhet", 1400), ("Referanse", 1900)]),
+            line(1560, [("Hemoglobin", 200), ("13,4", 900), ("g/dL", 1400), ("11,7-15,3", 1900)]),
+        ]).page()
+        #expect(page.text == "Analyse Resultat Enhet Referanse\nHemoglobin 13,4 g/dL 11,7-15,3")
+    }
+
+    @Test func faintTextIsKeptAndScribblesAreCounted() {
+        let page = layout([
+            line(1500, [("Vi", 200), ("har", 260), ("mottatt", 360), ("søknaden", 540), ("din", 760)], confidence: 0.4),
+            line(1560, [("ANVKS", 200)], confidence: 0.2),
+            line(1620, [("Med", 200), ("vennlig", 300), ("hilsen", 460)]),
+        ]).page()
+        #expect(page.text == "Vi har mottatt søknaden din\nMed vennlig hilsen")
+        #expect(page.droppedLines == 1)
+    }
+}

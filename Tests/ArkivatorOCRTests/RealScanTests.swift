@@ -1,0 +1,61 @@
+@testable import ArkivatorImaging
+import ArkivatorOCR
+import Foundation
+import TestSupport
+import Testing
+
+/// The three ways cleanup and reading order went wrong on real scans, each on a page that showed
+/// it (made by `scripts/make_realworld.py --test-fixtures`, with its exact text beside it).
+@Suite(.serialized) struct RealScanTests {
+    private func page(_ name: String) throws -> Image {
+        try #require(try Image.decodePages(Fixtures.bytes("realworld/\(name).jpg")).first)
+    }
+
+    private func read(_ name: String) throws -> (cleaned: CleanedPage, text: String, cer: Double) {
+        let cleaned = try PageCleaner().clean(try page(name))
+        let text = try TesseractEngine(language: "nor").recognize(cleaned.gray).text
+        let truth = try Fixtures.text("realworld/\(name).txt")
+        return (cleaned, text, characterErrorRate(truth: truth, predicted: text))
+    }
+
+    /// A flatbed scan with no background around the page, a stained band across its top and the
+    /// scanner's edge on three sides. Edges alone make a "sheet" of it whose top lies below the
+    /// stain, and cropping to it cut away the letterhead; with no background outside the edges
+    /// there is no sheet, and the whole page is read.
+    @Test func aFlatbedScanIsNotCroppedAsAPhoto() throws {
+        let image = try page("flatbed-stained-top")
+        let analysis = try image.grayscale().analysisCopy(longSide: 600)
+        let bytes = try analysis.image.grayBytes()
+        var edgesOnly = SheetDetector()
+        edgesOnly.backgroundSides = 0
+        let wrong = try #require(edgesOnly.detect(gray: bytes, width: analysis.image.width, height: analysis.image.height))
+        #expect(wrong.topLeft.y > 0.05 * Double(analysis.image.height), "the page that showed it")
+        #expect(SheetDetector().detect(gray: bytes, width: analysis.image.width, height: analysis.image.height) == nil)
+
+        let result = try read("flatbed-stained-top")
+        #expect(result.cleaned.report.sheet == nil)
+        #expect(result.text.hasPrefix("BJERKELY SYKEHUS"), "\(result.text.prefix(80))")
+        #expect(result.cer < 0.05, "CER \(result.cer)")
+    }
+
+    /// Typewritten lines justified with extra spaces, where the wide spaces of three lines line
+    /// up: they were split as two columns and read left halves first. They are read whole.
+    @Test func justifiedTypewriterLinesAreReadWhole() throws {
+        let result = try read("justified-typewriter")
+        #expect(result.text.contains("begynnelsen av januar"), "\(result.text)")
+        #expect(result.text.contains("venstre ben"))
+        #expect(result.cer < 0.05, "CER \(result.cer)")
+    }
+
+    /// The top part of a letter scanned at 300 DPI, with no resolution in the file: taken as A4 it
+    /// is a 173 DPI page, and was scaled up by 1.7. Its letters show it is 300 DPI.
+    @Test func aStripOfAScanKeepsItsResolution() throws {
+        let image = try page("strip-of-a-scan")
+        #expect(PageCleaner.dpi(forPageWidth: Double(image.width), height: Double(image.height)) < 180)
+        let result = try read("strip-of-a-scan")
+        #expect(result.cleaned.report.dpiSource == "text")
+        #expect(result.cleaned.report.scale == 1)
+        #expect(result.cleaned.report.estimatedDPI > 250 && result.cleaned.report.estimatedDPI < 360)
+        #expect(result.cer < 0.05, "CER \(result.cer)")
+    }
+}
