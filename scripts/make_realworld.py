@@ -63,6 +63,10 @@ Usage (Debian's Python with Pillow and numpy):
         [--count 36] [--only NAME|STYLE|NUMBER ...] [--jobs N]
   /usr/bin/python3 scripts/make_realworld.py --score-tesseract [--out DIR]
         [--only ...] [--jobs N]
+  /usr/bin/python3 scripts/make_realworld.py --test-fixtures Tests/Fixtures/realworld
+
+--test-fixtures writes the three pages of the default set that showed a cleanup or
+reading-order fault (TEST_FIXTURES), made small enough to commit, with their texts.
 
 The same seed gives byte-identical output, whatever --jobs is (default 1;
 36 pages take about two minutes on one core).  --score-tesseract runs plain

@@ -91,27 +91,32 @@ struct PageLayout {
     /// signature, logo or smudge, not text.
     static let scribbleConfidence = 0.5
 
-    /// Whether a line read with low confidence is a scribble rather than faint text: less than half
-    /// of its marks read as words. A word here has four letters or more, a share of vowels that
-    /// Norwegian words have (a quarter or more) and no capital after a small letter, or four digits
-    /// or more ("SVANT", "SIWVNSKrE" and "~,;" are what OCR makes of a signature or a stamp's
-    /// ring; "trygdesjef" under a signature and "Oslo" in an address are faint text, and stay).
+    /// Whether a line read with low confidence is a scribble rather than faint text: no mark on it
+    /// reads as a word, or less than half of its long marks (four letters or digits or more) do. A
+    /// word here has four letters or more, a share of vowels that Norwegian words have (a quarter
+    /// or more) and no capital after a small letter, or four digits or more. "SVANT", "SIWVNSKrE"
+    /// and "~,;" are what OCR makes of a signature or a stamp's ring; "trygdesjef" under a
+    /// signature and "Oslo" in an address are faint text, and stay.
     static func isScribble(_ line: [Word]) -> Bool {
         guard line.allSatisfy({ $0.confidence < scribbleConfidence }) else { return false }
         let vowels = Set("aeiouyæøåéèAEIOUYÆØÅÉÈ".unicodeScalars)
-        let words = line.filter { word in
+        var long = 0, words = 0
+        for word in line {
             let scalars = Array(word.text.unicodeScalars)
             let letters = scalars.filter(\.properties.isAlphabetic)
             let digits = scalars.filter { ("0"..."9").contains($0) }
-            guard (letters.count + digits.count) * 10 >= scalars.count * 7 else { return false }
-            if digits.count >= 4 { return true }
-            guard letters.count >= 4 else { return false }
+            guard letters.count + digits.count >= 4 else { continue }
+            long += 1
+            guard (letters.count + digits.count) * 10 >= scalars.count * 7 else { continue }
             let capitalAfterSmall = zip(letters, letters.dropFirst()).contains {
                 $0.0.properties.isLowercase && $0.1.properties.isUppercase
             }
-            return !capitalAfterSmall && letters.filter(vowels.contains).count * 4 >= letters.count
+            if digits.count >= 4
+                || (letters.count >= 4 && !capitalAfterSmall && letters.filter(vowels.contains).count * 4 >= letters.count) {
+                words += 1
+            }
         }
-        return words.count * 2 < line.count || words.isEmpty
+        return words == 0 || words * 2 < long
     }
 
     mutating func startBlock(box: [Int]) { blocks.append(Block(box: box)) }
