@@ -145,7 +145,9 @@ public struct SheetDetector: Sendable {
         var points: [(u: Double, v: Double)] = []
         let rows = view.rows
         let limit = Int(Double(view.columns) * searchDepth)
-        let run = 8
+        // The smooth paper after an edge must be longer than the squares of a checked table
+        // cloth (about 2 % of the photo), and shorter than a letter's margin.
+        let run = max(8, view.columns / 35)
         var row = Int(Double(rows) * 0.05)
         while row < Int(Double(rows) * 0.95) {
             var x = 2
