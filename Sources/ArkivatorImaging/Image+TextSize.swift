@@ -27,7 +27,7 @@ extension Image {
     /// the texture of a table, which would otherwise outnumber the letters of a photo; a peak
     /// just above that is no estimate either.
     public func textSize(in region: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                         longSide: Int = 2000) throws(ImagingError) -> TextSize? {
+                         longSide: Int = 1400) throws(ImagingError) -> TextSize? {
         var source = try grayscale()
         if let region {
             source = try source.cropped(x: region.x, y: region.y, width: region.width, height: region.height)

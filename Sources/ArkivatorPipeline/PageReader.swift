@@ -144,8 +144,10 @@ final class PageReader: @unchecked Sendable {
 
     /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound.
     static func guardReason(_ report: CleanupReport, _ page: OCRPage) -> String? {
-        if page.noText || page.meanConfidence < doubtfulConfidence { return "doubtful" }
-        return nil
+        // A page without text whose letters could not even be measured (a blank sheet, a table
+        // top) has nothing a second reading could find.
+        if page.noText { return report.textDPI == nil ? nil : "doubtful" }
+        return page.meanConfidence < doubtfulConfidence ? "doubtful" : nil
     }
 
     /// How much good text a reading holds: the letters and digits of the words read with
