@@ -143,6 +143,21 @@ class Letter:
 _font_cache: dict[tuple[str, int], ImageFont.FreeTypeFont] = {}
 
 
+def wrap_text(text: str, font, width: float) -> list[str]:
+    """The words of `text` in lines no wider than `width` pixels (a longer word stands alone)."""
+    out, cur = [], ""
+    for w in text.split():
+        cand = w if not cur else cur + " " + w
+        if font.getlength(cand) <= width or not cur:
+            cur = cand
+        else:
+            out.append(cur)
+            cur = w
+    if cur:
+        out.append(cur)
+    return out
+
+
 def get_font(path: str, size_px: int) -> ImageFont.FreeTypeFont:
     key = (path, size_px)
     if key not in _font_cache:
@@ -182,18 +197,7 @@ class PageRenderer:
             self.lines.append(s)
 
     def wrap(self, text: str, font, width: float) -> list[str]:
-        words = text.split()
-        out, cur = [], ""
-        for w in words:
-            cand = w if not cur else cur + " " + w
-            if font.getlength(cand) <= width or not cur:
-                cur = cand
-            else:
-                out.append(cur)
-                cur = w
-        if cur:
-            out.append(cur)
-        return out
+        return wrap_text(text, font, width)
 
     def line_block(self, lines: list[str], font, x: float, top: float, spacing: float = 1.25, anchor="ls") -> float:
         """Draw lines starting at `top`; return the y just below the last line."""

@@ -865,18 +865,7 @@ class Look:
     wear: float = 1.0                    # typewriter unevenness (jitter, faint strikes, filled counters)
 
 
-def wrap_px(text: str, font, width: float) -> list[str]:
-    out, cur = [], ""
-    for w in text.split():
-        cand = w if not cur else cur + " " + w
-        if font.getlength(cand) <= width or not cur:
-            cur = cand
-        else:
-            out.append(cur)
-            cur = w
-    if cur:
-        out.append(cur)
-    return out
+wrap_px = mf.wrap_text
 
 
 def wrap_chars(text: str, ncols: int, first_indent: int = 0) -> list[list[str]]:
