@@ -29,7 +29,8 @@ public struct CleanupReport: Sendable, Codable, Equatable {
     public struct GuardCheck: Sendable, Codable, Equatable {
         /// Which reading was kept: "cleaned" or "asIs".
         public var kept: String
-        /// Why the second reading was made: "doubtful" (low confidence or few words), "textOutsideSheet".
+        /// Why the second reading was made: "doubtful" (low confidence, or no text where letters
+        /// could be measured).
         public var reason: String
         /// Each reading's score: the confidence-weighted letters of the words read with confidence.
         public var cleanedScore: Double
@@ -111,29 +112,16 @@ public struct PageCleaner: Sendable {
         if let found = sheetDetector.detect(gray: small, width: analysis.image.width, height: analysis.image.height) {
             let quad = found.scaled(by: 1 / analysis.scale)
             let size = quad.meanSize
-            let text = try gray.textSize(in: Self.inside(quad.corners, width: gray.width, height: gray.height))
-            report.textDPI = text.map { ($0.dpi * 10).rounded() / 10 }
-            let resolution = Self.resolution(page: Self.dpi(forPageWidth: size.width, height: size.height),
-                                             recorded: nil, text: text?.dpi)
-            let factor = scaleFactor(for: resolution.dpi)
+            let factor = try measure(gray, inside: quad.corners, pageSize: size, recorded: nil, into: &report)
             report.sheet = quad
-            report.estimatedDPI = resolution.dpi
-            report.dpiSource = resolution.source
-            report.scale = factor
             // One projective transform flattens, crops and scales at once.
             gray = try gray.flattened(quad, width: Int((size.width * factor).rounded()),
                                       height: Int((size.height * factor).rounded()))
         } else {
             // 2. A scan: the page fills the image; bring it to about 300 DPI.
             let corners = [Point(x: 0, y: 0), Point(x: Double(gray.width), y: Double(gray.height))]
-            let text = try gray.textSize(in: Self.inside(corners, width: gray.width, height: gray.height))
-            report.textDPI = text.map { ($0.dpi * 10).rounded() / 10 }
-            let resolution = Self.resolution(page: Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height)),
-                                             recorded: original.recordedDPI, text: text?.dpi)
-            let factor = scaleFactor(for: resolution.dpi)
-            report.estimatedDPI = resolution.dpi
-            report.dpiSource = resolution.source
-            report.scale = factor
+            let factor = try measure(gray, inside: corners, pageSize: (Double(gray.width), Double(gray.height)),
+                                     recorded: original.recordedDPI, into: &report)
             gray = try gray.scaled(by: factor)
         }
 
@@ -151,14 +139,14 @@ public struct PageCleaner: Sendable {
     }
 
     /// The page as it came, for the guard's second reading: gray, brought to about 300 DPI only
-    /// when its letters show it far from that, framed in white, nothing else.
+    /// when its letters show it far from that (as measured for the cleaned page), nothing else.
     public func asIs(_ original: Image, report cleaned: CleanupReport) throws(ImagingError) -> CleanedPage {
         var gray = try original.grayscale()
-        let textDPI = cleaned.textDPI ?? Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height))
         let resolution = Self.resolution(page: Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height)),
-                                         recorded: original.recordedDPI, text: textDPI)
+                                         recorded: original.recordedDPI, text: cleaned.textDPI)
         let factor = scaleFactor(for: resolution.dpi)
         gray = try gray.scaled(by: factor)
+        // The resolution is recorded below; the caller's image stays as it was.
         if gray === original { gray = try Image.wrap(pixCopy(nil, gray.pix), "pixCopy") }
         let report = CleanupReport(sheet: nil, estimatedDPI: resolution.dpi, dpiSource: resolution.source, textDPI: cleaned.textDPI,
                                    scale: factor, skewDegrees: 0, quarterTurns: 0)
@@ -166,6 +154,22 @@ public struct PageCleaner: Sendable {
         gray.setResolution(Int(targetDPI.rounded()))
         binary.setResolution(Int(targetDPI.rounded()))
         return CleanedPage(gray: gray, binary: binary, report: report)
+    }
+
+    /// Measures the letters inside `corners`, settles the page's resolution from them, its size
+    /// (`pageSize`, taken as A4) and the file's `recorded` DPI, writes all three findings to
+    /// `report`, and returns the factor that brings the page to about 300 DPI.
+    private func measure(_ gray: Image, inside corners: [Point], pageSize: (width: Double, height: Double),
+                         recorded: Int?, into report: inout CleanupReport) throws(ImagingError) -> Double {
+        let text = try gray.textSize(in: Self.inside(corners, width: gray.width, height: gray.height))
+        report.textDPI = text.map { ($0.dpi * 10).rounded() / 10 }
+        let resolution = Self.resolution(page: Self.dpi(forPageWidth: pageSize.width, height: pageSize.height),
+                                         recorded: recorded, text: text?.dpi)
+        let factor = scaleFactor(for: resolution.dpi)
+        report.estimatedDPI = resolution.dpi
+        report.dpiSource = resolution.source
+        report.scale = factor
+        return factor
     }
 
     private func scaleFactor(for dpi: Double) -> Double {

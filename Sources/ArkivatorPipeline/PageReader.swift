@@ -92,20 +92,6 @@ final class PageReader: @unchecked Sendable {
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()
         var ocr = try engine.recognize(cleaned.gray)
-        if let reason = Self.guardReason(cleaned.report, ocr) {
-            // The guard: read the page as it came as well, and keep the better reading.
-            let asIs = try cleaner.asIs(image, report: cleaned.report)
-            let second = try engine.recognize(asIs.gray)
-            let cleanedScore = Self.guardScore(ocr), asIsScore = Self.guardScore(second)
-            let keepAsIs = asIsScore > Self.guardMargin * cleanedScore
-            let check = CleanupReport.GuardCheck(kept: keepAsIs ? "asIs" : "cleaned", reason: reason,
-                                                 cleanedScore: cleanedScore.rounded(), asIsScore: asIsScore.rounded())
-            if keepAsIs {
-                cleaned = asIs
-                ocr = second
-            }
-            cleaned.report.guardCheck = check
-        }
         let checkOrientation = Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height
         if checkOrientation {
             if orientation == nil { orientation = try? OrientationDetector() }
@@ -119,6 +105,22 @@ final class PageReader: @unchecked Sendable {
                     ocr = second
                 }
             }
+        }
+        if let reason = Self.guardReason(cleaned.report, ocr) {
+            // The guard, once the page is upright: read it as it came as well (turned the same
+            // way), and keep the better reading.
+            var asIs = try cleaner.asIs(image, report: cleaned.report)
+            if cleaned.report.quarterTurns != 0 { asIs = try asIs.rotated(quarterTurns: cleaned.report.quarterTurns) }
+            let second = try engine.recognize(asIs.gray)
+            let cleanedScore = Self.guardScore(ocr), asIsScore = Self.guardScore(second)
+            let keepAsIs = asIsScore > Self.guardMargin * cleanedScore
+            let check = CleanupReport.GuardCheck(kept: keepAsIs ? "asIs" : "cleaned", reason: reason,
+                                                 cleanedScore: cleanedScore.rounded(), asIsScore: asIsScore.rounded())
+            if keepAsIs {
+                cleaned = asIs
+                ocr = second
+            }
+            cleaned.report.guardCheck = check
         }
         let done = Date()
         return Result(cleaned: cleaned, ocr: ocr,
