@@ -1,10 +1,12 @@
 internal import CLeptonica
 
 extension Image {
-    /// The image scaled by `factor` (area averaging when shrinking, interpolation when enlarging).
+    /// The image scaled by `factor` (area averaging when shrinking, interpolation when enlarging;
+    /// a 1-bit mask by sampling).
     public func scaled(by factor: Double) throws(ImagingError) -> Image {
         if abs(factor - 1) < 0.001 { return self }
         let f = Float(factor)
+        if depth == 1 { return try .wrap(pixScaleBinary(pix, f, f), "pixScaleBinary") }
         if factor < 0.7 {
             return try .wrap(pixScaleAreaMap(pix, f, f), "pixScaleAreaMap")
         }
@@ -43,20 +45,21 @@ extension Image {
         if abs(degrees) < 0.01 { return self }
         let radians = Float(degrees * .pi / 180)
         // Small turns by shearing, which moves whole pixels and keeps thin strokes (typewriter
-        // text, faint print) sharp; larger ones by area mapping, which has no visible steps.
-        let kind = abs(degrees) < 2 ? Int32(L_ROTATE_SHEAR) : Int32(L_ROTATE_AREA_MAP)
+        // text, faint print) sharp; larger ones by area mapping, which has no visible steps (a
+        // 1-bit mask by sampling).
+        let kind = abs(degrees) < 2 ? Int32(L_ROTATE_SHEAR) : depth == 1 ? Int32(L_ROTATE_SAMPLING) : Int32(L_ROTATE_AREA_MAP)
         return try .wrap(pixRotate(pix, radians, kind, Int32(L_BRING_IN_WHITE), 0, 0),
                          "pixRotate")
     }
 
     /// The sheet inside `quad` flattened to an upright rectangle of `width × height` pixels
-    /// (a four-corner projective transform). The image must be 8-bit gray.
+    /// (a four-corner projective transform). The image must be 8-bit gray or a 1-bit mask.
     public func flattened(_ quad: Quad, width: Int, height: Int) throws(ImagingError) -> Image {
         // Leptonica writes the result on a canvas the size of the source: grow it when needed.
         var source = self
         if width > self.width || height > self.height {
             let right = max(0, width - self.width), bottom = max(0, height - self.height)
-            source = try .wrap(pixAddBorderGeneral(pix, 0, Int32(right), 0, Int32(bottom), 255), "pixAddBorderGeneral")
+            source = try .wrap(pixAddBorderGeneral(pix, 0, Int32(right), 0, Int32(bottom), depth == 1 ? 0 : 255), "pixAddBorderGeneral")
         }
         guard let destination = ptaCreate(4), let origin = ptaCreate(4) else { throw ImagingError(operation: "ptaCreate") }
         var d: UnsafeMutablePointer<PTA>? = destination
@@ -65,7 +68,9 @@ extension Image {
         let w = Float(width - 1), h = Float(height - 1)
         for (x, y) in [(0, 0), (w, 0), (w, h), (0, h)] as [(Float, Float)] { ptaAddPt(destination, x, y) }
         for p in quad.corners { ptaAddPt(origin, Float(p.x), Float(p.y)) }
-        let warped = try Image.wrap(pixProjectivePtaGray(source.pix, destination, origin, 255), "pixProjectivePtaGray")
+        let warped = try depth == 1
+            ? Image.wrap(pixProjectiveSampledPta(source.pix, destination, origin, Int32(L_BRING_IN_WHITE)), "pixProjectiveSampledPta")
+            : Image.wrap(pixProjectivePtaGray(source.pix, destination, origin, 255), "pixProjectivePtaGray")
         return try warped.cropped(x: 0, y: 0, width: width, height: height)
     }
 

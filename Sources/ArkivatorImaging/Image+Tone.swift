@@ -23,6 +23,13 @@ extension Image {
         return copy
     }
 
+    /// A copy with the pixels set in `mask` (1-bit, aligned at the top left) white.
+    func whitened(where mask: Image) throws(ImagingError) -> Image {
+        let copy = try Image.wrap(pixCopy(nil, pix), "pixCopy")
+        guard pixSetMasked(copy.pix, mask.pix, 255) == 0 else { throw ImagingError(operation: "pixSetMasked") }
+        return copy
+    }
+
     /// A black and white page for OCR: a global threshold on an evened-light gray page.
     public func binarized(threshold: Int = 160) throws(ImagingError) -> Image {
         try .wrap(pixThresholdToBinary(pix, Int32(threshold)), "pixThresholdToBinary")

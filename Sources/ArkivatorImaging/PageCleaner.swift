@@ -21,6 +21,9 @@ public struct CleanupReport: Sendable, Codable, Equatable {
     /// Set when the page was also read as it came, because the cleaned reading looked doubtful
     /// (see `GuardCheck`); nil otherwise.
     public var guardCheck: GuardCheck?
+    /// How many coloured marks (stamps, pen signatures, ticks, underlining) were left out of the
+    /// copy OCR reads; they stay on the archived image. Nil when there were none.
+    public var colouredMarks: Int?
 
     /// The page read twice: cleaned, and as it came (only turned upright and, when far from it,
     /// brought to about 300 DPI: no sheet cropping, flattening, straightening or evening of the
@@ -64,12 +67,15 @@ public struct CleanupReport: Sendable, Codable, Equatable {
 public struct CleanedPage {
     /// Upright, flattened, evened light, about 300 DPI, 8-bit gray: the page people look at.
     public var gray: Image
-    /// The same page in black and white, for OCR.
+    /// The page OCR reads: `gray` less any coloured marks (stamps, signatures, ticks).
+    public var text: Image
+    /// `text` in black and white, for orientation detection.
     public var binary: Image
     public var report: CleanupReport
 
-    public init(gray: Image, binary: Image, report: CleanupReport) {
+    public init(gray: Image, text: Image? = nil, binary: Image, report: CleanupReport) {
         self.gray = gray
+        self.text = text ?? gray
         self.binary = binary
         self.report = report
     }
@@ -79,6 +85,7 @@ public struct CleanedPage {
         var report = self.report
         report.quarterTurns = ((report.quarterTurns + quarterTurns) % 4 + 4) % 4
         return CleanedPage(gray: try gray.rotated(quarterTurns: quarterTurns),
+                           text: text === gray ? nil : try text.rotated(quarterTurns: quarterTurns),
                            binary: try binary.rotated(quarterTurns: quarterTurns), report: report)
     }
 }
@@ -103,39 +110,54 @@ public struct PageCleaner: Sendable {
     public init() {}
 
     public func clean(_ original: Image) throws(ImagingError) -> CleanedPage {
-        var gray = try original.grayscale()
+        let gray = try original.grayscale()
         var report = CleanupReport(sheet: nil, estimatedDPI: 0, scale: 1, skewDegrees: 0, quarterTurns: 0)
 
-        // 1. A sheet on a background (phone photo): flatten its perspective and crop.
+        // 1. A sheet on a background (phone photo) is flattened and cropped; a scan fills the
+        // image and is only brought to about 300 DPI. One projective transform flattens, crops
+        // and scales a sheet at once.
         let analysis = try gray.analysisCopy(longSide: 600)
         let small = try analysis.image.grayBytes()
+        let place: (Image) throws(ImagingError) -> Image
+        let xHeight: Double
+        var sheet: Quad?
         if let found = sheetDetector.detect(gray: small, width: analysis.image.width, height: analysis.image.height) {
             let quad = found.scaled(by: 1 / analysis.scale)
             let size = quad.meanSize
-            let factor = try measure(gray, inside: quad.corners, pageSize: size, recorded: nil, into: &report)
+            let (factor, x) = try measure(gray, inside: quad.corners, pageSize: size, recorded: nil, into: &report)
             report.sheet = quad
-            // One projective transform flattens, crops and scales at once.
-            gray = try gray.flattened(quad, width: Int((size.width * factor).rounded()),
-                                      height: Int((size.height * factor).rounded()))
+            sheet = quad
+            xHeight = x
+            place = { (image: Image) throws(ImagingError) -> Image in
+                try image.flattened(quad, width: Int((size.width * factor).rounded()),
+                                    height: Int((size.height * factor).rounded()))
+            }
         } else {
-            // 2. A scan: the page fills the image; bring it to about 300 DPI.
             let corners = [Point(x: 0, y: 0), Point(x: Double(gray.width), y: Double(gray.height))]
-            let factor = try measure(gray, inside: corners, pageSize: (Double(gray.width), Double(gray.height)),
-                                     recorded: original.recordedDPI, into: &report)
-            gray = try gray.scaled(by: factor)
+            let (factor, x) = try measure(gray, inside: corners, pageSize: (Double(gray.width), Double(gray.height)),
+                                          recorded: original.recordedDPI, into: &report)
+            xHeight = x
+            place = { (image: Image) throws(ImagingError) -> Image in try image.scaled(by: factor) }
         }
 
+        // 2. Coloured marks (stamps, signatures, ticks) stay on the page people look at and are
+        // left out of the copy OCR reads.
+        let marks = try original.colouredMarkMask(xHeight: xHeight, sheet: sheet)
+        report.colouredMarks = marks?.marks
+
         // 3. Even light, then straighten by the skew measured on a black and white copy.
-        var even = try gray.evenedLight()
+        let even = try place(gray).evenedLight()
+        var turn = 0.0
         if let skew = try even.binarized().measureSkew(), abs(skew.degrees) >= Self.smallestSkew, skew.confidence >= 2.5 {
             report.skewDegrees = skew.degrees
-            even = try even.rotated(degrees: -skew.degrees)
+            turn = -skew.degrees
         }
-        even = try even.whiteFramed(pixels: Int(Double(even.width) * frameShare))
-        let binary = try even.binarized()
-        even.setResolution(Int(targetDPI.rounded()))
-        binary.setResolution(Int(targetDPI.rounded()))
-        return CleanedPage(gray: even, binary: binary, report: report)
+        let frame = Int(Double(even.width) * frameShare)
+        let shown = try even.rotated(degrees: turn).whiteFramed(pixels: frame)
+        let text = try marks.map { (m) throws(ImagingError) -> Image in try shown.whitened(where: place(m.mask).rotated(degrees: turn)) } ?? shown
+        let binary = try text.binarized()
+        for image in [shown, text, binary] { image.setResolution(Int(targetDPI.rounded())) }
+        return CleanedPage(gray: shown, text: text, binary: binary, report: report)
     }
 
     /// The page as it came, for the guard's second reading: gray, brought to about 300 DPI only
@@ -159,8 +181,10 @@ public struct PageCleaner: Sendable {
     /// Measures the letters inside `corners`, settles the page's resolution from them, its size
     /// (`pageSize`, taken as A4) and the file's `recorded` DPI, writes all three findings to
     /// `report`, and returns the factor that brings the page to about 300 DPI.
+    /// The x-height returned is the letters' own, or that of body text at the settled resolution
+    /// when there were too few letters to measure.
     private func measure(_ gray: Image, inside corners: [Point], pageSize: (width: Double, height: Double),
-                         recorded: Int?, into report: inout CleanupReport) throws(ImagingError) -> Double {
+                         recorded: Int?, into report: inout CleanupReport) throws(ImagingError) -> (factor: Double, xHeight: Double) {
         let text = try gray.textSize(in: Self.inside(corners, width: gray.width, height: gray.height))
         report.textDPI = text.map { ($0.dpi * 10).rounded() / 10 }
         let resolution = Self.resolution(page: Self.dpi(forPageWidth: pageSize.width, height: pageSize.height),
@@ -169,7 +193,7 @@ public struct PageCleaner: Sendable {
         report.estimatedDPI = resolution.dpi
         report.dpiSource = resolution.source
         report.scale = factor
-        return factor
+        return (factor, text?.xHeight ?? resolution.dpi * TextSize.typicalXHeightInches)
     }
 
     private func scaleFactor(for dpi: Double) -> Double {

@@ -91,13 +91,13 @@ final class PageReader: @unchecked Sendable {
         let start = Date()
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()
-        var ocr = try engine.recognize(cleaned.gray)
+        var ocr = try engine.recognize(cleaned.text)
         let checkOrientation = Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height
         if checkOrientation {
             if orientation == nil { orientation = try? OrientationDetector() }
             if let osd = orientation?.uprightTurns(cleaned.binary), osd.quarterTurns != 0, osd.confidence >= 1 {
                 let turned = try cleaned.rotated(quarterTurns: osd.quarterTurns)
-                let second = try engine.recognize(turned.gray)
+                let second = try engine.recognize(turned.text)
                 // Tesseract reads sideways lines too, but in the wrong order: trust OSD unless the
                 // upright reading is clearly worse.
                 if Self.score(second) >= 0.9 * Self.score(ocr) {
@@ -111,7 +111,7 @@ final class PageReader: @unchecked Sendable {
             // way), and keep the better reading.
             var asIs = try cleaner.asIs(image, report: cleaned.report)
             if cleaned.report.quarterTurns != 0 { asIs = try asIs.rotated(quarterTurns: cleaned.report.quarterTurns) }
-            let second = try engine.recognize(asIs.gray)
+            let second = try engine.recognize(asIs.text)
             let cleanedScore = Self.guardScore(ocr), asIsScore = Self.guardScore(second)
             let keepAsIs = asIsScore > Self.guardMargin * cleanedScore
             let check = CleanupReport.GuardCheck(kept: keepAsIs ? "asIs" : "cleaned", reason: reason,

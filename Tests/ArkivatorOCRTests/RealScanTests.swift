@@ -13,7 +13,7 @@ import Testing
 
     private func read(_ name: String) throws -> (cleaned: CleanedPage, text: String, cer: Double) {
         let cleaned = try PageCleaner().clean(try page(name))
-        let text = try TesseractEngine(language: "nor").recognize(cleaned.gray).text
+        let text = try TesseractEngine(language: "nor").recognize(cleaned.text).text
         let truth = try Fixtures.text("realworld/\(name).txt")
         return (cleaned, text, characterErrorRate(truth: truth, predicted: text))
     }

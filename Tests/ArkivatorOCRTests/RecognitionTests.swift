@@ -16,7 +16,7 @@ import Testing
 
     @Test func readsACleanPageWithFewErrors() throws {
         let engine = try makeEngine()
-        let page = try engine.recognize(try cleaned("clean.png").gray)
+        let page = try engine.recognize(try cleaned("clean.png").text)
         let truth = try Fixtures.text("clean.txt")
         let cer = characterErrorRate(truth: truth, predicted: page.text)
         #expect(cer < 0.06, "CER \(cer)")
@@ -27,7 +27,7 @@ import Testing
     @Test(arguments: ["photo.jpg", "photo2.jpg", "skew.jpg", "skew-neg.jpg"])
     func readsDegradedPagesAfterCleanup(name: String) throws {
         let engine = try makeEngine()
-        let page = try engine.recognize(try cleaned(name).gray)
+        let page = try engine.recognize(try cleaned(name).text)
         let truth = try Fixtures.text(name.replacingOccurrences(of: ".jpg", with: ".txt"))
         let cer = characterErrorRate(truth: truth, predicted: page.text)
         #expect(cer < 0.08, "\(name): CER \(cer)")
@@ -36,14 +36,14 @@ import Testing
     @Test(arguments: ["bad/blank-page.jpg", "bad/noise-photo.jpg"])
     func reportsPagesWithoutText(name: String) throws {
         let engine = try makeEngine()
-        let page = try engine.recognize(try cleaned(name).gray)
+        let page = try engine.recognize(try cleaned(name).text)
         #expect(page.noText)
         #expect(page.text.isEmpty)
     }
 
     @Test func wordRangesPointIntoTheText() throws {
         let engine = try makeEngine()
-        let page = try engine.recognize(try cleaned("photo.jpg").gray)
+        let page = try engine.recognize(try cleaned("photo.jpg").text)
         let scalars = Array(page.text.unicodeScalars)
         #expect(!page.words.isEmpty)
         for word in page.words {
@@ -58,7 +58,7 @@ import Testing
 
     @Test func keepsTheLetterheadColumnsInReadingOrder() throws {
         let engine = try makeEngine()
-        let page = try engine.recognize(try cleaned("clean.png").gray)
+        let page = try engine.recognize(try cleaned("clean.png").text)
         let truthLines = try Fixtures.text("clean.txt").split(separator: "\n").map(String.init)
         // The first lines of the truth (letterhead, left column then right) come out in that order.
         var position = page.text.startIndex
