@@ -66,7 +66,10 @@ struct ColouredMarks {
         // Print: letters in a row, or a word whose letters ran together (a dense, wide box of
         // letter height).
         let isPrint = boxes.indices.map { i in
-            letter[i] && (standsInRow(i, boxes, letter) || (boxes[i].width >= boxes[i].height * 3 / 2 && cover[i] >= 0.3))
+            let b = boxes[i], h = Double(b.height)
+            guard h >= 0.5 * xh, h <= Self.tallest * xh else { return false }
+            return (letter[i] && standsInRow(i, boxes, letter))
+                || (Double(b.width) >= max(1.5 * h, 2 * xh) && cover[i] >= 0.3)
         }
         var isMark = boxes.indices.map { i in
             let b = boxes[i], (w, h) = (Double(b.width), Double(b.height))

@@ -1,15 +1,15 @@
 internal import CLeptonica
 
 extension Image {
-    /// The pixels of this colour page's coloured marks (see `ColouredMarks`), as a 1-bit mask the
-    /// size of the page, and how many marks there were; nil for a gray page or a page without
-    /// such marks. Dark print that a mark lies over is not in the mask. `xHeight` is the body
-    /// text's x-height in this image's pixels; `sheet`, the photographed sheet's corners (marks
-    /// are looked for only on the sheet, not on the table round it).
+    /// The pixels of this colour page's coloured marks (see `ColouredMarks`) as a 1-bit mask,
+    /// the scale of the mask against this image, and how many marks there were; nil for a gray
+    /// page or a page without such marks. Dark print that a mark lies over is not in the mask.
+    /// `xHeight` is the body text's x-height in this image's pixels; `sheet`, the photographed
+    /// sheet's corners (marks are looked for only on the sheet, not on the table round it).
     ///
-    /// The marks are found on a copy where the x-height is about 10 pixels (a fifth of the pixels
-    /// of a 300 DPI page, which keeps cleanup fast); the mask is drawn at full size.
-    func colouredMarkMask(xHeight: Double, sheet: Quad? = nil) throws(ImagingError) -> (mask: Image, marks: Int)? {
+    /// The marks are found, and the mask drawn, on a copy where the x-height is about 10 pixels:
+    /// a quarter of the pixels of a 300 DPI page, which keeps cleanup fast.
+    func colouredMarkMask(xHeight: Double, sheet: Quad? = nil) throws(ImagingError) -> (mask: Image, scale: Double, marks: Int)? {
         guard depth == 32 else { return nil }
         // Halved (by averaging 2 × 2 pixels, which is fast) while the letters stay large enough.
         var small = self
@@ -18,19 +18,12 @@ extension Image {
             small = try Image.wrap(pixScaleAreaMap2(small.pix), "pixScaleAreaMap2")
             scale /= 2
         }
-        let xh = xHeight * scale
-        guard let found = try small.colouredMarks(xHeight: xh, sheet: sheet?.scaled(by: scale)) else {
+        guard let found = try small.colouredMarks(xHeight: xHeight * scale, sheet: sheet?.scaled(by: scale)) else {
             return nil
         }
-        var mask = found.mask
-        if small !== self {
-            let grown = try Image.wrap(pixScaleBinary(mask.pix, Float(1 / scale), Float(1 / scale)), "pixScaleBinary")
-            mask = try Image.wrap(pixResizeToMatch(grown.pix, nil, Int32(width), Int32(height)), "pixResizeToMatch")
-        }
-        // A rim round the marks' ink: a stroke's soft edge is paler than any colour test.
-        mask = try Image.wrap(pixDilateBrick(nil, mask.pix, 3, 3), "pixDilateBrick")
-        try leaveOutDarkPrint(from: mask, paper: found.paper, paperWidth: found.paperWidth, paperHeight: found.paperHeight, blockSize: 8 / scale)
-        return (mask, found.marks)
+        try small.leaveOutDarkPrint(from: found.mask, paper: found.paper, paperWidth: found.paperWidth,
+                                    paperHeight: found.paperHeight, blockSize: 8)
+        return (found.mask, scale, found.marks)
     }
 
     /// The coloured marks on this (reduced) colour page: a mask of their ink, faint parts

@@ -4,8 +4,8 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The three ways cleanup and reading order went wrong on real scans, each on a page that showed
-/// it (made by `scripts/make_realworld.py --test-fixtures`, with its exact text beside it).
+/// The ways cleanup and reading order went wrong on real scans, each on a page that showed it
+/// (made by `scripts/make_realworld.py --test-fixtures`, with its exact text beside it).
 @Suite(.serialized) struct RealScanTests {
     private func page(_ name: String) throws -> Image {
         try #require(try Image.decodePages(Fixtures.bytes("realworld/\(name).jpg")).first)
@@ -57,5 +57,27 @@ import Testing
         #expect(result.cleaned.report.scale == 1)
         #expect(result.cleaned.report.estimatedDPI > 250 && result.cleaned.report.estimatedDPI < 360)
         #expect(result.cer < 0.05, "CER \(result.cer)")
+    }
+
+    /// A colour scan with a violet "MOTTATT" stamp over the date line, a pen signature and a tick
+    /// in the margin. Read with its marks, the stamp's letters are read as text and cut the date
+    /// line and the paragraphs into blocks; the copy OCR reads leaves the marks out, and the page
+    /// people look at keeps them.
+    @Test func colouredMarksAreLeftOutOfTheReading() throws {
+        let cleaned = try PageCleaner().clean(try page("stamp-over-the-date"))
+        let marks = try #require(cleaned.report.colouredMarks)
+        #expect(marks >= 3, "stamp, signature and tick")
+        let truth = try Fixtures.text("realworld/stamp-over-the-date.txt")
+        let engine = try TesseractEngine(language: "nor")
+        let withMarks = try engine.recognize(cleaned.gray).text
+        let text = try engine.recognize(cleaned.text).text
+        let cer = characterErrorRate(truth: truth, predicted: text)
+        #expect(cer < 0.02, "CER \(cer)")
+        #expect(characterErrorRate(truth: truth, predicted: withMarks) > cer + 0.02, "the page that showed it")
+        #expect(!text.uppercased().contains("MOTTATT"))
+        #expect(text.contains("Lysaker, 30. april 2008") || text.contains("30. april 2008"), "\(text.prefix(400))")
+        // The archived page keeps the marks: it has more ink than the copy OCR read.
+        func ink(_ image: Image) throws -> Int { try image.grayBytes().reduce(0) { $0 + ($1 < 128 ? 1 : 0) } }
+        #expect(try ink(cleaned.gray) > ink(cleaned.text) + 2000)
     }
 }
