@@ -1,7 +1,7 @@
 /// Marks made on a letter after it was printed, in coloured ink: a rubber stamp ("MOTTATT"), a pen
 /// signature, a tick in the margin, underlining. They belong in the archived image, but OCR reads
 /// them as stray letters and cuts the paragraphs they lie over into blocks, so the copy that OCR
-/// reads leaves them out (`Image.withoutColouredMarks`).
+/// reads leaves them out (`Image.colouredMarkMask`).
 ///
 /// What tells a mark from coloured print (a blue letterhead, a red logo text) is its shape, not its
 /// colour. Printed letters stand in rows of letters of one height. A mark is a stroke drawing: a
@@ -83,13 +83,14 @@ struct ColouredMarks {
         // Strokes (not solid shapes such as a logo) grow by the pieces near them that are not
         // print: a faded frame or a broken pen line comes apart in many pieces.
         let isStroke = boxes.indices.map { isMark[$0] && cover[$0] < Self.solid }
+        let strokes = boxes.indices.filter { isStroke[$0] }
         let near = Int((Self.reach * xh).rounded())
         var outline = boxes
         var grew = true
         while grew {
             grew = false
             for i in boxes.indices where !isMark[i] && !isPrint[i] {
-                guard let m = boxes.indices.first(where: { isStroke[$0] && outline[$0].gap(to: boxes[i]) <= near }) else { continue }
+                guard let m = strokes.first(where: { outline[$0].gap(to: boxes[i]) <= near }) else { continue }
                 isMark[i] = true
                 outline[m] = outline[m].union(boxes[i])
                 grew = true
@@ -98,9 +99,9 @@ struct ColouredMarks {
         // What lies inside a stroke's outline (a stamp's words in its frame) is part of it, print
         // or not. Stamps and signatures are a few centimetres across: a coloured band or border
         // round much of the page is no outline.
-        let frames = boxes.indices.filter { i in
+        let frames = strokes.filter { i in
             let b = outline[i]
-            return isStroke[i] && b.height > Int(Self.tallest * xh) && b.width < pageWidth * 2 / 5 && b.height < pageHeight / 4
+            return b.height > Int(Self.tallest * xh) && b.width < pageWidth * 2 / 5 && b.height < pageHeight / 4
         }.map { outline[$0] }
         for i in boxes.indices where !isMark[i] {
             isMark[i] = frames.contains { $0.contains(x: boxes[i].midX, y: boxes[i].midY) }

@@ -21,22 +21,16 @@ extension Image {
         guard let found = try small.colouredMarks(xHeight: xHeight * scale, sheet: sheet?.scaled(by: scale)) else {
             return nil
         }
-        try small.leaveOutDarkPrint(from: found.mask, paper: found.paper, paperWidth: found.paperWidth,
-                                    paperHeight: found.paperHeight, blockSize: 8)
+        try small.leaveOutDarkPrint(from: found.mask, paper: found.paper)
         return (found.mask, scale, found.marks)
     }
 
     /// The coloured marks on this (reduced) colour page: a mask of their ink, faint parts
     /// included, and how many there are; nil when there are none.
-    private func colouredMarks(xHeight: Double, sheet: Quad?) throws(ImagingError) -> (mask: Image, marks: Int, paper: [(r: Int, g: Int, b: Int)], paperWidth: Int, paperHeight: Int)? {
-        // The paper's colour in blocks of 8 × 8 pixels: the brightest value of each channel in
-        // the block, which is paper unless ink covers all of it. Each pixel is measured against
-        // it, so yellowed paper and coloured light are no colour.
-        var channels: [Image] = []
-        for channel in [COLOR_RED, COLOR_GREEN, COLOR_BLUE] {
-            let one = try Image.wrap(pixGetRGBComponent(pix, Int32(channel)), "pixGetRGBComponent")
-            channels.append(try Image.wrap(pixScaleGrayMinMax(one.pix, 8, 8, Int32(L_CHOOSE_MAX)), "pixScaleGrayMinMax"))
-        }
+    private func colouredMarks(xHeight: Double, sheet: Quad?) throws(ImagingError) -> (mask: Image, marks: Int, paper: PaperColour)? {
+        // Each pixel is measured against the paper near it, so yellowed paper and coloured light
+        // are no colour.
+        let paper = try PaperColour(of: self)
         let w = width, h = height
         let rows = Self.rowSpans(of: sheet, width: w, height: h)
         guard let madeStrong = pixCreate(Int32(w), Int32(h), 1), let madeFaint = pixCreate(Int32(w), Int32(h), 1) else {
@@ -47,19 +41,12 @@ extension Image {
             throw ImagingError(operation: "pixGetData")
         }
         let rgbWords = Int(pixGetWpl(pix)), bitWords = Int(pixGetWpl(strong.pix))
-        let paperWidth = channels[0].width, paperHeight = channels[0].height
-        let paperBytes = try channels.map { (c) throws(ImagingError) -> [UInt8] in try c.grayBytes() }
-        // Per block, the factors (fixed point, 1/256) that bring its paper to 200 in each channel.
-        let factors = (0..<(paperWidth * paperHeight)).map { i in
-            (r: 51_200 / max(1, Int(paperBytes[0][i])), g: 51_200 / max(1, Int(paperBytes[1][i])),
-             b: 51_200 / max(1, Int(paperBytes[2][i])))
-        }
         var any = false
         for y in 0..<h {
             let row = rgb + y * rgbWords, outStrong = strongBits + y * bitWords, outFaint = faintBits + y * bitWords
-            let blockRow = min(paperHeight - 1, y >> 3) * paperWidth
+            let blockRow = paper.row(y)
             for x in rows(y) {
-                let spread = Self.colourSpread(row[x], factors[blockRow + min(paperWidth - 1, x >> 3)])
+                let spread = Self.colourSpread(row[x], paper.factors[blockRow + paper.column(x)])
                 guard spread >= ColouredMarks.faintSpread else { continue }
                 let bit = UInt32(1) << UInt32(31 - (x & 31))
                 outFaint[x >> 5] |= bit
@@ -94,7 +81,7 @@ extension Image {
             pixRasterop(mask.pix, Int32(b.x - margin), Int32(b.y - margin), Int32(b.width + 2 * margin),
                         Int32(b.height + 2 * margin), 0xc, rim.pix, Int32(b.x - margin), Int32(b.y - margin))
         }
-        return (mask, count, factors, paperWidth, paperHeight)
+        return (mask, count, paper)
     }
 
     /// The boxes of this 1-bit image's connected marks, with how many pixels each covers.
@@ -119,23 +106,22 @@ extension Image {
     }
 
     /// Takes out of `mask` the pixels where this colour page shows dark, nearly gray print against
-    /// the paper near it (`paper`: per block of `blockSize` pixels, the factors that bring the
-    /// paper to 200): the print a mark lies over.
-    private func leaveOutDarkPrint(from mask: Image, paper: [(r: Int, g: Int, b: Int)], paperWidth: Int, paperHeight: Int,
-                                   blockSize: Double) throws(ImagingError) {
+    /// the `paper` near it: the print a mark lies over.
+    private func leaveOutDarkPrint(from mask: Image, paper: PaperColour) throws(ImagingError) {
         guard let maskData = pixGetData(mask.pix), let rgb = pixGetData(pix) else { throw ImagingError(operation: "pixGetData") }
         let maskWords = Int(pixGetWpl(mask.pix)), rgbWords = Int(pixGetWpl(pix))
         let w = min(width, Int(pixGetWidth(mask.pix)))
         for y in 0..<min(height, Int(pixGetHeight(mask.pix))) {
             let m = maskData + y * maskWords, row = rgb + y * rgbWords
-            let blockRow = min(paperHeight - 1, Int(Double(y) / blockSize)) * paperWidth
+            let blockRow = paper.row(y)
             for word in 0..<maskWords where m[word] != 0 {
                 let set = m[word]
                 for bit in 0..<32 where set & (UInt32(1) << UInt32(31 - bit)) != 0 {
                     let x = word * 32 + bit
                     guard x < w else { break }
-                    let factors = paper[blockRow + min(paperWidth - 1, Int(Double(x) / blockSize))]
-                    if Self.isDarkPrint(row[x], factors) { m[word] &= ~(UInt32(1) << UInt32(31 - bit)) }
+                    if Self.isDarkPrint(row[x], paper.factors[blockRow + paper.column(x)]) {
+                        m[word] &= ~(UInt32(1) << UInt32(31 - bit))
+                    }
                 }
             }
         }
@@ -182,4 +168,35 @@ extension Image {
         let high = max(r, g, b), low = min(r, g, b)
         return high < 110 && high - low < 35
     }
+}
+
+/// A colour page's paper colour in blocks of 8 × 8 pixels: the brightest value of each channel in
+/// the block, which is paper unless ink covers all of it; kept as the factors (fixed point, 1/256)
+/// that bring each block's paper to 200 in every channel.
+private struct PaperColour {
+    static let block = 8
+    let factors: [(r: Int, g: Int, b: Int)]
+    let width: Int
+    let height: Int
+
+    init(of page: Image) throws(ImagingError) {
+        var bytes: [[UInt8]] = []
+        var size = (width: 0, height: 0)
+        for channel in [COLOR_RED, COLOR_GREEN, COLOR_BLUE] {
+            let one = try Image.wrap(pixGetRGBComponent(page.pix, Int32(channel)), "pixGetRGBComponent")
+            let brightest = try Image.wrap(pixScaleGrayMinMax(one.pix, Int32(Self.block), Int32(Self.block), Int32(L_CHOOSE_MAX)),
+                                           "pixScaleGrayMinMax")
+            size = (brightest.width, brightest.height)
+            bytes.append(try brightest.grayBytes())
+        }
+        (width, height) = size
+        factors = (0..<(size.width * size.height)).map { i in
+            (r: 51_200 / max(1, Int(bytes[0][i])), g: 51_200 / max(1, Int(bytes[1][i])), b: 51_200 / max(1, Int(bytes[2][i])))
+        }
+    }
+
+    /// The index in `factors` of the first block of pixel row `y`.
+    func row(_ y: Int) -> Int { min(height - 1, y / Self.block) * width }
+    /// The block column of pixel column `x`.
+    func column(_ x: Int) -> Int { min(width - 1, x / Self.block) }
 }

@@ -118,8 +118,8 @@ public struct PageCleaner: Sendable {
         // and scales a sheet at once.
         let analysis = try gray.analysisCopy(longSide: 600)
         let small = try analysis.image.grayBytes()
-        let place: (Image) throws(ImagingError) -> Image
-        /// Places a mask made at `scale` of the image the way `place` places the image.
+        let placed: Image
+        /// Places a mask made at `scale` of the page the way the page was placed.
         let placeMask: (Image, Double) throws(ImagingError) -> Image
         let xHeight: Double
         var sheet: Quad?
@@ -130,10 +130,8 @@ public struct PageCleaner: Sendable {
             report.sheet = quad
             sheet = quad
             xHeight = x
-            place = { (image: Image) throws(ImagingError) -> Image in
-                try image.flattened(quad, width: Int((size.width * factor).rounded()),
-                                    height: Int((size.height * factor).rounded()))
-            }
+            placed = try gray.flattened(quad, width: Int((size.width * factor).rounded()),
+                                        height: Int((size.height * factor).rounded()))
             // Flattened at the mask's own scale, then enlarged: cheaper than flattening at full size.
             placeMask = { (mask: Image, scale: Double) throws(ImagingError) -> Image in
                 try mask.flattened(quad.scaled(by: scale), width: Int((size.width * factor * scale).rounded()),
@@ -144,7 +142,7 @@ public struct PageCleaner: Sendable {
             let (factor, x) = try measure(gray, inside: corners, pageSize: (Double(gray.width), Double(gray.height)),
                                           recorded: original.recordedDPI, into: &report)
             xHeight = x
-            place = { (image: Image) throws(ImagingError) -> Image in try image.scaled(by: factor) }
+            placed = try gray.scaled(by: factor)
             placeMask = { (mask: Image, scale: Double) throws(ImagingError) -> Image in try mask.scaled(by: factor / scale) }
         }
 
@@ -154,7 +152,7 @@ public struct PageCleaner: Sendable {
         report.colouredMarks = marks?.marks
 
         // 3. Even light, then straighten by the skew measured on a black and white copy.
-        let even = try place(gray).evenedLight()
+        let even = try placed.evenedLight()
         var turn = 0.0
         if let skew = try even.binarized().measureSkew(), abs(skew.degrees) >= Self.smallestSkew, skew.confidence >= 2.5 {
             report.skewDegrees = skew.degrees
