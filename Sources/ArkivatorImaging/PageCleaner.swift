@@ -69,15 +69,23 @@ public struct CleanedPage {
     public var gray: Image
     /// The page OCR reads: `gray` less any coloured marks (stamps, signatures, ticks).
     public var text: Image
-    /// `text` in black and white, for orientation detection.
-    public var binary: Image
     public var report: CleanupReport
+    /// Whether `text` has its light evened already (a cleaned page) or not (a page as it came).
+    var textIsEven: Bool
 
-    public init(gray: Image, text: Image? = nil, binary: Image, report: CleanupReport) {
+    public init(gray: Image, text: Image? = nil, report: CleanupReport, textIsEven: Bool = true) {
         self.gray = gray
         self.text = text ?? gray
-        self.binary = binary
         self.report = report
+        self.textIsEven = textIsEven
+    }
+
+    /// `text` in black and white, for orientation detection; made only when asked for, since
+    /// most pages never need it.
+    public func binary() throws(ImagingError) -> Image {
+        let binary = try (textIsEven ? text : text.evenedLight()).binarized()
+        if let dpi = text.recordedDPI { binary.setResolution(dpi) }
+        return binary
     }
 
     /// The page turned by quarter turns (for orientation fixes found by OCR).
@@ -86,7 +94,7 @@ public struct CleanedPage {
         report.quarterTurns = ((report.quarterTurns + quarterTurns) % 4 + 4) % 4
         return CleanedPage(gray: try gray.rotated(quarterTurns: quarterTurns),
                            text: text === gray ? nil : try text.rotated(quarterTurns: quarterTurns),
-                           binary: try binary.rotated(quarterTurns: quarterTurns), report: report)
+                           report: report, textIsEven: textIsEven)
     }
 }
 
@@ -163,9 +171,8 @@ public struct PageCleaner: Sendable {
         let text = try marks.map { (m) throws(ImagingError) -> Image in
             try shown.whitened(where: placeMask(m.mask, m.scale).rotated(degrees: turn))
         } ?? shown
-        let binary = try text.binarized()
-        for image in [shown, text, binary] { image.setResolution(Int(targetDPI.rounded())) }
-        return CleanedPage(gray: shown, text: text, binary: binary, report: report)
+        for image in [shown, text] { image.setResolution(Int(targetDPI.rounded())) }
+        return CleanedPage(gray: shown, text: text, report: report)
     }
 
     /// The page as it came, for the guard's second reading: gray, brought to about 300 DPI only
@@ -180,10 +187,8 @@ public struct PageCleaner: Sendable {
         if gray === original { gray = try Image.wrap(pixCopy(nil, gray.pix), "pixCopy") }
         let report = CleanupReport(sheet: nil, estimatedDPI: resolution.dpi, dpiSource: resolution.source, textDPI: cleaned.textDPI,
                                    scale: factor, skewDegrees: 0, quarterTurns: 0)
-        let binary = try gray.evenedLight().binarized()
         gray.setResolution(Int(targetDPI.rounded()))
-        binary.setResolution(Int(targetDPI.rounded()))
-        return CleanedPage(gray: gray, binary: binary, report: report)
+        return CleanedPage(gray: gray, report: report, textIsEven: false)
     }
 
     /// Measures the letters inside `corners`, settles the page's resolution from them, its size

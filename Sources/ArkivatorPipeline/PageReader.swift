@@ -95,7 +95,7 @@ final class PageReader: @unchecked Sendable {
         let checkOrientation = Self.looksPoor(ocr) || cleaned.gray.width > cleaned.gray.height
         if checkOrientation {
             if orientation == nil { orientation = try? OrientationDetector() }
-            if let osd = orientation?.uprightTurns(cleaned.binary), osd.quarterTurns != 0, osd.confidence >= 1 {
+            if let osd = orientation?.uprightTurns(try cleaned.binary()), osd.quarterTurns != 0, osd.confidence >= 1 {
                 let turned = try cleaned.rotated(quarterTurns: osd.quarterTurns)
                 let second = try engine.recognize(turned.text)
                 // Tesseract reads sideways lines too, but in the wrong order: trust OSD unless the

@@ -37,7 +37,7 @@ import Testing
         #expect(page.report.sheet == nil)
         #expect(abs(page.report.skewDegrees + rotation) <= 0.3, "measured \(page.report.skewDegrees)°")
         // Measuring the cleaned page again finds it straight.
-        let again = try #require(page.binary.measureSkew())
+        let again = try #require(try page.binary().measureSkew())
         #expect(abs(again.degrees) <= 0.3)
     }
 

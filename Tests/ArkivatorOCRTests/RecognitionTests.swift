@@ -73,7 +73,7 @@ import Testing
         let detector = try OrientationDetector()
         let upright = try cleaned("clean.png")
         let turned = try upright.rotated(quarterTurns: turns)
-        let result = try #require(detector.uprightTurns(turned.binary))
+        let result = try #require(detector.uprightTurns(try turned.binary()))
         #expect(result.quarterTurns == (4 - turns) % 4)
     }
 }
