@@ -65,6 +65,44 @@ import Testing
         #expect(sorted[sorted.count / 200] < 100)
     }
 
+    /// Faded typewriting on yellowed paper, with a shadow over the lower half: the paper (180,
+    /// and 110 in the shadow) becomes white everywhere, and the letters (28 % darker than the
+    /// paper around them) keep their contrast, in the light and in the shadow alike. Measured
+    /// from every pixel brighter than black, the paper took in the faint letters, and they were
+    /// evened away with it.
+    @Test func fadedInkOnYellowedPaperKeepsItsContrast() throws {
+        let width = 800, height = 600
+        var bytes = [UInt8](repeating: 0, count: width * height)
+        var light: [Int] = [], shadow: [Int] = []
+        for y in 0..<height {
+            let shaded = y >= height / 2
+            for x in 0..<width {
+                // Strokes 5 pixels wide and 24 high, 12 apart, in rows 40 apart: dense typewriting.
+                let stroke = x >= 40 && x < width - 40 && x % 12 < 5 && y % 40 >= 8 && y % 40 < 32
+                bytes[y * width + x] = stroke ? (shaded ? 79 : 130) : (shaded ? 110 : 180)
+                if stroke { shaded ? shadow.append(y * width + x) : light.append(y * width + x) }
+            }
+        }
+        let even = try Image(gray: bytes, width: width, height: height).evenedLight().grayBytes()
+        for (name, ink) in [("light", light), ("shadow", shadow)] {
+            let levels = ink.map { Int(even[$0]) }.sorted()
+            #expect(levels[levels.count / 2] < 195, "letters in the \(name): \(levels[levels.count / 2])")
+        }
+        // Paper between the rows, in the light and in the shadow.
+        for y in [4, height / 2 + 4] {
+            let row = even[(y * width)..<(y * width + width)].map(Int.init).sorted()
+            #expect(row[row.count / 2] >= 240, "paper at row \(y): \(row[row.count / 2])")
+        }
+    }
+
+    /// A sliver of an image (a one-pixel line, a narrow strip) is too small to close over its
+    /// letters: it is evened as it is, and does not fail.
+    @Test(arguments: [(1, 1), (40, 9), (600, 2), (63, 400)])
+    func aSliverIsEvenedWithoutFailing(width: Int, height: Int) throws {
+        let even = try Image(gray: [UInt8](repeating: 200, count: width * height), width: width, height: height).evenedLight()
+        #expect(even.width == width && even.height == height)
+    }
+
     @Test func archiveJPEGStaysUnderTwoMegabytes() throws {
         for name in ["photo.jpg", "skew.jpg", "clean.png"] {
             let page = try PageCleaner().clean(try decode(name))

@@ -80,4 +80,19 @@ import Testing
         func ink(_ image: Image) throws -> Int { try image.grayBytes().reduce(0) { $0 + ($1 < 128 ? 1 : 0) } }
         #expect(try ink(cleaned.gray) > ink(cleaned.text) + 2000)
     }
+
+    /// Typewritten text in faded ink on yellowed, foxed paper. Read as it came, the letterhead
+    /// and the address are lost. Evening the light took every pixel brighter than black for
+    /// paper, the faint letters too, and evened them away: the cleaned reading lost the same
+    /// lines. The paper is now what is left when the page is closed over its letters.
+    @Test func fadedTypewritingOnYellowedPaperKeepsEveryLine() throws {
+        let name = "faint-typewriter-on-yellowed-paper"
+        let result = try read(name)
+        #expect(result.text.contains("TRYGDEKASSE"), "\(result.text.prefix(120))")
+        #expect(result.text.contains("Einar Lund") && result.text.contains("Tøyengata 31"), "\(result.text.prefix(160))")
+        #expect(result.cer < 0.04, "CER \(result.cer)")
+        let asItCame = try TesseractEngine(language: "nor").recognize(try page(name).grayscale()).text
+        let truth = try Fixtures.text("realworld/\(name).txt")
+        #expect(characterErrorRate(truth: truth, predicted: asItCame) > result.cer + 0.05, "the page that showed it")
+    }
 }
