@@ -348,9 +348,32 @@ struct PageLayout {
                               box: [left, top, right - left, bottom - top])
             group = []
         }
+        /// Whether `block` continues one column of the letterhead group: it stands wholly on one
+        /// side of the gutter, right under the last line on that side at the spacing of lines
+        /// (the sender's address under the name, beside the telephone number that Tesseract read
+        /// on the name's line).
+        func continuesGroup(_ block: Block) -> Bool {
+            guard isInLetterhead(block), !group.isEmpty else { return false }
+            let cut = (groupGutter.lowerBound + groupGutter.upperBound) / 2
+            let words = blockLines(block).flatMap(\.words)
+            let onLeft = words.allSatisfy { $0.box[0] + $0.box[2] <= groupGutter.upperBound }
+            let onRight = words.allSatisfy { $0.box[0] >= groupGutter.lowerBound }
+            guard !words.isEmpty, onLeft || onRight else { return false }
+            let side = group.flatMap { blockLines($0) }.map { line in line.words.filter { ($0.box[0] < cut) == onLeft } }
+                .filter { !$0.isEmpty }
+            guard let last = side.max(by: { ($0.map { $0.box[1] + $0.box[3] }.max() ?? 0) < ($1.map { $0.box[1] + $0.box[3] }.max() ?? 0) })
+            else { return false }
+            let bottom = last.map { $0.box[1] + $0.box[3] }.max() ?? 0
+            let lineHeight = bottom - (last.map { $0.box[1] }.min() ?? 0)
+            return block.top >= bottom - lineHeight / 2 && block.top - bottom <= lineHeight * 3 / 2
+        }
         for block in blocks {
             let runs = columnRuns(block)
             let lines = blockLines(block)
+            if runs.isEmpty, !group.isEmpty, continuesGroup(block) {
+                group.append(block)
+                continue
+            }
             if runs.count == 1, let run = runs.first, run.lines == 0...(lines.count - 1), isInLetterhead(block) {
                 if !group.isEmpty && !run.gutter.overlaps(groupGutter) { flush() }
                 groupGutter = group.isEmpty ? run.gutter

@@ -20,6 +20,50 @@ import Testing
         return layout
     }
 
+    /// Several blocks, each given as its lines, in the order Tesseract found them.
+    private func layout(blocks: [[[PageLayout.Word]]]) -> PageLayout {
+        var layout = PageLayout()
+        layout.pageWidth = 2480
+        layout.pageHeight = 3508
+        for lines in blocks {
+            let words = lines.joined()
+            let left = words.map { $0.box[0] }.min() ?? 0, top = words.map { $0.box[1] }.min() ?? 0
+            let right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0, bottom = words.map { $0.box[1] + $0.box[3] }.max() ?? 0
+            layout.startBlock(box: [left, top, right - left, bottom - top])
+            for (index, line) in lines.enumerated() {
+                if index > 0 { layout.startLine() }
+                for word in line { layout.add(word) }
+            }
+        }
+        return layout
+    }
+
+    /// A letterhead whose telephone number stands on the name's line, and the address under the
+    /// name in a block of its own: the address continues the name's column, and the telephone
+    /// number is read after it, not between the name and the address.
+    @Test func aLetterheadsNextLineContinuesItsColumn() {
+        let page = layout(blocks: [
+            [line(224, [("Lege", 285), ("Reidar", 400), ("Falck", 540), ("Telefon", 1700), ("25", 1860), ("11", 1920), ("48", 1980)])],
+            [line(284, [("Storgt.", 285), ("8,", 440), ("1500", 500), ("Moss", 600)])],
+        ]).page()
+        #expect(page.text == "Lege Reidar Falck\nStorgt. 8, 1500 Moss\n\nTelefon 25 11 48")
+    }
+
+    /// The block under a letterhead whose right column runs two lines longer than its left: it
+    /// stands right under the letterhead, but not under the left column's last line, and is read
+    /// after the whole letterhead.
+    @Test func aBlockUnderTheLongerColumnIsNotPartOfTheShorterOne() {
+        let page = layout(blocks: [
+            [line(224, [("St.", 285), ("Olavs", 360), ("hospital", 480), ("Postboks", 1700), ("3250", 1880)]),
+             line(284, [("Øre-nese-hals", 285), ("7006", 1700), ("Trondheim", 1800)]),
+             line(344, [("Sentralbord", 1700)]),
+             line(404, [("www.stolav.no", 1700)])],
+            [line(470, [("Vår", 285), ("referanse:", 360), ("PAS", 580), ("1", 660)])],
+        ]).page()
+        #expect(page.text == "St. Olavs hospital\nØre-nese-hals\n\nPostboks 3250\n7006 Trondheim\nSentralbord\nwww.stolav.no"
+            + "\n\nVår referanse: PAS 1")
+    }
+
     @Test func anAddressBesideAReferenceBlockIsReadColumnByColumn() {
         let page = layout([
             line(1500, [("Kari", 200), ("Hansen", 300), ("Vår", 1400), ("ref.:", 1480), ("25/1", 1600)]),
