@@ -354,23 +354,20 @@ struct PageLayout {
         /// on the name's line).
         func continuesGroup(_ block: Block) -> Bool {
             guard isInLetterhead(block), !group.isEmpty else { return false }
-            let cut = (groupGutter.lowerBound + groupGutter.upperBound) / 2
             let words = blockLines(block).flatMap(\.words)
             let onLeft = words.allSatisfy { $0.box[0] + $0.box[2] <= groupGutter.upperBound }
-            let onRight = words.allSatisfy { $0.box[0] >= groupGutter.lowerBound }
-            guard !words.isEmpty, onLeft || onRight else { return false }
-            let side = group.flatMap { blockLines($0) }.map { line in line.words.filter { ($0.box[0] < cut) == onLeft } }
-                .filter { !$0.isEmpty }
-            guard let last = side.max(by: { ($0.map { $0.box[1] + $0.box[3] }.max() ?? 0) < ($1.map { $0.box[1] + $0.box[3] }.max() ?? 0) })
-            else { return false }
-            let bottom = last.map { $0.box[1] + $0.box[3] }.max() ?? 0
-            let lineHeight = bottom - (last.map { $0.box[1] }.min() ?? 0)
-            return block.top >= bottom - lineHeight / 2 && block.top - bottom <= lineHeight * 3 / 2
+            guard !words.isEmpty, onLeft || words.allSatisfy({ $0.box[0] >= groupGutter.lowerBound }) else { return false }
+            func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
+            let cut = (groupGutter.lowerBound + groupGutter.upperBound) / 2
+            let side = group.flatMap { blockLines($0) }.map { $0.words.filter { ($0.box[0] < cut) == onLeft } }
+            guard let last = side.filter({ !$0.isEmpty }).max(by: { bottom($0) < bottom($1) }) else { return false }
+            let lineHeight = bottom(last) - (last.map { $0.box[1] }.min() ?? 0)
+            return block.top >= bottom(last) - lineHeight / 2 && block.top - bottom(last) <= lineHeight * 3 / 2
         }
         for block in blocks {
             let runs = columnRuns(block)
             let lines = blockLines(block)
-            if runs.isEmpty, !group.isEmpty, continuesGroup(block) {
+            if runs.isEmpty, continuesGroup(block) {
                 group.append(block)
                 continue
             }
