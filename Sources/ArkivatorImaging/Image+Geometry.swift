@@ -55,23 +55,84 @@ extension Image {
     /// The sheet inside `quad` flattened to an upright rectangle of `width × height` pixels
     /// (a four-corner projective transform). The image must be 8-bit gray or a 1-bit mask.
     public func flattened(_ quad: Quad, width: Int, height: Int) throws(ImagingError) -> Image {
-        // Leptonica writes the result on a canvas the size of the source: grow it when needed.
-        var source = self
-        if width > self.width || height > self.height {
-            let right = max(0, width - self.width), bottom = max(0, height - self.height)
-            source = try .wrap(pixAddBorderGeneral(pix, 0, Int32(right), 0, Int32(bottom), depth == 1 ? 0 : 255), "pixAddBorderGeneral")
+        guard width > 0, height > 0, let destination = ptaCreate(4), let origin = ptaCreate(4) else {
+            throw ImagingError(operation: "ptaCreate")
         }
-        guard let destination = ptaCreate(4), let origin = ptaCreate(4) else { throw ImagingError(operation: "ptaCreate") }
         var d: UnsafeMutablePointer<PTA>? = destination
         var o: UnsafeMutablePointer<PTA>? = origin
         defer { ptaDestroy(&d); ptaDestroy(&o) }
         let w = Float(width - 1), h = Float(height - 1)
         for (x, y) in [(0, 0), (w, 0), (w, h), (0, h)] as [(Float, Float)] { ptaAddPt(destination, x, y) }
         for p in quad.corners { ptaAddPt(origin, Float(p.x), Float(p.y)) }
-        let warped = try depth == 1
-            ? Image.wrap(pixProjectiveSampledPta(source.pix, destination, origin, Int32(L_BRING_IN_WHITE)), "pixProjectiveSampledPta")
-            : Image.wrap(pixProjectivePtaGray(source.pix, destination, origin, 255), "pixProjectivePtaGray")
-        return try warped.cropped(x: 0, y: 0, width: width, height: height)
+        if depth == 1 {
+            // Leptonica writes the result on a canvas the size of the source: grow it when needed.
+            var source = self
+            if width > self.width || height > self.height {
+                source = try .wrap(pixAddBorderGeneral(pix, 0, Int32(max(0, width - self.width)), 0,
+                                                       Int32(max(0, height - self.height)), 0), "pixAddBorderGeneral")
+            }
+            return try Image.wrap(pixProjectiveSampledPta(source.pix, destination, origin, Int32(L_BRING_IN_WHITE)),
+                                  "pixProjectiveSampledPta").cropped(x: 0, y: 0, width: width, height: height)
+        }
+        // The transform from each pixel of the result back to the source.
+        var coefficients: UnsafeMutablePointer<Float>?
+        guard getProjectiveXformCoeffs(destination, origin, &coefficients) == 0, let coefficients else {
+            throw ImagingError(operation: "getProjectiveXformCoeffs")
+        }
+        defer { lept_free(coefficients) }
+        return try projected(Array(UnsafeBufferPointer(start: coefficients, count: 8)), width: width, height: height)
+    }
+
+    /// An 8-bit gray image of `width × height` whose pixel (x, y) is this image's at the point the
+    /// projective transform `c` (Leptonica's eight coefficients) maps it to, interpolated between
+    /// the four pixels around it in sixteenths of a pixel; points outside the image are white.
+    /// The same pixels as Leptonica's `pixProjectiveGray`, worked out the same way, in the same
+    /// precision, but without a function call per pixel and only over the result: Leptonica
+    /// writes on a canvas the size of the source, and a photographed page enlarged to 300 DPI on
+    /// the way took a fifth of a second to flatten.
+    private func projected(_ c: [Float], width: Int, height: Int) throws(ImagingError) -> Image {
+        guard c.count == 8, depth == 8, let made = pixCreate(Int32(width), Int32(height), 8) else {
+            throw ImagingError(operation: "pixCreate")
+        }
+        let result = Image(owning: made)
+        pixCopyResolution(made, pix)
+        guard let sourceWords = pixGetData(pix), let resultWords = pixGetData(made) else {
+            throw ImagingError(operation: "pixGetData")
+        }
+        // Leptonica keeps 8-bit pixels in 32-bit words, most significant byte first: on this
+        // little-endian machine byte x of a row is at x ^ 3.
+        let source = UnsafeRawPointer(sourceWords).assumingMemoryBound(to: UInt8.self)
+        let target = UnsafeMutableRawPointer(resultWords).assumingMemoryBound(to: UInt8.self)
+        let sourceRow = Int(pixGetWpl(pix)) * 4, targetRow = Int(pixGetWpl(made)) * 4
+        let sw = self.width, sh = self.height
+        let limitX = Float(sw), limitY = Float(sh)
+        let (c0, c1, c2, c3, c4, c5, c6, c7) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
+        for y in 0..<height {
+            let fy = Float(y)
+            let r1 = c1 * fy, r4 = c4 * fy, r7 = c7 * fy
+            let out = target + y * targetRow
+            for x in 0..<width {
+                let fx = Float(x)
+                let factor = Float(1 / (Double(c6 * fx + r7) + 1))
+                let px = factor * (c0 * fx + r1 + c2), py = factor * (c3 * fx + r4 + c5)
+                var value = 255
+                // Not a number fails every comparison, and is white too.
+                if px >= 0, py >= 0, px < limitX, py < limitY {
+                    let xpm = Int(16 * Double(px)), ypm = Int(16 * Double(py))
+                    let xp = xpm >> 4, yp = ypm >> 4
+                    let xf = xpm & 15, yf = ypm & 15
+                    // The last column and row stand in for the ones past them.
+                    let xp2 = min(xp + 1, sw - 1)
+                    let top = source + yp * sourceRow, bottom = source + min(yp + 1, sh - 1) * sourceRow
+                    let v00 = Int(top[xp ^ 3]), v10 = Int(top[xp2 ^ 3])
+                    let v01 = Int(bottom[xp ^ 3]), v11 = Int(bottom[xp2 ^ 3])
+                    value = ((16 - xf) * (16 - yf) * v00 + xf * (16 - yf) * v10
+                             + (16 - xf) * yf * v01 + xf * yf * v11) / 256
+                }
+                out[x ^ 3] = UInt8(truncatingIfNeeded: value)
+            }
+        }
+        return result
     }
 
     /// A rectangle cut out of the image.
