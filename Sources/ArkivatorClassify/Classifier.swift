@@ -19,9 +19,6 @@ public struct Classifier: Sendable {
         let letter = LetterText(text)
         var confidence: [String: Double] = [:]
 
-        let (docType, typeConfidence) = documentType(letter)
-        confidence["docType"] = typeConfidence
-
         let person = PersonMatcher(family: family, labels: vocabulary.labels).match(letter)
         confidence["person"] = person.confidence
         let birthDates = Set(person.fodselsnumre.map { CalendarDate(iso: $0.birthDateISO) }.compactMap { $0 }
@@ -36,6 +33,9 @@ public struct Classifier: Sendable {
         } else {
             confidence["documentDate"] = 0.1
         }
+
+        let (docType, typeConfidence) = documentType(letter, letterDate: dateSource == "letter" ? documentDate : nil)
+        confidence["docType"] = typeConfidence
 
         let institution = InstitutionFinder(vocabulary: vocabulary).find(in: letter)
         confidence["institution"] = institution?.confidence ?? 0.1
@@ -55,57 +55,6 @@ public struct Classifier: Sendable {
             person: person.member?.name ?? person.printedName, familyMember: person.member?.name,
             keywords: keywords, title: title, confidence: confidence.mapValues { ($0 * 100).rounded() / 100 },
             needsReview: needsReview, containsFodselsnummer: !person.fodselsnumre.isEmpty)
-    }
-
-    /// Scores every type by its cues; cues in the heading count three times.
-    func documentType(_ letter: LetterText) -> (DocumentType, Double) {
-        let heading = headingText(letter)
-        // A reference line names other letters ("Deres ref.: Henvisning av 1.2.2025"): not this one's type.
-        let body = letter.lowercasedLines.filter { line in
-            !["deres ref", "dykkar ref", "vår ref", "vår referanse", "deres referanse", "dykkar referanse"].contains { line.hasPrefix($0) }
-        }.joined(separator: "\n")
-        var scores: [DocumentType: Double] = [:]
-        for (name, cues) in vocabulary.typeCues {
-            guard let type = DocumentType(rawValue: name) else { continue }
-            var score = 0.0
-            for cue in cues {
-                let inHeading = cue.heading == true && heading.contains(cue.cue)
-                if inHeading {
-                    score += cue.weight * 3
-                } else if body.contains(cue.cue) {
-                    score += cue.weight
-                }
-            }
-            scores[type] = score
-        }
-        let ranked = scores.sorted { $0.value > $1.value }
-        guard let top = ranked.first, top.value >= 3 else { return (.annet, 0.4) }
-        let second = ranked.dropFirst().first?.value ?? 0
-        let margin = (top.value - second) / top.value
-        return (top.key, min(0.98, 0.5 + margin))
-    }
-
-    /// The heading lines: lines in capitals, and the first lines after the address and reference
-    /// block (a short line followed by body text), lower-cased.
-    func headingText(_ letter: LetterText) -> String {
-        var heading: [String] = []
-        for (index, line) in letter.lines.enumerated() where index < 30 {
-            let letters = line.filter(\.isLetter)
-            if letters.count >= 5 && letters.allSatisfy(\.isUppercase) { heading.append(letter.lowercasedLines[index]) }
-        }
-        // The first short line without a colon after the last date/reference line in the head.
-        let head = letter.headLines
-        let lastReference = head.last { letter.lowercasedLines[$0].contains("ref") || !NorwegianDate.find(in: letter.lines[$0]).isEmpty } ?? 0
-        var index = lastReference + 1
-        while index < min(letter.lines.count, lastReference + 4) {
-            let line = letter.lines[index]
-            if !line.contains(":") && LetterText.words(line).count <= 10 {
-                heading.append(letter.lowercasedLines[index])
-                break
-            }
-            index += 1
-        }
-        return heading.joined(separator: "\n")
     }
 }
 

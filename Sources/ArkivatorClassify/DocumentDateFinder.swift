@@ -40,6 +40,9 @@ struct DocumentDateFinder {
         return (best.date, confidence)
     }
 
+    /// Labels of a reference to the other side's letter.
+    static let theirReference = ["deres ref", "dykkar ref", "deres referanse", "dykkar referanse", "deres brev", "dykkar brev"]
+
     private func score(before: String, after: String, matchesOnLine: Int, line: Int, lineCount: Int) -> Double {
         var score = 0.0
         let trimmedBefore = before.trimmingCharacters(in: .whitespaces)
@@ -49,17 +52,29 @@ struct DocumentDateFinder {
            !labels.otherDate.contains(where: { label.contains($0) && !labels.letterDate.contains($0) }) {
             score += 6
         }
-        // "Oslo, 3.11.2025": a place name and a comma, nothing else on the line.
-        if trimmedBefore.hasSuffix(","), trimmedAfter.isEmpty,
-           trimmedBefore.dropLast().split(separator: " ").count <= 3,
-           trimmedBefore.dropLast().allSatisfy({ $0.isLetter || $0 == " " || $0 == "-" || $0 == "." }) {
-            score += 6
+        // "Oslo, 3.11.2025": a place name and a comma, and the date ends the line. Where the
+        // address column ran into the date's line ("2317 HAMAR Bodø, 3. juli 2025"), the place
+        // is the one or two words of letters right before the comma: it still counts, a little less.
+        if trimmedBefore.hasSuffix(","), trimmedAfter.isEmpty {
+            let words = trimmedBefore.dropLast().split(separator: " ")
+            let isPlace: (Substring) -> Bool = { $0.allSatisfy { $0.isLetter || $0 == "-" || $0 == "." } }
+            if words.count <= 3, words.allSatisfy(isPlace) {
+                score += 6
+            } else if let last = words.last, isPlace(last), last.count >= 3 {
+                score += 4
+            }
         }
         // A date alone on its line.
         if trimmedBefore.isEmpty && trimmedAfter.isEmpty { score += 4 }
         for word in labels.otherDate where label.contains(word) || (word.count > 3 && trimmedAfter.hasPrefix(word)) {
             score -= 5
             break
+        }
+        // A date in the reference to the letter being answered ("Deres ref.: Tilvisning 19.07.2024")
+        // is that letter's date, unless a date label follows the reference ("Deres ref.: Dato: …").
+        if let reference = Self.theirReference.compactMap({ label.range(of: $0, options: .backwards)?.upperBound }).max(),
+           !labels.letterDate.contains(where: { label[reference...].contains($0 + ":") }) {
+            score -= 5
         }
         if trimmedAfter.hasPrefix("kl") || trimmedAfter.hasPrefix("–") || trimmedAfter.hasPrefix("-") { score -= 3 }
         if matchesOnLine > 1 { score -= 1.5 }

@@ -15,7 +15,7 @@ struct InstitutionFinder {
         var best: (line: Int, length: Int, name: String, exact: Bool)?
         for (name, form, phrase) in vocabulary.institutionPhrases {
             for index in head.indices {
-                let words = text.normalizedWords[index]
+                let words = Array(text.normalizedWords[index].drop { $0.filter(\.isLetter).count < 2 })
                 guard Fuzzy.containsWords(words, phrase, fuzzy: true) else { continue }
                 let exact = Fuzzy.containsWords(words, phrase, fuzzy: false)
                 // Short forms ("NAV", "OUS") must be exact and stand at the start of the line.
@@ -34,7 +34,8 @@ struct InstitutionFinder {
         // a referral's sender comes before the hospital it is sent to.
         var office: (line: Int, name: String)?
         // Only the top lines are letterhead; further down, an office is more likely the addressee.
-        search: for (index, line) in head.enumerated() where index < min(best?.line ?? 3, 3) {
+        search: for (index, raw) in head.enumerated() where index < min(best?.line ?? 3, 3) {
+            let line = Self.withoutLeadingMarks(raw)
             let words = LetterText.words(line)
             guard (1...6).contains(words.count), !line.contains(":") else { continue }
             let lower = words.map { $0.lowercased() }
@@ -58,6 +59,15 @@ struct InstitutionFinder {
             return (first, 0.4)
         }
         return nil
+    }
+}
+
+extension InstitutionFinder {
+    /// A letterhead line without the marks a logo leaves in front of it when read as text
+    /// ("(7| UNN – Laboratoriemedisin", "1 : Storgata legesenter"): leading pieces with fewer
+    /// than two letters.
+    static func withoutLeadingMarks(_ line: String) -> String {
+        line.split(separator: " ").drop { $0.filter(\.isLetter).count < 2 }.joined(separator: " ")
     }
 }
 

@@ -88,7 +88,8 @@ public enum NorwegianDate {
                 var word = ""
                 while k < s.count, isLetter(s[k]) { word.unicodeScalars.append(s[k]); k += 1 }
                 guard let month = months[word.lowercased()] else { return nil }
-                if k < s.count, s[k] == "." { k += 1 }
+                // An abbreviation's full stop, or a comma or colon that OCR read into the gap.
+                if k < s.count, s[k] == "." || s[k] == "," || s[k] == ":" { k += 1 }
                 skipSpaces(s, &k, max: 2)
                 guard let year = number(s, &k, maxDigits: 4), year.digits == 4, !followsDigit(s, k),
                       let date = CalendarDate(year: year.value, month: month, day: first.value) else { return nil }

@@ -4,7 +4,8 @@ import Foundation
 /// Finds who a letter is about and whether that is a member of the household.
 ///
 /// Evidence, strongest first: a fødselsnummer equal to a member's; the printed patient name
-/// ("Pasient:", "Gjelder:", "Navn:", or the addressee above a street and postcode) matched by
+/// ("Pasient:", "Gjelder:", "Navn:", the first column of a table headed "Pasient", or the
+/// addressee above a street and postcode) matched by
 /// first and last name, in either order, with middle names or initials, tolerating OCR damage;
 /// a printed birth date. Two members who share a first name are told apart by surname, birth date
 /// or number; when they cannot be, nobody is chosen.
@@ -22,7 +23,8 @@ public struct PersonMatcher {
 
     func match(_ text: LetterText) -> Result {
         let numbers = Self.findFodselsnumre(in: text)
-        let printed = Self.patientName(in: text, labels: labels) ?? Self.addressee(in: text, labels: labels)
+        let printed = Self.patientName(in: text, labels: labels) ?? Self.tablePatient(in: text, labels: labels)
+            ?? Self.addressee(in: text, labels: labels)
         let printedBirthDates = Self.birthDates(in: text, labels: labels) + numbers.map(\.birthDateISO)
 
         // 1. A fødselsnummer that is a member's.
@@ -80,6 +82,27 @@ public struct PersonMatcher {
                 guard let colon = rest.firstIndex(of: ":"), rest[rest.startIndex..<colon].trimmingCharacters(in: .whitespaces).count <= 2 else { continue }
                 let value = rest[rest.index(after: colon)...]
                 if let name = cleanName(String(value)), !hasRole(name, labels: labels), !looksLikeInstitution(name) { return name }
+            }
+        }
+        return nil
+    }
+
+    /// The patient in a table whose first column is theirs: a header line of label words with a
+    /// patient label first ("Pasient  Født  Rekvirent"), and the name at the start of the row
+    /// under it ("Kari Nordmann  01.02.1980  Per Lund"). The other columns may name a health
+    /// worker; only the first is read.
+    static func tablePatient(in text: LetterText, labels: Vocabulary.Labels) -> String? {
+        for index in text.lines.indices.dropLast() {
+            let header = LetterText.words(text.lowercasedLines[index])
+            guard (2...6).contains(header.count), !text.lines[index].contains(":"), let first = header.first,
+                  labels.patient.contains(first), header.allSatisfy({ $0.allSatisfy(\.isLetter) }) else { continue }
+            // The row's leading words that read as a name ("Nordmann, Kari" keeps its comma).
+            let row = text.lines[index + 1].split(separator: " ")
+            let leading = row.prefix { word in
+                word.first?.isUppercase == true && word.dropLast(word.hasSuffix(",") ? 1 : 0).allSatisfy { $0.isLetter || "-.'".contains($0) }
+            }.prefix(4)
+            if let name = cleanName(leading.joined(separator: " ")), !hasRole(name, labels: labels), !looksLikeInstitution(name) {
+                return name
             }
         }
         return nil
