@@ -87,7 +87,7 @@ extension Classifier {
     }
 
     /// Labels that start a reference to another letter.
-    static let referenceLabels = ["deres ref", "dykkar ref", "vår ref", "vår referanse", "deres referanse", "dykkar referanse"]
+    static let referenceLabels = ["vår ref", "vår referanse"] + LetterText.theirReferenceLabels
 
     /// A lower-cased line up to where a reference to another letter starts.
     static func withoutReference(_ line: String) -> String {

@@ -41,7 +41,7 @@ struct DocumentDateFinder {
     }
 
     /// Labels of a reference to the other side's letter.
-    static let theirReference = ["deres ref", "dykkar ref", "deres referanse", "dykkar referanse", "deres brev", "dykkar brev"]
+    static let theirReference = LetterText.theirReferenceLabels + ["deres brev", "dykkar brev"]
 
     private func score(before: String, after: String, matchesOnLine: Int, line: Int, lineCount: Int) -> Double {
         var score = 0.0

@@ -13,9 +13,11 @@ struct InstitutionFinder {
         let head = Array(text.lines.prefix(Self.letterheadLines))
         // Known institutions: the match nearest the top wins; on one line, the longest name.
         var best: (line: Int, length: Int, name: String, exact: Bool)?
+        // Each letterhead line's words, past the marks a logo leaves in front of them.
+        let headWords = head.indices.map { Array(text.normalizedWords[$0].drop { $0.filter(\.isLetter).count < 2 }) }
         for (name, form, phrase) in vocabulary.institutionPhrases {
             for index in head.indices {
-                let words = Array(text.normalizedWords[index].drop { $0.filter(\.isLetter).count < 2 })
+                let words = headWords[index]
                 guard Fuzzy.containsWords(words, phrase, fuzzy: true) else { continue }
                 let exact = Fuzzy.containsWords(words, phrase, fuzzy: false)
                 // Short forms ("NAV", "OUS") must be exact and stand at the start of the line.

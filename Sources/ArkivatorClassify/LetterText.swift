@@ -20,6 +20,9 @@ struct LetterText {
     /// The first lines, where the letterhead, the address and the date stand.
     var headLines: Range<Int> { 0..<min(lines.count, 18) }
 
+    /// Labels that start a reference to the letter being answered ("Deres ref.: …").
+    static let theirReferenceLabels = ["deres ref", "dykkar ref", "deres referanse", "dykkar referanse"]
+
     /// Words of a line, without punctuation at their ends.
     static func words(_ line: String) -> [String] {
         line.split(whereSeparator: { $0.isWhitespace }).map {
