@@ -54,12 +54,17 @@ public enum Fuzzy {
     static func containsWords(_ line: [String], _ phrase: Phrase, fuzzy: Bool) -> Bool {
         let n = phrase.words.count
         guard n > 0, line.count >= n else { return false }
-        for start in 0...(line.count - n) where Array(line[start..<(start + n)]) == phrase.words { return true }
+        for start in 0...(line.count - n) where line[start..<(start + n)].elementsEqual(phrase.words) { return true }
         guard fuzzy, phrase.joined.count >= 6 else { return false }
         let allowed = phrase.joined.count / 8
+        // The letters in the line up to each word: a window's length without joining its words.
+        var ends = [0]
+        ends.reserveCapacity(line.count + 1)
+        for word in line { ends.append(ends[ends.count - 1] + word.unicodeScalars.count) }
         for start in 0...(line.count - n) {
+            let length = ends[start + n] - ends[start] + n - 1
+            guard abs(length - phrase.joined.count) <= allowed else { continue }
             let window = Array(line[start..<(start + n)].joined(separator: " ").unicodeScalars)
-            guard abs(window.count - phrase.joined.count) <= allowed else { continue }
             if boundedDistance(window, phrase.joined, limit: allowed) <= allowed { return true }
         }
         return false

@@ -107,27 +107,30 @@ extension Image {
         let sw = self.width, sh = self.height
         let limitX = Float(sw), limitY = Float(sh)
         let (c0, c1, c2, c3, c4, c5, c6, c7) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
+        let lastX = sw - 1, lastY = sh - 1
         for y in 0..<height {
             let fy = Float(y)
             let r1 = c1 * fy, r4 = c4 * fy, r7 = c7 * fy
-            let out = target + y * targetRow
+            let out = target + y &* targetRow
             for x in 0..<width {
                 let fx = Float(x)
                 let factor = Float(1 / (Double(c6 * fx + r7) + 1))
                 let px = factor * (c0 * fx + r1 + c2), py = factor * (c3 * fx + r4 + c5)
-                var value = 255
+                var value: UInt32 = 255
                 // Not a number fails every comparison, and is white too.
                 if px >= 0, py >= 0, px < limitX, py < limitY {
-                    let xpm = Int(16 * Double(px)), ypm = Int(16 * Double(py))
-                    let xp = xpm >> 4, yp = ypm >> 4
-                    let xf = xpm & 15, yf = ypm & 15
+                    // 16 × a float is exact, and the point is inside the image: no overflow.
+                    let xpm = Int(16 * px), ypm = Int(16 * py)
+                    let xp = xpm &>> 4, yp = ypm &>> 4
+                    let xf = UInt32(truncatingIfNeeded: xpm & 15), yf = UInt32(truncatingIfNeeded: ypm & 15)
                     // The last column and row stand in for the ones past them.
-                    let xp2 = min(xp + 1, sw - 1)
-                    let top = source + yp * sourceRow, bottom = source + min(yp + 1, sh - 1) * sourceRow
-                    let v00 = Int(top[xp ^ 3]), v10 = Int(top[xp2 ^ 3])
-                    let v01 = Int(bottom[xp ^ 3]), v11 = Int(bottom[xp2 ^ 3])
-                    value = ((16 - xf) * (16 - yf) * v00 + xf * (16 - yf) * v10
-                             + (16 - xf) * yf * v01 + xf * yf * v11) / 256
+                    let xp2 = xp < lastX ? xp &+ 1 : lastX
+                    let top = source + yp &* sourceRow
+                    let bottom = yp < lastY ? top + sourceRow : top
+                    let v00 = UInt32(top[xp ^ 3]), v10 = UInt32(top[xp2 ^ 3])
+                    let v01 = UInt32(bottom[xp ^ 3]), v11 = UInt32(bottom[xp2 ^ 3])
+                    let left = (16 &- yf) &* v00 &+ yf &* v01, right = (16 &- yf) &* v10 &+ yf &* v11
+                    value = ((16 &- xf) &* left &+ xf &* right) &>> 8
                 }
                 out[x ^ 3] = UInt8(truncatingIfNeeded: value)
             }

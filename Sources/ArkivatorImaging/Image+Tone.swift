@@ -9,10 +9,67 @@ extension Image {
         // shade, faint typewriting and gray print included. Shadows, gradients and yellowing stay,
         // and each pixel is divided by it: the paper becomes 200.
         // A sliver too small to close over (under 64 pixels either way) holds no text to even.
-        let normalised = min(width, height) < 64
-            ? self : try Image.wrap(pixBackgroundNormMorph(pix, nil, 4, 11, 200), "pixBackgroundNormMorph")
-        // Map the normalised paper (200) to white and the darkest ink to black.
-        return try .wrap(pixGammaTRC(nil, normalised.pix, 1.0, 30, 190), "pixGammaTRC")
+        guard min(width, height) >= 64 else { return try .wrap(pixGammaTRC(nil, pix, 1.0, 30, 190), "pixGammaTRC") }
+        var paper: UnsafeMutablePointer<PIX>?
+        guard depth == 8, pixGetBackgroundGrayMapMorph(pix, nil, 4, 11, &paper) == 0, let paper else {
+            throw ImagingError(operation: "pixGetBackgroundGrayMapMorph")
+        }
+        let background = Image(owning: paper)
+        // 256 × 200 / paper, per 4 × 4 tile.
+        let factors = try Image.wrap(pixGetInvBackgroundMap(background.pix, 200, 0, 0), "pixGetInvBackgroundMap")
+        // Then the normalised paper (200) becomes white and the darkest ink black.
+        let tones = try Self.toneCurve(black: 30, white: 190)
+        return try divided(by: factors, tile: 4, then: tones)
+    }
+
+    /// Leptonica's linear tone curve: `black` and below become 0, `white` and above 255.
+    private static func toneCurve(black: Int32, white: Int32) throws(ImagingError) -> [UInt8] {
+        guard let made = numaGammaTRC(1.0, black, white) else { throw ImagingError(operation: "numaGammaTRC") }
+        var curve: UnsafeMutablePointer<NUMA>? = made
+        defer { numaDestroy(&curve) }
+        var table = [UInt8](repeating: 0, count: 256)
+        for level in 0..<256 {
+            var value: Int32 = 0
+            numaGetIValue(made, Int32(level), &value)
+            table[level] = UInt8(clamping: value)
+        }
+        return table
+    }
+
+    /// Each pixel times its tile's factor in `factors` (16-bit, 1/256ths, one per `tile` × `tile`
+    /// pixels), at most 255, through `tones`: in one pass, the same pixels as Leptonica's
+    /// `pixApplyInvBackgroundGrayMap` followed by `pixTRCMap` in two (pixels past the last whole
+    /// tile stay black there too, and the white frame covers them later).
+    private func divided(by factors: Image, tile: Int, then tones: [UInt8]) throws(ImagingError) -> Image {
+        guard let made = pixCreateTemplate(pix) else { throw ImagingError(operation: "pixCreateTemplate") }
+        let result = Image(owning: made)
+        guard let sourceWords = pixGetData(pix), let targetWords = pixGetData(made),
+              let factorWords = pixGetData(factors.pix) else { throw ImagingError(operation: "pixGetData") }
+        let source = UnsafeRawPointer(sourceWords).assumingMemoryBound(to: UInt8.self)
+        let target = UnsafeMutableRawPointer(targetWords).assumingMemoryBound(to: UInt8.self)
+        let factor = UnsafeRawPointer(factorWords).assumingMemoryBound(to: UInt16.self)
+        let sourceRow = Int(pixGetWpl(pix)) * 4, targetRow = Int(pixGetWpl(made)) * 4
+        let factorRow = Int(pixGetWpl(factors.pix)) * 2
+        // Leptonica keeps pixels in 32-bit words, most significant first: on this little-endian
+        // machine byte x of a row is at x ^ 3, and 16-bit value x at x ^ 1.
+        let columns = min(width, factors.width * tile), rows = min(height, factors.height * tile)
+        let black = tones[0]
+        tones.withUnsafeBufferPointer { tone in
+            for y in 0..<rows {
+                let input = source + y * sourceRow, output = target + y * targetRow
+                let factorLine = factor + (y / tile) * factorRow
+                for x in 0..<columns {
+                    let scaled = (UInt32(input[x ^ 3]) &* UInt32(factorLine[(x / tile) ^ 1])) &>> 8
+                    output[x ^ 3] = tone[Int(min(scaled, 255))]
+                }
+                for x in columns..<width { output[x ^ 3] = black }
+            }
+            for y in rows..<height {
+                let output = target + y * targetRow
+                for x in 0..<width { output[x ^ 3] = black }
+            }
+        }
+        return result
     }
 
     /// A copy with a white frame `pixels` wide: photo and scanner edges (dark lines where the

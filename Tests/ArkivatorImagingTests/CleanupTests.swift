@@ -23,8 +23,9 @@ import Testing
         let page = try PageCleaner().clean(image)
         let sheet = try #require(page.report.sheet)
         #expect(Self.cornerError(sheet, corners, width: image.width, height: image.height) < 0.02)
-        // About 300 DPI after flattening: an A4 page is about 2480 pixels wide.
-        #expect(abs(page.gray.width - 2480) < 200)
+        // 250 to 300 DPI after flattening (a phone photo's sheet is often near 200 DPI, and is
+        // brought to 250): an A4 page is 2067 to 2480 pixels wide.
+        #expect(page.gray.width > 2000 && page.gray.width < 2600, "\(page.gray.width) pixels wide")
         #expect(page.gray.height > page.gray.width)
     }
 

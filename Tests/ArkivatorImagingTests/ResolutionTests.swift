@@ -1,4 +1,5 @@
 @testable import ArkivatorImaging
+internal import CLeptonica
 import TestSupport
 import Testing
 
@@ -45,5 +46,42 @@ import Testing
         #expect(cleaned.report.dpiSource == "file")
         #expect(cleaned.report.scale == 1)
         #expect(cleaned.gray.width == page.width)
+    }
+
+    /// The fixture's letters at `factor` of their size, on a white A4 sheet of `dpi`.
+    private func sheet(lettersScaledBy factor: Double, dpi: Double) throws -> Image {
+        let letters = try clean().scaled(by: factor)
+        let width = Int(dpi * 210 / 25.4), height = Int(dpi * 297 / 25.4)
+        return try Image.wrap(pixAddBorderGeneral(letters.pix, 0, Int32(max(0, width - letters.width)), 0,
+                                                  Int32(max(0, height - letters.height)), 255), "pixAddBorderGeneral")
+    }
+
+    /// A page at about 200 DPI is brought to 250 DPI, not 300: Tesseract reads body text there as
+    /// well as at 300 DPI, and 300 would give cleanup and OCR 44 % more pixels.
+    @Test func aPageAt200DPIIsBroughtTo250() throws {
+        let page = try sheet(lettersScaledBy: 2.0 / 3, dpi: 200)
+        let cleaned = try PageCleaner().clean(page)
+        #expect(abs(cleaned.report.estimatedDPI - 200) < 5)
+        #expect(try #require(cleaned.report.textDPI) >= 175)
+        #expect(abs(cleaned.report.scale - 1.25) < 0.02)
+        #expect(abs(cleaned.gray.width - page.width * 5 / 4) < 5)
+    }
+
+    /// A page at about 245 DPI or more is read at its own resolution.
+    @Test func aPageNear250DPIIsNotEnlarged() throws {
+        let page = try sheet(lettersScaledBy: 0.83, dpi: 249)
+        let cleaned = try PageCleaner().clean(page)
+        #expect(cleaned.report.scale == 1)
+        #expect(cleaned.gray.width == page.width)
+    }
+
+    /// Letters smaller than body text at 175 DPI are enlarged to about 300 DPI even on a sheet
+    /// whose size says 200 DPI (small print, or a letter set in a small face).
+    @Test func smallLettersOnA200DPIPageAreEnlarged() throws {
+        let page = try sheet(lettersScaledBy: 0.48, dpi: 200)
+        let cleaned = try PageCleaner().clean(page)
+        #expect(abs(cleaned.report.estimatedDPI - 200) < 5)
+        #expect(try #require(cleaned.report.textDPI) < 175)
+        #expect(abs(cleaned.report.scale - 1.5) < 0.05)
     }
 }
