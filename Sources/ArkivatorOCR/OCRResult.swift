@@ -119,6 +119,65 @@ struct PageLayout {
         return words == 0 || words * 2 < long
     }
 
+    /// Words of one line, between wide gaps, that Tesseract read with low confidence while the
+    /// rest of the line read well: where it joins a line of one column with a line of the next
+    /// that stands a little higher or lower (a date beside the address), it cuts the second to
+    /// the first's height and garbles it. Read again on their own, they come out whole.
+    struct Fragment: Equatable {
+        var block: Int, paragraph: Int, line: Int
+        var words: Range<Int>
+        /// The words' box, widened by half a line on every side (x, y, width, height).
+        var box: [Int]
+        var confidence: Double
+    }
+
+    /// The fragments of `Fragment` on the page, at most `limit`.
+    func garbledFragments(limit: Int = 6) -> [Fragment] {
+        var found: [Fragment] = []
+        for (b, block) in blocks.enumerated() {
+            for (p, paragraph) in block.paragraphs.enumerated() {
+                for (l, line) in paragraph.enumerated() where line.count >= 2 {
+                    let height = line.map { $0.box[3] }.sorted()[line.count / 2]
+                    // Pieces of the line between gaps wider than two line heights.
+                    var pieces: [Range<Int>] = []
+                    var start = 0
+                    for i in 1..<line.count where line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2]) > 2 * height {
+                        pieces.append(start..<i)
+                        start = i
+                    }
+                    pieces.append(start..<line.count)
+                    guard pieces.count > 1 else { continue }
+                    func confidence(_ r: Range<Int>) -> Double {
+                        let letters = line[r].reduce(0) { $0 + $1.text.count }
+                        return line[r].reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(max(1, letters))
+                    }
+                    guard pieces.contains(where: { confidence($0) >= 0.7 }) else { continue }
+                    // A mark or two in the margin ("0", "*") is no line of text.
+                    for piece in pieces where confidence(piece) < Self.scribbleConfidence && Self.alphanumerics(line[piece]) >= 5 {
+                        let left = line[piece].map { $0.box[0] }.min() ?? 0, top = line[piece].map { $0.box[1] }.min() ?? 0
+                        let right = line[piece].map { $0.box[0] + $0.box[2] }.max() ?? 0
+                        let bottom = line[piece].map { $0.box[1] + $0.box[3] }.max() ?? 0
+                        let x = max(0, left - height / 2), y = max(0, top - height / 2)
+                        let box = [x, y, min(pageWidth, right + height / 2) - x, min(pageHeight, bottom + height / 2) - y]
+                        found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece)))
+                        if found.count == limit { return found }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// How many letters and digits `words` hold.
+    static func alphanumerics(_ words: some Collection<Word>) -> Int {
+        words.reduce(0) { $0 + $1.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count }
+    }
+
+    /// The fragment's words replaced by `words` (a second reading of it).
+    mutating func replace(_ fragment: Fragment, with words: [Word]) {
+        blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line].replaceSubrange(fragment.words, with: words)
+    }
+
     mutating func startBlock(box: [Int]) { blocks.append(Block(box: box)) }
     mutating func startParagraph() { blocks[blocks.count - 1].paragraphs.append([[]]) }
     mutating func startLine() {
