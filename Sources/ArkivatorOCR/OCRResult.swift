@@ -147,10 +147,7 @@ struct PageLayout {
                     }
                     pieces.append(start..<line.count)
                     guard pieces.count > 1 else { continue }
-                    func confidence(_ r: Range<Int>) -> Double {
-                        let letters = line[r].reduce(0) { $0 + $1.text.count }
-                        return line[r].reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(max(1, letters))
-                    }
+                    func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
                     guard pieces.contains(where: { confidence($0) >= 0.7 }) else { continue }
                     // A mark or two in the margin ("0", "*") is no line of text.
                     for piece in pieces where confidence(piece) < Self.scribbleConfidence && Self.alphanumerics(line[piece]) >= 5 {
@@ -166,6 +163,15 @@ struct PageLayout {
             }
         }
         return found
+    }
+
+    /// Every word on the page, in Tesseract's order.
+    var words: [Word] { blocks.flatMap { $0.paragraphs.joined().joined() } }
+
+    /// The words' confidence, each weighted by its length (0 for no words).
+    static func meanConfidence(_ words: some Collection<Word>) -> Double {
+        let characters = words.reduce(0) { $0 + $1.text.count }
+        return words.reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(max(1, characters))
     }
 
     /// How many letters and digits `words` hold.

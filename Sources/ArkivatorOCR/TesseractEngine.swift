@@ -65,8 +65,7 @@ public final class TesseractEngine {
         // Later fragments first, so that replacing one never moves the words of another.
         for fragment in layout.garbledFragments().reversed() {
             let again = rereadLine(fragment.box)
-            let characters = again.reduce(0) { $0 + $1.text.count }
-            let confidence = again.reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(max(1, characters))
+            let confidence = PageLayout.meanConfidence(again)
             if PageLayout.alphanumerics(again) >= 5, confidence >= 0.7, confidence >= fragment.confidence + 0.3 {
                 layout.replace(fragment, with: again)
             }
@@ -102,19 +101,8 @@ public final class TesseractEngine {
         TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
         defer { TessBaseAPISetPageSegMode(handle, PSM_AUTO) }
         TessBaseAPISetRectangle(handle, Int32(box[0]), Int32(box[1]), Int32(box[2]), Int32(box[3]))
-        guard TessBaseAPIRecognize(handle, nil) == 0, let iterator = TessBaseAPIGetIterator(handle) else { return [] }
-        defer { TessResultIteratorDelete(iterator) }
-        let pageIterator = TessResultIteratorGetPageIterator(iterator)
-        var words: [PageLayout.Word] = []
-        repeat {
-            guard let cText = TessResultIteratorGetUTF8Text(iterator, RIL_WORD) else { continue }
-            let text = String(cString: cText).trimmingCharacters(in: .whitespacesAndNewlines)
-            TessDeleteText(cText)
-            guard !text.isEmpty else { continue }
-            words.append(PageLayout.Word(text: text, confidence: Double(TessResultIteratorConfidence(iterator, RIL_WORD)) / 100,
-                                         box: Self.box(pageIterator, RIL_WORD)))
-        } while TessResultIteratorNext(iterator, RIL_WORD) != 0
-        return words
+        guard TessBaseAPIRecognize(handle, nil) == 0 else { return [] }
+        return readLayout()?.words ?? []
     }
 
     private static func box(_ iterator: OpaquePointer?, _ level: TessPageIteratorLevel) -> [Int] {
