@@ -70,6 +70,7 @@ let package = Package(
             "ArkivatorCore", "ArkivatorArchive", "CSQLite", "CArkivatorFTS",
             .product(name: "Crypto", package: "swift-crypto"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         // Orchestration: runs the stages per document, pages in parallel, progress.
         .target(name: "ArkivatorPipeline", dependencies: [
