@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.0.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // C libraries, each wrapped once (module map + shim header only).
@@ -94,13 +96,17 @@ let package = Package(
             .product(name: "HummingbirdTLS", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
-        ]),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "Mustache", package: "swift-mustache"),
+            .product(name: "Logging", package: "swift-log"),
+        ], resources: [.copy("Resources")]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
             "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary", "ArkivatorSync",
             "ArkivatorWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
 
         // The search benchmark (`make bench`): indexes synthetic letters, times queries.

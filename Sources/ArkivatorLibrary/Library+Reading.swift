@@ -17,6 +17,9 @@ public struct DocumentFilter: Sendable, Equatable {
     /// Only documents waiting for review: uncertain fields (`needsReview`, the scan date used),
     /// no household member, or no text; and not yet looked over (``Library/markReviewed(_:)``).
     public var waitingForReview = false
+    /// Only documents about no one known: no household member and no name found in the letter
+    /// (shown as "Ukjent person").
+    public var withoutPerson = false
 
     public init(person: String? = nil, type: DocumentType? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
                 institution: String? = nil, trashed: Bool = false, waitingForReview: Bool = false) {
@@ -37,6 +40,9 @@ public struct DocumentFilter: Sendable, Equatable {
             conditions.append("(d.family_member LIKE ? ESCAPE '\\' OR d.person LIKE ? ESCAPE '\\')")
             let pattern = "%" + Self.escapeLike(person) + "%"
             arguments += [pattern, pattern]
+        }
+        if withoutPerson {
+            conditions.append("d.family_member IS NULL AND d.person IS NULL")
         }
         if let type {
             conditions.append("d.doc_type = ?")

@@ -176,6 +176,11 @@ public enum Migrations {
                 last_used TEXT
             );
             """),
+        Migration(version: 5, name: "web sign-in links", sql: """
+            -- One-time sign-in links that `arkivator serve --sign-in-link` prints for the owner at the
+            -- machine: only their SHA-256 and when they stop working.
+            CREATE TABLE web_sign_in_links (token_hash TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
+            """),
     ]
 }
 

@@ -3,23 +3,31 @@ import ArkivatorLibrary
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
-/// What a request carries through the web app: the signed-in session, if any, and the language
-/// the page is written in.
-public struct WebContext: RequestContext {
+/// What a request carries through the web app: who is asking (the signed-in session, or a
+/// device's token), from which address, and the language the answer is written in.
+public struct WebContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The signed-in browser's session; nil on the sign-in pages.
+    /// The connection's peer; nil in the in-process test client.
+    public let remoteAddress: SocketAddress?
+    /// The signed-in browser's session; nil on the sign-in pages and for a device.
     var session: WebSession?
     /// True for an API request signed with a device's token (`Authorization: Bearer ark_…`).
     var device = false
     var language: UILanguage = .norwegian
+    /// The client the sign-in throttle counts: the peer, or the address a trusted proxy names.
+    var client = "ukjent"
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
     }
 
-    /// Forms and API bodies are small; uploads (later) have their own limit.
+    /// Forms and API bodies are small; an uploaded page has its own limit.
     public var maxUploadSize: Int { 1 << 20 }
+
+    func text(_ norwegian: String, _ english: String) -> String { language.text(norwegian, english) }
 }
 
 extension UILanguage {
@@ -40,8 +48,10 @@ extension UILanguage {
     var code: String { self == .norwegian ? "nb" : "en" }
 
     func text(_ norwegian: String, _ english: String) -> String { self == .norwegian ? norwegian : english }
-}
 
-extension WebContext {
-    func text(_ norwegian: String, _ english: String) -> String { language.text(norwegian, english) }
+    /// "1 dokument", "3 dokumenter": a count with the word in the right number.
+    func count(_ number: Int, _ one: (nb: String, en: String), _ many: (nb: String, en: String)) -> String {
+        let word = number == 1 ? text(one.nb, one.en) : text(many.nb, many.en)
+        return "\(number) \(word)"
+    }
 }

@@ -4,11 +4,20 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdBcrypt
+import HummingbirdCore
 import HummingbirdTLS
+import Logging
+import NIOCore
 import NIOSSL
 
 /// `arkivator serve`: the household's web app over one library. A thin shell, like the CLI:
-/// every page reads and changes the library through the same calls the commands use.
+/// every page reads and changes the library through the same calls the commands use, always
+/// through ``AsyncLibrary`` (never on the pool that serves requests), and every page is a
+/// template that escapes what it shows.
+///
+/// Routes come in groups with their own gate: the open sign-in pages, the pages of a signed-in
+/// browser (``PageSession``: session and CSRF), and `/api/v1` (``APIAuth``: a device's token or a
+/// session; JSON errors). Errors become answers in one place (``ErrorResponses``).
 public struct WebServer: Sendable {
     public struct Options: Sendable {
         /// Where to listen; loopback unless a password is set (see ``check()``).
@@ -23,15 +32,23 @@ public struct WebServer: Sendable {
         public var secureCookies: Bool
         /// A certificate chain and its private key (PEM files) to serve HTTPS with; nil for HTTP.
         public var tls: (certificate: String, key: String)?
-        /// The time, for slowing down password guessing: `Date()` in use; tests may give another.
-        public var clock: @Sendable () -> Date = { Date() }
         /// The folder uploads are handed to (watched by `serve` like `watch` watches a folder);
         /// nil turns uploading off.
         public var inbox: URL?
+        /// Proxies whose `X-Forwarded-For` names the client (for counting wrong passwords).
+        public var trustedProxies: [String]
+        /// Seconds a connection may send nothing before it is closed.
+        public var connectionIdleTimeout: Int64
+        /// The time, for the sign-in throttle: `Date()` in use; tests may give another.
+        public var clock: @Sendable () -> Date = { Date() }
+        /// How the throttle waits before answering a wrong password; tests may wait less.
+        public var pause: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
+        public var logger: Logger
 
         public init(host: String = "127.0.0.1", port: Int = 8080, idleLock: TimeInterval = 15 * 60,
                     passwordCost: UInt8 = 12, secureCookies: Bool = false, inbox: URL? = nil,
-                    tls: (certificate: String, key: String)? = nil) {
+                    tls: (certificate: String, key: String)? = nil, trustedProxies: [String] = [],
+                    connectionIdleTimeout: Int64 = 60, logger: Logger = Logger(label: "arkivator.serve")) {
             self.tls = tls
             self.host = host
             self.port = port
@@ -39,24 +56,35 @@ public struct WebServer: Sendable {
             self.passwordCost = passwordCost
             self.secureCookies = secureCookies || tls != nil
             self.inbox = inbox
+            self.trustedProxies = trustedProxies
+            self.connectionIdleTimeout = connectionIdleTimeout
+            self.logger = logger
         }
 
         /// Whether the address is this machine only.
-        public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+        public var isLoopback: Bool { LocalAddress.isLocal(host: host) }
     }
 
-    public let library: Library
+    let store: AsyncLibrary
     public let options: Options
+    let templates: Templates
+    let throttle: SignInThrottle
+    /// The one-time code the first password needs; nil once a password is set.
+    public let setupCode: String?
+    let routeTable = RouteTable()
 
-    public init(library: Library, options: Options = Options()) {
-        self.library = library
+    public init(library: Library, options: Options = Options()) throws {
+        store = AsyncLibrary(library)
         self.options = options
+        templates = try Templates.load()
+        throttle = SignInThrottle(clock: options.clock, sleep: options.pause)
+        setupCode = try library.webPasswordHash() == nil ? SetupCode.make().value : nil
     }
 
     /// Refuses to listen beyond this machine before a password is set: health data must not be
     /// open to everyone on the network.
-    public func check() throws {
-        if !options.isLoopback, try library.webPasswordHash() == nil {
+    public func check() async throws {
+        if !options.isLoopback, try await store.read({ try $0.webPasswordHash() }) == nil {
             throw WebFailure.passwordNeeded(host: options.host)
         }
     }
@@ -64,26 +92,41 @@ public struct WebServer: Sendable {
     /// The router with every page and API route.
     func router() -> Router<WebContext> {
         let router = Router(context: WebContext.self)
+        router.add(middleware: RequestLog(logger: options.logger))
         router.add(middleware: SecurityHeaders())
-        router.add(middleware: SignIn(library: library, idle: options.idleLock))
-        router.get("/static/app.css") { _, _ in StaticFiles.asset(StaticFiles.css, type: "text/css") }
-        router.get("/static/app.js") { _, _ in StaticFiles.asset(StaticFiles.appScript, type: "text/javascript") }
-        let throttle = LoginThrottle(clock: options.clock)
-        addSignInRoutes(to: router, throttle: throttle)
-        addLibraryRoutes(to: router)
-        addAPIRoutes(to: router)
-        addAPIChangeRoutes(to: router)
-        addUploadRoutes(to: router)
-        addChangeRoutes(to: router)
-        addFamilyRoutes(to: router)
-        addSettingsRoutes(to: router)
+        router.add(middleware: ErrorResponses(templates: templates, routes: routeTable, logger: options.logger))
+        router.add(middleware: ClientInfo(addresses: ClientAddress(trustedProxies: options.trustedProxies)))
+        let templates = self.templates
+        router.get("/static/{name}") { _, context -> Response in
+            guard let name = context.parameters.get("name"), let asset = templates.assets[name] else { throw WebError.notFound }
+            var headers = HTTPFields()
+            headers[.contentType] = asset.contentType
+            headers[.cacheControl] = "public, max-age=3600"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
+        }
+        let open = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: false))
+        let pages = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: true))
+        let api = router.group("/api/v1").add(middleware: APIAuth(store: store, idle: options.idleLock))
+        addSignInRoutes(open: open, pages: pages)
+        addLibraryRoutes(pages: pages)
+        addDocumentRoutes(pages: pages)
+        addReviewRoutes(pages: pages)
+        addFamilyRoutes(pages: pages)
+        addSettingsRoutes(pages: pages)
+        addUploadRoutes(pages: pages, api: api)
+        addAPIRoutes(api: api)
+        routeTable.fill(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
     }
 
     /// The application, ready to run (or to test in process); over HTTPS when ``Options/tls`` is set.
     public func application() throws -> some ApplicationProtocol {
         let configuration = ApplicationConfiguration(address: .hostname(options.host, port: options.port), serverName: nil)
-        guard let tls = options.tls else { return Application(router: router(), configuration: configuration) }
+        let http1 = HTTP1Channel.Configuration(idleTimeout: .seconds(options.connectionIdleTimeout))
+        guard let tls = options.tls else {
+            return Application(router: router(), server: .http1(configuration: http1), configuration: configuration,
+                               logger: options.logger)
+        }
         let tlsConfiguration: TLSConfiguration
         do {
             let chain = try NIOSSLCertificate.fromPEMFile(tls.certificate).map { NIOSSLCertificateSource.certificate($0) }
@@ -94,21 +137,17 @@ public struct WebServer: Sendable {
                 nb: "Sertifikatet eller nøkkelen kunne ikke leses (\(tls.certificate), \(tls.key)). Begge må være PEM-filer som hører sammen.",
                 en: "The certificate or key could not be read (\(tls.certificate), \(tls.key)). Both must be PEM files that belong together."))
         }
-        return Application(router: router(), server: try .tls(.http1(), tlsConfiguration: tlsConfiguration), configuration: configuration)
+        return Application(router: router(), server: try .tls(.http1(configuration: http1), tlsConfiguration: tlsConfiguration),
+                           configuration: configuration, logger: options.logger)
     }
 
     /// Serves until the process is told to stop (SIGINT, SIGTERM).
     public func run() async throws {
-        try check()
-        try library.endIdleWebSessions(idle: options.idleLock)
-        // Uploads never finished (a page closed half-way) go after a day; nothing was received.
-        if let (_, staging) = try? Self.uploadFolders(options) {
-            let dayAgo = Date().addingTimeInterval(-86_400)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [] where Self.isUploadID(name) {
-                let folder = staging.appendingPathComponent(name)
-                let made = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? Date()
-                if made < dayAgo { try? FileManager.default.removeItem(at: folder) }
-            }
+        try await check()
+        let idle = options.idleLock, inbox = options.inbox
+        try await store.write { library in
+            try library.endIdleWebSessions(idle: idle)
+            if let inbox { UploadInbox(inbox: inbox).removeAbandoned() }
         }
         try await application().runService()
     }
@@ -116,12 +155,13 @@ public struct WebServer: Sendable {
 
 extension WebServer {
     /// Sets the web app's password (signing every browser out), or says why it cannot be used.
-    public func setPassword(_ password: String, again: String, language: UILanguage = .current) throws {
+    public func setPassword(_ password: String, again: String, language: UILanguage = .current) async throws {
         if let problem = Self.passwordProblem(password, again: again, language: language) {
             throw WebFailure(code: "badPassword", message: UserMessage(nb: problem, en: problem))
         }
         let cost = options.passwordCost
-        try library.setWebPasswordHash(Bcrypt.hash(password, cost: cost))
+        let hash = try await BlockingWork.run { try Bcrypt.hash(password, cost: cost) }
+        try await store.write { try $0.setWebPasswordHash(hash) }
     }
 }
 
@@ -141,33 +181,5 @@ public struct WebFailure: UserFacingError, Sendable {
                 + "Sett et passord med «arkivator serve --set-password», eller lytt bare på denne maskinen (127.0.0.1).",
             en: "Arkivator does not listen on \(host) before a password is set, because the letters are health data. "
                 + "Set one with `arkivator serve --set-password`, or listen on this machine only (127.0.0.1)."))
-    }
-}
-
-/// Slows down password guessing: after five wrong passwords in a row, each try waits twice as
-/// long as the one before (2 s, 4 s … at most 5 minutes); a right password resets it.
-actor LoginThrottle {
-    private var failures = 0
-    private var blockedUntil = Date.distantPast
-    private let clock: @Sendable () -> Date
-
-    init(clock: @escaping @Sendable () -> Date) { self.clock = clock }
-
-    /// Seconds to wait before another try is taken, or nil when one may be made now.
-    func wait() -> Int? {
-        let now = clock()
-        return now < blockedUntil ? Int(blockedUntil.timeIntervalSince(now).rounded(.up)) : nil
-    }
-
-    func failed() {
-        failures += 1
-        if failures >= 5 {
-            blockedUntil = clock().addingTimeInterval(min(300, pow(2, Double(failures - 4))))
-        }
-    }
-
-    func succeeded() {
-        failures = 0
-        blockedUntil = .distantPast
     }
 }

@@ -5,6 +5,7 @@ import ArkivatorLibrary
 import ArkivatorPipeline
 import ArkivatorWeb
 import Foundation
+import Logging
 
 extension Arkivator {
     /// `arkivator serve`: the web app for the household's phones and laptops.
@@ -49,6 +50,19 @@ extension Arkivator {
         @Flag(name: .long, help: "Velg et nytt passord (leses fra terminalen eller standard inn) og avslutt. (Set the password and exit.)")
         var setPassword = false
 
+        @Flag(name: .long, help: ArgumentHelp(
+            "Skriv en innloggingslenke som virker én gang i 10 minutter, og avslutt: for eieren ved maskinen. (Print a one-time sign-in link and exit.)"))
+        var signInLink = false
+
+        @Option(name: .long, help: ArgumentHelp(
+            "En proxy foran Arkivator (Caddy, nginx) hvis X-Forwarded-For sier hvem som spør; kan gis flere ganger. (A proxy whose X-Forwarded-For names the client.)",
+            valueName: "ADDRESS"))
+        var trustedProxy: [String] = []
+
+        @Option(name: .long, help: ArgumentHelp("Hvor mye som logges: error, warning, info (standard) eller debug. (How much is logged.)",
+                                                valueName: "LEVEL"))
+        var logLevel = "info"
+
         func validate() throws {
             guard Self.address(listen) != nil else {
                 throw ValidationError(UserMessage(nb: "--listen må være VERT:PORT, for eksempel 127.0.0.1:8080 (fikk «\(listen)»).",
@@ -57,6 +71,10 @@ extension Arkivator {
             guard (tlsCert == nil) == (tlsKey == nil) else {
                 throw ValidationError(UserMessage(nb: "--tls-cert og --tls-key må brukes sammen.",
                                                   en: "--tls-cert and --tls-key go together.").text())
+            }
+            guard Logger.Level(rawValue: logLevel.lowercased()) != nil else {
+                throw ValidationError(UserMessage(nb: "--log-level må være error, warning, info eller debug.",
+                                                  en: "--log-level must be error, warning, info or debug.").text())
             }
             guard (1...24 * 60).contains(idleMinutes) else {
                 throw ValidationError(UserMessage(nb: "--idle-minutes må være mellom 1 og 1440.",
@@ -77,28 +95,59 @@ extension Arkivator {
             let location = libraryOptions.location
             let inbox = location.directory.appendingPathComponent("Innboks", isDirectory: true).standardizedFileURL
             let tls = tlsCert.flatMap { cert in tlsKey.map { (certificate: cert, key: $0) } }
-            let server = WebServer(library: library, options: .init(host: host, port: port,
-                                                                    idleLock: TimeInterval(idleMinutes * 60), inbox: inbox, tls: tls))
             let terminal = Terminal()
+            if signInLink {
+                let token = try LibraryCommand.run(libraryOptions) { try $0.createSignInLink() }
+                let scheme = tls == nil ? "http" : "https"
+                let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+                terminal.line(UserMessage(
+                    nb: "Åpne denne lenken i nettleseren innen 10 minutter; den virker én gang:",
+                    en: "Open this link in the browser within 10 minutes; it works once:").text())
+                terminal.line("\(scheme)://\(shown):\(port)/login/link/\(token)")
+                return
+            }
+            var logger = Logger(label: "arkivator.serve")
+            logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+            let server: WebServer
+            do {
+                server = try WebServer(library: library, options: .init(
+                    host: host, port: port, idleLock: TimeInterval(idleMinutes * 60), inbox: inbox, tls: tls,
+                    trustedProxies: trustedProxy, logger: logger))
+            } catch {
+                terminal.error(UserMessage(error: error))
+                throw ExitCode(1)
+            }
             if setPassword {
                 let first = Self.readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
                 let again = isatty(0) == 1
                     ? Self.readPassword(prompt: UserMessage(nb: "Samme passord igjen: ", en: "The same password again: ").text())
                     : first
-                do {
-                    try server.setPassword(first ?? "", again: again ?? "")
-                } catch {
-                    terminal.error(UserMessage(error: error))
+                let failure: UserMessage? = BlockingWait.run {
+                    do {
+                        try await server.setPassword(first ?? "", again: again ?? "")
+                        return nil
+                    } catch {
+                        return UserMessage(error: error)
+                    }
+                }
+                if let failure {
+                    terminal.error(failure)
                     throw ExitCode(1)
                 }
                 terminal.line(UserMessage(nb: "Passordet er satt. Alle nettlesere er logget ut.",
                                           en: "The password is set. Every browser is signed out.").text())
                 return
             }
-            do {
-                try server.check()
-            } catch {
-                terminal.error(UserMessage(error: error))
+            let refused: UserMessage? = BlockingWait.run {
+                do {
+                    try await server.check()
+                    return nil
+                } catch {
+                    return UserMessage(error: error)
+                }
+            }
+            if let refused {
+                terminal.error(refused)
                 throw ExitCode(1)
             }
             // Uploads are handed to the inbox, which is watched as `watch` watches a folder (same
@@ -135,6 +184,11 @@ extension Arkivator {
             let scheme = tls == nil ? "http" : "https"
             terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
                                       en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
+            if let code = server.setupCode {
+                terminal.line(UserMessage(
+                    nb: "Ingen passord er valgt ennå. Åpne adressen over og skriv denne engangskoden når du velger passord: \(code)",
+                    en: "No password has been chosen yet. Open the address above and type this one-time code when you choose the password: \(code)").text())
+            }
             if tls == nil, !server.options.isLoopback {
                 terminal.error(UserMessage(
                     nb: "Uten HTTPS går brevene ukryptert over nettverket. Bruk --tls-cert/--tls-key, eller en proxy med TLS (se README).",

@@ -174,7 +174,8 @@ import Testing
             var setup = HTTPClientRequest(url: "https://127.0.0.1:\(port)/setup")
             setup.method = .POST
             setup.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
-            setup.body = .bytes(ByteBuffer(string: "password=riktig+hest+batteri&again=riktig+hest+batteri"))
+            let code = try #require(server.stdout.range(of: #"[A-Z0-9]{4}-[A-Z0-9]{4}"#, options: .regularExpression).map { String(server.stdout[$0]) })
+            setup.body = .bytes(ByteBuffer(string: "code=\(code)&password=riktig+hest+batteri&again=riktig+hest+batteri"))
             let signedIn = try await client.execute(setup, timeout: .seconds(30))
             #expect(signedIn.status == .seeOther && signedIn.headers.first(name: "Set-Cookie")?.contains("; Secure") == true)
             let plainOwner = ClientOwner(HTTPClient(eventLoopGroupProvider: .singleton))

@@ -47,15 +47,20 @@ import Testing
             try await fixture.signedIn { client, browser in
                 let target = dir.appendingPathComponent("kopi").path
                 let set = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
-                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&destination=folder:\(target)"))
-                #expect(set.status == .seeOther)
+                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=folder&folder=\(target)"))
+                #expect(set.status == .seeOther && set.headers[.location]?.contains("lagret=1") == true)
                 #expect(try fixture.library.setting(.destination) == "folder:\(target)")
                 let bad = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
-                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&destination=ftp:eksempel"))
-                #expect(bad.status == .badRequest && bad.text.contains("class=\"problem\""))
-                try fixture.library.setSetting(.llmURL, "https://modell.example.com")
+                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=webdav&webdav=ftp://eksempel"))
+                #expect(bad.status == .badRequest && bad.text.contains("class=\"problem\"") && bad.text.contains("ftp://eksempel"),
+                        "refused, with what was typed kept")
+                let saved = try await client.execute(uri: "/settings?lagret=1", method: .get, headers: browser.headers)
+                #expect(saved.text.contains("Lagret."))
+                let unset = try await client.execute(uri: "/settings/llm", method: .post, headers: browser.form,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&enabled=true"))
+                #expect(try unset.status == .badRequest && !fixture.library.isOn(.llmEnabled), "no model set up: not turned on")
                 _ = try await client.execute(uri: "/settings/llm", method: .post, headers: browser.form,
-                                             body: ByteBuffer(string: "_csrf=\(browser.csrf)&enabled=true"))
+                                             body: ByteBuffer(string: "_csrf=\(browser.csrf)&url=https%3A%2F%2Fmodell.example.com&allowRemote=true&enabled=true"))
                 #expect(try fixture.library.isOn(.llmEnabled))
                 let page = try await client.execute(uri: "/settings", method: .get, headers: browser.headers)
                 #expect(page.text.contains("checked") && page.text.contains("annen maskin"))
@@ -75,7 +80,7 @@ import Testing
                 let headers = browser.form
                 let made = try await client.execute(uri: "/settings/tokens", method: .post, headers: headers,
                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&name=Karis+mobil"))
-                let start = try #require(made.text.range(of: "<code>")).upperBound
+                let start = try #require(made.text.range(of: "<code id=\"new-token\">")).upperBound
                 let token = String(made.text[start...].prefix { $0 != "<" })
                 #expect(token.hasPrefix("ark_") && made.text.contains("Karis mobil"))
                 let bearer: HTTPFields = [.authorization: "Bearer \(token)"]
@@ -85,9 +90,12 @@ import Testing
                         "a token needs no CSRF token: it is no cookie")
                 #expect(try await client.execute(uri: "/", method: .get, headers: bearer).status == .seeOther, "pages need a session")
                 for wrong in ["Bearer ark_feil", "Bearer ", "Basic YWJjOmRlZg==", "Bearer \(token)x"] {
-                    #expect(try await client.execute(uri: "/api/v1/documents", method: .get, headers: [.authorization: wrong]).status
-                            == .unauthorized, "\(wrong)")
+                    let refused = try await client.execute(uri: "/api/v1/documents", method: .get, headers: [.authorization: wrong])
+                    #expect(refused.status == .unauthorized && refused.headers[.contentType]?.hasPrefix("application/json") == true
+                            && refused.headers[.wwwAuthenticate] == "Bearer", "\(wrong)")
                 }
+                #expect(try await client.execute(uri: "/api/v1/documents", method: .get, headers: [.authorization: "bearer \(token)"]).status
+                        == .ok, "the scheme in any case")
                 let stored = try Data(contentsOf: fixture.library.databaseURL)
                 #expect(stored.range(of: Data(token.utf8)) == nil, "only the hash is stored")
                 let id = try #require(try fixture.library.apiTokens().first?.id)

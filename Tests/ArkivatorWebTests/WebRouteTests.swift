@@ -39,15 +39,24 @@ import Testing
             let fixture = try WebFixture(directory: dir)
             try await fixture.server.application().test(.router) { client in
                 let setup = try await client.execute(uri: "/setup", method: .get)
-                #expect(setup.status == .ok && setup.text.contains("type=\"password\""))
+                #expect(setup.status == .ok && setup.text.contains("type=\"password\"") && setup.text.contains("Engangskode"))
+                let code = try #require(fixture.server.setupCode)
+                // Without the code printed in the terminal, nobody can claim the archive (not even
+                // through a proxy that says the request came from this machine).
+                for headers: HTTPFields in [Self.form, [.contentType: "application/x-www-form-urlencoded", .xForwardedFor: "127.0.0.1"]] {
+                    let claimed = try await client.execute(uri: "/setup", method: .post, headers: headers,
+                                                           body: ByteBuffer(string: "code=AAAA-BBBB&password=riktig+hest+batteri&again=riktig+hest+batteri"))
+                    #expect(claimed.status == .forbidden && claimed.text.contains("Engangskoden stemmer ikke"))
+                }
+                #expect(try fixture.library.webPasswordHash() == nil)
                 let short = try await client.execute(uri: "/setup", method: .post, headers: Self.form,
-                                                     body: ByteBuffer(string: "password=kort&again=kort"))
+                                                     body: ByteBuffer(string: "code=\(code)&password=kort&again=kort"))
                 #expect(short.status == .badRequest && short.text.contains("minst 10 tegn"))
                 let differ = try await client.execute(uri: "/setup", method: .post, headers: Self.form,
-                                                      body: ByteBuffer(string: "password=riktig+hest+batteri&again=riktig+hest"))
+                                                      body: ByteBuffer(string: "code=\(code)&password=riktig+hest+batteri&again=riktig+hest"))
                 #expect(differ.status == .badRequest && differ.text.contains("ikke like"))
                 let done = try await client.execute(uri: "/setup", method: .post, headers: Self.form,
-                                                    body: ByteBuffer(string: "password=riktig+hest+batteri&again=riktig+hest+batteri"))
+                                                    body: ByteBuffer(string: "code=\(code.lowercased())&password=riktig+hest+batteri&again=riktig+hest+batteri"))
                 #expect(done.status == .seeOther && done.headers[.location] == "/")
                 let cookie = try #require(done.headers[.setCookie])
                 #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict") && cookie.contains("Path=/"))
@@ -55,7 +64,7 @@ import Testing
                 #expect(home.status == .ok && home.text.contains("Innkalling Ortopedisk poliklinikk"))
                 // Once set, the first-run page is closed; the password is changed from the command line.
                 let again = try await client.execute(uri: "/setup", method: .post, headers: Self.form,
-                                                     body: ByteBuffer(string: "password=en+annen+lang+en&again=en+annen+lang+en"))
+                                                     body: ByteBuffer(string: "code=\(code)&password=en+annen+lang+en&again=en+annen+lang+en"))
                 #expect(again.status == .forbidden)
                 #expect(try await client.execute(uri: "/setup", method: .get).headers[.location] == "/login")
             }
@@ -69,7 +78,7 @@ import Testing
             // The time stands still here, so the test does not depend on how fast the machine is.
             let now = Date()
             let fixture = try WebFixture(directory: dir, clock: { now })
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
             try await fixture.server.application().test(.router) { client in
                 for _ in 0..<5 {
                     let wrong = try await client.execute(uri: "/login", method: .post, headers: Self.form,
@@ -113,12 +122,17 @@ import Testing
             let fixture = try WebFixture(directory: dir)
             try await fixture.signedIn { client, browser in
                 let home = try await client.execute(uri: "/", method: .get, headers: browser.headers)
-                #expect(home.text.contains("2 dokumenter") && home.text.contains("class=\"badge\">epikrise"))
+                #expect(home.text.contains("2 dokumenter") && home.text.contains("class=\"badge\">Epikrise"))
                 #expect(home.headers[.cacheControl] == "no-store" && home.headers[.contentSecurityPolicy] == SecurityHeaders.policy)
                 let epikrise = home.text.range(of: "Epikrise")!.lowerBound, innkalling = home.text.range(of: "Innkalling Ortopedisk")!.lowerBound
                 #expect(epikrise < innkalling, "newest first")
                 let filtered = try await client.execute(uri: "/?type=innkalling&from=2024-01-01", method: .get, headers: browser.headers)
-                #expect(filtered.text.contains("1 dokumenter") && !filtered.text.contains("Hjerteavdelingen"))
+                #expect(filtered.text.contains("1 dokument<") && !filtered.text.contains("Hjerteavdelingen"))
+                // The person the list shows as unknown can be chosen as a filter.
+                let unknown = try await client.execute(uri: "/?person=Ukjent", method: .get, headers: browser.headers)
+                #expect(unknown.text.contains("1 dokument<") && unknown.text.contains("Ortopedisk"))
+                let none = try await client.execute(uri: "/?type=vedtak", method: .get, headers: browser.headers)
+                #expect(none.text.contains("Ingen dokumenter passer til disse filtrene") && !none.text.contains("ennå"))
                 for bad in ["/?type=brev", "/?from=2024-3-5", "/?to=i+morgen"] {
                     #expect(try await client.execute(uri: bad, method: .get, headers: browser.headers).status == .badRequest, "\(bad)")
                 }
@@ -179,11 +193,11 @@ import Testing
             #expect(try fixture.library.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(180)) == nil, "ended")
             #expect(try fixture.library.webSession(token: "", idle: 60) == nil)
 
-            let lan = WebServer(library: fixture.library, options: .init(host: "0.0.0.0", port: 8080))
-            #expect(throws: WebFailure.self) { try lan.check() }
-            try WebServer(library: fixture.library).check()
-            try fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
-            try lan.check()
+            let lan = try WebServer(library: fixture.library, options: .init(host: "0.0.0.0", port: 8080))
+            await #expect(throws: WebFailure.self) { try await lan.check() }
+            try await WebServer(library: fixture.library).check()
+            try await fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await lan.check()
         }
     }
 }

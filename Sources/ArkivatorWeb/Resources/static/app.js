@@ -1,0 +1,21 @@
+"use strict";
+// Small helps on every page: "Kopier tekst" and "Kopier" (shown only where the clipboard works),
+// a notice that only confirms something steps back after a while (notices that carry an undo
+// or a secret stay until the user moves on), and the filters unfolded on a wide screen.
+document.addEventListener("DOMContentLoaded", () => {
+  const norwegian = document.documentElement.lang === "nb";
+  for (const button of document.querySelectorAll("#copy, .copy-token")) {
+    if (!navigator.clipboard) continue;
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      const text = document.getElementById(button.dataset.target).textContent;
+      await navigator.clipboard.writeText(text);
+      button.textContent = norwegian ? "Kopiert" : "Copied";
+    });
+  }
+  for (const notice of document.querySelectorAll(".notice.fades")) {
+    setTimeout(() => { notice.hidden = true; }, 5000);
+  }
+  const folds = document.querySelectorAll("details.filters-fold");
+  if (window.matchMedia("(min-width: 40rem)").matches) for (const fold of folds) fold.open = true;
+});

@@ -1,0 +1,112 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension WebServer {
+    /// One document: its page, its files, corrections, delete (with undo), restore, hiding the
+    /// fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
+    /// `delete`, `restore` and `redact`, so the files follow exactly as they do there.
+    func addDocumentRoutes(pages: RouterGroup<WebContext>) {
+        let store = self.store, templates = self.templates
+        pages.get("/documents/{id}") { request, context -> Response in
+            let id = try Self.documentID(context)
+            let (document, household) = try await store.read { library in
+                (try library.document(id), try library.family { try $0.list().map(\.name) })
+            }
+            let words = Words(templates, context)
+            let notice = WebForm(request.uri.query ?? "").value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
+            return templates.page("document", title: document.title,
+                                  model: DocumentView(document, household: household, words: words, notice: notice), context: context)
+        }
+        pages.get("/documents/{id}/files/{index}") { _, context -> Response in
+            let id = try Self.documentID(context)
+            let document = try await store.read { try $0.document(id) }
+            guard let index = context.parameters.get("index", as: Int.self), document.files.indices.contains(index) else {
+                throw WebError.notFound
+            }
+            return try await Self.download(document.files[index])
+        }
+        pages.post("/documents/{id}/edit") { request, context -> Response in
+            let id = try Self.documentID(context)
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let (document, household) = try await store.read { library in
+                (try library.document(id), try library.family { try $0.list().map(\.name) })
+            }
+            let changes = try EditView.changes(form, to: document)
+            guard !changes.isEmpty else { return Self.redirect("/documents/\(document.shortID)?lagret=0") }
+            do {
+                _ = try await store.write { try $0.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
+            } catch let failure as LibraryFailure where failure.code == .badTitle {
+                let words = Words(templates, context)
+                return templates.page("document", title: document.title, model: DocumentView(
+                    document, household: household, words: words, problem: failure.userMessage.text(in: context.language)),
+                    context: context, status: .badRequest)
+            }
+            return Self.redirect("/documents/\(document.shortID)?lagret=1")
+        }
+        pages.post("/documents/{id}/redact") { _, context -> Response in
+            let id = try Self.documentID(context)
+            let shortID = try await store.write { library in
+                let document = try library.document(id)
+                _ = try library.redact(document.shortID, programVersion: ArkivatorVersion.current)
+                return document.shortID
+            }
+            return Self.redirect("/documents/\(shortID)?lagret=1")
+        }
+        pages.post("/documents/{id}/delete") { _, context -> Response in
+            let id = try Self.documentID(context)
+            let document = try await store.write { try $0.delete(id) }
+            return Self.redirect("/?slettet=\(document.shortID)")
+        }
+        pages.post("/documents/{id}/restore") { _, context -> Response in
+            let id = try Self.documentID(context)
+            let shortID = try await store.write { library in
+                let document = try library.document(id)
+                if document.trashedAt != nil { _ = try library.restore(document.shortID) }
+                return document.shortID
+            }
+            return Self.redirect("/documents/\(shortID)")
+        }
+        pages.get("/trash") { _, context -> Response in
+            let trashed = try await store.read { try $0.list(DocumentFilter(trashed: true), limit: 200) }
+            let words = Words(templates, context)
+            let rows = trashed.map { document in
+                ["id": document.id, "title": document.title,
+                 "deletedText": words.text("slettet \(String((document.trashedAt ?? "").prefix(10)))",
+                                           "deleted \(String((document.trashedAt ?? "").prefix(10)))")]
+            }
+            let model: [String: Any] = [
+                "empty": rows.isEmpty, "documents": rows,
+                "removedAfter": words.text("Dokumenter i papirkurven slettes for godt etter \(Library.trashDays) dager.",
+                                           "Documents in the trash are removed for good after \(Library.trashDays) days."),
+            ]
+            return templates.page("trash", title: words["trash"], model: model, context: context, section: "trash")
+        }
+    }
+
+    /// The `id` path parameter when it can be a document's id (4 to 64 hex digits), else 404.
+    static func documentID(_ context: WebContext) throws -> String {
+        guard let id = context.parameters.get("id"), isDocumentID(id) else { throw WebError.notFound }
+        return id
+    }
+
+    /// One archived file, streamed from disk: images shown in the page, the .docx and PDF downloaded.
+    static func download(_ file: ArchivedFile) async throws -> Response {
+        guard let (body, _) = try await FileStream.body(file.url) else {
+            throw WebError(.notFound, code: "fileMissing", nb: "Filen mangler i arkivmappen. Den kan være flyttet eller slettet utenfor Arkivator.",
+                           en: "The file is missing from the archive folder. It may have been moved or deleted outside Arkivator.")
+        }
+        var headers = HTTPFields()
+        switch file.kind {
+        case .image: headers[.contentType] = "image/jpeg"
+        case .pdf: headers[.contentType] = "application/pdf"
+        case .docx: headers[.contentType] = "application/vnd.openxmlformats-officedocument.wordprocessingml.document"
+        }
+        let name = file.url.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "dokument"
+        headers[.contentDisposition] = (file.kind == .image ? "inline" : "attachment") + "; filename*=UTF-8''\(name)"
+        return Response(status: .ok, headers: headers, body: body)
+    }
+}

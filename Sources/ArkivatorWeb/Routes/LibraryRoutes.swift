@@ -1,0 +1,125 @@
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+import Hummingbird
+
+extension WebServer {
+    static let pageSize = 50
+
+    /// The library, newest first, with filters and pages; and search.
+    func addLibraryRoutes(pages: RouterGroup<WebContext>) {
+        let store = self.store, templates = self.templates
+        pages.get("/") { request, context -> Response in
+            let query = WebForm(request.uri.query ?? "")
+            let filter = try Self.filter(query)
+            let page = Self.pageNumber(query)
+            let deleted = query.value("slettet").flatMap { Self.isDocumentID($0) ? $0 : nil }
+            let found = try await store.read { library in
+                (total: try library.count(filter),
+                 documents: try library.list(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize),
+                 household: try library.family { try $0.list().map(\.name) },
+                 deleted: try deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 },
+                 uploads: try UploadState.read(library))
+            }
+            let words = Words(templates, context)
+            var results = Self.results(found.documents, total: found.total, page: page, query: query, path: "/", words: words)
+            if found.total == 0 {
+                results.emptyText = filter == DocumentFilter() ? words["libraryEmpty"] : words["noMatches"]
+            }
+            let model = LibraryView(
+                deleted: found.deleted.map { ["id": $0.shortID, "title": $0.title] },
+                uploadBanner: found.uploads.banner(words),
+                filters: FilterView(query, action: "/", withQuery: false, household: found.household, words: words),
+                results: results)
+            return templates.page("library", title: words["library"], model: model, context: context, section: "library")
+        }
+        pages.get("/search") { request, context -> Response in
+            let query = WebForm(request.uri.query ?? "")
+            let text = (query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+            let filter = try Self.filter(query)
+            let words = Words(templates, context)
+            let household = try await store.read { library in try library.family { try $0.list().map(\.name) } }
+            var results = ResultsView()
+            if !text.isEmpty {
+                do {
+                    let result = try await store.read { try $0.search(text, filter: filter, limit: Self.pageSize) }
+                    results = Self.results(result.hits, total: result.total, page: 1, query: query, path: "/search", words: words,
+                                           hits: true)
+                    results.notes = result.notes.map { $0.text(in: context.language) }
+                    if result.total == 0 { results.emptyText = words["noHits"] }
+                } catch let failure as LibraryFailure {
+                    results.problem = WebError.from(failure).message.text(in: context.language)
+                }
+            }
+            let model = SearchView(filters: FilterView(query, action: "/search", withQuery: true, household: household, words: words),
+                                   results: results)
+            let title = text.isEmpty ? words["search"] : words.text("Søk: \(text)", "Search: \(text)")
+            return templates.page("search", title: title, model: model, context: context)
+        }
+    }
+
+    struct LibraryView {
+        let deleted: [String: String]?
+        let uploadBanner: UploadState.Banner?
+        let filters: FilterView
+        let results: ResultsView
+    }
+
+    struct SearchView {
+        let filters: FilterView
+        let results: ResultsView
+    }
+
+    static func results(_ documents: [DocumentSummary], total: Int, page: Int, query: WebForm, path: String, words: Words,
+                        hits: Bool = false) -> ResultsView {
+        var results = ResultsView()
+        results.documents = documents.map { DocumentRow($0, words: words) }
+        results.hasDocuments = !documents.isEmpty
+        if total > 0 {
+            let count = hits ? words.language.count(total, ("treff", "hit"), ("treff", "hits"))
+                : words.language.count(total, ("dokument", "document"), ("dokumenter", "documents"))
+            results.countText = count
+            if documents.isEmpty {
+                results.emptyText = words.text("Denne siden finnes ikke. Gå tilbake til side 1.", "This page does not exist. Go back to page 1.")
+            }
+        }
+        if !hits { results.pager = PagerView.make(query: query, page: page, total: total, pageSize: pageSize, path: path, words: words) }
+        return results
+    }
+
+    /// The page asked for (`side`, or `page`), from 1.
+    static func pageNumber(_ query: WebForm) -> Int {
+        min(1_000_000, max(1, Int(query.value("side") ?? query.value("page") ?? "") ?? 1))
+    }
+
+    /// Filters from a query: person (a name, or "ukjent"), type, from, to, institution. A
+    /// malformed one answers 400 with the reason.
+    static func filter(_ query: WebForm) throws -> DocumentFilter {
+        var filter = DocumentFilter()
+        if let person = query.value("person") {
+            if PersonFilter.isUnknown(person) { filter.withoutPerson = true } else { filter.person = person }
+        }
+        filter.institution = query.value("institution")
+        if let type = query.value("type") {
+            guard let known = DocumentType(name: type) else {
+                throw WebError(.badRequest, code: "badType", nb: "«\(type)» er ikke en dokumenttype.", en: "“\(type)” is not a document type.")
+            }
+            filter.type = known
+        }
+        for (name, keyPath) in [("from", \DocumentFilter.from), ("to", \DocumentFilter.to)] {
+            if let text = query.value(name) {
+                guard let date = CalendarDate(iso: text) else {
+                    throw WebError(.badRequest, code: "badDate", nb: "Datoen «\(text)» må skrives som ÅÅÅÅ-MM-DD, for eksempel 2024-03-05.",
+                                   en: "The date “\(text)” must be written as YYYY-MM-DD, for example 2024-03-05.")
+                }
+                filter[keyPath: keyPath] = date
+            }
+        }
+        return filter
+    }
+
+    /// 4 to 64 hex digits: a document's id or a prefix of it.
+    static func isDocumentID(_ id: String) -> Bool {
+        (4...64).contains(id.count) && id.allSatisfy(\.isHexDigit)
+    }
+}

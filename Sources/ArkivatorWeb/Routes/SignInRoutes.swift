@@ -1,0 +1,137 @@
+import ArkivatorCore
+import ArkivatorLibrary
+import HTTPTypes
+import Hummingbird
+import HummingbirdBcrypt
+
+extension WebServer {
+    /// The first-run page (the first password needs the one-time code `serve` prints in its
+    /// terminal), sign-in (throttled per client), the owner's one-time sign-in link, sign-out.
+    func addSignInRoutes(open: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
+        let store = self.store, options = self.options, throttle = self.throttle, templates = self.templates
+        let setupCode = self.setupCode.map { SetupCode(value: $0) }
+        open.get("/setup") { _, context -> Response in
+            guard try await store.read({ try $0.webPasswordHash() }) == nil else { return Self.redirect("/login") }
+            return Self.passwordPage(templates, setup: true, problem: nil, context: context)
+        }
+        open.post("/setup") { request, context -> Response in
+            guard try await store.read({ try $0.webPasswordHash() }) == nil, let setupCode else { throw HTTPError(.forbidden) }
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let code = form["code"] ?? ""
+            // Wrong codes count like wrong passwords: the code cannot be guessed either.
+            switch await throttle.attempt(client: context.client, { setupCode.matches(code) }) {
+            case .accepted: break
+            case .wrong:
+                return Self.passwordPage(templates, setup: true, problem: context.text(
+                    "Engangskoden stemmer ikke. Se i terminalen der Arkivator ble startet, og skriv koden som står der.",
+                    "The one-time code does not match. Look in the terminal where Arkivator was started and type the code shown there."),
+                    context: context, status: .forbidden)
+            case .locked(let seconds):
+                return Self.passwordPage(templates, setup: true, problem: Self.lockedText(seconds, context), context: context,
+                                         status: .tooManyRequests)
+            }
+            let password = form["password"] ?? "", again = form["again"] ?? ""
+            if let problem = Self.passwordProblem(password, again: again, language: context.language) {
+                return Self.passwordPage(templates, setup: true, problem: problem, code: code, context: context, status: .badRequest)
+            }
+            let hash = try await BlockingWork.run { Bcrypt.hash(password, cost: options.passwordCost) }
+            let session = try await store.write { library -> WebSession? in
+                // Set only if still unset: two first runs at once cannot both choose.
+                guard try library.webPasswordHash() == nil else { return nil }
+                try library.setWebPasswordHash(hash)
+                return try library.startWebSession()
+            }
+            guard let session else { throw HTTPError(.forbidden) }
+            return Self.signedIn(session, options: options)
+        }
+        open.get("/login") { _, context -> Response in
+            if try await store.read({ try $0.webPasswordHash() }) == nil { return Self.redirect("/setup") }
+            if context.session != nil { return Self.redirect("/") }
+            let locked = await throttle.lockedSeconds(client: context.client)
+            return Self.passwordPage(templates, setup: false, problem: locked.map { Self.lockedText($0, context) }, context: context)
+        }
+        open.post("/login") { request, context -> Response in
+            guard let hash = try await store.read({ try $0.webPasswordHash() }) else { return Self.redirect("/setup") }
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let password = form["password"] ?? ""
+            let outcome = await throttle.attempt(client: context.client) {
+                (try? await BlockingWork.run { Bcrypt.verify(password, hash: hash) }) ?? false
+            }
+            switch outcome {
+            case .accepted:
+                return Self.signedIn(try await store.write { try $0.startWebSession() }, options: options)
+            case .wrong:
+                return Self.passwordPage(templates, setup: false, problem: context.text("Feil passord. Prøv igjen.", "Wrong password. Try again."),
+                                         context: context, status: .unauthorized)
+            case .locked(let seconds):
+                return Self.passwordPage(templates, setup: false, problem: Self.lockedText(seconds, context), context: context,
+                                         status: .tooManyRequests)
+            }
+        }
+        open.get("/login/link/{token}") { _, context -> Response in
+            let token = context.parameters.get("token") ?? ""
+            guard try await store.write({ try $0.redeemSignInLink(token) }) else {
+                return templates.page("message", title: context.text("Lenken virker ikke", "The link does not work"), model: [
+                    "text": context.text("Denne innloggingslenken er brukt eller utløpt. Lag en ny på maskinen Arkivator kjører på, eller logg inn med passordet.",
+                                         "This sign-in link has been used or has expired. Make a new one on the machine Arkivator runs on, or sign in with the password."),
+                    "link": ["href": "/login", "label": context.text("Til innloggingen", "To sign in")],
+                ] as [String: Any], context: context, status: .gone)
+            }
+            return Self.signedIn(try await store.write { try $0.startWebSession() }, options: options)
+        }
+        pages.post("/logout") { _, context -> Response in
+            if let session = context.session { try await store.write { try $0.endWebSession(token: session.token) } }
+            return Response(status: .seeOther, headers: [.location: "/login", .setCookie: PageSession.clearCookie(secure: options.secureCookies)])
+        }
+    }
+
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    /// The way into the library with a new session's cookie.
+    static func signedIn(_ session: WebSession, options: Options) -> Response {
+        Response(status: .seeOther, headers: [.location: "/", .setCookie: PageSession.setCookie(session.token, secure: options.secureCookies)])
+    }
+
+    static func lockedText(_ seconds: Int, _ context: WebContext) -> String {
+        context.text("For mange feil forsøk fra denne maskinen. Vent \(seconds) sekunder og prøv igjen.",
+                     "Too many wrong tries from this machine. Wait \(seconds) seconds and try again.")
+    }
+
+    static func passwordProblem(_ password: String, again: String, language: UILanguage) -> String? {
+        if password.count < 10 {
+            return language.text("Passordet må ha minst 10 tegn.", "The password must have at least 10 characters.")
+        }
+        if password.utf8.count > 72 {
+            return language.text("Passordet kan ha høyst 72 byte.", "The password can have at most 72 bytes.")
+        }
+        if password != again {
+            return language.text("Passordene er ikke like. Skriv det samme to ganger.", "The passwords differ. Type the same one twice.")
+        }
+        return nil
+    }
+
+    static func passwordPage(_ templates: Templates, setup: Bool, problem: String?, code: String = "", context: WebContext,
+                             status: HTTPResponse.Status = .ok) -> Response {
+        let t = context.language
+        let title = setup ? t.text("Velg et passord", "Choose a password") : t.text("Logg inn", "Sign in")
+        let model = PasswordView(
+            setup: setup, action: setup ? "/setup" : "/login", problem: problem, code: code,
+            intro: setup ? t.text("Brevene i arkivet er helseopplysninger. Velg et passord (minst 10 tegn) som trengs for å åpne Arkivator i nettleseren.",
+                                  "The letters in the archive are health data. Choose a password (at least 10 characters) needed to open Arkivator in a browser.")
+                : t.text("Skriv passordet for Arkivator.", "Type Arkivator's password."),
+            autocomplete: setup ? "new-password" : "current-password", button: title)
+        return templates.page("password", title: title, model: model, context: context, status: status)
+    }
+
+    struct PasswordView {
+        let setup: Bool
+        let action: String
+        let problem: String?
+        let code: String
+        let intro: String
+        let autocomplete: String
+        let button: String
+    }
+}

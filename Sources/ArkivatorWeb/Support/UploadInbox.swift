@@ -1,0 +1,98 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorIntake
+import Foundation
+
+/// The folders behind the upload page: an upload's pages wait in `LIBRARY/.opplasting/ID/`, and
+/// `finish` hands the whole folder to the inbox (`LIBRARY/Innboks/`) with one rename, which
+/// `serve` watches as `watch` watches a folder. Blocking file work: call it from a thread of
+/// the library's own (``AsyncLibrary/files(_:)``), never from the pool that serves requests.
+struct UploadInbox: Sendable {
+    let inbox: URL
+    var staging: URL { inbox.deletingLastPathComponent().appendingPathComponent(".opplasting", isDirectory: true) }
+    /// Uploads not finished within this time were abandoned (the page was closed half-way).
+    static let abandonedAfter: TimeInterval = 24 * 3600
+
+    static func isUploadID(_ id: String) -> Bool {
+        id.count == 32 && id.allSatisfy { $0.isHexDigit && !$0.isUppercase }
+    }
+
+    /// Makes a new upload's folder and returns its id.
+    func create() throws -> String {
+        let id = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        try AtomicFile.createDirectory(staging.appendingPathComponent(id, isDirectory: true))
+        return id
+    }
+
+    /// The folder of an upload still open, or nil.
+    func openFolder(_ id: String) -> URL? {
+        guard Self.isUploadID(id) else { return nil }
+        let folder = staging.appendingPathComponent(id, isDirectory: true)
+        var isFolder: ObjCBool = false
+        return FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) && isFolder.boolValue ? folder : nil
+    }
+
+    /// Stores page `number` of upload `id` (replacing an earlier try), after checking by its bytes
+    /// that it is an image or PDF arkivator reads.
+    func putPage(_ id: String, number: Int, bytes: [UInt8]) throws {
+        guard let folder = openFolder(id) else { throw WebError.notFound }
+        let format: ImageFormat
+        do throws(InputError) {
+            format = try ImageFormat.sniff(bytes)
+        } catch {
+            if error.errorCode == "truncated", FileSignature.isPDF(bytes) {
+                throw WebError(.unsupportedMediaType, code: "truncated", nb: "PDF-en er ikke hel (den slutter for tidlig). Last den ned på nytt og prøv igjen.",
+                               en: "The PDF is not whole (it ends too early). Download it again and try again.")
+            }
+            throw WebError(.unsupportedMediaType, code: error.errorCode, message: error.userMessage)
+        }
+        let prefix = String(format: "side-%03d.", number)
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(old))
+        }
+        try AtomicFile.write(bytes, to: folder.appendingPathComponent(prefix + format.rawValue), overwrite: true)
+    }
+
+    /// Hands upload `id` to the inbox: false when it has no pages; throws 404 when there is no such open upload.
+    func finish(_ id: String) throws -> Bool {
+        guard let folder = openFolder(id) else { throw WebError.notFound }
+        let pages = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).filter { $0.hasPrefix("side-") }
+        guard !pages.isEmpty else { return false }
+        try AtomicFile.createDirectory(inbox)
+        // One rename on one disk: the watcher sees the whole document or nothing.
+        guard rename(folder.path, inbox.appendingPathComponent(id).path) == 0 else {
+            throw WebError(.internalServerError, code: "inbox", nb: "Brevet kunne ikke legges i innboksen. Prøv igjen.",
+                           en: "The letter could not be put in the inbox. Try again.")
+        }
+        Self.syncDirectory(inbox)
+        Self.syncDirectory(staging)
+        return true
+    }
+
+    /// Where upload `id` is before the journal has it: `open`, `received` (in the inbox) or nil.
+    func place(_ id: String) -> String? {
+        guard Self.isUploadID(id) else { return nil }
+        if openFolder(id) != nil { return "open" }
+        return FileManager.default.fileExists(atPath: inbox.appendingPathComponent(id).path) ? "received" : nil
+    }
+
+    /// The path the journal knows upload `id` by.
+    func source(_ id: String) -> String { inbox.appendingPathComponent(id).path }
+
+    /// Removes uploads never finished within ``abandonedAfter`` (nothing of them was received).
+    func removeAbandoned(now: Date = Date()) {
+        let cutoff = now.addingTimeInterval(-Self.abandonedAfter)
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? [] where Self.isUploadID(name) {
+            let folder = staging.appendingPathComponent(name)
+            let made = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? now
+            if made < cutoff { try? FileManager.default.removeItem(at: folder) }
+        }
+    }
+
+    static func syncDirectory(_ url: URL) {
+        let fd = open(url.path, O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

@@ -1,0 +1,134 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+/// One document's page: its fields, its pages and text, its files, and what can be done to it.
+struct DocumentView {
+    let id: String
+    let notice: String?
+    let problem: String?
+    let fields: [[String: String]]
+    let trashed: Bool
+    let canRedact: Bool
+    let edit: EditView
+    let hasImages: Bool
+    let images: [[String: String]]
+    let hasText: Bool
+    let textParts: [Piece]
+    let files: [[String: String]]
+
+    init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil) {
+        id = document.shortID
+        self.notice = notice
+        self.problem = problem
+        let upload: String = switch document.uploadStatus {
+        case "queued", "pending": words["uploadWaiting"]
+        case "uploading": words["uploadRunning"]
+        case "done": words["uploadDone"]
+        case "error": words["uploadFailed"]
+        default: words["uploadNone"]
+        }
+        fields = [
+            (words["letterDate"], document.documentDate),
+            (words["type"], words.type(document.docType.rawValue)),
+            (words["person"], words.person(document.familyMember ?? document.person)),
+            (words["sender"], document.institution ?? "–"),
+            (words["specialty"], document.specialty ?? "–"),
+            (words["keywords"], document.keywords.isEmpty ? "–" : document.keywords.joined(separator: ", ")),
+            (words["pageCount"], String(document.pageCount)),
+            (words["uploadHeading"], upload),
+        ].map { ["label": $0.0, "value": $0.1] }
+        trashed = document.trashedAt != nil
+        canRedact = document.fodselsnummerCount > 0
+        edit = EditView(document, action: "/documents/\(document.shortID)/edit", button: words["save"], household: household, words: words)
+        images = Self.images(document, words: words)
+        hasImages = !images.isEmpty
+        textParts = Piece.lowConfidence(document.text, ranges: document.lowConfidence)
+        hasText = !document.text.isEmpty
+        files = document.files.enumerated().map { index, file in
+            let label = switch file.kind {
+            case .image: words.text("Side \(file.page) (JPEG)", "Page \(file.page) (JPEG)")
+            case .pdf: words["downloadPDF"]
+            case .docx: words["downloadDocx"]
+            }
+            return ["href": "/documents/\(document.shortID)/files/\(index)", "label": label]
+        }
+    }
+
+    /// The page images, each linking to itself at full size (to zoom on a phone).
+    static func images(_ document: LibraryDocument, words: Words) -> [[String: String]] {
+        document.files.enumerated().filter { $0.element.kind == .image }.map { index, file in
+            ["href": "/documents/\(document.shortID)/files/\(index)", "alt": words.text("Side \(file.page)", "Page \(file.page)")]
+        }
+    }
+}
+
+/// The correction form (document page and review): each field with the rules' confidence, and
+/// "usikker" where they were unsure.
+struct EditView {
+    let action: String
+    let button: String
+    let skip: String?
+    let title: String
+    let people: [Option]
+    let types: [Option]
+    let date: String
+    let institution: String
+    let specialty: String
+    let keywords: String
+    let marks: [String: Mark]
+
+    struct Mark {
+        let uncertain: Bool
+        let confidence: String?
+    }
+
+    init(_ document: LibraryDocument, action: String, button: String, skip: String? = nil, household: [String], words: Words) {
+        self.action = action
+        self.button = button
+        self.skip = skip
+        title = document.title
+        let person = document.familyMember ?? document.person ?? ""
+        let names = [""] + household + (household.contains(person) || person.isEmpty ? [] : [person])
+        people = names.map { Option(value: $0, label: $0.isEmpty ? words["unknownPerson"] : $0, selected: $0 == person) }
+        types = DocumentType.allCases.map { Option(value: $0.rawValue, label: words.type($0.rawValue), selected: $0 == document.docType) }
+        date = document.documentDate
+        institution = document.institution ?? ""
+        specialty = document.specialty ?? ""
+        keywords = document.keywords.joined(separator: ", ")
+        let uncertain = Set(document.needsReview)
+        var marks: [String: Mark] = [:]
+        for key in ["title", "person", "docType", "documentDate", "institution", "specialty"] {
+            let share = document.fieldConfidence?[key].map { "\(Int(($0 * 100).rounded())) %" }
+            if uncertain.contains(key) || share != nil { marks[key] = Mark(uncertain: uncertain.contains(key), confidence: share) }
+        }
+        self.marks = marks
+    }
+
+    /// The changes a posted form makes (only the fields that differ).
+    static func changes(_ form: WebForm, to document: LibraryDocument) throws -> DocumentChanges {
+        var changes = DocumentChanges()
+        func field(_ name: String) -> String? { form[name]?.trimmingCharacters(in: .whitespacesAndNewlines) }
+        if let title = field("title"), !title.isEmpty, title != document.title { changes.title = title }
+        if let person = field("person"), person != (document.familyMember ?? document.person ?? "") { changes.person = person }
+        if let type = field("type"), type != document.docType.rawValue {
+            guard let known = DocumentType(name: type) else { throw WebError.badField("type") }
+            changes.type = known
+        }
+        if let date = field("date"), date != document.documentDate {
+            guard let day = CalendarDate(iso: date) else {
+                throw WebError(.badRequest, code: "badDate", nb: "Datoen må skrives som ÅÅÅÅ-MM-DD, for eksempel 2024-03-05.",
+                               en: "The date must be written as YYYY-MM-DD, for example 2024-03-05.")
+            }
+            changes.date = day
+        }
+        if let institution = field("institution"), institution != (document.institution ?? "") { changes.institution = institution }
+        if let specialty = field("specialty"), specialty != (document.specialty ?? "") { changes.specialty = specialty }
+        if let keywords = field("keywords") {
+            let list = keywords.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            if list != document.keywords { changes.keywords = list }
+        }
+        return changes
+    }
+}

@@ -1,0 +1,177 @@
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+/// What the library, search and trash pages show: rows, the filter form and the pager, as plain
+/// values for the templates (which escape them).
+struct Words {
+    let language: UILanguage
+    let words: [String: String]
+
+    init(_ templates: Templates, _ context: WebContext) {
+        language = context.language
+        words = templates.words(context.language)
+    }
+
+    subscript(_ key: String) -> String { words[key] ?? key }
+
+    func text(_ norwegian: String, _ english: String) -> String { language.text(norwegian, english) }
+
+    /// A document type's name for people ("Lab-svar"), from `type_<raw>` in the strings.
+    func type(_ raw: String) -> String { words["type_" + raw] ?? raw }
+
+    /// The person a document is about, as shown everywhere.
+    func person(_ shown: String?) -> String { shown ?? self["unknownPerson"] }
+}
+
+struct DocumentRow {
+    let id: String
+    let title: String
+    let typeLabel: String
+    let date: String
+    let person: String
+    let institution: String?
+    let upload: String?
+    let hasSnippet: Bool
+    let snippet: [Piece]
+
+    init(_ document: DocumentSummary, words: Words) {
+        id = document.id
+        title = document.title
+        typeLabel = words.type(document.docType)
+        date = document.documentDate
+        person = words.person(document.familyMember ?? document.person)
+        institution = document.institution
+        upload = switch document.uploadStatus {
+        case "queued", "pending": words["uploadWaiting"]
+        case "uploading": words["uploadRunning"]
+        case "done": words["uploadDone"]
+        case "error": words["uploadFailed"]
+        default: nil
+        }
+        snippet = document.snippet.map(Piece.marked) ?? []
+        hasSnippet = !snippet.isEmpty
+    }
+}
+
+/// A piece of text, marked or not (a search hit, a word read with low confidence).
+struct Piece {
+    let text: String
+    let hit: Bool
+    let low: Bool
+
+    /// A snippet split at the library's hit markers.
+    static func marked(_ snippet: String) -> [Piece] {
+        var pieces: [Piece] = []
+        var rest = Substring(snippet)
+        while let start = rest.range(of: Library.markStart) {
+            if start.lowerBound > rest.startIndex { pieces.append(Piece(text: String(rest[..<start.lowerBound]), hit: false, low: false)) }
+            rest = rest[start.upperBound...]
+            let end = rest.range(of: Library.markEnd)
+            pieces.append(Piece(text: String(rest[..<(end?.lowerBound ?? rest.endIndex)]), hit: true, low: false))
+            rest = end.map { rest[$0.upperBound...] } ?? rest[rest.endIndex...]
+        }
+        if !rest.isEmpty { pieces.append(Piece(text: String(rest), hit: false, low: false)) }
+        return pieces
+    }
+
+    /// A document's text with each low-confidence range marked.
+    static func lowConfidence(_ text: String, ranges: [LibraryDocument.TextRange]) -> [Piece] {
+        let scalars = Array(text.unicodeScalars)
+        var pieces: [Piece] = [], position = 0
+        func slice(_ range: Range<Int>) -> String { String(String.UnicodeScalarView(scalars[range])) }
+        for range in ranges.sorted(by: { $0.start < $1.start }) where range.start >= position && range.start < scalars.count {
+            let end = min(scalars.count, range.start + range.length)
+            guard range.start < end else { continue }
+            if range.start > position { pieces.append(Piece(text: slice(position..<range.start), hit: false, low: false)) }
+            pieces.append(Piece(text: slice(range.start..<end), hit: false, low: true))
+            position = end
+        }
+        if position < scalars.count { pieces.append(Piece(text: slice(position..<scalars.count), hit: false, low: false)) }
+        return pieces
+    }
+}
+
+struct Option {
+    let value: String
+    let label: String
+    let selected: Bool
+}
+
+/// The filter form of the library and search pages, as it was sent.
+struct FilterView {
+    let action: String
+    let withQuery: Bool
+    let q: String
+    let qEncoded: String
+    let people: [Option]
+    let types: [Option]
+    let from: String
+    let to: String
+    let institution: String
+    /// How many filters are set (nil: none), and whether the form starts unfolded on a phone.
+    let activeCount: Int?
+    let open: Bool
+
+    /// The filter names, in the order links keep them.
+    static let names = ["q", "person", "type", "from", "to", "institution"]
+
+    init(_ query: WebForm, action: String, withQuery: Bool, household: [String], words: Words) {
+        self.action = action
+        self.withQuery = withQuery
+        q = query["q"] ?? ""
+        qEncoded = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
+        let person = query.value("person") ?? ""
+        var people = household.map { Option(value: $0, label: $0, selected: $0 == person) }
+        people.append(Option(value: PersonFilter.unknown, label: words["unknownPerson"], selected: PersonFilter.isUnknown(person)))
+        if !person.isEmpty, !PersonFilter.isUnknown(person), !household.contains(person) {
+            people.append(Option(value: person, label: person, selected: true))
+        }
+        self.people = people
+        let type = query.value("type")
+        types = DocumentType.allCases.map { Option(value: $0.rawValue, label: words.type($0.rawValue), selected: $0.rawValue == type) }
+        from = query["from"] ?? ""
+        to = query["to"] ?? ""
+        institution = query["institution"] ?? ""
+        let active = ["person", "type", "from", "to", "institution"].filter { query.value($0) != nil }.count
+        activeCount = active > 0 ? active : nil
+        open = active > 0
+    }
+}
+
+/// The person filter: a name, or "ukjent" for letters about no one known.
+enum PersonFilter {
+    static let unknown = "ukjent"
+
+    static func isUnknown(_ text: String) -> Bool {
+        ["ukjent", "ukjent person", "unknown", "unknown person"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}
+
+struct PagerView {
+    let newer: String?
+    let older: String?
+    let label: String
+
+    /// Links to the pages before and after `page` (nil when everything fits on one).
+    static func make(query: WebForm, page: Int, total: Int, pageSize: Int, path: String, words: Words) -> PagerView? {
+        let pages = max(1, (total + pageSize - 1) / pageSize)
+        guard pages > 1 else { return nil }
+        func link(_ number: Int) -> String {
+            "\(path)?" + query.query(keeping: FilterView.names, adding: [("side", String(number))])
+        }
+        return PagerView(newer: page > 1 ? link(page - 1) : nil, older: page < pages ? link(page + 1) : nil,
+                         label: words.text("Side \(page) av \(pages)", "Page \(page) of \(pages)"))
+    }
+}
+
+/// The results part of the library and search pages.
+struct ResultsView {
+    var notes: [String] = []
+    var problem: String?
+    var emptyText: String?
+    var countText: String?
+    var hasDocuments = false
+    var documents: [DocumentRow] = []
+    var pager: PagerView?
+}
