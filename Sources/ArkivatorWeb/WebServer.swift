@@ -69,16 +69,21 @@ public struct WebServer: Sendable {
     public let options: Options
     let templates: Templates
     let throttle: SignInThrottle
-    /// The one-time code the first password needs; nil once a password is set.
-    public let setupCode: String?
+    /// The one-time code the first password needs, while none is set (`serve` prints it).
+    public let setupCode: String
     let routeTable = RouteTable()
 
-    public init(library: Library, options: Options = Options()) throws {
-        store = AsyncLibrary(library)
+    public init(store: AsyncLibrary, options: Options = Options()) throws {
+        self.store = store
         self.options = options
         templates = try Templates.load()
         throttle = SignInThrottle(clock: options.clock, sleep: options.pause)
-        setupCode = try library.webPasswordHash() == nil ? SetupCode.make().value : nil
+        setupCode = SetupCode.make().value
+    }
+
+    /// Whether the first password is still to be chosen (then `serve` shows ``setupCode``).
+    public func needsSetup() async throws -> Bool {
+        try await store.read { try $0.webPasswordHash() } == nil
     }
 
     /// Refuses to listen beyond this machine before a password is set: health data must not be

@@ -59,6 +59,10 @@ extension Arkivator {
             valueName: "ADDRESS"))
         var trustedProxy: [String] = []
 
+        /// Seconds a connection may send nothing before it is closed (for tests).
+        @Option(name: .long, help: .hidden)
+        var connectionTimeout: Int64 = 60
+
         @Option(name: .long, help: ArgumentHelp("Hvor mye som logges: error, warning, info (standard) eller debug. (How much is logged.)",
                                                 valueName: "LEVEL"))
         var logLevel = "info"
@@ -110,9 +114,9 @@ extension Arkivator {
             logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
             let server: WebServer
             do {
-                server = try WebServer(library: library, options: .init(
+                server = try WebServer(store: AsyncLibrary(library), options: .init(
                     host: host, port: port, idleLock: TimeInterval(idleMinutes * 60), inbox: inbox, tls: tls,
-                    trustedProxies: trustedProxy, logger: logger))
+                    trustedProxies: trustedProxy, connectionIdleTimeout: max(1, connectionTimeout), logger: logger))
             } catch {
                 terminal.error(UserMessage(error: error))
                 throw ExitCode(1)
@@ -184,7 +188,8 @@ extension Arkivator {
             let scheme = tls == nil ? "http" : "https"
             terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
                                       en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
-            if let code = server.setupCode {
+            if try library.webPasswordHash() == nil {
+                let code = server.setupCode
                 terminal.line(UserMessage(
                     nb: "Ingen passord er valgt ennå. Åpne adressen over og skriv denne engangskoden når du velger passord: \(code)",
                     en: "No password has been chosen yet. Open the address above and type this one-time code when you choose the password: \(code)").text())

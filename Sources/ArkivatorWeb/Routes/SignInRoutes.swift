@@ -9,13 +9,13 @@ extension WebServer {
     /// terminal), sign-in (throttled per client), the owner's one-time sign-in link, sign-out.
     func addSignInRoutes(open: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, options = self.options, throttle = self.throttle, templates = self.templates
-        let setupCode = self.setupCode.map { SetupCode(value: $0) }
+        let setupCode = SetupCode(value: self.setupCode)
         open.get("/setup") { _, context -> Response in
             guard try await store.read({ try $0.webPasswordHash() }) == nil else { return Self.redirect("/login") }
             return Self.passwordPage(templates, setup: true, problem: nil, context: context)
         }
         open.post("/setup") { request, context -> Response in
-            guard try await store.read({ try $0.webPasswordHash() }) == nil, let setupCode else { throw HTTPError(.forbidden) }
+            guard try await store.read({ try $0.webPasswordHash() }) == nil else { throw HTTPError(.forbidden) }
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let code = form["code"] ?? ""
             // Wrong codes count like wrong passwords: the code cannot be guessed either.
