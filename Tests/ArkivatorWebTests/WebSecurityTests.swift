@@ -40,10 +40,10 @@ import Testing
                 checked.withLockedValue { $0 += 1 }
                 return false
             }
-            #expect(outcome == .locked(seconds: 2))
+            #expect(outcome == .locked(seconds: 5))
         }
         #expect(checked.withLockedValue { $0 } == 0, "nothing is checked while locked")
-        time.advance(2)
+        time.advance(5)
         #expect(await throttle.attempt(client: "x", { true }) == .accepted, "the lock was not made longer by the tries")
         #expect(await throttle.lockedSeconds(client: "x") == nil)
     }
@@ -59,7 +59,7 @@ import Testing
                 time.advance(Double(seconds))
             }
         }
-        #expect(locks == [2, 4, 8], "2 s, 4 s, 8 s …")
+        #expect(locks == [5, 10, 20], "5 s, 10 s, 20 s …")
         time.advance(SignInThrottle.forgetAfter + 1)
         _ = await throttle.attempt(client: "x", { false })
         #expect(await throttle.lockedSeconds(client: "x") == nil, "counting starts again")

@@ -4,10 +4,10 @@ import Foundation
 ///
 /// Each client (see ``ClientAddress``) has its own count of wrong passwords. Its tries are handled
 /// one at a time: a second try waits until the first is answered, so twenty sent at once are
-/// twenty tries in a row. Every wrong password is answered after a pause of a second; from the
-/// fifth in a row on, the client is also locked for a while (2 s, 4 s … at most 5 minutes), and
-/// tries while it is locked are answered at once without being checked or counted, so they do
-/// not make the lock longer. A lock ends by itself. The count is forgotten
+/// twenty tries in a row. Every refusal is answered after a pause of a second; from the fifth
+/// wrong password in a row on, the client is also locked for a while (5 s, 10 s, 20 s … at most
+/// 5 minutes), and tries while it is locked are refused without being checked or counted, so they
+/// do not make the lock longer. A lock ends by itself. The count is forgotten
 /// after a quiet quarter of an hour and on a right password. Other clients, and browsers already
 /// signed in, are never affected. The same counts guard the fødselsnummer reveal.
 actor SignInThrottle {
@@ -33,6 +33,7 @@ actor SignInThrottle {
     private let sleep: @Sendable (Double) async -> Void
     /// Failures before a client is locked.
     static let freeTries = 5
+    static let firstLock: Double = 5
     static let longestLock: Double = 300
     /// How late a wrong password is answered.
     static let pause: Double = 1
@@ -44,8 +45,16 @@ actor SignInThrottle {
         self.sleep = sleep
     }
 
-    /// Runs `check` (the password comparison) for `client`, one try at a time per client.
+    /// Runs `check` (the password comparison) for `client`, one try at a time per client. Every
+    /// refusal comes after ``pause``: a wrong password while the client's turn is held (so tries
+    /// sent at once are answered one after another), a locked try after the turn is given on.
     func attempt(client key: String, _ check: @Sendable () async -> Bool) async -> Outcome {
+        let outcome = await turn(key, check)
+        if case .locked = outcome { await sleep(Self.pause) }
+        return outcome
+    }
+
+    private func turn(_ key: String, _ check: @Sendable () async -> Bool) async -> Outcome {
         await enter(key)
         defer { leave(key) }
         let now = clock()
@@ -67,7 +76,7 @@ actor SignInThrottle {
         clients[key]?.failures = failures
         clients[key]?.lastFailure = clock()
         if failures >= Self.freeTries {
-            clients[key]?.lockedUntil = clock().addingTimeInterval(min(Self.longestLock, pow(2, Double(failures - Self.freeTries + 1))))
+            clients[key]?.lockedUntil = clock().addingTimeInterval(min(Self.longestLock, Self.firstLock * pow(2, Double(failures - Self.freeTries))))
         }
         // The wrong answer itself comes late, so guesses cannot be made faster than this.
         await sleep(Self.pause)
