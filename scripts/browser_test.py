@@ -13,6 +13,7 @@ every step held, 1 with the failing step named, 2 when Chromium or selenium is m
 """
 
 import argparse
+import re
 import json
 import os
 import shutil
@@ -25,6 +26,7 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 PASSWORD = "riktig hest batteri"
+PHONE = (390, 844)
 
 try:
     from selenium import webdriver
@@ -54,11 +56,12 @@ class Check:
         self.driver.get(self.base + path)
 
     def shot(self, name):
-        for label, (w, h) in (("desktop", (1280, 800)), ("phone", (390, 844))):
+        # The test runs on a phone-sized screen; each page is also photographed at desktop size.
+        for label, (w, h) in (("desktop", (1280, 800)), ("phone", PHONE)):
             self.driver.set_window_size(w, h)
             time.sleep(0.2)
             self.driver.save_screenshot(str(self.out / f"{name}-{label}.png"))
-        self.driver.set_window_size(1280, 800)
+        self.driver.set_window_size(*PHONE)
 
     def text(self):
         # The page may be replaced while it is read (a form just posted): then it is read again.
@@ -108,7 +111,7 @@ def main():
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": "nb-NO,nb"})
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    driver.set_window_size(1280, 800)
+    driver.set_window_size(*PHONE)
     c = Check(driver, base, a.out)
     try:
         for _ in range(100):
@@ -118,10 +121,14 @@ def main():
             except OSError:
                 time.sleep(0.1)
 
-        c.step("first run: choose the password")
+        c.step("first run: choose the password with the code serve printed")
         c.open("/")
         c.expect("/setup" in driver.current_url, f"first visit goes to the first-run page, not {driver.current_url}")
         c.shot("01-setup")
+        log.flush()
+        code = re.search(r"[A-Z0-9]{4}-[A-Z0-9]{4}", (a.out / "serve.log").read_text())
+        c.expect(code is not None, "serve printed the one-time code in its terminal")
+        driver.find_element(By.ID, "code").send_keys(code.group(0))
         driver.find_element(By.ID, "password").send_keys(PASSWORD)
         driver.find_element(By.ID, "again").send_keys(PASSWORD)
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
@@ -138,6 +145,31 @@ def main():
         driver.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
         c.wait(lambda: "Bibliotek" in driver.title, "the library after signing in")
 
+        c.step("settings: copies to a folder on this machine")
+        copies = work / "kopier"
+        copies.mkdir()
+        c.open("/settings")
+        driver.find_element(By.CSS_SELECTOR, "input[name=kind][value=folder]").click()
+        driver.find_element(By.ID, "folder-path").send_keys(str(copies))
+        driver.find_element(By.CSS_SELECTOR, "form[action='/settings/destination'] button").click()
+        c.wait(lambda: "Lagret" in c.text(), "the destination is saved, and it says so")
+        c.shot("02-settings")
+
+        c.step("upload a two-page letter: its files reach the folder with only serve running")
+        c.open("/upload")
+        pages = [REPO / "samples/epikrise-skann_p1.jpg", REPO / "samples/epikrise-skann_p2.jpg"]
+        driver.find_element(By.ID, "files").send_keys("\n".join(str(p) for p in pages))
+        driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+        c.wait(lambda: "arkivert" in c.text(), "the letter filed")
+        started = time.monotonic()
+
+        def copied():
+            names = [p.name for p in copies.rglob("*") if p.is_file()]
+            return (any(n.endswith(".docx") for n in names) and any(n.endswith(".jpeg") for n in names)
+                    and any(n.endswith(".pdf") for n in names))
+        c.wait(copied, "the .docx, the page images and the PDF in the destination folder", timeout=60)
+        print(f"browser test: the copies reached the folder {time.monotonic() - started:.1f} s after filing", flush=True)
+
         c.step("upload two photos, each its own letter")
         c.open("/upload")
         photos = [REPO / "samples/innkalling-foto.jpg", REPO / "samples/labsvar-ren.png"]
@@ -147,9 +179,13 @@ def main():
         c.wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#progress li")) == 2
                and all("arkivert" in li.text for li in driver.find_elements(By.CSS_SELECTOR, "#progress li")),
                "both photos filed")
+        results = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#progress li")]
+        c.expect(any("Innkalling" in r for r in results) and all(re.search(r"\d{4}-\d{2}-\d{2}", r) for r in results)
+                 and all("til gjennomsyn" in r for r in results),
+                 f"each result says what was found (title, type, date) and that it waits for review: {results}")
         c.shot("02-upload")
         c.open("/")
-        c.expect("2 dokumenter" in c.text(), "two documents in the library")
+        c.expect("3 dokumenter" in c.text(), "three documents in the library")
         c.shot("03-library")
 
         c.step("add a household member")
@@ -161,17 +197,17 @@ def main():
 
         c.step("correct the person in review")
         c.open("/review")
-        c.expect("2 venter" in c.text(), "both letters wait for review (no household member yet)")
+        c.expect("3 venter" in c.text(), "the letters wait for review (no household member yet)")
         c.shot("05-review")
-        for _ in range(2):
+        for _ in range(3):
             title = driver.find_element(By.ID, "title").get_attribute("value")
             if "Prøvesvar" in title:
                 Select(driver.find_element(By.ID, "person")).select_by_visible_text("Erik Haugland")
             driver.find_element(By.CSS_SELECTOR, "form.edit button[type=submit]").click()
             time.sleep(0.3)
-        c.expect("Ingenting venter" in c.text(), "the review queue is empty after two saves")
+        c.expect("Ingenting venter" in c.text(), "the review queue is empty after three saves")
         c.open("/?person=Erik")
-        c.expect("1 dokumenter" in c.text() and "Prøvesvar" in c.text(), "the lab result is filed to Erik now")
+        c.expect("1 dokument\n" in c.text() + "\n" and "Prøvesvar" in c.text(), "the lab result is filed to Erik now")
 
         c.step("search")
         c.open("/search?q=Hemoglobin")
@@ -199,12 +235,49 @@ def main():
         document_url = driver.current_url
         driver.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button").click()
         c.wait(lambda: "Angre" in c.text(), "the undo notice")
-        c.expect("1 dokumenter" in c.text(), "the deleted letter left the library")
+        c.expect("2 dokumenter" in c.text(), "the deleted letter left the library")
         c.shot("08-deleted")
         driver.find_element(By.CSS_SELECTOR, ".notice button").click()
         c.wait(lambda: driver.current_url == document_url and "papirkurven" not in c.text(), "back after undo")
         c.open("/")
-        c.expect("2 dokumenter" in c.text(), "both letters in the library again")
+        c.expect("3 dokumenter" in c.text(), "every letter in the library again")
+
+        c.step("a WebDAV server that stops: Settings and the library say why")
+        dav_port = free_port()
+        dav = subprocess.Popen(["rclone", "serve", "webdav", "--addr", f"127.0.0.1:{dav_port}", str(work / "dav")],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (work / "dav").mkdir(exist_ok=True)
+        try:
+            for _ in range(100):
+                try:
+                    socket.create_connection(("127.0.0.1", dav_port), timeout=0.2).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            c.open("/settings")
+            driver.find_element(By.CSS_SELECTOR, "input[name=kind][value=webdav]").click()
+            driver.find_element(By.ID, "webdav-url").send_keys(f"http://127.0.0.1:{dav_port}/Arkiv")
+            driver.find_element(By.CSS_SELECTOR, "form[action='/settings/destination'] button").click()
+            c.wait(lambda: "Lagret" in c.text(), "the WebDAV destination is saved while the server answers")
+        finally:
+            dav.terminate()
+            dav.wait(10)
+        c.open("/upload")
+        driver.find_element(By.ID, "files").send_keys(str(REPO / "samples/vedtak-digital.pdf"))
+        driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+        c.wait(lambda: "arkivert" in c.text(), "the letter filed")
+
+        def told():
+            c.open("/settings")
+            return driver.find_elements(By.CSS_SELECTOR, "#main p.problem[role=status]")
+        c.wait(told, "Settings says why the copies wait", timeout=60)
+        reason = driver.find_element(By.CSS_SELECTOR, "#main p.problem[role=status]").text
+        c.expect("127.0.0.1" in reason or "svarer ikke" in reason or "nås ikke" in reason, f"the reason names the server: {reason}")
+        c.shot("09-settings-waiting")
+        c.open("/")
+        banner = driver.find_elements(By.CSS_SELECTOR, ".notice.warning")
+        c.expect(banner and "Prøv igjen" in banner[0].text, "the library says the copies wait, with «Prøv igjen»")
+        c.shot("10-library-waiting")
         print(f"browser test: every step held; screenshots in {a.out}")
         return 0
     except AssertionError as failure:
