@@ -106,6 +106,7 @@ let package = Package(
         // The search benchmark (`make bench`): indexes synthetic letters, times queries.
         .executableTarget(name: "arkivator-bench", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore"]),
 
+        .testTarget(name: "ArkivatorCoreTests", dependencies: ["ArkivatorCore"]),
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),

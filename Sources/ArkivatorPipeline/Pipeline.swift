@@ -355,7 +355,7 @@ private final class Run: Sendable {
         if let archive = options.archive {
             let start = Date()
             let pages = assembly.pages.compactMap { $0 }
-            if archive.redact { record.text = Fodselsnummer.masking(record.text) }
+            if archive.redact { record.text = Redaction.redact(record.text) }
             do {
                 if let library = archive.library {
                     try LibraryStage.file(&record, pages: pages, originalPDF: assembly.originalPDF, archive: archive,

@@ -34,10 +34,8 @@ enum LibraryCommand {
 
     /// `2024-03-14  epikrise    Kari Nordmann   2024-03-14 Epikrise …   [3fa2b1c9d0]`
     static func lines(_ documents: [DocumentSummary]) -> [String] {
-        let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").text()
-        return FamilyCommand.table(documents.map { document in
-            [document.documentDate, document.docType, document.familyMember ?? document.person ?? unknown,
-             document.title.hasPrefix(document.documentDate + " ") ? String(document.title.dropFirst(11)) : document.title,
+        FamilyCommand.table(documents.map { document in
+            [document.documentDate, document.docType, document.shownPerson.text(), DocumentTitle.description(of: document.title),
              document.id]
         })
     }
