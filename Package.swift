@@ -128,6 +128,7 @@ let package = Package(
         .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "TestSupport"]),
         .testTarget(name: "ArkivatorSyncTests", dependencies: [
             "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .testTarget(name: "ArkivatorWebTests", dependencies: [
             "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive", "ArkivatorPipeline", "ArkivatorClassify",
