@@ -114,6 +114,10 @@ let package = Package(
             "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorIntake", "ArkivatorLibrary", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        // The command line as a person uses it: every suite here runs the `arkivator` program.
+        .testTarget(name: "ArkivatorCLITests", dependencies: [
+            "ArkivatorLibrary", "ArkivatorImaging", "ArkivatorCore", "TestSupport",
+        ]),
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
