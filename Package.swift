@@ -72,10 +72,12 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        // Orchestration: runs the stages per document, pages in parallel, progress.
+        // Orchestration: runs the stages per document, pages in parallel, progress; the watcher; and
+        // the one assembly (`Household`) that `ingest`, `watch` and `serve` share: the library opened
+        // once, the household, the settings checked, the pipeline factory and the upload worker.
         .target(name: "ArkivatorPipeline", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
-            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary",
+            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // Sync: the upload queue's worker and its destinations (folder, WebDAV, rclone).
@@ -111,7 +113,8 @@ let package = Package(
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorPipelineTests", dependencies: [
-            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorIntake", "ArkivatorLibrary", "TestSupport",
+            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorIntake", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorLLM",
+            "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // The command line as a person uses it: every suite here runs the `arkivator` program.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ArkivatorClassify
 import ArkivatorCore
+import ArkivatorPipeline
 import ArkivatorLibrary
 import Foundation
 
@@ -12,6 +13,17 @@ enum LibraryCommand {
             return try body(try Library.open(options.location))
         } catch let exit as ExitCode {
             throw exit
+        } catch {
+            Terminal().error(UserMessage(error: error))
+            throw ExitCode(1)
+        }
+    }
+
+    /// The household's assembly over the library (opened once): what `ingest`, `watch` and
+    /// `serve` run with. A library that cannot be opened is one plain line and exit code 1.
+    static func household(_ options: LibraryOptions, notify: String? = nil) throws -> Household {
+        do {
+            return try Household.open(options.location, notify: notify)
         } catch {
             Terminal().error(UserMessage(error: error))
             throw ExitCode(1)

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ArkivatorCore
-import ArkivatorClassify
-import ArkivatorLibrary
+import ArkivatorLLM
 import ArkivatorPipeline
+import ArkivatorSync
 import ArkivatorWeb
 import Foundation
 
@@ -72,70 +72,27 @@ extension Arkivator {
         }
 
         func run() throws {
-            let library = try LibraryCommand.run(libraryOptions) { $0 }
             guard let (host, port) = Self.address(listen) else { throw ExitCode(64) }
-            let location = libraryOptions.location
-            let inbox = location.directory.appendingPathComponent("Innboks", isDirectory: true).standardizedFileURL
-            let tls = tlsCert.flatMap { cert in tlsKey.map { (certificate: cert, key: $0) } }
-            let server = WebServer(library: library, options: .init(host: host, port: port,
-                                                                    idleLock: TimeInterval(idleMinutes * 60), inbox: inbox, tls: tls))
             let terminal = Terminal()
-            if setPassword {
-                let first = Self.readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
-                let again = isatty(0) == 1
-                    ? Self.readPassword(prompt: UserMessage(nb: "Samme passord igjen: ", en: "The same password again: ").text())
-                    : first
-                do {
-                    try server.setPassword(first ?? "", again: again ?? "")
-                } catch {
-                    terminal.error(UserMessage(error: error))
-                    throw ExitCode(1)
-                }
-                terminal.line(UserMessage(nb: "Passordet er satt. Alle nettlesere er logget ut.",
-                                          en: "The password is set. Every browser is signed out.").text())
-                return
-            }
+            let household = try LibraryCommand.household(libraryOptions)
+            let tls = tlsCert.flatMap { cert in tlsKey.map { (certificate: cert, key: $0) } }
+            // The lead's web app will take the assembly itself; for now it is given its library.
+            let server = WebServer(library: household.library, options: .init(
+                host: host, port: port, idleLock: TimeInterval(idleMinutes * 60), inbox: household.inbox, tls: tls))
+            if setPassword { return try Self.setPassword(server, terminal: terminal) }
             do {
                 try server.check()
             } catch {
                 terminal.error(UserMessage(error: error))
                 throw ExitCode(1)
             }
-            // Uploads are handed to the inbox, which is watched as `watch` watches a folder (same
-            // journal: a document received is never lost and never filed twice).
-            let archiveRoot = library.defaultArchiveRoot
-            let watcher: Watcher
-            do {
-                watcher = try Watcher(library: library, options: .init(folder: inbox, settle: 1, onSuccess: .move),
-                                      makePipeline: {
-                    let family = try FamilySource.profiles(file: nil, library: location)
-                    return try Pipeline(options: .init(classifier: Classifier(family: family),
-                                                       archive: ArchiveOptions(root: archiveRoot, library: library)))
-                }, report: { WatchReport(terminal: terminal, settle: 1, restarted: true).show($0) })
-            } catch {
-                terminal.error(UserMessage(error: error))
-                throw ExitCode(1)
-            }
-            let finished = DispatchSemaphore(value: 0)
-            let watching = Thread {
-                do {
-                    _ = try watcher.run()
-                } catch {
-                    terminal.error(UserMessage(error: error))
-                }
-                finished.signal()
-            }
-            watching.name = "arkivator-inbox"
-            watching.start()
-            // On the way out, the document being read is finished first.
-            defer {
-                watcher.stop()
-                finished.wait()
-            }
+            let background = try ServeBackground.start(household, terminal: terminal)
+            // On the way out, the document being read is finished first, and the uploads stop.
+            defer { background.stop() }
             let scheme = tls == nil ? "http" : "https"
             terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
                                       en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
-            if tls == nil, !server.options.isLoopback {
+            if tls == nil, !LocalAddress.isLocal(host: host) {
                 terminal.error(UserMessage(
                     nb: "Uten HTTPS går brevene ukryptert over nettverket. Bruk --tls-cert/--tls-key, eller en proxy med TLS (se README).",
                     en: "Without HTTPS the letters cross the network unencrypted. Use --tls-cert/--tls-key, or a proxy with TLS (see the README)."))
@@ -154,10 +111,81 @@ extension Arkivator {
             }
         }
 
+        /// `--set-password`: reads the new password twice (once from a pipe) and stores it.
+        static func setPassword(_ server: WebServer, terminal: Terminal) throws {
+            let first = readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
+            let again = isatty(0) == 1
+                ? readPassword(prompt: UserMessage(nb: "Samme passord igjen: ", en: "The same password again: ").text())
+                : first
+            do {
+                try server.setPassword(first ?? "", again: again ?? "")
+            } catch {
+                terminal.error(UserMessage(error: error))
+                throw ExitCode(1)
+            }
+            terminal.line(UserMessage(nb: "Passordet er satt. Alle nettlesere er logget ut.",
+                                      en: "The password is set. Every browser is signed out.").text())
+        }
+
         /// A password from the terminal without echo, or a line from standard input.
         static func readPassword(prompt: String) -> String? {
             if isatty(0) == 1, let typed = getpass(prompt) { return String(cString: typed) }
             return readLine(strippingNewline: true)
         }
+    }
+}
+
+/// What `serve` runs beside the web app: the inbox watched as `watch` watches a folder (same
+/// journal, so a letter received is never lost and never filed twice; the language model asked
+/// when `llm.enabled` is on), and the upload worker in the background, woken by each document
+/// filed. Both on threads of their own; ``stop()`` finishes the document being read and the
+/// upload in progress goes back in the queue.
+struct ServeBackground {
+    let watcher: Watcher
+    let uploads: Uploads
+    private let finished: DispatchSemaphore
+
+    static func start(_ household: Household, terminal: Terminal) throws -> ServeBackground {
+        var model: LLMSettings?
+        do {
+            model = try household.languageModel()
+            if let model { LLMCommand.announce(model, terminal: terminal) }
+        } catch {
+            // The web app still runs: letters are read by the rules until the model can be used.
+            terminal.error(UserMessage(error: error))
+        }
+        let watcher: Watcher
+        do {
+            watcher = try household.watcher(.init(folder: household.inbox, settle: 1, onSuccess: .move),
+                                            pipeline: .init(languageModel: model)) { event in
+                WatchReport(terminal: terminal, settle: 1, restarted: true).show(event)
+            }
+        } catch {
+            terminal.error(UserMessage(error: error))
+            throw ExitCode(1)
+        }
+        let finished = DispatchSemaphore(value: 0)
+        let watching = Thread {
+            do {
+                _ = try watcher.run()
+            } catch {
+                terminal.error(UserMessage(error: error))
+            }
+            finished.signal()
+        }
+        watching.name = "arkivator-inbox"
+        watching.start()
+        household.uploads.start { report in
+            for entry in report.entries { terminal.line(UploadCommand.line(entry)) }
+            for problem in report.problems { terminal.error(problem) }
+        }
+        return ServeBackground(watcher: watcher, uploads: household.uploads, finished: finished)
+    }
+
+    /// Stops both and waits for them.
+    func stop() {
+        watcher.stop()
+        uploads.stop()
+        finished.wait()
     }
 }
