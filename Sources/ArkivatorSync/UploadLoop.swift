@@ -4,8 +4,10 @@ import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
 
-/// The upload worker at work in the background, on a thread of its own (never on Swift's
-/// cooperative pool): it uploads what is due, then sleeps until the next job is due, at most
+/// The upload worker at work in the background, on threads of its own: the loop on a thread, the
+/// passes on an executor of their own (``UploadExecutor``), so neither blocks Swift's cooperative
+/// pool nor waits for it when the pool is busy. It uploads what is due, then sleeps until the next
+/// job is due, at most
 /// ``idleCheck`` seconds (so jobs another process queued are found), or until ``wake()``: a
 /// document was filed, or the person asked to try again. ``stop()`` cancels the pass in progress
 /// (the job being uploaded goes back in the queue) and waits for the thread to end.
@@ -16,6 +18,7 @@ final class UploadLoop: Sendable {
     private let wakeUp = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let state = NIOLockedValueBox(State())
+    private let executor = UploadExecutor()
 
     private struct State {
         var started = false
@@ -67,13 +70,21 @@ final class UploadLoop: Sendable {
     private func loop(report: @Sendable (UploadReport) -> Void) {
         let worker = worker
         while !isStopped {
-            let pass = Task.detached { await worker.runDueJobs() }
+            let result = NIOLockedValueBox(UploadReport())
+            let finishedPass = DispatchSemaphore(value: 0)
+            let pass = executor.task {
+                let report = await worker.runDueJobs()
+                result.withLockedValue { $0 = report }
+                finishedPass.signal()
+                return report
+            }
             let stopped = state.withLockedValue { state -> Bool in
                 state.pass = pass
                 return state.stopped
             }
             if stopped { pass.cancel() }
-            let done = BlockingWait.run { await pass.value }
+            finishedPass.wait()
+            let done = result.withLockedValue { $0 }
             state.withLockedValue { $0.pass = nil }
             if !done.entries.isEmpty || !done.problems.isEmpty { report(done) }
             guard !isStopped else { break }
@@ -89,5 +100,35 @@ final class UploadLoop: Sendable {
               status.pending > 0, let next = status.nextDue else { return idleCheck }
         let floor = pass.busy ? 5 : pass.entries.isEmpty ? 0.5 : 0.05
         return min(max(next.timeIntervalSinceNow, floor), idleCheck)
+    }
+}
+
+/// Runs the upload passes' async work on one Dispatch queue of their own instead of Swift's
+/// cooperative pool (a task executor preference): a pool kept busy elsewhere (requests that block,
+/// a test run) never holds the uploads up.
+final class UploadExecutor: Sendable {
+    private let queue = DispatchQueue(label: "arkivator.uploads")
+
+    /// Starts `body` as a task that prefers this executor.
+    func task(_ body: @escaping @Sendable () async -> UploadReport) -> Task<UploadReport, Never> {
+        if #available(macOS 15.0, *) {
+            return Task(executorPreference: QueueExecutor(queue: queue), operation: body)
+        }
+        return Task.detached(operation: body)
+    }
+}
+
+@available(macOS 15.0, *)
+private final class QueueExecutor: TaskExecutor {
+    let queue: DispatchQueue
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }

@@ -76,7 +76,7 @@ extension Arkivator {
             let terminal = Terminal()
             let household = try LibraryCommand.household(libraryOptions)
             let tls = tlsCert.flatMap { cert in tlsKey.map { (certificate: cert, key: $0) } }
-            // The lead's web app will take the assembly itself; for now it is given its library.
+            // The web app works over the assembly's one library.
             let server = WebServer(library: household.library, options: .init(
                 host: host, port: port, idleLock: TimeInterval(idleMinutes * 60), inbox: household.inbox, tls: tls))
             if setPassword { return try Self.setPassword(server, terminal: terminal) }
