@@ -74,10 +74,12 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        // Orchestration: runs the stages per document, pages in parallel, progress.
+        // Orchestration: runs the stages per document, pages in parallel, progress; the watcher; and
+        // the one assembly (`Household`) that `ingest`, `watch` and `serve` share: the library opened
+        // once, the household, the settings checked, the pipeline factory and the upload worker.
         .target(name: "ArkivatorPipeline", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
-            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary",
+            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // Sync: the upload queue's worker and its destinations (folder, WebDAV, rclone).
@@ -90,7 +92,7 @@ let package = Package(
         ]),
         // The web app (`arkivator serve`): a thin shell over the library, like the command line.
         .target(name: "ArkivatorWeb", dependencies: [
-            "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync",
+            "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorPipeline",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -112,12 +114,18 @@ let package = Package(
         // The search benchmark (`make bench`): indexes synthetic letters, times queries.
         .executableTarget(name: "arkivator-bench", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore"]),
 
+        .testTarget(name: "ArkivatorCoreTests", dependencies: ["ArkivatorCore"]),
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorPipelineTests", dependencies: [
-            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorIntake", "ArkivatorLibrary", "TestSupport",
+            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorIntake", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorLLM",
+            "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // The command line as a person uses it: every suite here runs the `arkivator` program.
+        .testTarget(name: "ArkivatorCLITests", dependencies: [
+            "ArkivatorLibrary", "ArkivatorImaging", "ArkivatorCore", "TestSupport",
         ]),
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",
@@ -133,6 +141,7 @@ let package = Package(
         .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "TestSupport"]),
         .testTarget(name: "ArkivatorSyncTests", dependencies: [
             "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .testTarget(name: "ArkivatorWebTests", dependencies: [
             "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive", "ArkivatorPipeline", "ArkivatorClassify",

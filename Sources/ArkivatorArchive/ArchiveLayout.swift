@@ -16,7 +16,7 @@ public struct ArchiveLayout: Sendable, Equatable {
     public let root: URL
 
     /// The folder for letters about someone outside the household, or no one found.
-    public static let unknownPerson = "Ukjent person"
+    public static let unknownPerson = ShownPerson.unknown.norwegian
     /// The folder (inside a person's folder) for the `.docx` files.
     public static let documentsFolder = "Dokumenter"
     /// The folder (inside a person's folder) for page images and the searchable PDF.

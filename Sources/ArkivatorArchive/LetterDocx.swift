@@ -49,7 +49,7 @@ public struct LetterDocx: Sendable {
 
     /// The content. `mask` is applied to every metadata value (never to the text itself).
     public func content(mask: (String) -> String = { $0 }, created: Date = Date()) -> DocxContent {
-        let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").norwegian
+        let unknown = ShownPerson.unknown.norwegian
         var header: [(label: String, value: String)] = [("Dato", date)]
         if let institution { header.append(("Avsender", institution)) }
         header.append(("Person", person ?? unknown))

@@ -108,7 +108,7 @@ enum TitleMaker {
         }
         if words.count < 2 { words.append("uten avsender") }
         let title = words.prefix(10).joined(separator: " ")
-        return date.iso + " " + Self.withoutNumbers(title)
+        return DocumentTitle.make(date: date, Self.withoutNumbers(title))
     }
 
     /// A title never carries long digit runs (no fødselsnummer, no reference numbers).

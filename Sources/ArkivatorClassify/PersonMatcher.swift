@@ -62,15 +62,9 @@ public struct PersonMatcher {
         return Result(printedName: nil, member: nil, confidence: 0.4, fodselsnumre: numbers)
     }
 
-    /// Valid fødselsnumre in the text: 11 digits, or 6 + 5 with a space.
+    /// Valid fødselsnumre in the text (see ``Fodselsnummer/matches(in:)``).
     static func findFodselsnumre(in text: LetterText) -> [Fodselsnummer] {
-        var found: [Fodselsnummer] = []
-        for line in text.lines {
-            for match in Fodselsnummer.matches(in: line, gap: .max) where !found.contains(match.number) {
-                found.append(match.number)
-            }
-        }
-        return found
+        Fodselsnummer.numbers(in: text.lines.joined(separator: "\n"))
     }
 
     /// The name after a patient label: "Pasient: Kari Nordmann, f.nr. …" → "Kari Nordmann".

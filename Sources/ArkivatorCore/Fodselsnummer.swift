@@ -89,22 +89,22 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Every valid fødselsnummer in `text` with its place, in order: 11 digits not inside a longer
-    /// run of digits, or 6 and 5 with up to `gap` spaces between (`DDMMYY NNNNN`). One space is
-    /// what masking takes as the number; reading a letter, the classifier allows OCR's extra spaces.
-    public static func matches(in text: String, gap: Int = 1) -> [Match] {
+    /// run of digits, or 6 and 5 with spaces between (`DDMMYY NNNNN`; OCR sometimes reads more
+    /// than one). The one detector: what is found here is what the classifier sees, what the
+    /// library masks and seals, what `redact` hides and what the language model never gets.
+    public static func matches(in text: String) -> [Match] {
         let scalars = Array(text.unicodeScalars)
         var found: [Match] = []
         var i = 0
         while i < scalars.count {
             guard isDigit(scalars[i]), i == 0 || !isDigit(scalars[i - 1]) else { i += 1; continue }
             var digits = ""
-            var spaces = 0
             var j = i
             while j < scalars.count, digits.count < 11 {
                 if isDigit(scalars[j]) {
                     digits.unicodeScalars.append(scalars[j])
-                } else if scalars[j] == " ", digits.count == 6, spaces < gap {
-                    spaces += 1  // "DDMMYY NNNNN"
+                } else if scalars[j] == " ", digits.count == 6 {
+                    // "DDMMYY NNNNN", with as many spaces as OCR put there.
                 } else {
                     break
                 }
@@ -119,21 +119,17 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         return found
     }
 
-    /// `text` with every fødselsnummer replaced by its masked form `DDMMYY •••••`.
-    public static func masking(_ text: String) -> String {
-        let found = matches(in: text)
-        guard !found.isEmpty else { return text }
-        var scalars = Array(text.unicodeScalars)
-        for match in found.reversed() {
-            scalars.replaceSubrange(match.range, with: Array(match.number.masked.unicodeScalars))
-        }
-        return String(String.UnicodeScalarView(scalars))
+    /// The different numbers in `text`, in the order they first stand there.
+    public static func numbers(in text: String) -> [Fodselsnummer] {
+        var found: [Fodselsnummer] = []
+        for match in matches(in: text) where !found.contains(match.number) { found.append(match.number) }
+        return found
     }
 
     private static func isDigit(_ c: Unicode.Scalar) -> Bool { ("0"..."9").contains(c) }
 
-    /// `DDMMYY •••••`: the birth date digits, the personal number hidden.
-    public var masked: String { String(digits.prefix(6)) + " •••••" }
+    /// `DDMMYY •••••`: the birth date digits, the personal number hidden (see ``Redaction``).
+    public var masked: String { Redaction.mask(self) }
 
     public var description: String { masked }
 

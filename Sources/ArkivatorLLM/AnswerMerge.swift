@@ -164,7 +164,7 @@ public struct AnswerMerge: Sendable {
                 rejected.insert("title")
             }
         }
-        return merged.documentDate + " " + words.prefix(10).joined(separator: " ")
+        return DocumentTitle.make(date: merged.documentDate, words.prefix(10).joined(separator: " "))
     }
 
     /// The model's title as a subject for ours: its words without the type word and without what the

@@ -18,7 +18,7 @@ public struct ChatAnswer: Sendable, Equatable {
 ///
 /// One request per call, `temperature` 0. A 429 or 5xx answer is tried again after 1, 2 and 4 s
 /// (at most ``LLMSettings/attempts`` tries); a server that refuses `response_format` `json_schema`
-/// (HTTP 400/422) is asked once more with `json_object`. Every failure is an ``LLMFailure``.
+/// (HTTP 400/422 naming the format) is asked once more with `json_object`. Every failure is an ``LLMFailure``.
 public struct ChatClient: Sendable {
     public let settings: LLMSettings
 
@@ -114,7 +114,8 @@ public struct ChatClient: Sendable {
             throw LLMFailure.rateLimited(host)
         case 408, 500...599:
             throw LLMFailure.server(host, status: status)
-        case 400, 422 where Self.mentionsFormat(data):
+        case 400 where Self.mentionsFormat(data), 422 where Self.mentionsFormat(data):
+            // Only an answer about the format: any other 400 is a request the server refuses.
             throw LLMFailure.schemaRefused(host, status: status)
         default:
             throw LLMFailure.refused(host, status: status, detail: Self.serverMessage(data))

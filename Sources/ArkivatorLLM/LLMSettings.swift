@@ -61,11 +61,8 @@ public struct LLMSettings: Sendable, Equatable {
         (url.host ?? url.absoluteString) + (url.port.map { ":\($0)" } ?? "")
     }
 
-    /// True when the server is on this machine: `localhost`, 127.0.0.0/8 or ::1.
-    public var isLoopback: Bool {
-        guard let host = url.host?.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")) else { return false }
-        return host == "localhost" || host == "::1" || host.hasPrefix("127.") || host.hasSuffix(".localhost")
-    }
+    /// True when the server is on this machine (see ``LocalAddress``).
+    public var isLoopback: Bool { LocalAddress.isLocal(url: url) }
 
     /// - Throws: ``LLMFailure`` when the URL is remote and remote use is not allowed.
     public func checkAllowed() throws(LLMFailure) {

@@ -62,7 +62,7 @@ public struct Pseudonyms: Sendable, Equatable {
 
     /// Ranges of valid fødselsnumre (digits and OCR's spaces), and of other 11-digit runs.
     static func numberRanges(in scalars: [Unicode.Scalar]) -> [Range<Int>] {
-        var ranges = Fodselsnummer.matches(in: String(String.UnicodeScalarView(scalars)), gap: .max).map(\.range)
+        var ranges = Fodselsnummer.matches(in: String(String.UnicodeScalarView(scalars))).map(\.range)
         var i = 0
         while i < scalars.count {
             guard NorwegianDate.isDigit(scalars[i]) else { i += 1; continue }

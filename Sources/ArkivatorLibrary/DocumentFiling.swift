@@ -22,12 +22,12 @@ public struct DocumentFiling: Sendable {
     public func docx(for document: LibraryDocument) throws -> [UInt8] {
         let letter = LetterDocx(
             title: document.title, date: document.documentDate, institution: document.institution,
-            specialty: document.specialty, person: document.familyMember ?? document.person,
+            specialty: document.specialty, person: ShownPerson.name(familyMember: document.familyMember, person: document.person),
             docType: document.docType.rawValue, documentDate: document.documentDate, scanDate: document.scanDate,
             keywords: document.keywords, ocrConfidence: document.ocrConfidence, sha256: document.sha256,
             text: document.text, lowConfidence: document.lowConfidence.map { (start: $0.start, length: $0.length) },
             sourceName: document.sourceName, programVersion: programVersion)
-        return try DocxWriter(content: letter.content(mask: Fodselsnummer.masking)).data()
+        return try DocxWriter(content: letter.content(mask: Redaction.redact)).data()
     }
 
     // MARK: Ingest

@@ -46,16 +46,12 @@ extension Library {
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let old = document
         if let date = changes.date?.iso {
-            if document.title.hasPrefix(document.documentDate) {
-                document.title = date + document.title.dropFirst(document.documentDate.count)
-            }
+            document.title = DocumentTitle.redated(document.title, from: document.documentDate, to: date)
             document.documentDate = date
         }
         if let type = changes.type {
-            let oldWord = document.documentDate + " " + old.docType.titleWord
-            if document.title.hasPrefix(oldWord) {
-                document.title = document.documentDate + " " + type.titleWord + document.title.dropFirst(oldWord.count)
-            }
+            document.title = DocumentTitle.retyped(document.title, date: document.documentDate, from: old.docType.titleWord,
+                                                   to: type.titleWord)
             document.docType = type
         }
         if let institution = changes.institution {
@@ -76,10 +72,9 @@ extension Library {
         if let title = changes.title {
             let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw LibraryFailure.badTitle }
-            let datedPrefix = trimmed.prefix(10)
-            document.title = CalendarDate(iso: String(datedPrefix)) != nil ? trimmed : document.documentDate + " " + trimmed
+            document.title = DocumentTitle.dated(trimmed, date: document.documentDate)
         }
-        document.title = Fodselsnummer.masking(document.title)
+        document.title = Redaction.redact(document.title)
         try rewrite(document, from: old, programVersion: programVersion)
         return try self.document(document.sha256)
     }
@@ -108,9 +103,9 @@ extension Library {
         try database.execute("""
             UPDATE documents SET title = ?, doc_type = ?, person = ?, family_member = ?, institution = ?,
                 document_date = ?, specialty = ?, keywords = ?, updated_at = ? WHERE id = ?
-            """, [Fodselsnummer.masking(document.title), document.docType.rawValue, document.person.map(Fodselsnummer.masking),
-                  document.familyMember.map(Fodselsnummer.masking), document.institution.map(Fodselsnummer.masking), document.documentDate,
-                  document.specialty.map(Fodselsnummer.masking), Fodselsnummer.masking(document.keywords.joined(separator: ", ")),
+            """, [Redaction.redact(document.title), document.docType.rawValue, document.person.map(Redaction.redact),
+                  document.familyMember.map(Redaction.redact), document.institution.map(Redaction.redact), document.documentDate,
+                  document.specialty.map(Redaction.redact), Redaction.redact(document.keywords.joined(separator: ", ")),
                   Self.now(), id])
         if let text {
             let sealed = try SealedText.seal(text, document: document.sha256, key: key)
@@ -133,7 +128,7 @@ extension Library {
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let count = Fodselsnummer.matches(in: document.text).count
         guard count > 0 else { return 0 }
-        let redacted = Fodselsnummer.masking(document.text)
+        let redacted = Redaction.redact(document.text)
         var updated = document
         updated.text = redacted
         try rewrite(updated, from: document, programVersion: programVersion, text: redacted)

@@ -14,7 +14,7 @@ extension Library {
             guard let row = try database.firstRow("SELECT title, trashed_at FROM documents WHERE sha256 = ?", [sha256]) else {
                 return nil
             }
-            return (String(sha256.prefix(10)), row[0].string ?? "", !row[1].isNull)
+            return (ShortID.of(sha256), row[0].string ?? "", !row[1].isNull)
         }
     }
 
@@ -106,10 +106,10 @@ extension Library {
                 document_date, scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed,
                 fnr_count, low_confidence, upload_status, added_at, updated_at, field_confidence)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [document.sha256, Fodselsnummer.masking(document.sourceName), Fodselsnummer.masking(document.title), document.docType.rawValue,
-                  document.person.map(Fodselsnummer.masking), document.familyMember.map(Fodselsnummer.masking),
-                  document.institution.map(Fodselsnummer.masking), document.specialty.map(Fodselsnummer.masking),
-                  document.documentDate, document.scanDate, Fodselsnummer.masking(document.keywords.joined(separator: ", ")),
+            """, [document.sha256, Redaction.redact(document.sourceName), Redaction.redact(document.title), document.docType.rawValue,
+                  document.person.map(Redaction.redact), document.familyMember.map(Redaction.redact),
+                  document.institution.map(Redaction.redact), document.specialty.map(Redaction.redact),
+                  document.documentDate, document.scanDate, Redaction.redact(document.keywords.joined(separator: ", ")),
                   document.ocrConfidence, document.needsReview.joined(separator: ","), document.pageCount,
                   sealed.masked, sealed.sealed, sealed.count, lowJSON, document.uploadStatus, now, now,
                   document.fieldConfidence.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }])

@@ -93,6 +93,9 @@ public struct DocumentSummary: Sendable, Equatable, Codable {
     public var trashedAt: String?
     /// `none`, `pending`, `queued`, `uploading`, `done` or `error` (see ``UploadJob``).
     public var uploadStatus: String?
+
+    /// Who the document is shown as being about (see ``ShownPerson``).
+    public var shownPerson: UserMessage { ShownPerson.message(familyMember: familyMember, person: person) }
 }
 
 extension Library {
@@ -104,7 +107,7 @@ extension Library {
         """
 
     static func summary(_ row: Row) -> DocumentSummary {
-        DocumentSummary(id: String((row[0].string ?? "").prefix(10)), title: row[1].string ?? "",
+        DocumentSummary(id: ShortID.of(row[0].string ?? ""), title: row[1].string ?? "",
                         docType: row[2].string ?? "annet", person: row[3].string, familyMember: row[4].string,
                         institution: row[5].string, documentDate: row[6].string ?? "", pageCount: row[7].int ?? 0,
                         file: row[8].string, snippet: nil, score: nil, partial: nil, trashedAt: row[9].string,
@@ -133,7 +136,7 @@ extension Library {
     /// The short id (10 hex digits) of the document in library row `row`, nil when there is none.
     public func shortID(row: Int) throws -> String? {
         try withDatabase { database in
-            try database.firstRow("SELECT substr(sha256, 1, 10) FROM documents WHERE id = ?", [row])?[0].string
+            try database.firstRow("SELECT sha256 FROM documents WHERE id = ?", [row])?[0].string.map(ShortID.of)
         }
     }
 

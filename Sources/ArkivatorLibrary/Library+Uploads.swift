@@ -1,4 +1,5 @@
 import ArkivatorArchive
+import ArkivatorCore
 import Foundation
 
 /// One row of the upload queue: a document to be copied to a destination.
@@ -68,7 +69,7 @@ extension Library {
         """
 
     private static func job(_ row: Row) -> UploadJob {
-        UploadJob(id: row[0].int ?? 0, documentNumber: row[1].int ?? 0, documentID: String((row[2].string ?? "").prefix(10)),
+        UploadJob(id: row[0].int ?? 0, documentNumber: row[1].int ?? 0, documentID: ShortID.of(row[2].string ?? ""),
                   title: row[3].string ?? "", destination: row[4].string ?? "",
                   state: UploadJob.State(rawValue: row[5].string ?? "") ?? .queued, attempts: row[6].int ?? 0,
                   lastError: row[7].string, nextAttemptAt: row[8].string, createdAt: row[9].string ?? "",

@@ -69,8 +69,11 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
         }
     }
 
-    /// The short id people type: the first 10 hex digits of the SHA-256.
-    public var shortID: String { String(sha256.prefix(10)) }
+    /// The short id people type: the first 10 hex digits of the SHA-256 (see ``ShortID``).
+    public var shortID: String { ShortID.of(sha256) }
+
+    /// Who the document is shown as being about (see ``ShownPerson``).
+    public var shownPerson: UserMessage { ShownPerson.message(familyMember: familyMember, person: person) }
 
     public init(sha256: String, sourceName: String, title: String, docType: DocumentType, person: String? = nil,
                 familyMember: String? = nil, institution: String? = nil, specialty: String? = nil,

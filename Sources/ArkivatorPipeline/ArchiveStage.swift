@@ -55,7 +55,7 @@ struct ArchiveStage {
             guard let jpeg = page.jpeg else { return nil }
             return SearchablePDF.Page(jpeg: jpeg, width: page.width, height: page.height,
                                       dpi: 300, lines: page.ocr.lines.map {
-                                          SearchablePDF.Line(text: redact ? Fodselsnummer.masking($0.text) : $0.text,
+                                          SearchablePDF.Line(text: redact ? Redaction.redact($0.text) : $0.text,
                                                              box: $0.box)
                                       })
         })

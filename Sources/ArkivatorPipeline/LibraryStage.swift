@@ -36,7 +36,7 @@ extension DocumentRecord {
     /// A title for a document without text: the scan date and the file name.
     var fallbackTitle: String {
         let name = URL(fileURLWithPath: sources.first ?? "dokument").deletingPathExtension().lastPathComponent
-        return "\(scanDate ?? CalendarDate.fallback.iso) Skannet dokument \(name)"
+        return DocumentTitle.make(date: scanDate ?? CalendarDate.fallback.iso, "Skannet dokument \(name)")
     }
 
     /// The document as the library and the filing layer see it: the one mapping from a record.

@@ -29,11 +29,15 @@ public final class Pipeline: Sendable {
         public var archive: ArchiveOptions?
         /// Asks a language model after the rules (`ingest --llm`); nil keeps the rules' result.
         public var assistant: LetterAssistant?
+        /// The workers' nice value (0: as the process; `serve` uses 10, so pages read in the
+        /// background never slow the answers to the household's browsers).
+        public var workerNiceness: Int32
 
         public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, pageImageDirectory: URL? = nil,
                     language: String = "nor", pixelBudget: Int = Image.defaultPixelBudget,
                     classifier: Classifier? = Classifier(), archive: ArchiveOptions? = nil,
-                    assistant: LetterAssistant? = nil) {
+                    assistant: LetterAssistant? = nil, workerNiceness: Int32 = 0) {
+            self.workerNiceness = workerNiceness
             self.jobs = max(1, jobs)
             self.pageImageDirectory = pageImageDirectory
             self.language = language
@@ -95,7 +99,12 @@ public final class Pipeline: Sendable {
         let group = DispatchGroup()
         for reader in readers {
             group.enter()
+            let niceness = options.workerNiceness
             let thread = Thread {
+                // Linux gives each thread its own nice value: only this worker steps back.
+                if niceness != 0, let thread = Self.threadID() {
+                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, niceness)
+                }
                 run.work(with: reader)
                 group.leave()
             }
@@ -104,6 +113,18 @@ public final class Pipeline: Sendable {
         }
         group.wait()
         run.drain()
+    }
+}
+
+extension Pipeline {
+    /// The calling thread's kernel id (`/proc/thread-self` links to `PID/task/TID`), for giving
+    /// it a nice value of its own.
+    static func threadID() -> id_t? {
+        var buffer = [CChar](repeating: 0, count: 64)
+        let length = readlink("/proc/thread-self", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let link = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return link.split(separator: "/").last.flatMap { id_t($0) }
     }
 }
 
@@ -355,7 +376,7 @@ private final class Run: Sendable {
         if let archive = options.archive {
             let start = Date()
             let pages = assembly.pages.compactMap { $0 }
-            if archive.redact { record.text = Fodselsnummer.masking(record.text) }
+            if archive.redact { record.text = Redaction.redact(record.text) }
             do {
                 if let library = archive.library {
                     try LibraryStage.file(&record, pages: pages, originalPDF: assembly.originalPDF, archive: archive,

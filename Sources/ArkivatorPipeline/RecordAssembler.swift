@@ -44,7 +44,7 @@ enum RecordAssembler {
         record.text = text
         // A fødselsnummer may stand in the text (where it was printed), nowhere else: low-confidence
         // words that are part of one are listed masked.
-        let numbers = Fodselsnummer.occurrences(in: text).map(\.digits)
+        let numbers = Fodselsnummer.numbers(in: text).map(\.digits)
         if !numbers.isEmpty {
             for index in record.lowConfidenceWords.indices {
                 let digits = record.lowConfidenceWords[index].word.filter(\.isNumber)

@@ -1,3 +1,4 @@
+import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
 #if canImport(Glibc)
@@ -137,12 +138,13 @@ public struct FolderDestination: UploadDestination {
         case ENOSPC, EDQUOT:
             return .full(path, detail: detail)
         case EACCES, EPERM, EROFS:
-            return .init(.refused, nb: "Mangler skrivetilgang til \(path) (\(detail)).", en: "No permission to write \(path) (\(detail)).")
+            return .init(.refused, nb: "Mangler skrivetilgang til \(path) (\(detail)).", en: "No permission to write \(path) (\(detail)).",
+                         detail: detail)
         case ENAMETOOLONG:
             return .badRelativePath(path)
         default:
             return .init(.transient, nb: "Kunne ikke skrive \(path) (\(detail)). Prøver igjen senere.",
-                         en: "Could not write \(path) (\(detail)). Trying again later.")
+                         en: "Could not write \(path) (\(detail)). Trying again later.", detail: detail)
         }
     }
 }

@@ -1,3 +1,4 @@
+import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
 
@@ -50,10 +51,7 @@ public struct RcloneDestination: UploadDestination {
         let (executable, environment, timeout, target) = (executable, environment, timeout, target)
         return try await Blocking.run { () throws -> UploadResult in
             guard FileManager.default.fileExists(atPath: file.path) else { throw UploadFailure.missingFile(file.path) }
-            guard let program = ChildProcess.find(executable, environment: environment) else {
-                throw UploadFailure(.tool, nb: "Fant ikke programmet rclone. Installer det (sudo apt-get install rclone) og kjør arkivator queue retry --all.",
-                                    en: "The rclone program was not found. Install it (sudo apt-get install rclone) and run arkivator queue retry --all.")
-            }
+            guard let program = ChildProcess.find(executable, environment: environment) else { throw Self.missingProgram }
             let result = try ChildProcess.run(program, [
                 "copyto", "--retries", "1", "--low-level-retries", "1", "--contimeout", "10s", "--timeout", "60s",
                 "--stats", "0", "-v", file.path, destination,
@@ -67,6 +65,38 @@ public struct RcloneDestination: UploadDestination {
             return result.output.contains("Copied (") ? .uploaded : .unchanged
         }
     }
+
+    /// rclone is there and lists the remote (`rclone lsf --max-depth 1`), within ``timeout``
+    /// seconds. A folder that is not there yet is fine: `copyto` makes it.
+    /// - Throws: ``UploadFailure`` as an upload would (see the table above).
+    func checkRemote() async throws(UploadFailure) {
+        let (executable, environment, timeout, target) = (executable, environment, timeout, target)
+        do {
+            try await Blocking.run { () throws -> Void in
+                guard let program = ChildProcess.find(executable, environment: environment) else { throw Self.missingProgram }
+                let seconds = max(1, Int(timeout.rounded()))
+                let result = try ChildProcess.run(program, [
+                    "lsf", "--max-depth", "1", "--retries", "1", "--low-level-retries", "1",
+                    "--contimeout", "\(seconds)s", "--timeout", "\(seconds)s", target,
+                ], environment: environment, timeout: timeout + 5)
+                if result.timedOut {
+                    throw UploadFailure.unreachable(target, detail: "rclone took more than \(Int(timeout)) s")
+                }
+                let notThereYet = result.status == 3 || result.output.lowercased().contains("directory not found")
+                guard result.status == 0 || notThereYet else {
+                    throw Self.failure(status: result.status, output: result.output, target: target, file: target)
+                }
+            }
+        } catch let failure as UploadFailure {
+            throw failure
+        } catch {
+            throw UploadFailure(.tool, nb: UserMessage(error: error).norwegian, en: UserMessage(error: error).english)
+        }
+    }
+
+    static let missingProgram = UploadFailure(
+        .tool, nb: "Fant ikke programmet rclone. Installer det (sudo apt-get install rclone) og kjør arkivator queue retry --all.",
+        en: "The rclone program was not found. Install it (sudo apt-get install rclone) and run arkivator queue retry --all.")
 
     /// rclone's exit code and messages as the queue sees them (see the table above).
     static func failure(status: Int32, output: String, target: String, file: String) -> UploadFailure {

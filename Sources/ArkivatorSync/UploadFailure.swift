@@ -29,13 +29,49 @@ public struct UploadFailure: UserFacingError, Sendable, Equatable {
         case tool
     }
 
+    /// Why uploads wait, as the person sees it: what is wrong at the destination, whatever the
+    /// queue does about it (see ``UploadWait``).
+    public enum Reason: String, Sendable, Codable, CaseIterable {
+        /// The folder is not there (a disk that is not connected).
+        case destinationMissing
+        /// The server or disk cannot be reached: down, connection refused, time-out, a passing error.
+        case unreachable
+        /// The destination refused the files: no permission, another HTTP 4xx.
+        case refused
+        /// No room left (HTTP 507, a full disk, a quota).
+        case full
+        /// The login was refused or the credentials cannot be used (HTTP 401/403).
+        case login
+        /// Anything else: the failure's own message says what.
+        case other
+    }
+
     public let kind: Kind
     public let userMessage: UserMessage
+    /// What is wrong, in the person's terms.
+    public let reason: Reason
+    /// What the destination or the system said (`HTTP 503`, `connection refused`, `No space left
+    /// on device`), when it said something; also inside ``userMessage``.
+    public let detail: String?
     public var errorCode: String { kind.rawValue }
 
-    public init(_ kind: Kind, nb: String, en: String) {
+    /// - Parameter reason: nil takes the reason that goes with `kind`.
+    public init(_ kind: Kind, nb: String, en: String, reason: Reason? = nil, detail: String? = nil) {
         self.kind = kind
         self.userMessage = UserMessage(nb: nb, en: en)
+        self.reason = reason ?? Self.reason(of: kind)
+        self.detail = detail
+    }
+
+    /// The reason a failure of this kind gives, unless it says otherwise.
+    static func reason(of kind: Kind) -> Reason {
+        switch kind {
+        case .transient: .unreachable
+        case .authentication, .credentials: .login
+        case .full: .full
+        case .refused: .refused
+        case .badDestination, .missingFile, .tool: .other
+        }
     }
 
     /// Whether the job is tried again (counting the try) rather than given up.
@@ -65,33 +101,33 @@ extension UploadFailure {
 
     static func folderMissing(_ path: String) -> UploadFailure {
         .init(.transient, nb: "Mappen \(path) finnes ikke nå. Er disken koblet til? Prøver igjen senere.",
-              en: "The folder \(path) is not there now. Is the disk connected? Trying again later.")
+              en: "The folder \(path) is not there now. Is the disk connected? Trying again later.", reason: .destinationMissing)
     }
 
     static func full(_ destination: String, detail: String) -> UploadFailure {
         .init(.full, nb: "Målet er fullt: det er ikke plass til flere filer i \(destination) (\(detail)). Frigjør plass; arkivator prøver igjen.",
-              en: "The destination is full: there is no room for more files in \(destination) (\(detail)). Free some space; arkivator tries again.")
+              en: "The destination is full: there is no room for more files in \(destination) (\(detail)). Free some space; arkivator tries again.", detail: detail)
     }
 
     static func login(_ destination: String, detail: String) -> UploadFailure {
         .init(.authentication,
               nb: "\(destination) avviste innloggingen (\(detail)). Logg inn på nytt / sjekk brukernavn og passord, så prøver arkivator igjen (eller kjør arkivator upload).",
-              en: "\(destination) refused the login (\(detail)). Log in again / check the user name and password; arkivator then tries again (or run arkivator upload).")
+              en: "\(destination) refused the login (\(detail)). Log in again / check the user name and password; arkivator then tries again (or run arkivator upload).", detail: detail)
     }
 
     static func refused(_ destination: String, file: String, detail: String) -> UploadFailure {
         .init(.refused, nb: "\(destination) tok ikke imot \(file) (\(detail)).",
-              en: "\(destination) did not accept \(file) (\(detail)).")
+              en: "\(destination) did not accept \(file) (\(detail)).", detail: detail)
     }
 
     static func unreachable(_ destination: String, detail: String) -> UploadFailure {
         .init(.transient, nb: "Fikk ikke kontakt med \(destination) (\(detail)). Prøver igjen senere.",
-              en: "Could not reach \(destination) (\(detail)). Trying again later.")
+              en: "Could not reach \(destination) (\(detail)). Trying again later.", detail: detail)
     }
 
     static func serverError(_ destination: String, detail: String) -> UploadFailure {
         .init(.transient, nb: "\(destination) svarte med en feil (\(detail)). Prøver igjen senere.",
-              en: "\(destination) answered with an error (\(detail)). Trying again later.")
+              en: "\(destination) answered with an error (\(detail)). Trying again later.", detail: detail)
     }
 
     static func missingFile(_ path: String) -> UploadFailure {

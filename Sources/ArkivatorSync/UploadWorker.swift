@@ -2,6 +2,7 @@ import ArkivatorCore
 import ArkivatorLibrary
 import Dispatch
 import Foundation
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -38,6 +39,15 @@ public final class UploadWorker: Sendable {
     public let policy: UploadPolicy
     /// For `ARKIVATOR_WEBDAV_*`, `PATH` and rclone's own variables.
     public let environment: [String: String]
+    /// The latest failed try per destination setting, since this worker was made; a job done
+    /// there clears it (see ``latestFailure(at:)``).
+    private let failures = NIOLockedValueBox<[String: LatestFailure]>([:])
+
+    /// A destination's latest failed try: what went wrong, and when.
+    public struct LatestFailure: Sendable, Equatable {
+        public var failure: UploadFailure
+        public var at: Date
+    }
 
     public init(library: Library, notify: String? = nil, policy: UploadPolicy = UploadPolicy(),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
@@ -45,6 +55,12 @@ public final class UploadWorker: Sendable {
         self.notifyCommand = notify
         self.policy = policy
         self.environment = environment
+    }
+
+    /// What went wrong the last time this worker tried `destination` (a setting value), nil when
+    /// it has not failed there since it was made, or a job has been done there since.
+    public func latestFailure(at destination: String) -> LatestFailure? {
+        failures.withLockedValue { $0[destination] }
     }
 
     // MARK: - Passes
@@ -138,6 +154,7 @@ public final class UploadWorker: Sendable {
                 try? await Blocking.run { try library.touchUpload(job.id) }
             }
             try await Blocking.run { try library.completeUpload(job.id) }
+            failures.withLockedValue { $0[job.destination] = nil }
             entry.job = (try? await Blocking.run { try library.uploadJob(job.id) }) ?? job
             return entry
         } catch is CancellationError {
@@ -159,6 +176,10 @@ public final class UploadWorker: Sendable {
         let message = failure.userMessage.text()
         entry.isNews = job.lastError != message
         let now = Date()
+        // A file gone from the archive says nothing about the destination.
+        if failure.kind != .missingFile {
+            failures.withLockedValue { $0[job.destination] = LatestFailure(failure: failure, at: now) }
+        }
         let (retryAt, counted, outcome): (Date?, Bool, UploadReport.Outcome)
         if failure.waitsForLogin {
             (retryAt, counted, outcome) = (now.addingTimeInterval(policy.loginRetryDelay), false, .waitingForLogin)

@@ -75,6 +75,49 @@ public actor WebDAVDestination: UploadDestination {
         return .uploaded
     }
 
+    /// Asks the server for the destination folder (`PROPFIND`, depth 0), as uploads would.
+    /// - Throws: ``UploadFailure``: the login refused (401/403), the server unreachable or timed
+    ///   out, the folder not there (404) or a file where the folder should be.
+    func checkFolder(timeout: TimeInterval) async throws(UploadFailure) {
+        var request = HTTPClientRequest(url: address([], folder: true))
+        request.method = .PROPFIND
+        request.headers.add(name: "Depth", value: "0")
+        request.headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+        request.body = .bytes(ByteBuffer(string: """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:"><D:prop><D:resourcetype/></D:prop></D:propfind>
+            """))
+        let status: Int
+        let body: Data
+        do {
+            (status, body) = try await send(request, file: "", limit: 1 << 20, timeout: timeout)
+        } catch let failure as UploadFailure {
+            throw failure
+        } catch {
+            throw UploadFailure.unreachable(name, detail: ConnectionError(error).detail)
+        }
+        if status == 404 {
+            throw UploadFailure(.refused, nb: "Mappen \(base.path) finnes ikke på \(name). Lag den der, eller skriv adressen til en mappe som finnes.",
+                                en: "The folder \(base.path) does not exist on \(name). Make it there, or give the address of a folder that exists.")
+        }
+        guard [207, 200].contains(status) else {
+            switch status {
+            case 401, 403: throw UploadFailure.login(name, detail: "HTTP \(status)")
+            case 507: throw UploadFailure.full(name, detail: "HTTP 507")
+            case 408, 425, 429, 500...599: throw UploadFailure.serverError(name, detail: "HTTP \(status)")
+            default:
+                throw UploadFailure(.refused, nb: "\(name) svarte ikke som en WebDAV-mappe (HTTP \(status)). Sjekk adressen.",
+                                    en: "\(name) did not answer as a WebDAV folder (HTTP \(status)). Check the address.")
+            }
+        }
+        let text = String(decoding: body, as: UTF8.self)
+        if status == 207, text.firstMatch(of: /<([A-Za-z0-9_.-]+:)?collection[\s\/>]/) == nil,
+           text.contains("resourcetype") {
+            throw UploadFailure(.refused, nb: "\(base.path) på \(name) er en fil, ikke en mappe. Skriv adressen til en mappe.",
+                                en: "\(base.path) on \(name) is a file, not a folder. Give the address of a folder.")
+        }
+    }
+
     // MARK: - Requests
 
     /// The URL of a file (or, with `folder`, a collection) below the base, each part percent-encoded.
@@ -110,7 +153,7 @@ public actor WebDAVDestination: UploadDestination {
         if status == 404 { return .missing }
         try check(status, file: file, accepting: [207, 200])
         let text = String(decoding: body, as: UTF8.self)
-        if text.firstMatch(of: /<([A-Za-z0-9_.-]+:)?collection\s*\/?>/) != nil {
+        if text.firstMatch(of: /<([A-Za-z0-9_.-]+:)?collection[\s\/>]/) != nil {
             throw UploadFailure.refused(name, file: file, detail: "a folder has this name")
         }
         guard let match = text.firstMatch(of: /<(?:[A-Za-z0-9_.-]+:)?getcontentlength[^>]*>\s*([0-9]+)\s*</),

@@ -1,5 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -65,6 +66,9 @@ public struct WebServer: Sendable {
         public var isLoopback: Bool { LocalAddress.isLocal(host: host) }
     }
 
+    /// The assembly the commands share: settings that are checked when saved, the upload queue's
+    /// state and its "Prøv igjen".
+    let household: Household
     let store: AsyncLibrary
     public let options: Options
     let templates: Templates
@@ -73,8 +77,9 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
 
-    public init(store: AsyncLibrary, options: Options = Options()) throws {
-        self.store = store
+    public init(household: Household, options: Options = Options()) throws {
+        self.household = household
+        store = AsyncLibrary(household.library)
         self.options = options
         templates = try Templates.load()
         throttle = SignInThrottle(clock: options.clock, sleep: options.pause)

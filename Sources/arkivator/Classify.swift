@@ -1,6 +1,7 @@
 import ArgumentParser
 import ArkivatorClassify
 import ArkivatorCore
+import ArkivatorPipeline
 import Foundation
 
 extension Arkivator {
@@ -23,7 +24,8 @@ extension Arkivator {
         var family: String?
 
         func run() throws {
-            let profiles = try FamilySource.profiles(file: family, library: libraryOptions.location)
+            let profiles = try family.map { try Household.profiles(fromFile: URL(fileURLWithPath: $0)) }
+                ?? LibraryCommand.household(libraryOptions).family()
             let classifier = Classifier(family: profiles)
             let today = CalendarDate.today() ?? .fallback
             var failed = false

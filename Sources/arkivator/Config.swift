@@ -1,7 +1,7 @@
 import ArgumentParser
 import ArkivatorCore
 import ArkivatorLibrary
-import ArkivatorSync
+import ArkivatorPipeline
 import Foundation
 
 extension Arkivator {
@@ -16,13 +16,16 @@ extension Arkivator {
                                 folder:/sti/til/mappe
                                 webdav:https://server/remote.php/dav/files/kari/Arkiv
                                 rclone:fjernlager:Arkiv   (et fjernlager fra rclone config)
+                                Målet sjekkes før det lagres: det må finnes og svare nå.
+                                (The destination is checked before it is stored: it must exist and answer now.)
                   notify        en kommando som får meldingen som argument når en opplasting gir opp
                                 (a command given the message as its argument when an upload gives up)
                   llm.url       en OpenAI-kompatibel språkmodell-server (llama.cpp, Ollama, vLLM, …)
                                 (an OpenAI-compatible language model server), f.eks. http://127.0.0.1:8080
                   llm.model     modellnavnet som sendes med (the model name sent), f.eks. qwen2.5
-                  llm.enabled   true: ingest og watch spør modellen etter reglene uten --llm
-                                (ingest and watch ask the model after the rules without --llm)
+                  llm.enabled   true: ingest, watch og serve spør modellen etter reglene uten --llm;
+                                krever llm.url (ingest, watch and serve ask the model after the
+                                rules without --llm; needs llm.url)
                   llm.allowRemote  true: tillat en server på en annen maskin; brevteksten sendes dit
                                 (allow a server on another machine; the letter text is sent there)
                   llm.maskNames true: skjul også husstandens navn for modellen (fødselsnumre skjules alltid)
@@ -59,36 +62,20 @@ extension Arkivator.Config {
         func validate() throws { _ = try ConfigCommand.setting(key) }
 
         func run() throws {
-            let setting = try ConfigCommand.setting(key)
-            var stored = value.trimmingCharacters(in: .whitespacesAndNewlines)
-            var note: UserMessage?
             let terminal = Terminal()
-            try LibraryCommand.run(libraryOptions) { library in
-                switch setting {
-                case .destination:
-                    let destination = try Destination.parse(stored)
-                    stored = destination.description
-                    note = destination.setupNote(library: library.location)
-                case .notify:
-                    guard !stored.isEmpty else {
-                        throw LibraryError(message: UserMessage(nb: "Kommandoen kan ikke være tom. Bruk arkivator config unset notify.",
-                                                                en: "The command cannot be empty. Use arkivator config unset notify."))
-                    }
-                case .llmURL, .llmModel, .llmEnabled, .llmAllowRemote, .llmMaskNames, .llmTimeout:
-                    (stored, note) = try LLMCommand.checkSetting(setting, stored, library: library)
-                }
-                try library.setSetting(setting, stored)
-                if setting == .destination {
-                    let elsewhere = try library.uploadJobs(states: [.queued, .uploading, .error]).filter { $0.destination != stored }
-                    if !elsewhere.isEmpty {
-                        terminal.error(UserMessage(
-                            nb: "\(elsewhere.count) jobber i køen går fortsatt til det gamle målet (se arkivator queue).",
-                            en: "\(elsewhere.count) jobs in the queue still go to the old destination (see arkivator queue)."))
-                    }
-                }
+            let change = try ConfigCommand.change(try ConfigCommand.setting(key), to: value, libraryOptions: libraryOptions)
+            if change.jobsForEarlierDestination > 0 {
+                let count = change.jobsForEarlierDestination
+                terminal.error(UserMessage(
+                    nb: "\(count) jobber i køen går fortsatt til det gamle målet (se arkivator queue).",
+                    en: "\(count) jobs in the queue still go to the old destination (see arkivator queue)."))
             }
-            terminal.line("\(setting.rawValue) = \(stored)")
-            if let note { terminal.line(note.text()) }
+            if let stored = change.stored {
+                terminal.line("\(change.setting.rawValue) = \(stored)")
+            } else {
+                terminal.line(UserMessage(nb: "Fjernet \(change.setting.rawValue).", en: "Removed \(change.setting.rawValue).").text())
+            }
+            if let note = change.note { terminal.line(note.text()) }
         }
     }
 
@@ -142,14 +129,32 @@ extension Arkivator.Config {
         func validate() throws { _ = try ConfigCommand.setting(key) }
 
         func run() throws {
-            let setting = try ConfigCommand.setting(key)
-            try LibraryCommand.run(libraryOptions) { try $0.setSetting(setting, nil) }
-            Terminal().line(UserMessage(nb: "Fjernet \(setting.rawValue).", en: "Removed \(setting.rawValue).").text())
+            let change = try ConfigCommand.change(try ConfigCommand.setting(key), to: nil, libraryOptions: libraryOptions)
+            Terminal().line(UserMessage(nb: "Fjernet \(change.setting.rawValue).", en: "Removed \(change.setting.rawValue).").text())
         }
     }
 }
 
 enum ConfigCommand {
+    /// Checks and stores a setting through the household (see ``Household/change(_:to:for:)``);
+    /// a refusal is one plain line and exit code 1.
+    static func change(_ setting: Library.Setting, to value: String?, libraryOptions: LibraryOptions) throws -> SettingChange {
+        let household = try LibraryCommand.household(libraryOptions)
+        let result: Result<SettingChange, any Error> = BlockingWait.run {
+            do {
+                return .success(try await household.change(setting, to: value, for: .commandLine))
+            } catch {
+                return .failure(error)
+            }
+        }
+        do {
+            return try result.get()
+        } catch {
+            Terminal().error(UserMessage(error: error))
+            throw ExitCode(1)
+        }
+    }
+
     static func setting(_ key: String) throws -> Library.Setting {
         guard let setting = Library.Setting(key: key) else {
             let keys = Library.Setting.allCases.map(\.rawValue).joined(separator: ", ")

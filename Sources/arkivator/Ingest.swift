@@ -1,8 +1,6 @@
 import ArgumentParser
-import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorIntake
-import ArkivatorLLM
 import ArkivatorPipeline
 import Foundation
 
@@ -71,12 +69,8 @@ extension Arkivator {
 
         func run() throws {
             let terminal = Terminal()
-            try libraryOptions.location.prepare()
-            var outDirectory: URL?
-            if let out {
-                outDirectory = URL(fileURLWithPath: out)
-                try FileManager.default.createDirectory(at: URL(fileURLWithPath: out), withIntermediateDirectories: true)
-            }
+            let outDirectory = out.map { URL(fileURLWithPath: $0) }
+            if let outDirectory { try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true) }
             let found = DocumentFinder(foldersAreDocuments: foldersAreDocuments).find(paths)
             for problem in found.problems {
                 terminal.error(UserMessage(nb: "Finner ikke «\(problem.path)». Sjekk navnet.",
@@ -87,16 +81,10 @@ extension Arkivator {
                                            en: "Found no images (\(InputError.supportedFormats.english)) to read."))
                 throw ExitCode(1)
             }
-            let family = try FamilySource.profiles(file: nil, library: libraryOptions.location)
-            let archiveRoot = archive.map { URL(fileURLWithPath: $0) }
-                ?? libraryOptions.location.directory.appendingPathComponent("Arkiv")
-            let library = noArchive ? nil : try LibraryCommand.run(libraryOptions) { $0 }
-            let assistant = try LLMCommand.assistant(flag: llm, libraryOptions: libraryOptions,
-                                                     family: family.map(\.name), terminal: terminal)
-            let pipeline = try Pipeline(options: .init(
-                jobs: jobs, pageImageDirectory: outDirectory, classifier: Classifier(family: family),
-                archive: noArchive ? nil : ArchiveOptions(root: archiveRoot, library: library, redact: redact),
-                assistant: assistant))
+            let household = try LibraryCommand.household(libraryOptions)
+            let pipeline = try household.makePipeline(.init(
+                jobs: jobs, pageImageDirectory: outDirectory, filing: !noArchive, archiveRoot: archive.map { URL(fileURLWithPath: $0) },
+                redact: redact, languageModel: try LLMCommand.languageModel(household, flag: llm, terminal: terminal)))
             let report = IngestReport(terminal: terminal, json: json)
             let start = Date()
             pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })

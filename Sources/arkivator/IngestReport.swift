@@ -106,7 +106,7 @@ final class IngestReport: Sendable {
             nb: "\(pages) side\(pages == 1 ? "" : "r"), \(words) ord, sikkerhet \(confidence) %",
             en: "\(pages) page\(pages == 1 ? "" : "s"), \(words) words, confidence \(confidence) %").text()
         if let k = record.classification {
-            let who = k.familyMember ?? UserMessage(nb: "Ukjent person", en: "Unknown person").text()
+            let who = ShownPerson.message(familyMember: k.familyMember, person: k.person).text()
             line += "\n    \(k.title) · \(who)"
             if let id = record.libraryID { line += " · id \(id)" }
             if !k.needsReview.isEmpty {

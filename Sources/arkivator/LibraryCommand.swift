@@ -1,6 +1,7 @@
 import ArgumentParser
 import ArkivatorClassify
 import ArkivatorCore
+import ArkivatorPipeline
 import ArkivatorLibrary
 import Foundation
 
@@ -12,6 +13,17 @@ enum LibraryCommand {
             return try body(try Library.open(options.location))
         } catch let exit as ExitCode {
             throw exit
+        } catch {
+            Terminal().error(UserMessage(error: error))
+            throw ExitCode(1)
+        }
+    }
+
+    /// The household's assembly over the library (opened once): what `ingest`, `watch` and
+    /// `serve` run with. A library that cannot be opened is one plain line and exit code 1.
+    static func household(_ options: LibraryOptions, notify: String? = nil) throws -> Household {
+        do {
+            return try Household.open(options.location, notify: notify)
         } catch {
             Terminal().error(UserMessage(error: error))
             throw ExitCode(1)
@@ -34,10 +46,8 @@ enum LibraryCommand {
 
     /// `2024-03-14  epikrise    Kari Nordmann   2024-03-14 Epikrise …   [3fa2b1c9d0]`
     static func lines(_ documents: [DocumentSummary]) -> [String] {
-        let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").text()
-        return FamilyCommand.table(documents.map { document in
-            [document.documentDate, document.docType, document.familyMember ?? document.person ?? unknown,
-             document.title.hasPrefix(document.documentDate + " ") ? String(document.title.dropFirst(11)) : document.title,
+        FamilyCommand.table(documents.map { document in
+            [document.documentDate, document.docType, document.shownPerson.text(), DocumentTitle.description(of: document.title),
              document.id]
         })
     }

@@ -64,11 +64,10 @@ extension Arkivator {
             let total = result.capped ? "\(Library.rankingLimit)+" : "\(result.total)"
             terminal.line(UserMessage(nb: "\(total) treff for «\(text)»:", en: "\(total) matches for “\(text)”:").text())
             let colour = terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-            let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").text()
             for (index, hit) in result.hits.enumerated() {
                 terminal.line("")
                 terminal.line(String(format: "%2d. ", index + 1) + (colour ? "\u{1B}[1m\(hit.title)\u{1B}[0m" : hit.title))
-                var details = [hit.familyMember ?? hit.person ?? unknown, hit.docType, hit.institution, "id \(hit.id)"]
+                var details: [String?] = [hit.shownPerson.text(), hit.docType, hit.institution, "id \(hit.id)"]
                 if hit.partial == true {
                     details.append(UserMessage(nb: "har bare noen av ordene", en: "holds only some of the words").text())
                 }

@@ -1,8 +1,9 @@
 import ArgumentParser
 import ArkivatorCore
-import ArkivatorClassify
 import ArkivatorLibrary
+import ArkivatorLLM
 import ArkivatorPipeline
+import ArkivatorSync
 import ArkivatorWeb
 import Foundation
 import Logging
@@ -28,6 +29,8 @@ extension Arkivator {
                   arkivator serve
                   arkivator serve --set-password
                   arkivator serve --listen 0.0.0.0:8080 --idle-minutes 30
+                  arkivator serve --sign-in-link          # låst ute? en lenke som virker én gang
+                  arkivator serve --trusted-proxy 127.0.0.1   # bak Caddy eller nginx på samme maskin
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
@@ -94,123 +97,85 @@ extension Arkivator {
         }
 
         func run() throws {
-            let library = try LibraryCommand.run(libraryOptions) { $0 }
             guard let (host, port) = Self.address(listen) else { throw ExitCode(64) }
-            let location = libraryOptions.location
-            let inbox = location.directory.appendingPathComponent("Innboks", isDirectory: true).standardizedFileURL
-            let tls = tlsCert.flatMap { cert in tlsKey.map { (certificate: cert, key: $0) } }
             let terminal = Terminal()
-            if signInLink {
-                let token = try LibraryCommand.run(libraryOptions) { try $0.createSignInLink() }
-                let scheme = tls == nil ? "http" : "https"
-                let shown = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
-                terminal.line(UserMessage(
-                    nb: "Åpne denne lenken i nettleseren innen 10 minutter; den virker én gang:",
-                    en: "Open this link in the browser within 10 minutes; it works once:").text())
-                terminal.line("\(scheme)://\(shown):\(port)/login/link/\(token)")
-                return
-            }
+            let tls = tlsCert.flatMap { cert in tlsKey.map { (certificate: cert, key: $0) } }
+            let household = try LibraryCommand.household(libraryOptions)
+            if signInLink { return try Self.printSignInLink(household, host: host, port: port, tls: tls != nil, terminal: terminal) }
             var logger = Logger(label: "arkivator.serve")
             logger.logLevel = Logger.Level(rawValue: logLevel.lowercased()) ?? .info
+            // The web app works over the assembly's one library.
             let server: WebServer
             do {
-                server = try WebServer(store: AsyncLibrary(library), options: .init(
-                    host: host, port: port, idleLock: TimeInterval(idleMinutes * 60), inbox: inbox, tls: tls,
+                server = try WebServer(household: household, options: .init(
+                    host: host, port: port, idleLock: TimeInterval(idleMinutes * 60), inbox: household.inbox, tls: tls,
                     trustedProxies: trustedProxy, connectionIdleTimeout: max(1, connectionTimeout), logger: logger))
             } catch {
                 terminal.error(UserMessage(error: error))
                 throw ExitCode(1)
             }
-            if setPassword {
-                let first = Self.readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
-                let again = isatty(0) == 1
-                    ? Self.readPassword(prompt: UserMessage(nb: "Samme passord igjen: ", en: "The same password again: ").text())
-                    : first
-                let failure: UserMessage? = BlockingWait.run {
-                    do {
-                        try await server.setPassword(first ?? "", again: again ?? "")
-                        return nil
-                    } catch {
-                        return UserMessage(error: error)
-                    }
-                }
-                if let failure {
-                    terminal.error(failure)
-                    throw ExitCode(1)
-                }
-                terminal.line(UserMessage(nb: "Passordet er satt. Alle nettlesere er logget ut.",
-                                          en: "The password is set. Every browser is signed out.").text())
-                return
+            if setPassword { return try Self.setPassword(server, terminal: terminal) }
+            if let refused = Self.wait({ try await server.check() }) {
+                terminal.error(refused)
+                throw ExitCode(1)
             }
-            let refused: UserMessage? = BlockingWait.run {
+            let background = try ServeBackground.start(household, terminal: terminal, logger: logger)
+            // On the way out, the document being read is finished first, and the uploads stop.
+            defer { background.stop() }
+            let scheme = tls == nil ? "http" : "https"
+            terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
+                                      en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
+            if try household.library.webPasswordHash() == nil {
+                terminal.line(UserMessage(
+                    nb: "Ingen passord er valgt ennå. Åpne adressen over og skriv denne engangskoden når du velger passord: \(server.setupCode)",
+                    en: "No password has been chosen yet. Open the address above and type this one-time code when you choose the password: \(server.setupCode)").text())
+            }
+            if tls == nil, !LocalAddress.isLocal(host: host) {
+                terminal.error(UserMessage(
+                    nb: "Uten HTTPS går brevene ukryptert over nettverket. Bruk --tls-cert/--tls-key, eller en proxy med TLS (se README).",
+                    en: "Without HTTPS the letters cross the network unencrypted. Use --tls-cert/--tls-key, or a proxy with TLS (see the README)."))
+            }
+            if let failure = Self.wait({ try await server.run() }) {
+                terminal.error(failure)
+                throw ExitCode(1)
+            }
+        }
+
+        /// Runs async work from this synchronous command and returns its failure, if any.
+        static func wait(_ work: @escaping @Sendable () async throws -> Void) -> UserMessage? {
+            BlockingWait.run {
                 do {
-                    try await server.check()
+                    try await work()
                     return nil
                 } catch {
                     return UserMessage(error: error)
                 }
             }
-            if let refused {
-                terminal.error(refused)
+        }
+
+        /// `--sign-in-link`: a link that signs a browser in once, within 10 minutes, for the owner at
+        /// this machine (the running `serve` takes it: it is in the library database).
+        static func printSignInLink(_ household: Household, host: String, port: Int, tls: Bool, terminal: Terminal) throws {
+            let token = try household.library.createSignInLink()
+            let shown = LocalAddress.isLocal(host: host) || host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+            terminal.line(UserMessage(
+                nb: "Åpne denne lenken i nettleseren innen 10 minutter; den virker én gang:",
+                en: "Open this link in the browser within 10 minutes; it works once:").text())
+            terminal.line("\(tls ? "https" : "http")://\(shown):\(port)/login/link/\(token)")
+        }
+
+        /// `--set-password`: reads the new password twice (once from a pipe) and stores it.
+        static func setPassword(_ server: WebServer, terminal: Terminal) throws {
+            let first = readPassword(prompt: UserMessage(nb: "Nytt passord: ", en: "New password: ").text())
+            let again = isatty(0) == 1
+                ? readPassword(prompt: UserMessage(nb: "Samme passord igjen: ", en: "The same password again: ").text())
+                : first
+            if let failure = wait({ try await server.setPassword(first ?? "", again: again ?? "") }) {
+                terminal.error(failure)
                 throw ExitCode(1)
             }
-            // Uploads are handed to the inbox, which is watched as `watch` watches a folder (same
-            // journal: a document received is never lost and never filed twice).
-            let archiveRoot = library.defaultArchiveRoot
-            let watcher: Watcher
-            do {
-                watcher = try Watcher(library: library, options: .init(folder: inbox, settle: 1, onSuccess: .move),
-                                      makePipeline: {
-                    let family = try FamilySource.profiles(file: nil, library: location)
-                    return try Pipeline(options: .init(classifier: Classifier(family: family),
-                                                       archive: ArchiveOptions(root: archiveRoot, library: library)))
-                }, report: { WatchReport(terminal: terminal, settle: 1, restarted: true).show($0) })
-            } catch {
-                terminal.error(UserMessage(error: error))
-                throw ExitCode(1)
-            }
-            let finished = DispatchSemaphore(value: 0)
-            let watching = Thread {
-                do {
-                    _ = try watcher.run()
-                } catch {
-                    terminal.error(UserMessage(error: error))
-                }
-                finished.signal()
-            }
-            watching.name = "arkivator-inbox"
-            watching.start()
-            // On the way out, the document being read is finished first.
-            defer {
-                watcher.stop()
-                finished.wait()
-            }
-            let scheme = tls == nil ? "http" : "https"
-            terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
-                                      en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
-            if try library.webPasswordHash() == nil {
-                let code = server.setupCode
-                terminal.line(UserMessage(
-                    nb: "Ingen passord er valgt ennå. Åpne adressen over og skriv denne engangskoden når du velger passord: \(code)",
-                    en: "No password has been chosen yet. Open the address above and type this one-time code when you choose the password: \(code)").text())
-            }
-            if tls == nil, !server.options.isLoopback {
-                terminal.error(UserMessage(
-                    nb: "Uten HTTPS går brevene ukryptert over nettverket. Bruk --tls-cert/--tls-key, eller en proxy med TLS (se README).",
-                    en: "Without HTTPS the letters cross the network unencrypted. Use --tls-cert/--tls-key, or a proxy with TLS (see the README)."))
-            }
-            let failure: String? = BlockingWait.run {
-                do {
-                    try await server.run()
-                    return nil
-                } catch {
-                    return UserMessage(error: error).text()
-                }
-            }
-            if let failure {
-                FileHandle.standardError.write(Data((failure + "\n").utf8))
-                throw ExitCode(1)
-            }
+            terminal.line(UserMessage(nb: "Passordet er satt. Alle nettlesere er logget ut.",
+                                      en: "The password is set. Every browser is signed out.").text())
         }
 
         /// A password from the terminal without echo, or a line from standard input.

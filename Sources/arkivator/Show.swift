@@ -40,12 +40,11 @@ extension Arkivator {
                 terminal.line(LibraryCommand.json(document))
                 return
             }
-            let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person").text()
             let label = { (nb: String, en: String) in UserMessage(nb: nb, en: en).text() }
             var rows: [[String]] = [
                 [label("Tittel", "Title"), document.title],
                 [label("Type", "Type"), document.docType.rawValue],
-                [label("Person", "Person"), document.familyMember ?? document.person ?? unknown],
+                [label("Person", "Person"), document.shownPerson.text()],
                 [label("Avsender", "Sender"), [document.institution, document.specialty].compactMap { $0 }.joined(separator: ", ")],
                 [label("Brevdato", "Letter date"), document.documentDate],
                 [label("Skannet", "Scanned"), document.scanDate ?? ""],

@@ -1,10 +1,6 @@
 import ArgumentParser
-import ArkivatorClassify
 import ArkivatorCore
-import ArkivatorLibrary
-import ArkivatorLLM
 import ArkivatorPipeline
-import ArkivatorSync
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -132,39 +128,21 @@ extension Arkivator {
             // First of all, so that a SIGTERM that comes while the library opens is not lost.
             SignalStop.block()
             let terminal = Terminal()
-            try libraryOptions.location.prepare()
-            let location = libraryOptions.location
-            let library = try LibraryCommand.run(libraryOptions) { $0 }
-            let archiveRoot = archive.map { URL(fileURLWithPath: $0) } ?? library.defaultArchiveRoot
-            let worker = UploadWorker(library: library, notify: notify)
-            let (jobs, redact) = (self.jobs, self.redact)
+            let household = try LibraryCommand.household(libraryOptions, notify: notify)
+            let choice = Household.PipelineChoice(
+                jobs: jobs, archiveRoot: archive.map { URL(fileURLWithPath: $0) }, redact: redact,
+                languageModel: try LLMCommand.languageModel(household, flag: llm, terminal: terminal))
             let options = Watcher.Options(
                 folder: URL(fileURLWithPath: folder), settle: settle, rescan: rescan,
                 onSuccess: Watcher.OnSuccess(rawValue: onSuccess) ?? .move,
                 retryDelays: retryDelays.flatMap(parsedDelays) ?? Watcher.defaultRetryDelays,
                 unloadAfter: unloadAfter, unclosedSettle: unclosedSettle,
                 restartAboveBytes: restartAboveMb > 0 ? Int(exactly: (restartAboveMb * 1_048_576).rounded()) : nil,
-                // Between documents, the uploads that are due (a few at a time, so filing goes on).
-                betweenDocuments: {
-                    _ = worker.runDueJobsAndWait(maxJobs: 4)
-                    return (try? library.uploadQueueStatus())?.nextDue
-                })
-            let startFamily = try FamilySource.profiles(file: nil, library: location)
-            let llmSettings = try LLMCommand.assistant(flag: llm, libraryOptions: libraryOptions,
-                                                       family: startFamily.map(\.name), terminal: terminal)?.settings
+                betweenDocuments: household.uploadsBetweenDocuments())
             let restarted = getenv(Self.restartedVariable) != nil
             unsetenv(Self.restartedVariable)
             let report = WatchReport(terminal: terminal, settle: settle, restarted: restarted)
-            let watcher = try Watcher(library: library, options: options, makePipeline: {
-                // Made when work arrives (and again after idle unloading): the household is read
-                // afresh, so family changes made while watching are used.
-                let family = try FamilySource.profiles(file: nil, library: location)
-                // A fresh assistant too: one that stopped asking (server down) tries again.
-                let assistant = try llmSettings.map { try LetterAssistant(settings: $0, family: family.map(\.name)) }
-                return try Pipeline(options: .init(
-                    jobs: jobs, classifier: Classifier(family: family),
-                    archive: ArchiveOptions(root: archiveRoot, library: library, redact: redact), assistant: assistant))
-            }, report: { report.show($0) })
+            let watcher = try household.watcher(options, pipeline: choice, report: { report.show($0) })
             SignalStop.start(watcher: watcher, terminal: terminal)
             do {
                 while try watcher.run() == .restartToFreeMemory {

@@ -23,7 +23,7 @@ import Testing
     @Test func groupsPagesAndKeepsOtherFilesApart() throws {
         try withTemporaryDirectory { dir in
             for name in ["brev_p2.jpg", "brev_p1.jpg", "brev_p10.jpg", "annet.png", "notat.txt", ".skjult.jpg", "vedtak-side1.tif"] {
-                FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1]))
+                _ = FileManager.default.createFile(atPath: dir.appendingPathComponent(name).path, contents: Data([1]))
             }
             let found = DocumentFinder().find([dir.path])
             #expect(found.problems.isEmpty)
@@ -40,9 +40,9 @@ import Testing
             let sub = dir.appendingPathComponent("Brev fra sykehuset")
             try FileManager.default.createDirectory(at: sub, withIntermediateDirectories: true)
             for name in ["side 2.jpg", "side 1.jpg"] {
-                FileManager.default.createFile(atPath: sub.appendingPathComponent(name).path, contents: Data([1]))
+                _ = FileManager.default.createFile(atPath: sub.appendingPathComponent(name).path, contents: Data([1]))
             }
-            FileManager.default.createFile(atPath: dir.appendingPathComponent("los.jpg").path, contents: Data([1]))
+            _ = FileManager.default.createFile(atPath: dir.appendingPathComponent("los.jpg").path, contents: Data([1]))
             let recursive = DocumentFinder().find([dir.path]).documents
             #expect(recursive.count == 3)
             let asDocuments = DocumentFinder(foldersAreDocuments: true).find([dir.path]).documents

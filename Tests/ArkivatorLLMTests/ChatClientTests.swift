@@ -110,6 +110,18 @@ import Testing
         #expect(formats == ["json_schema", "json_object"])
     }
 
+    /// A 400 that says nothing about the format is a refusal: asked once, not again without the schema.
+    @Test func aBadRequestThatIsNotAboutTheFormatIsRefusedAtOnce() async throws {
+        let setup = try Setup(["--status", "400"])
+        defer { setup.finish() }
+        let (rules, merged, report) = await refine(try setup.assistant())
+        #expect(!report.used)
+        #expect(report.errorCode == "refused")
+        #expect(report.error?.contains("avviste forespørselen (HTTP 400") == true, "\(report.error ?? "")")
+        #expect(merged == rules)
+        #expect(setup.requests().count == 1)
+    }
+
     @Test func aServerThatIsDownStopsTheRunWithOneClearNote() async throws {
         let port = try ChildServer.freePort()
         let assistant = try LetterAssistant(settings: LLMSettings(url: try #require(URL(string: "http://127.0.0.1:\(port)"))))

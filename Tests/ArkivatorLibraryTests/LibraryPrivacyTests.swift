@@ -89,13 +89,15 @@ import Testing
             #expect(hidden.fodselsnummerCount == 2)
             for number in Self.forbidden { #expect(!hidden.text.contains(number)) }
             #expect(try library.document(Letters.labSvar.shortID, revealNumbers: true).fodselsnummerCount == 0)
-            // Near misses are not numbers: a wrong control digit, and 6 + 5 digits with two spaces.
+            // A near miss is not a number (a wrong control digit); 6 + 5 digits with OCR's two spaces
+            // is, as the classifier finds it (one detector), so it is masked too.
             var near = Letters.resept
             near.text = "Referanse \(TestNumber.wrongControl(Self.plain)) og \(Self.plain.prefix(6))  \(Self.plain.suffix(5))."
             try library.record([near])
             let stored = try library.document(near.shortID)
-            #expect(stored.fodselsnummerCount == 0)
-            #expect(stored.text == near.text)
+            #expect(stored.fodselsnummerCount == 1)
+            #expect(stored.text == "Referanse \(TestNumber.wrongControl(Self.plain)) og \(Self.plain.prefix(6)) •••••.")
+            #expect(try library.document(near.shortID, revealNumbers: true).text == near.text)
         }
     }
 

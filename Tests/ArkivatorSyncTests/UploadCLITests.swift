@@ -17,7 +17,20 @@ import Testing
         #expect(output.status != 0)
         #expect(output.stderr.contains("destination, notify"), "\(output.stderr)")
 
-        output = try CLI.run(["config", "set", "destination", "webdav:https://sky.example.no/dav/Arkiv"], library: library)
+        // A destination that cannot be reached now is refused, with a sentence.
+        output = try CLI.run(["config", "set", "destination", "folder:\(copy.path)/finnes-ikke"], library: library)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("finnes ikke. Koble til disken"), "\(output.stderr)")
+        let port = try ChildServer.freePort()
+        output = try CLI.run(["config", "set", "destination", "webdav:http://127.0.0.1:\(port)/dav/Arkiv"], library: library)
+        #expect(output.status == 1)
+        #expect(output.stderr.contains("Får ikke kontakt med 127.0.0.1:\(port)"), "\(output.stderr)")
+        #expect(try sandbox.library.setting(.destination) == nil)
+
+        let served = try sandbox.folder("served")
+        let server = try Server.webdav(serving: served, log: sandbox.directory.appendingPathComponent("rclone.log"))
+        output = try CLI.run(["config", "set", "destination", "webdav:\(server.url)/"], library: library)
+        server.stop()
         #expect(output.status == 0, "\(output.stderr)")
         #expect(output.stdout.contains("webdav.secret"), "says where the login goes: \(output.stdout)")
         output = try CLI.run(["config", "set", "destination", "folder:\(copy.path)"], library: library)

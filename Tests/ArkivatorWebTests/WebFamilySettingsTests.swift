@@ -46,6 +46,12 @@ import Testing
             let fixture = try WebFixture(directory: dir)
             try await fixture.signedIn { client, browser in
                 let target = dir.appendingPathComponent("kopi").path
+                let missing = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
+                                                       body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=folder&folder=\(target)"))
+                #expect(missing.status == .badRequest && missing.text.contains("finnes ikke") && !missing.text.contains("arkivator config"),
+                        "a folder that is not there is refused with a sentence")
+                #expect(try fixture.library.setting(.destination) == nil)
+                try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
                 let set = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=folder&folder=\(target)"))
                 #expect(set.status == .seeOther && set.headers[.location]?.contains("lagret=1") == true)

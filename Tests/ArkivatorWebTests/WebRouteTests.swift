@@ -1,5 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 @testable import ArkivatorWeb
 import Foundation
 import HTTPTypes
@@ -193,9 +194,9 @@ import Testing
             #expect(try fixture.library.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(180)) == nil, "ended")
             #expect(try fixture.library.webSession(token: "", idle: 60) == nil)
 
-            let lan = try WebServer(store: AsyncLibrary(fixture.library), options: .init(host: "0.0.0.0", port: 8080))
+            let lan = try WebServer(household: Household(library: fixture.library), options: .init(host: "0.0.0.0", port: 8080))
             await #expect(throws: WebFailure.self) { try await lan.check() }
-            try await WebServer(store: AsyncLibrary(fixture.library)).check()
+            try await WebServer(household: Household(library: fixture.library)).check()
             try await fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
             try await lan.check()
         }

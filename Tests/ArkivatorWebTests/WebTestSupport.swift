@@ -1,6 +1,7 @@
 import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 @testable import ArkivatorWeb
 import Foundation
 import HTTPTypes
@@ -32,7 +33,7 @@ struct WebFixture {
         options.clock = clock
         // A wrong password is answered at once here (the pause is the throttle's, tested on its own).
         options.pause = { _ in }
-        server = try WebServer(store: AsyncLibrary(library), options: options)
+        server = try WebServer(household: Household(library: library), options: options)
         _ = try FamilyStore.open(library: library.location).add(name: "Kari Nordmann")
         _ = try FamilyStore.open(library: library.location).add(name: "Ola Nordmann")
         // Read with an unknown person and one word read poorly: waits for review.

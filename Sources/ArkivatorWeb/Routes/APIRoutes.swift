@@ -101,7 +101,7 @@ extension WebServer {
             return Response(status: .noContent)
         }
         api.get("/queue") { _, _ -> Response in
-            try JSONAnswer.response(try await store.read { try UploadState.read($0) }.open.map(APIJob.init))
+            try JSONAnswer.response(try await store.read { try UploadState.read($0) }.map(APIJob.init))
         }
         api.post("/queue/{job}/retry") { _, context -> Response in
             guard let job = context.parameters.get("job", as: Int.self) else { throw WebError.notFound }

@@ -8,7 +8,7 @@ extension WebServer {
 
     /// The library, newest first, with filters and pages; and search.
     func addLibraryRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates
+        let store = self.store, templates = self.templates, uploads = household.uploads
         pages.get("/") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             let filter = try Self.filter(query)
@@ -18,9 +18,10 @@ extension WebServer {
                 (total: try library.count(filter),
                  documents: try library.list(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize),
                  household: try library.family { try $0.list().map(\.name) },
-                 deleted: try deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 },
-                 uploads: try UploadState.read(library))
+                 deleted: try deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 }
+                )
             }
+            let waiting = UploadState(try await uploads.state())
             let words = Words(templates, context)
             var results = Self.results(found.documents, total: found.total, page: page, query: query, path: "/", words: words)
             if found.total == 0 {
@@ -28,7 +29,7 @@ extension WebServer {
             }
             let model = LibraryView(
                 deleted: found.deleted.map { ["id": $0.shortID, "title": $0.title] },
-                uploadBanner: found.uploads.banner(words),
+                uploadBanner: waiting.banner(words),
                 filters: FilterView(query, action: "/", withQuery: false, household: found.household, words: words),
                 results: results)
             return templates.page("library", title: words["library"], model: model, context: context, section: "library")

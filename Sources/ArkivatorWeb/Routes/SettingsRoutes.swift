@@ -1,5 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import ArkivatorSync
 import Foundation
 import HTTPTypes
@@ -9,12 +10,12 @@ extension WebServer {
     /// Settings: where copies go (checked when saved), the upload queue with why it waits and
     /// "Prøv igjen", the language model, device tokens, a backup and an export.
     func addSettingsRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates
+        let store = self.store, templates = self.templates, household = self.household
         pages.get("/settings") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             var page = SettingsPage()
             if query.value("lagret") != nil { page.notice = context.text("Lagret.", "Saved.") }
-            return try await Self.settingsPage(store, templates, page, context: context)
+            return try await Self.settingsPage(household, store, templates, page, context: context)
         }
         pages.post("/settings/destination") { request, context -> Response in
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
@@ -30,12 +31,12 @@ extension WebServer {
                     throw WebError(.badRequest, code: "badDestination", nb: "Skriv hvor kopiene skal, i feltet under valget du gjorde.",
                                    en: "Write where the copies go, in the field under the choice you made.")
                 }
-                try await Self.saveDestination(value, store: store)
+                _ = try await household.change(.destination, to: value, for: .web)
             } catch {
                 var page = SettingsPage()
                 page.problem = WebError.from(error).message.text(in: context.language)
                 page.destinationTyped = (kind, form.value("folder") ?? "", form.value("webdav") ?? "", form.value("rclone") ?? "")
-                return try await Self.settingsPage(store, templates, page, context: context, status: .badRequest)
+                return try await Self.settingsPage(household, store, templates, page, context: context, status: .badRequest)
             }
             return Self.redirect("/settings?lagret=1#upload")
         }
@@ -43,21 +44,21 @@ extension WebServer {
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             do {
                 try await Self.saveLanguageModel(url: form.value("url"), allowRemote: form.isTicked("allowRemote"),
-                                                 enabled: form.isTicked("enabled"), store: store)
+                                                 enabled: form.isTicked("enabled"), household: household)
             } catch {
                 var page = SettingsPage()
                 page.problem = WebError.from(error).message.text(in: context.language)
-                return try await Self.settingsPage(store, templates, page, context: context, status: .badRequest)
+                return try await Self.settingsPage(household, store, templates, page, context: context, status: .badRequest)
             }
             return Self.redirect("/settings?lagret=1")
         }
         pages.post("/settings/queue/{job}/retry") { _, context -> Response in
             guard let job = context.parameters.get("job", as: Int.self) else { throw WebError.notFound }
-            try await store.write { try $0.retryUpload(job) }
+            try await household.uploads.retry(job)
             return Self.redirect("/settings#upload")
         }
         pages.post("/settings/queue/retry") { request, _ -> Response in
-            _ = try await store.write { try $0.retryAllUploads() }
+            try await household.uploads.retryAll()
             // Back where the button was: the library's notice, or Settings.
             let back = request.headers[.referer].flatMap(URL.init(string:))?.path == "/" ? "/" : "/settings#upload"
             return Self.redirect(back)
@@ -69,7 +70,7 @@ extension WebServer {
             let made = try await store.write { try $0.createAPIToken(name: name) }
             var page = SettingsPage()
             page.newToken = (made.token, made.row.name)
-            return try await Self.settingsPage(store, templates, page, context: context)
+            return try await Self.settingsPage(household, store, templates, page, context: context)
         }
         pages.post("/settings/tokens/{token}/revoke") { _, context -> Response in
             guard let id = context.parameters.get("token", as: Int.self), try await store.write({ try $0.revokeAPIToken(id) }) else {
@@ -111,25 +112,13 @@ extension WebServer {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    static func saveDestination(_ value: String?, store: AsyncLibrary) async throws {
-        guard let value else {
-            try await store.write { try $0.setSetting(.destination, nil) }
-            return
-        }
-        let destination = try Destination.parse(value)
-        try await store.write { try $0.setSetting(.destination, destination.description) }
-    }
-
-    static func saveLanguageModel(url: String?, allowRemote: Bool, enabled: Bool, store: AsyncLibrary) async throws {
-        if enabled, url == nil {
-            throw WebError(.badRequest, code: "llmNotConfigured",
-                           nb: "Skriv adressen til språkmodellen før du slår den på.", en: "Write the language model's address before turning it on.")
-        }
-        try await store.write { library in
-            try library.setSetting(.llmURL, url)
-            try library.setSetting(.llmAllowRemote, allowRemote ? "true" : nil)
-            try library.setSetting(.llmEnabled, enabled ? "true" : nil)
-        }
+    /// The language model's three settings, each checked as the command line checks it: the
+    /// address first when turning on, the switch first when turning off.
+    static func saveLanguageModel(url: String?, allowRemote: Bool, enabled: Bool, household: Household) async throws {
+        if !enabled { _ = try await household.change(.llmEnabled, to: "false", for: .web) }
+        _ = try await household.change(.llmURL, to: url, for: .web)
+        _ = try await household.change(.llmAllowRemote, to: allowRemote ? "true" : "false", for: .web)
+        if enabled { _ = try await household.change(.llmEnabled, to: "true", for: .web) }
     }
 
     /// What the settings page shows beside the stored settings.
@@ -141,12 +130,14 @@ extension WebServer {
         var destinationTyped: (String, String, String, String)?
     }
 
-    static func settingsPage(_ store: AsyncLibrary, _ templates: Templates, _ page: SettingsPage, context: WebContext,
+    static func settingsPage(_ household: Household, _ store: AsyncLibrary, _ templates: Templates, _ page: SettingsPage, context: WebContext,
                              status: HTTPResponse.Status = .ok) async throws -> Response {
-        let stored = try await store.read { library in
-            (destination: try library.setting(.destination), uploads: try UploadState.read(library), tokens: try library.apiTokens(),
-             llmURL: try library.setting(.llmURL), llmEnabled: try library.isOn(.llmEnabled), allowRemote: try library.isOn(.llmAllowRemote))
-        }
+        let settings = try await household.currentSettings()
+        let uploads = UploadState(try await household.uploads.state())
+        let made = try await store.read { try $0.apiTokens() }
+        let stored = (destination: settings.destination?.description ?? settings.unreadableDestination, uploads: uploads, tokens: made,
+                      llmURL: settings.languageModel.url?.absoluteString, llmEnabled: settings.languageModel.enabled,
+                      allowRemote: settings.languageModel.allowRemote)
         let words = Words(templates, context)
         var model: [String: Any] = [:]
         if let notice = page.notice { model["notice"] = notice }
@@ -162,7 +153,7 @@ extension WebServer {
         }
         model["destination"] = ["off": kind == "off", "folder": kind == "folder", "webdav": kind == "webdav", "rclone": kind == "rclone",
                                 "folderValue": values.folder, "webdavValue": values.webdav, "rcloneValue": values.rclone] as [String: Any]
-        model["queue"] = Self.queueModel(stored.uploads, destination: stored.destination, words: words)
+        model["queue"] = stored.uploads.model(words)
         var llm: [String: Any] = ["url": stored.llmURL ?? "", "enabled": stored.llmEnabled, "allowRemote": stored.allowRemote,
                                   "configured": stored.llmURL != nil]
         if let text = stored.llmURL, let url = URL(string: text), !LocalAddress.isLocal(url: url) {
@@ -185,31 +176,5 @@ extension WebServer {
         model["tokens"] = tokens
         model["hasTokens"] = !tokens.isEmpty
         return templates.page("settings", title: words["settings"], model: model, context: context, status: status, section: "settings")
-    }
-
-    static func queueModel(_ uploads: UploadState, destination: String?, words: Words) -> [String: Any] {
-        let states: [UploadJob.State: String] = [.queued: words["jobWaiting"], .uploading: words["uploadRunning"],
-                                                 .done: words["uploadDone"], .error: words["uploadFailed"]]
-        let jobs: [[String: Any]] = uploads.open.map { job in
-            var row: [String: Any] = ["id": job.id, "title": job.title, "state": states[job.state] ?? job.state.rawValue,
-                                      "canRetry": job.state == .error || (job.state == .queued && job.lastError != nil)]
-            if let error = job.lastError { row["detail"] = error }
-            return row
-        }
-        var model: [String: Any] = ["jobs": jobs, "empty": jobs.isEmpty, "anyRetry": jobs.count > 1]
-        if let reason = uploads.reason {
-            model["stateText"] = words.text("Opplastingen venter: ", "Uploads are waiting: ") + reason
-            model["stateClass"] = "problem"
-        } else if destination == nil {
-            model["stateText"] = words["uploadOff"]
-            model["stateClass"] = "meta"
-        } else if uploads.waiting > 0 {
-            model["stateText"] = words.language.count(uploads.waiting, ("dokument venter", "document waits"), ("dokumenter venter", "documents wait"))
-            model["stateClass"] = "meta"
-        } else {
-            model["stateText"] = words["uploadAllDone"]
-            model["stateClass"] = "meta"
-        }
-        return model
     }
 }

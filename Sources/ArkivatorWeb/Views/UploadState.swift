@@ -1,24 +1,23 @@
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorSync
 import Foundation
 
-/// The upload queue as the library page and Settings show it: what waits, and why.
+/// The upload queue as the library page and Settings show it: what waits, and why, in the words
+/// of ``UploadWait`` (what is wrong and what to do next, never a command).
 struct UploadState: Sendable {
-    let waiting: Int
-    let failed: Int
-    /// Why uploads wait, in the words the worker recorded; nil when nothing is held up.
-    let reason: String?
-    /// The jobs that are not done yet, newest first (at most 100).
-    let open: [UploadJob]
-    /// The latest jobs that are done (at most 20).
-    let recent: [UploadJob]
+    let state: UploadQueueState
 
-    static func read(_ library: Library) throws -> UploadState {
-        let open = try library.uploadJobs(states: [.queued, .uploading, .error]).filter { !$0.trashed }
-        let held = open.filter { $0.lastError != nil && $0.state != .uploading }
-        return UploadState(waiting: open.filter { $0.state != .error }.count, failed: open.filter { $0.state == .error }.count,
-                           reason: held.max { $0.updatedAt < $1.updatedAt }?.lastError,
-                           open: Array(open.suffix(100).reversed()), recent: [])
+    /// The jobs not done yet, newest first (at most 100).
+    var open: [UploadJob] { Array(state.jobs.suffix(100).reversed()) }
+
+    init(_ state: UploadQueueState) {
+        self.state = state
+    }
+
+    /// The jobs not done yet, read directly (the API's queue).
+    static func read(_ library: Library) throws -> [UploadJob] {
+        try library.uploadJobs(states: [.queued, .uploading, .error]).filter { !$0.trashed }
     }
 
     struct Banner {
@@ -27,7 +26,35 @@ struct UploadState: Sendable {
 
     /// The notice the library page shows when uploads are held up.
     func banner(_ words: Words) -> Banner? {
-        guard let reason, waiting + failed > 0 else { return nil }
-        return Banner(reason: reason)
+        guard let wait = state.waiting.first else { return nil }
+        return Banner(reason: wait.message.text(in: words.language))
+    }
+
+    /// The queue part of the settings page.
+    func model(_ words: Words) -> [String: Any] {
+        let states: [UploadJob.State: String] = [.queued: words["jobWaiting"], .uploading: words["uploadRunning"],
+                                                 .done: words["uploadDone"], .error: words["uploadFailed"]]
+        let jobs: [[String: Any]] = open.map { job in
+            var row: [String: Any] = ["id": job.id, "title": job.title, "state": states[job.state] ?? job.state.rawValue,
+                                      "canRetry": job.state == .error || (job.state == .queued && job.lastError != nil)]
+            if let error = job.lastError { row["detail"] = error }
+            return row
+        }
+        var model: [String: Any] = ["jobs": jobs, "empty": jobs.isEmpty, "anyRetry": jobs.count > 1]
+        if !state.waiting.isEmpty {
+            model["stateText"] = state.waiting.map { $0.message.text(in: words.language) }.joined(separator: " ")
+            model["stateClass"] = "problem"
+        } else if state.destination == nil {
+            model["stateText"] = words["uploadOff"]
+            model["stateClass"] = "meta"
+        } else if state.pending > 0 {
+            model["stateText"] = words.language.count(state.pending, ("dokument venter", "document waits"),
+                                                      ("dokumenter venter", "documents wait"))
+            model["stateClass"] = "meta"
+        } else {
+            model["stateText"] = words["uploadAllDone"]
+            model["stateClass"] = "meta"
+        }
+        return model
     }
 }

@@ -1,4 +1,3 @@
-import ArkivatorPipeline
 import Foundation
 import TestSupport
 import Testing

@@ -7,18 +7,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Runs blocking work (file copies, SQLite, child processes) on Dispatch threads, off Swift's
-/// cooperative pool, so a slow disk or a waiting lock never holds up other tasks.
-enum Blocking {
-    private static let queue = DispatchQueue(label: "arkivator.sync.blocking", qos: .utility, attributes: .concurrent)
-
-    static func run<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            queue.async { continuation.resume(with: Result { try body() }) }
-        }
-    }
-}
-
 /// POSIX calls whose names clash with members (`close()` of a destination).
 enum Posix {
     static func open(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {

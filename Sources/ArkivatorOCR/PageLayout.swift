@@ -1,0 +1,164 @@
+import Foundation
+
+/// Words grouped as Tesseract found them (blocks → paragraphs → lines), put into the order a
+/// person reads a letter, with scribbles dropped.
+struct PageLayout {
+    struct Word {
+        var text: String
+        var confidence: Double
+        var box: [Int]
+    }
+
+    struct Block {
+        var box: [Int]
+        var paragraphs: [[[Word]]] = [[[]]]
+        var left: Int { box[0] }
+        var right: Int { box[0] + box[2] }
+        var top: Int { box[1] }
+        var bottom: Int { box[1] + box[3] }
+    }
+
+    private(set) var blocks: [Block] = []
+    /// Width of the page in pixels (for gaps measured as a share of it).
+    var pageWidth = 2480
+    var pageHeight = 3508
+
+    /// A line whose words are all below this confidence, and that reads as no words, is a
+    /// signature, logo or smudge, not text.
+    static let scribbleConfidence = 0.5
+
+    /// Whether a line read with low confidence is a scribble rather than faint text: no mark on it
+    /// reads as a word, or less than half of its long marks (four letters or digits or more) do. A
+    /// word here has four letters or more, a share of vowels that Norwegian words have (a quarter
+    /// or more) and no capital after a small letter, or four digits or more. "SVANT", "SIWVNSKrE"
+    /// and "~,;" are what OCR makes of a signature or a stamp's ring; "trygdesjef" under a
+    /// signature and "Oslo" in an address are faint text, and stay.
+    static func isScribble(_ line: [Word]) -> Bool {
+        guard line.allSatisfy({ $0.confidence < scribbleConfidence }) else { return false }
+        let vowels = Set("aeiouyæøåéèAEIOUYÆØÅÉÈ".unicodeScalars)
+        var long = 0, words = 0
+        for word in line {
+            let scalars = Array(word.text.unicodeScalars)
+            let letters = scalars.filter(\.properties.isAlphabetic)
+            let digits = scalars.filter { ("0"..."9").contains($0) }
+            guard letters.count + digits.count >= 4 else { continue }
+            long += 1
+            guard (letters.count + digits.count) * 10 >= scalars.count * 7 else { continue }
+            let capitalAfterSmall = zip(letters, letters.dropFirst()).contains {
+                $0.0.properties.isLowercase && $0.1.properties.isUppercase
+            }
+            if digits.count >= 4
+                || (letters.count >= 4 && !capitalAfterSmall && letters.filter(vowels.contains).count * 4 >= letters.count) {
+                words += 1
+            }
+        }
+        return words == 0 || words * 2 < long
+    }
+
+    /// Words of one line, between wide gaps, that Tesseract read with low confidence while the
+    /// rest of the line read well: where it joins a line of one column with a line of the next
+    /// that stands a little higher or lower (a date beside the address), it cuts the second to
+    /// the first's height and garbles it. Read again on their own, they come out whole.
+    struct Fragment: Equatable {
+        var block: Int, paragraph: Int, line: Int
+        var words: Range<Int>
+        /// The words' box, widened by half a line on every side (x, y, width, height).
+        var box: [Int]
+        var confidence: Double
+    }
+
+    /// The fragments of `Fragment` on the page, at most `limit`.
+    func garbledFragments(limit: Int = 6) -> [Fragment] {
+        var found: [Fragment] = []
+        for (b, block) in blocks.enumerated() {
+            for (p, paragraph) in block.paragraphs.enumerated() {
+                for (l, line) in paragraph.enumerated() where line.count >= 2 {
+                    let height = line.map { $0.box[3] }.sorted()[line.count / 2]
+                    // Pieces of the line between gaps wider than two line heights.
+                    var pieces: [Range<Int>] = []
+                    var start = 0
+                    for i in 1..<line.count where line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2]) > 2 * height {
+                        pieces.append(start..<i)
+                        start = i
+                    }
+                    pieces.append(start..<line.count)
+                    guard pieces.count > 1 else { continue }
+                    func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
+                    guard pieces.contains(where: { confidence($0) >= 0.7 }) else { continue }
+                    // A mark or two in the margin ("0", "*") is no line of text.
+                    for piece in pieces where confidence(piece) < Self.scribbleConfidence && Self.alphanumerics(line[piece]) >= 5 {
+                        let left = line[piece].map { $0.box[0] }.min() ?? 0, top = line[piece].map { $0.box[1] }.min() ?? 0
+                        let right = line[piece].map { $0.box[0] + $0.box[2] }.max() ?? 0
+                        let bottom = line[piece].map { $0.box[1] + $0.box[3] }.max() ?? 0
+                        let x = max(0, left - height / 2), y = max(0, top - height / 2)
+                        let box = [x, y, min(pageWidth, right + height / 2) - x, min(pageHeight, bottom + height / 2) - y]
+                        found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece)))
+                        if found.count == limit { return found }
+                    }
+                }
+            }
+        }
+        return found
+    }
+
+    /// Every word on the page, in Tesseract's order.
+    var words: [Word] { blocks.flatMap { $0.paragraphs.joined().joined() } }
+
+    /// The words' confidence, each weighted by its length (0 for no words).
+    static func meanConfidence(_ words: some Collection<Word>) -> Double {
+        let characters = words.reduce(0) { $0 + $1.text.count }
+        return words.reduce(0) { $0 + $1.confidence * Double($1.text.count) } / Double(max(1, characters))
+    }
+
+    /// How many letters and digits `words` hold.
+    static func alphanumerics(_ words: some Collection<Word>) -> Int {
+        words.reduce(0) { $0 + $1.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count }
+    }
+
+    /// The fragment's words replaced by `words` (a second reading of it).
+    mutating func replace(_ fragment: Fragment, with words: [Word]) {
+        blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line].replaceSubrange(fragment.words, with: words)
+    }
+
+    mutating func startBlock(box: [Int]) { blocks.append(Block(box: box)) }
+    mutating func startParagraph() { blocks[blocks.count - 1].paragraphs.append([[]]) }
+    mutating func startLine() {
+        let p = blocks[blocks.count - 1].paragraphs.count - 1
+        blocks[blocks.count - 1].paragraphs[p].append([])
+    }
+    mutating func add(_ word: Word) {
+        let trimmed = word.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { return }
+        let b = blocks.count - 1, p = blocks[b].paragraphs.count - 1, l = blocks[b].paragraphs[p].count - 1
+        blocks[b].paragraphs[p][l].append(Word(text: trimmed, confidence: word.confidence, box: word.box))
+    }
+
+    /// The page as text: blocks in reading order (see ``orderedBlocks()``), cut into columns,
+    /// scribbles left out.
+    func page() -> OCRPage {
+        var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
+        var dropped = 0
+        for block in splittingColumns(orderedBlocks()) {
+            var first = true
+            for paragraph in block.paragraphs {
+                var firstLine = true
+                for var line in paragraph where !line.isEmpty {
+                    if Self.isScribble(line) {
+                        dropped += 1
+                        continue
+                    }
+                    Typography.normalizeDashes(&line)
+                    for (index, word) in line.enumerated() {
+                        let layoutBreak: LayoutBreak = index > 0 ? .none : (first || firstLine ? .paragraph : .line)
+                        items.append((word.text, word.confidence, word.box, layoutBreak))
+                        first = false
+                        firstLine = false
+                    }
+                }
+            }
+        }
+        var page = OCRPage.assemble(items)
+        page.droppedLines = dropped
+        return page
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// Norwegian typography that OCR models get wrong in the same way every time.
+enum Typography {
+    /// A dash standing alone in a line is a bullet (at the start) or a tankestrek (between words):
+    /// an en dash. Only between two numbers ("20 - 42") is it a plain hyphen.
+    static func normalizeDashes(_ line: inout [PageLayout.Word]) {
+        let startsWithDigit = { (word: PageLayout.Word) in word.text.unicodeScalars.first.map { ("0"..."9").contains($0) } ?? false }
+        for index in line.indices where ["-", "–", "—", "--"].contains(line[index].text) {
+            let betweenNumbers = index > 0 && index + 1 < line.count
+                && startsWithDigit(line[index - 1]) && startsWithDigit(line[index + 1])
+            line[index].text = betweenNumbers ? "-" : "–"
+        }
+    }
+
+    /// A free-standing dash is a tankestrek, an en dash ("–"); Norwegian text does not use em dashes.
+    /// A short number range ("1-2", "10-14") also takes an en dash. Dates, codes and
+    /// hyphenated words keep their hyphens.
+    static func normalized(_ word: String) -> String {
+        let scalars = Array(word.unicodeScalars)
+        guard let dash = scalars.firstIndex(where: { $0 == "-" }),
+              scalars.filter({ $0 == "-" }).count == 1 else { return word }
+        let isDigit = { (s: Unicode.Scalar) in ("0"..."9").contains(s) }
+        let before = scalars[..<dash], after = scalars[(dash + 1)...]
+        var number = Array(after)
+        while let last = number.last, [",", ".", ")", ";", ":"].contains(last) { number.removeLast() }
+        guard (1...3).contains(before.count), before.allSatisfy(isDigit),
+              (1...3).contains(number.count), number.allSatisfy(isDigit) else { return word }
+        return String(String.UnicodeScalarView(before)) + "–" + String(String.UnicodeScalarView(after))
+    }
+}

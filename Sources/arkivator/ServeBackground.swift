@@ -1,0 +1,103 @@
+import ArgumentParser
+import ArkivatorCore
+import ArkivatorLLM
+import ArkivatorPipeline
+import ArkivatorSync
+import Foundation
+import Logging
+
+/// What `serve` runs beside the web app: the inbox watched as `watch` watches a folder (same
+/// journal, so a letter received is never lost and never filed twice; the language model asked
+/// when `llm.enabled` is on), and the upload worker in the background, woken by each document
+/// filed. Both on threads of their own; ``stop()`` finishes the document being read and the
+/// upload in progress goes back in the queue.
+struct ServeBackground {
+    let watcher: Watcher
+    let uploads: Uploads
+    private let finished: DispatchSemaphore
+
+    static func start(_ household: Household, terminal: Terminal, logger: Logger) throws -> ServeBackground {
+        var model: LLMSettings?
+        do {
+            model = try household.languageModel()
+            if let model { LLMCommand.announce(model, terminal: terminal) }
+        } catch {
+            // The web app still runs: letters are read by the rules until the model can be used.
+            terminal.error(UserMessage(error: error))
+        }
+        let watcher: Watcher
+        do {
+            watcher = try household.watcher(.init(folder: household.inbox, settle: 1, onSuccess: .move),
+                                            pipeline: .init(languageModel: model, lowerPriority: true)) { event in
+                ServeLog(logger: logger).show(event)
+            }
+        } catch {
+            terminal.error(UserMessage(error: error))
+            throw ExitCode(1)
+        }
+        let finished = DispatchSemaphore(value: 0)
+        let watching = Thread {
+            do {
+                _ = try watcher.run()
+            } catch {
+                terminal.error(UserMessage(error: error))
+            }
+            finished.signal()
+        }
+        watching.name = "arkivator-inbox"
+        watching.start()
+        household.uploads.start { report in ServeLog(logger: logger).show(report) }
+        return ServeBackground(watcher: watcher, uploads: household.uploads, finished: finished)
+    }
+
+    /// Stops both and waits for them.
+    func stop() {
+        watcher.stop()
+        uploads.stop()
+        finished.wait()
+    }
+}
+
+/// What `serve` logs of its background work: one line per document filed and per upload, by id,
+/// stage and code only (never a letter's text, a name, a title or a number: logs are often kept
+/// and shared).
+struct ServeLog: Sendable {
+    let logger: Logger
+
+    func show(_ event: Watcher.Event) {
+        switch event {
+        case .watching, .stopping:
+            break
+        case .resuming(let count):
+            logger.info("inbox: taking up \(count) unfinished document(s)")
+        case .filed(let record, _, _):
+            if let failure = record.failure {
+                logger.warning("inbox: document not filed, stage \(failure.stage.rawValue), code \(failure.errorCode)")
+            } else {
+                let review = record.classification?.needsReview.isEmpty == false ? ", waits for review" : ""
+                logger.info("inbox: filed document \(record.libraryID ?? "-"), stage done, \(record.pages) page(s)\(review)")
+            }
+        case .finishedEarlier(_, _, let id, _):
+            logger.info("inbox: filed document \(id), stage done (before a restart)")
+        case .duplicate:
+            logger.info("inbox: already in the library, stage duplicate")
+        case .failed(_, let failure, let retryAt, _, _):
+            let next = retryAt == nil ? ", moved to failed/" : ", tried again later"
+            logger.warning("inbox: document failed, stage \(failure.stage.rawValue), code \(failure.errorCode)\(next)")
+        case .problem(let message):
+            logger.error("inbox: \(message.english)")
+        }
+    }
+
+    func show(_ report: UploadReport) {
+        for entry in report.entries {
+            let line = "upload: document \(entry.job.documentID), job \(entry.job.id), \(entry.outcome.rawValue)"
+            if entry.outcome == .done {
+                logger.info("\(line), \(entry.uploaded) file(s) sent")
+            } else {
+                logger.warning("\(line)\(entry.failure.map { ", \($0.rawValue)" } ?? "")")
+            }
+        }
+        for problem in report.problems { logger.error("upload: \(problem.english)") }
+    }
+}

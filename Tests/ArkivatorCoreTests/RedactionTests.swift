@@ -1,0 +1,30 @@
+import ArkivatorCore
+import Testing
+
+/// One fødselsnummer detector, one way of hiding it.
+@Suite struct RedactionTests {
+    /// 17097243859 is a valid number (the fixtures' patient).
+    static let number = "17097243859"
+
+    @Test func everyNumberFoundIsMaskedTheSameWay() throws {
+        let parsed = try Fodselsnummer(Self.number)
+        #expect(Redaction.mask(parsed) == "170972 •••••")
+        #expect(parsed.masked == Redaction.mask(parsed) && parsed.description == parsed.masked)
+        // As printed, as OCR spaces it out, twice in one text: each is found and each is hidden.
+        for printed in [Self.number, "170972 43859", "170972   43859"] {
+            let text = "Pasient: Kari Nordmann, f.nr. \(printed).\nVedr. \(printed)"
+            #expect(Fodselsnummer.matches(in: text).count == 2, "\(printed)")
+            #expect(Fodselsnummer.numbers(in: text) == [parsed])
+            let redacted = Redaction.redact(text)
+            #expect(!redacted.contains("43859"), "\(redacted)")
+            #expect(redacted == "Pasient: Kari Nordmann, f.nr. 170972 •••••.\nVedr. 170972 •••••")
+        }
+    }
+
+    @Test func otherDigitsStay() {
+        for text in ["Tlf. 22 33 44 55", "Ref. 170972438591", "Konto 1709.72.43859", "17097243858", "170972\n43859"] {
+            #expect(Fodselsnummer.matches(in: text).isEmpty, "\(text)")
+            #expect(Redaction.redact(text) == text)
+        }
+    }
+}
