@@ -112,7 +112,7 @@ extension WebServer {
         }
         api.delete("/family/{member}") { _, context -> Response in
             let member = try Self.memberID(context)
-            try await store.write { library in try library.family { try $0.remove(nameOrID: String(member)) } }
+            _ = try await store.write { library in try library.family { try $0.remove(nameOrID: String(member)) } }
             return Response(status: .noContent)
         }
         api.get("/queue") { _, _ -> Response in
