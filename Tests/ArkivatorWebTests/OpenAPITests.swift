@@ -195,5 +195,7 @@ import Testing
         let answer = APIJob(job, hiding: ["/srv/bibliotek", "/srv/bibliotek/Arkiv"])
         #expect(answer.destinationKind == "folder")
         #expect(answer.lastError == "Mappen … finnes ikke nå. Filen Kari/Dokumenter/Brev.docx mangler; … også.")
+        #expect(ServerPaths.hidden(in: "/srv/Arkiv/Kari/Brev.docx finnes allerede. Bruk folder:/x, ja/nei eller https://sky.no/dav.")
+                == "… finnes allerede. Bruk folder:/x, ja/nei eller https://sky.no/dav.")
     }
 }

@@ -390,22 +390,25 @@ struct APIJob: Encodable {
         attempts = job.attempts
         var hidden = folders
         if kind == "folder" { hidden.append(String(job.destination.dropFirst(kind.count + 1))) }
-        lastError = job.lastError.map { Self.withoutPaths($0, hiding: hidden) }
+        lastError = job.lastError.map { ServerPaths.hidden(in: $0, folders: hidden) }
         nextAttemptAt = job.nextAttemptAt
         createdAt = job.createdAt
         updatedAt = job.updatedAt
         trashed = job.trashed
     }
+}
 
+/// Paths on the server, left out of what the API answers.
+enum ServerPaths {
     /// `text` with the given folders (longest first) and any other absolute path left out: a
     /// file in the archive keeps its place below it (`Kari/Dokumenter/…`), anything else is `…`.
-    static func withoutPaths(_ text: String, hiding folders: [String]) -> String {
+    static func hidden(in text: String, folders: [String] = []) -> String {
         var text = text
         for folder in folders.filter({ $0.count > 1 }).sorted(by: { $0.count > $1.count }) {
             let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
             text = text.replacingOccurrences(of: trimmed + "/", with: "").replacingOccurrences(of: trimmed, with: "…")
         }
-        guard let path = try? NSRegularExpression(pattern: #"(?<![\w:/.~])/[^\s«»“”"'()]+"#) else { return text }
+        guard text.contains("/"), let path = try? NSRegularExpression(pattern: #"(?<![\w:/.~])/[^\s«»“”"'()]+"#) else { return text }
         return path.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "…")
     }
 }
