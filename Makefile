@@ -69,6 +69,7 @@ test-deps: deps
 	$(call apt-install,Installerer for testene,$(TEST_APT_PACKAGES))
 	@python3 -c "import docx" 2>/dev/null || python3 -m pip install --quiet python-docx \
 	  || python3 -m pip install --quiet --break-system-packages python-docx
+	@/usr/bin/python3 scripts/api_conformance.py --install-only
 
 release: deps
 	$(SWIFT) build -c release
@@ -104,6 +105,7 @@ test: build test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2 --skip '$(LLM_SUITES)'
 	/usr/bin/python3 scripts/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser
+	/usr/bin/python3 scripts/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api
 	@running=$$(python3 scripts/llm.py status 2>/dev/null); \
 	url=$$(python3 scripts/llm.py up) || exit 1; \
 	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \

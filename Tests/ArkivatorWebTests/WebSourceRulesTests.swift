@@ -122,7 +122,9 @@ import Testing
             "setting", "setSetting", "isOn", "uploadJobs", "uploadJob", "retryUpload", "retryAllUploads", "backup",
             "allDocuments", "journal",
         ]
-        return libraryMethods.contains(name)
+        // A call: the name followed by its arguments or a trailing closure (not a property such as `count`).
+        let after = rest.dropFirst(name.count).drop { $0 == " " }
+        return libraryMethods.contains(name) && (after.first == "(" || after.first == "{")
     }
 
     static func isDocumentation(_ text: [UInt8], _ offset: Int) -> Bool {

@@ -38,7 +38,7 @@ import Testing
                 #expect(made.status == .created)
                 let id = try #require(try json(made)["id"] as? String)
                 let empty = try await client.execute(uri: "/api/v1/uploads/\(id)/done", method: .post, headers: headers)
-                #expect(empty.status == .badRequest && empty.text.contains("ingen sider"))
+                #expect(empty.status == .conflict && empty.text.contains("ingen sider"))
 
                 let text = try await client.execute(uri: "/api/v1/uploads/\(id)/pages/1", method: .put, headers: headers,
                                                     body: ByteBuffer(string: "Dette er ikke et bilde, bare tekst i en fil."))

@@ -39,8 +39,10 @@ struct ErrorResponses: RouterMiddleware {
         }
     }
 
+    /// The API's error: its code and message, the message without any path on the server (a
+    /// library's message may name a file, as the command line's do).
     static func json(_ failure: WebError, context: WebContext) throws -> Response {
-        try JSONAnswer.response(APIError(error: failure.code, message: failure.message.text(in: context.language)),
+        try JSONAnswer.response(APIError(error: failure.code, message: ServerPaths.hidden(in: failure.message.text(in: context.language))),
                                 status: failure.status)
     }
 

@@ -10,10 +10,10 @@ extension WebServer {
     /// as the pages, as JSON (described in `docs/openapi.json`). Answers never hold a path on the
     /// server: a file is named by its kind, page and download address.
     func addAPIRoutes(api: RouterGroup<WebContext>) {
-        let store = self.store
+        let store = self.store, uploads = household.uploads
         api.get("/documents") { request, _ -> Response in
             let query = WebForm(request.uri.query ?? "")
-            let filter = try Self.filter(query)
+            let filter = try Self.apiFilter(query)
             let limit = try Self.integer(query, "limit", in: 1...200) ?? Self.pageSize
             let offset = try Self.integer(query, "offset", in: 0...Int(Int32.max)) ?? 0
             let (total, documents) = try await store.read { library in
@@ -23,9 +23,17 @@ extension WebServer {
         }
         api.get("/search") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
-            let text = query["q"] ?? ""
-            let filter = try Self.filter(query)
-            let result = try await store.read { try $0.search(text, filter: filter, limit: Self.pageSize) }
+            guard let text = query["q"], !text.isEmpty else { throw WebError.badField("q") }
+            let filter = try Self.apiFilter(query)
+            let result: SearchResult
+            do {
+                result = try await store.read { try $0.search(text, filter: filter, limit: Self.pageSize) }
+            } catch let failure as LibraryFailure where failure.code == .emptyQuery {
+                // Any text is safe to search for: nothing searchable finds nothing, and says why.
+                let note = context.text("Ingenting å søke etter: skriv minst ett ord som ikke er et vanlig småord.",
+                                        "Nothing to search for: type at least one word that is not a common little word.")
+                return try JSONAnswer.response(APISearchAnswer(query: text, total: 0, notes: [note], hits: []))
+            }
             return try JSONAnswer.response(APISearchAnswer(
                 query: text, total: result.total, notes: result.notes.map { $0.text(in: context.language) },
                 hits: result.hits.map { hit in
@@ -42,32 +50,32 @@ extension WebServer {
         }
         api.patch("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
-            guard let fields = try await JSONAnswer.decode(Corrections.self, from: request, context: context) else {
-                throw WebError(.badRequest, code: "badRequest", nb: "Forventet et JSON-objekt med title, person, type, date, institution, specialty, keywords eller reviewed.",
-                               en: "Expected a JSON object with title, person, type, date, institution, specialty, keywords or reviewed.")
-            }
+            let fields = try await Self.body(Corrections.self, from: request, context: context, fields: Corrections.names,
+                                             nb: "Forventet et JSON-objekt med title, person, type, date, institution, specialty, keywords eller reviewed.",
+                                             en: "Expected a JSON object with title, person, type, date, institution, specialty, keywords or reviewed.")
             var changes = DocumentChanges(title: fields.title, person: fields.person, institution: fields.institution,
                                           specialty: fields.specialty, keywords: fields.keywords)
             if let type = fields.type {
-                guard let known = DocumentType(name: type) else { throw WebError.badField("type") }
+                guard let known = DocumentType(rawValue: type) else { throw WebError.badField("type") }
                 changes.type = known
             }
             if let date = fields.date {
                 guard let day = CalendarDate(iso: date) else { throw WebError.badField("date") }
                 changes.date = day
             }
-            let wanted = changes
+            let wanted = changes, reviewed = fields.reviewed == true
+            // Absent fields stay as they are: `{}` changes nothing and answers the document as it is.
             let document = try await store.write { library -> LibraryDocument in
                 let document = try library.document(id)
-                let changes = wanted
-                var result = document
-                if !changes.isEmpty { result = try library.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
-                if fields.reviewed == true { try library.markReviewed(document.shortID) }
-                return changes.isEmpty && fields.reviewed != true ? result : try library.document(document.shortID)
+                guard !wanted.isEmpty || reviewed else { return document }
+                if !wanted.isEmpty { _ = try library.edit(document.shortID, wanted, programVersion: ArkivatorVersion.current) }
+                if reviewed { try library.markReviewed(document.shortID) }
+                return try library.document(document.shortID)
             }
             return try JSONAnswer.response(APIDocument(document))
         }
-        api.delete("/documents/{id}") { _, context -> Response in
+        // Trashing is not a DELETE: the document stays readable (with `trashedAt`) and can be restored.
+        api.post("/documents/{id}/trash") { _, context -> Response in
             let id = try Self.documentID(context)
             let document = try await store.write { library -> LibraryDocument in
                 let document = try library.document(id)
@@ -87,41 +95,95 @@ extension WebServer {
             try JSONAnswer.response(try await store.read { library in try library.family { try $0.list() } }.map(APIMember.init))
         }
         api.post("/family") { request, context -> Response in
-            guard let member = try await JSONAnswer.decode(NewMember.self, from: request, context: context) else {
-                throw WebError.badField("name")
-            }
-            let added = try await store.write { library in
-                try library.family { try $0.add(name: member.name, birthDate: member.birthDate, fodselsnummer: member.fodselsnummer) }
+            let member = try await Self.body(NewMember.self, from: request, context: context, fields: NewMember.names,
+                                             nb: "Forventet et JSON-objekt med name, og gjerne birthDate eller fodselsnummer.",
+                                             en: "Expected a JSON object with name, and perhaps birthDate or fodselsnummer.")
+            try member.check()
+            let added: FamilyMemberSummary
+            do {
+                added = try await store.write { library in
+                    try library.family { try $0.add(name: member.name, birthDate: member.birthDate, fodselsnummer: member.fodselsnummer) }
+                }
+            } catch let failure as FamilyError where NewMember.unprocessable.contains(failure.errorCode) {
+                // Well formed, but no real person's: the control digits, a date in the future.
+                throw WebError(.init(code: 422, reasonPhrase: "Unprocessable Content"), code: failure.errorCode, message: failure.userMessage)
             }
             return try JSONAnswer.response(APIMember(added), status: .created)
         }
         api.delete("/family/{member}") { _, context -> Response in
             let member = try Self.memberID(context)
-            try await store.write { library in try library.family { try $0.remove(nameOrID: String(member)) } }
+            _ = try await store.write { library in try library.family { try $0.remove(nameOrID: String(member)) } }
             return Response(status: .noContent)
         }
         api.get("/queue") { _, _ -> Response in
-            try JSONAnswer.response(try await store.read { try UploadState.read($0) }.map(APIJob.init))
+            try JSONAnswer.response(try await store.read { library in
+                let hidden = [library.location.directory.path, library.defaultArchiveRoot.path]
+                return try UploadState.read(library).map { APIJob($0, hiding: hidden) }
+            })
         }
         api.post("/queue/{job}/retry") { _, context -> Response in
             guard let job = context.parameters.get("job", as: Int.self) else { throw WebError.notFound }
-            let retried = try await store.write { library -> UploadJob in
-                try library.retryUpload(job)
-                return try library.uploadJob(job)
+            // Through the worker, so it wakes and tries at once.
+            try await uploads.retry(job)
+            let retried = try await store.read { library -> APIJob in
+                APIJob(try library.uploadJob(job), hiding: [library.location.directory.path, library.defaultArchiveRoot.path])
             }
-            return try JSONAnswer.response(APIJob(retried))
+            return try JSONAnswer.response(retried)
         }
     }
 
-    /// A whole-number query parameter within `range`; nil when absent, 400 when malformed.
+    /// The API's filters, as strict as `docs/openapi.json` says: a type exactly as named, dates
+    /// exactly `YYYY-MM-DD`, present ones never blank. A blank person or sender is no filter.
+    static func apiFilter(_ query: WebForm) throws -> DocumentFilter {
+        var filter = DocumentFilter()
+        if let person = query.value("person") {
+            if PersonFilter.isUnknown(person) { filter.withoutPerson = true } else { filter.person = person }
+        }
+        filter.institution = query.value("institution")
+        if let type = query["type"] {
+            guard let known = DocumentType(rawValue: type) else {
+                throw WebError(.badRequest, code: "badType", nb: "«\(type)» er ikke en dokumenttype.", en: "“\(type)” is not a document type.")
+            }
+            filter.type = known
+        }
+        for (name, keyPath) in [("from", \DocumentFilter.from), ("to", \DocumentFilter.to)] {
+            if let text = query[name] {
+                guard let date = CalendarDate(iso: text) else {
+                    throw WebError(.badRequest, code: "badDate", nb: "Datoen «\(text)» må skrives som ÅÅÅÅ-MM-DD, for eksempel 2024-03-05.",
+                                   en: "The date “\(text)” must be written as YYYY-MM-DD, for example 2024-03-05.")
+                }
+                filter[keyPath: keyPath] = date
+            }
+        }
+        return filter
+    }
+
+    /// A JSON body that must be one object of `T`: no field named in `fields` may be `null`
+    /// (absent fields stay as they are; `null` is not a value the description allows).
+    static func body<T: Decodable>(_ type: T.Type, from request: Request, context: WebContext, fields: [String],
+                                   nb: String, en: String) async throws -> T {
+        let refused = WebError(.badRequest, code: "badRequest", nb: nb, en: en)
+        let data = Data(buffer: try await request.body.collect(upTo: context.maxUploadSize))
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { throw refused }
+        for name in fields where object[name] is NSNull { throw WebError.badField(name) }
+        guard let value = try? JSONDecoder().decode(T.self, from: data) else { throw refused }
+        return value
+    }
+
+    /// A whole-number query parameter within `range`, written as digits only; nil when absent,
+    /// 400 when malformed or out of range.
     static func integer(_ query: WebForm, _ name: String, in range: ClosedRange<Int>) throws -> Int? {
-        guard let text = query.value(name) else { return nil }
-        guard let value = Int(text), range.contains(value) else { throw WebError.badField(name) }
+        guard let text = query[name] else { return nil }
+        let digits = text.hasPrefix("-") ? text.dropFirst() : Substring(text)
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(text), range.contains(value) else {
+            throw WebError.badField(name)
+        }
         return value
     }
 
     /// A document's corrections; absent fields stay as they are.
     struct Corrections: Decodable {
+        static let names = ["title", "person", "type", "date", "institution", "specialty", "keywords", "reviewed"]
         var title: String?
         var person: String?
         var type: String?
@@ -133,10 +195,51 @@ extension WebServer {
         var reviewed: Bool?
     }
 
+    /// A new member of the household, checked as `docs/openapi.json` describes it before the
+    /// library sees it (the library's own rules are wider; the API says exactly what it takes).
     struct NewMember: Decodable {
+        static let names = ["name", "birthDate", "fodselsnummer"]
+        /// The library's refusals of well-formed data: answered 422.
+        static let unprocessable: Set<String> = ["invalidBirthDate", "invalidFodselsnummer", "birthDateMismatch"]
         var name: String
         var birthDate: String?
         var fodselsnummer: String?
+
+        /// Letters of the Latin script (Norwegian and Sami ones included), spaces, `-`, `.`, `'` and `’`,
+        /// at least one letter, at most 100 characters.
+        static func isName(_ name: String) -> Bool {
+            let scalars = name.unicodeScalars
+            func isLetter(_ s: Unicode.Scalar) -> Bool {
+                switch s.value {
+                case 0x41...0x5A, 0x61...0x7A, 0xC0...0xD6, 0xD8...0xF6, 0xF8...0x24F: true
+                default: false
+                }
+            }
+            return scalars.count <= 100 && scalars.contains(where: isLetter)
+                && scalars.allSatisfy { isLetter($0) || " '’.-".unicodeScalars.contains($0) }
+        }
+
+        /// `YYYY-MM-DD`, a real day from 1850 to 2099 (the library refuses a day after today).
+        static func isBirthDate(_ text: String) -> Bool {
+            guard let (year, _, _) = CalendarDate.isoComponents(text) else { return false }
+            return (1850...2099).contains(year)
+        }
+
+        func check() throws {
+            guard Self.isName(name) else {
+                throw WebError(.badRequest, code: "invalidName",
+                               nb: "Navnet kan ha bokstaver, mellomrom, bindestrek, punktum og apostrof, minst én bokstav og høyst 100 tegn.",
+                               en: "The name can have letters, spaces, hyphens, full stops and apostrophes, at least one letter and at most 100 characters.")
+            }
+            if let birthDate, !Self.isBirthDate(birthDate) {
+                throw WebError(.badRequest, code: "invalidBirthDate", nb: "Fødselsdatoen må skrives som ÅÅÅÅ-MM-DD, for eksempel 1987-01-26.",
+                               en: "The birth date must be written as YYYY-MM-DD, for example 1987-01-26.")
+            }
+            if let fodselsnummer, fodselsnummer.utf8.count != 11 || !fodselsnummer.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
+                throw WebError(.badRequest, code: "invalidFodselsnummer", nb: "Fødselsnummeret må være 11 sifre, uten mellomrom.",
+                               en: "The fødselsnummer must be 11 digits, without spaces.")
+            }
+        }
     }
 }
 
@@ -263,7 +366,8 @@ struct APIMember: Encodable {
     }
 }
 
-/// An upload job as the API gives it: where it goes by kind only (a folder's path stays on the server).
+/// An upload job as the API gives it: where it goes by kind only, and why it failed without a
+/// path on the server (a folder's path, the library's and the archive's are left out).
 struct APIJob: Encodable {
     var id: Int
     var documentID: String
@@ -277,17 +381,35 @@ struct APIJob: Encodable {
     var updatedAt: String
     var trashed: Bool
 
-    init(_ job: UploadJob) {
+    init(_ job: UploadJob, hiding folders: [String]) {
         id = job.id
         documentID = job.documentID
         title = job.title
-        destinationKind = String(job.destination.prefix { $0 != ":" })
+        let kind = String(job.destination.prefix { $0 != ":" })
+        destinationKind = kind
         state = job.state.rawValue
         attempts = job.attempts
-        lastError = job.lastError
+        var hidden = folders
+        if kind == "folder" { hidden.append(String(job.destination.dropFirst(kind.count + 1))) }
+        lastError = job.lastError.map { ServerPaths.hidden(in: $0, folders: hidden) }
         nextAttemptAt = job.nextAttemptAt
         createdAt = job.createdAt
         updatedAt = job.updatedAt
         trashed = job.trashed
+    }
+}
+
+/// Paths on the server, left out of what the API answers.
+enum ServerPaths {
+    /// `text` with the given folders (longest first) and any other absolute path left out: a
+    /// file in the archive keeps its place below it (`Kari/Dokumenter/…`), anything else is `…`.
+    static func hidden(in text: String, folders: [String] = []) -> String {
+        var text = text
+        for folder in folders.filter({ $0.count > 1 }).sorted(by: { $0.count > $1.count }) {
+            let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+            text = text.replacingOccurrences(of: trimmed + "/", with: "").replacingOccurrences(of: trimmed, with: "…")
+        }
+        guard text.contains("/"), let path = try? NSRegularExpression(pattern: #"(?<![\w:/.~])/[^\s«»“”"'()]+"#) else { return text }
+        return path.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "…")
     }
 }

@@ -51,8 +51,9 @@ extension WebServer {
             guard let inbox else { throw HTTPError(.serviceUnavailable) }
             guard let id = context.parameters.get("id"), UploadInbox.isUploadID(id) else { throw WebError.notFound }
             guard try await store.files({ try inbox.finish(id) }) else {
-                throw WebError(.badRequest, code: "noPages", nb: "Opplastingen har ingen sider. Velg ett eller flere bilder.",
-                               en: "The upload has no pages. Choose one or more images.")
+                // The upload is there but not ready to hand over: a conflict with its state, not a bad request.
+                throw WebError(.conflict, code: "noPages", nb: "Opplastingen har ingen sider ennå. Send minst én side først.",
+                               en: "The upload has no pages yet. Send at least one page first.")
             }
             return try JSONAnswer.response(UploadStatus(id: id, status: "received"))
         }
