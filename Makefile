@@ -9,10 +9,10 @@ APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-de
                libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev pkg-config time python3
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx; and
 # heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
-# Chromium, its driver and selenium run the web app's browser test (scripts/browser_test.py).
+# Chromium, its driver and selenium run the web app's browser test (scripts/test/browser_test.py).
 TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples qpdf \
                     chromium chromium-driver python3-selenium
-# What scripts/make_fixtures.py draws the samples and test pages with (Debian's own Python).
+# What scripts/fixtures/make_fixtures.py draws the samples and test pages with (Debian's own Python).
 FIXTURE_APT_PACKAGES = python3-pil python3-numpy fonts-dejavu-core fonts-liberation
 # What the corpus generator beside the checkout draws letters with (its README's list).
 GEN_APT_PACKAGES = python3-venv fonts-dejavu-core fonts-liberation fonts-freefont-ttf fonts-urw-base35 fonts-noto-core
@@ -69,7 +69,7 @@ test-deps: deps
 	$(call apt-install,Installerer for testene,$(TEST_APT_PACKAGES))
 	@python3 -c "import docx" 2>/dev/null || python3 -m pip install --quiet python-docx \
 	  || python3 -m pip install --quiet --break-system-packages python-docx
-	@/usr/bin/python3 scripts/api_conformance.py --install-only
+	@/usr/bin/python3 scripts/test/api_conformance.py --install-only
 
 release: deps
 	$(SWIFT) build -c release
@@ -84,7 +84,7 @@ demo: release
 	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --out .demo/sider samples/
 	@echo
 	@echo "== Første linjer av hvert dokument (arkivator ingest --json) =="
-	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --no-archive --json samples/ 2>/dev/null | python3 scripts/demo_summary.py
+	@$(BIN_RELEASE) ingest --library "$(LIBRARY)" --no-archive --json samples/ 2>/dev/null | python3 scripts/dev/demo_summary.py
 	@echo
 	@echo
 	@echo "== arkivator list =="
@@ -104,24 +104,25 @@ LLM_SUITES = LocalModelTests|LLMCLITests
 test: build test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2 --skip '$(LLM_SUITES)'
-	/usr/bin/python3 scripts/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser
-	/usr/bin/python3 scripts/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api
-	@running=$$(python3 scripts/llm.py status 2>/dev/null); \
-	url=$$(python3 scripts/llm.py up) || exit 1; \
+	/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser
+	/usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api
+	/usr/bin/python3 scripts/test/serve_security.py --arkivator $(BIN_DEBUG)
+	@running=$$(python3 scripts/dev/llm.py status 2>/dev/null); \
+	url=$$(python3 scripts/dev/llm.py up) || exit 1; \
 	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \
-	[ -n "$$running" ] || python3 scripts/llm.py down; exit $$status
+	[ -n "$$running" ] || python3 scripts/dev/llm.py down; exit $$status
 
 # A local OpenAI-compatible server on 127.0.0.1 (a free port); prints its base URL once /health answers.
 llm-up:
-	@python3 scripts/llm.py up
+	@python3 scripts/dev/llm.py up
 
 llm-down:
-	@python3 scripts/llm.py down
+	@python3 scripts/dev/llm.py down
 
 LIMIT ?= 0
 BENCH_LLM_DOCUMENTS ?= 12
 llm-check: release
-	python3 scripts/llm_score.py "$(CORPUS)" --bin $(BIN_RELEASE) --limit $(LIMIT)
+	python3 scripts/bench/llm_score.py "$(CORPUS)" --bin $(BIN_RELEASE) --limit $(LIMIT)
 
 # Real-world pages (typewritten, forms, stamps, yellowed, full-bleed scans, angled, curled and dim
 # photos) drawn by the project's own script; made again when the script changes.
@@ -131,26 +132,26 @@ SECOND_SEED ?= 2
 SECOND_N    ?= 56
 SECOND_BANK ?= .bench/second-bank-$(SECOND_SEED)
 GEN_VENV    := .bench/gen-venv
-$(REALWORLD)/manifest.json: scripts/make_realworld.py scripts/make_fixtures.py
+$(REALWORLD)/manifest.json: scripts/fixtures/make_realworld.py scripts/fixtures/make_fixtures.py
 	$(call apt-install,Installerer for testsidene,$(FIXTURE_APT_PACKAGES))
 	rm -rf $(REALWORLD)
-	/usr/bin/python3 scripts/make_realworld.py --out $(REALWORLD) --jobs 2
+	/usr/bin/python3 scripts/fixtures/make_realworld.py --out $(REALWORLD) --jobs 2
 
 bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json
-	python3 scripts/bench.py --arkivator $(BIN_RELEASE) --realworld $(REALWORLD) $(BENCH_ARGS)
+	python3 scripts/bench/bench.py --arkivator $(BIN_RELEASE) --realworld $(REALWORLD) $(BENCH_ARGS)
 	@echo
-	python3 scripts/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)
+	python3 scripts/bench/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)
 	@echo
-	python3 scripts/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
+	python3 scripts/bench/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 	@echo
-	python3 scripts/web_bench.py --arkivator $(BIN_RELEASE) --library .bench/search/library
+	python3 scripts/bench/web_bench.py --arkivator $(BIN_RELEASE) --library .bench/search/library
 	@echo
-	python3 scripts/watch_idle.py --arkivator $(BIN_RELEASE) --seconds 30
+	python3 scripts/bench/watch_idle.py --arkivator $(BIN_RELEASE) --seconds 30
 	@echo
-	python3 scripts/watch_crash.py --arkivator $(BIN_RELEASE) --images ../shared/corpus/dev/images \
+	python3 scripts/bench/watch_crash.py --arkivator $(BIN_RELEASE) --images ../shared/corpus/dev/images \
 	  --family ../shared/corpus/dev/family.json --kills 10
 	@echo
-	python3 scripts/llm_score.py ../shared/corpus/dev --bin $(BIN_RELEASE) --limit $(BENCH_LLM_DOCUMENTS)
+	python3 scripts/bench/llm_score.py ../shared/corpus/dev --bin $(BIN_RELEASE) --limit $(BENCH_LLM_DOCUMENTS)
 
 # The whole pipeline on the evaluation corpus beside the checkout (CORPUS=DIR for another set):
 # scorer's tables, then every filed document read back by python-docx, LibreOffice and pdftotext.
@@ -163,10 +164,10 @@ corpus-check: release test-deps
 	$(BIN_RELEASE) ingest --json --jobs 2 --library .bench/corpus/bibliotek "$(CORPUS)/images" "$(CORPUS)/bad" \
 	  > .bench/corpus/pred.jsonl || true
 	python3 "$(SCORE)" --truth "$(CORPUS)" --pred .bench/corpus/pred.jsonl
-	python3 scripts/check_archive.py .bench/corpus/pred.jsonl --libreoffice \
+	python3 scripts/test/check_archive.py .bench/corpus/pred.jsonl --libreoffice \
 	  --fnr-file "$(CORPUS)/family.json" --truth "$(CORPUS)"
 
-# The project's second letter bank (scripts/letter_bank_b.py: other institutions, label words,
+# The project's second letter bank (scripts/fixtures/letter_bank_b.py: other institutions, label words,
 # phrasing and layouts), drawn by the corpus generator beside the checkout with the Python
 # packages it names, in a virtual environment of its own. SECOND_SEED=N draws another set.
 $(GEN_VENV)/bin/python:
@@ -174,10 +175,10 @@ $(GEN_VENV)/bin/python:
 	/usr/bin/python3 -m venv $(GEN_VENV)
 	$(GEN_VENV)/bin/pip install -q "pillow==13.0.*" "faker==40.5.*" "numpy==2.4.*" "rapidfuzz==3.14.*"
 
-$(SECOND_BANK)/manifest.json: scripts/letter_bank_b.py | $(GEN_VENV)/bin/python
+$(SECOND_BANK)/manifest.json: scripts/fixtures/letter_bank_b.py | $(GEN_VENV)/bin/python
 	@test -f ../shared/corpus/gen.py || { echo "Korpusgeneratoren ../shared/corpus/gen.py finnes ikke ved siden av denne mappen."; exit 2; }
 	rm -rf $(SECOND_BANK)
-	$(GEN_VENV)/bin/python ../shared/corpus/gen.py --bank scripts/letter_bank_b.py --out $(SECOND_BANK) \
+	$(GEN_VENV)/bin/python ../shared/corpus/gen.py --bank scripts/fixtures/letter_bank_b.py --out $(SECOND_BANK) \
 	  --n $(SECOND_N) --seed $(SECOND_SEED)
 
 second-bank: $(SECOND_BANK)/manifest.json
@@ -185,13 +186,13 @@ second-bank: $(SECOND_BANK)/manifest.json
 # Classification on the dev set and the second bank side by side: fields, wrong members,
 # institutions or health workers taken for the person, and each set's confusion table.
 bank-check: release $(SECOND_BANK)/manifest.json
-	python3 scripts/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)
+	python3 scripts/bench/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)
 
 # Regenerates samples/ and Tests/Fixtures/ from the project's own letter texts.
 fixtures:
 	$(call apt-install,Installerer for eksemplene,$(FIXTURE_APT_PACKAGES))
-	/usr/bin/python3 scripts/make_fixtures.py
-	/usr/bin/python3 scripts/make_realworld.py --test-fixtures Tests/Fixtures/realworld
+	/usr/bin/python3 scripts/fixtures/make_fixtures.py
+	/usr/bin/python3 scripts/fixtures/make_realworld.py --test-fixtures Tests/Fixtures/realworld
 
 clean:
 	rm -rf .build .demo .bench

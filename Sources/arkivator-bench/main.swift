@@ -1,4 +1,4 @@
-// arkivator-bench: the library's search benchmark (`make bench` runs it through scripts/search_bench.py).
+// arkivator-bench: the library's search benchmark (`make bench` runs it through scripts/bench/search_bench.py).
 //
 //     arkivator-bench --library DIR --docs docs.jsonl --queries queries.jsonl [--batch 5000]
 //

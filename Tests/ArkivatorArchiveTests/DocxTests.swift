@@ -61,10 +61,10 @@ private func letter() throws -> DocxContent {
         customProperties: properties)
 }
 
-/// `scripts/read_docx.py` on `url`: fails (never skips) when python3 or python-docx is missing.
+/// `scripts/test/read_docx.py` on `url`: fails (never skips) when python3 or python-docx is missing.
 private func readDocx(_ url: URL) throws -> [String: Any] {
     try ExternalTool.requirePython(docx: true)
-    let script = ExternalTool.root.appendingPathComponent("scripts/read_docx.py").path
+    let script = ExternalTool.root.appendingPathComponent("scripts/test/read_docx.py").path
     let result = try ExternalTool.run("python3", [script, url.path])
     guard result.status == 0 else {
         throw ExternalTool.Failure(description: "read_docx.py failed (\(result.status)): \(result.stderr)")

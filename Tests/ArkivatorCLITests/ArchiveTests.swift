@@ -43,7 +43,7 @@ import Testing
             // The independent readers.
             let check = Process()
             check.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            var arguments = ["python3", Fixtures.root.appendingPathComponent("scripts/check_archive.py").path, pred.path,
+            var arguments = ["python3", Fixtures.root.appendingPathComponent("scripts/test/check_archive.py").path, pred.path,
                              "--fnr-file", family.path]
             let hasLibreOffice = FileManager.default.isExecutableFile(atPath: "/usr/bin/soffice")
             if hasLibreOffice { arguments.append("--libreoffice") }

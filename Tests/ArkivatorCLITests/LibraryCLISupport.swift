@@ -101,9 +101,9 @@ enum OutsideTool {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    /// Every piece of text python-docx (via `scripts/read_docx.py`) finds in a .docx, joined.
+    /// Every piece of text python-docx (via `scripts/test/read_docx.py`) finds in a .docx, joined.
     static func docxText(_ url: URL) throws -> String {
-        let result = try run("python3", [Fixtures.root.appendingPathComponent("scripts/read_docx.py").path, url.path])
+        let result = try run("python3", [Fixtures.root.appendingPathComponent("scripts/test/read_docx.py").path, url.path])
         #expect(result.status == 0, "read_docx.py failed on \(url.lastPathComponent)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let paragraphs = (object["paragraphs"] as? [String]) ?? []

@@ -5,7 +5,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The client against a tiny real HTTP server (`scripts/llm_test_server.py`): each failure gives
+/// The client against a tiny real HTTP server (`scripts/test/llm_test_server.py`): each failure gives
 /// its plain message, and the document keeps the rules' result.
 @Suite(.serialized) struct ChatClientTests {
     static let answer = """

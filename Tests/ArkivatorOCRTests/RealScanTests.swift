@@ -5,7 +5,7 @@ import TestSupport
 import Testing
 
 /// The ways cleanup and reading order went wrong on real scans, each on a page that showed it
-/// (made by `scripts/make_realworld.py --test-fixtures`, with its exact text beside it).
+/// (made by `scripts/fixtures/make_realworld.py --test-fixtures`, with its exact text beside it).
 @Suite(.serialized) struct RealScanTests {
     private func page(_ name: String) throws -> Image {
         try #require(try Image.decodePages(Fixtures.bytes("realworld/\(name).jpg")).first)

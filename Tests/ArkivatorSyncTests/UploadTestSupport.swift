@@ -99,10 +99,10 @@ extension ChildServer {
         return server
     }
 
-    /// `scripts/webdav_faults.py` on a new port in front of `target`.
+    /// `scripts/test/webdav_faults.py` on a new port in front of `target`.
     static func faults(before target: Server, _ arguments: [String], log: URL, waitUntilUp: Bool = true) throws -> Server {
         let port = try freePort()
-        let script = Fixtures.root.appendingPathComponent("scripts/webdav_faults.py").path
+        let script = Fixtures.root.appendingPathComponent("scripts/test/webdav_faults.py").path
         let server = try start("/usr/bin/env", ["python3", script, "--port", "\(port)", "--target", target.url] + arguments,
                                port: port, log: log)
         if waitUntilUp { try server.waitUntilListening() }

@@ -5,7 +5,7 @@ import Foundation
 import Testing
 
 /// The upload queue against real destinations: a folder, `rclone serve webdav` on 127.0.0.1 (with
-/// and without a login), rclone itself, and `scripts/webdav_faults.py` in front of the server for
+/// and without a login), rclone itself, and `scripts/test/webdav_faults.py` in front of the server for
 /// a server that is down, fails or is full.
 @Suite struct UploadWorkerTests {
     // MARK: Folder

@@ -87,10 +87,10 @@ public final class ChildServer: @unchecked Sendable {
 
 
 extension ChildServer {
-    /// `python3 scripts/NAME --port PORT ARGUMENTS…` on a free port, once it listens.
+    /// `python3 scripts/test/NAME --port PORT ARGUMENTS…` (a test helper server) on a free port, once it listens.
     public static func script(_ name: String, _ arguments: [String], log: URL) throws -> ChildServer {
         let port = try freePort()
-        let script = Fixtures.root.appendingPathComponent("scripts/\(name)").path
+        let script = Fixtures.root.appendingPathComponent("scripts/test/\(name)").path
         let server = try start("/usr/bin/env", ["python3", script, "--port", "\(port)"] + arguments, port: port, log: log)
         try server.waitUntilListening()
         return server
@@ -98,13 +98,13 @@ extension ChildServer {
 }
 
 /// The local language model the LLM tests use: `ARKIVATOR_LLM_URL` when set (`make test` starts
-/// the server first), else `scripts/llm.py up`, which starts it (and on a first run downloads it).
+/// the server first), else `scripts/dev/llm.py up`, which starts it (and on a first run downloads it).
 public enum LocalModel {
     public static func url() throws -> String {
         if let url = ProcessInfo.processInfo.environment["ARKIVATOR_LLM_URL"], !url.isEmpty { return url }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Fixtures.root.appendingPathComponent("scripts/llm.py").path, "up"]
+        process.arguments = ["python3", Fixtures.root.appendingPathComponent("scripts/dev/llm.py").path, "up"]
         let out = Pipe()
         process.standardOutput = out
         process.standardInput = FileHandle.nullDevice
@@ -113,7 +113,7 @@ public enum LocalModel {
         process.waitUntilExit()
         let url = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         guard process.terminationStatus == 0, url.hasPrefix("http") else {
-            throw ChildServer.ServerFailure(message: "scripts/llm.py up failed (\(process.terminationStatus)); run make llm-up")
+            throw ChildServer.ServerFailure(message: "scripts/dev/llm.py up failed (\(process.terminationStatus)); run make llm-up")
         }
         return url
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Classification on several generated letter sets, side by side.
 
-    python3 scripts/bank_compare.py --arkivator .build/release/arkivator DIR [DIR ...]
+    python3 scripts/bench/bank_compare.py --arkivator .build/release/arkivator DIR [DIR ...]
 
 Each DIR is a set written by the corpus generator beside the checkout (images/, truth/,
 family.json): the dev set, and sets of the project's second letter bank (`make second-bank`).
@@ -20,7 +20,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SCORE = REPO.parent / "shared" / "corpus" / "score.py"
 TYPES = ["innkalling", "epikrise", "lab-svar", "resept", "henvisning", "vedtak", "annet"]
 INSTITUTION_WORDS = ["sykehus", "sjukehus", "legekontor", "legesenter", "kommune", "herad", "klinikk", "avdeling",

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Rules alone against rules + the language model, on a corpus with ground truth.
 
-    python3 scripts/llm_score.py CORPUS_DIR [--bin .build/release/arkivator] [--url URL] [--limit N]
+    python3 scripts/bench/llm_score.py CORPUS_DIR [--bin .build/release/arkivator] [--url URL] [--limit N]
 
 Reads the corpus's images once with the rules only and once with `--llm` (the local server from
-`scripts/llm.py up`, or --url), scores both with the corpus's score.py, and prints per field:
+`scripts/dev/llm.py up`, or --url), scores both with the corpus's score.py, and prints per field:
 rules, rules+LLM, and the difference. Also prints the LLM's added latency per document (median,
 p90), how many answers were used, and the fields the checks refused.
 
@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
 TITLE_WORDS = {"innkalling": "Innkalling", "epikrise": "Epikrise", "lab-svar": "Prøvesvar", "resept": "Resept",
                "henvisning": "Henvisning", "vedtak": "Vedtak", "annet": "Brev"}
 FIELDS = ["docTypeAcc", "documentDateAcc", "institutionAcc", "personAcc", "titleValid", "specialtyAcc", "titleCorrect",
@@ -61,7 +62,7 @@ def score(corpus, lines, limit):
             for name in ["family.json", "manifest.json"]:
                 if (Path(corpus) / name).exists():
                     (truth / name).write_text((Path(corpus) / name).read_text())
-        scorer = Path(os.environ.get("SCORE", HERE.parent.parent / "shared" / "corpus" / "score.py"))
+        scorer = Path(os.environ.get("SCORE", REPO.parent / "shared" / "corpus" / "score.py"))
         out = subprocess.run([sys.executable, str(scorer), "--truth", str(truth), "--pred", str(pred), "--json"],
                              capture_output=True, text=True, check=True)
         return json.loads(out.stdout)
@@ -124,12 +125,12 @@ def title_correct(corpus, lines, limit):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("corpus")
-    parser.add_argument("--bin", default=str(HERE.parent / ".build" / "release" / "arkivator"))
+    parser.add_argument("--bin", default=str(REPO / ".build" / "release" / "arkivator"))
     parser.add_argument("--url")
     parser.add_argument("--limit", type=int, default=0, help="only the first N documents")
     parser.add_argument("--save", help="folder to keep rules.jsonl and llm.jsonl in")
     args = parser.parse_args()
-    url = args.url or subprocess.run([sys.executable, str(HERE / "llm.py"), "up"], capture_output=True, text=True,
+    url = args.url or subprocess.run([sys.executable, str(REPO / "scripts" / "dev" / "llm.py"), "up"], capture_output=True, text=True,
                                      check=True).stdout.strip()
     with tempfile.TemporaryDirectory() as tmp:
         library = str(Path(tmp) / "bibliotek")

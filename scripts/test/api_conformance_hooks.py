@@ -1,4 +1,4 @@
-"""Schemathesis hooks for scripts/api_conformance.py: what no JSON Schema can say, told as
+"""Schemathesis hooks for scripts/test/api_conformance.py: what no JSON Schema can say, told as
 generators of valid data, so that Schemathesis's "valid" requests are valid (and are accepted).
 
 - A page upload's body is an image or PDF, recognised by its bytes: small PNG pages, drawn from

@@ -2,7 +2,7 @@
 """Synthetic letters and queries for the search benchmark (Python 3.11, standard library only).
 
 Usage:
-    python3 scripts/search_corpus.py --bank ../shared/corpus/bank_dev.py --n 100000 --seed 1 \\
+    python3 scripts/bench/search_corpus.py --bank ../shared/corpus/bank_dev.py --n 100000 --seed 1 \\
         --docs OUT/docs.jsonl --queries OUT/queries.jsonl --nqueries 1000 [--jobs N]
 
 Letters are built from a template bank (the corpus generator's bank API, see the docstring of

@@ -3,7 +3,7 @@
 `arkivator serve`, as a household uses it.
 
 Usage (what `make test` runs):
-    /usr/bin/python3 scripts/browser_test.py --arkivator .build/debug/arkivator [--out .test-artifacts/browser]
+    /usr/bin/python3 scripts/test/browser_test.py --arkivator .build/debug/arkivator [--out .test-artifacts/browser]
 
 Steps: choose the password on the first-run page, sign out and in again (a wrong password first), upload two photos from samples/ (each its own
 letter) and wait until both are filed, add a household member, correct the person of the lab
@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "riktig hest batteri"
 PHONE = (390, 844)
 
@@ -244,9 +244,9 @@ def main():
 
         c.step("a WebDAV server that stops: Settings and the library say why")
         dav_port = free_port()
+        (work / "dav" / "Arkiv").mkdir(parents=True)
         dav = subprocess.Popen(["rclone", "serve", "webdav", "--addr", f"127.0.0.1:{dav_port}", str(work / "dav")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        (work / "dav").mkdir(exist_ok=True)
         try:
             for _ in range(100):
                 try:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Reads a .docx the way an independent program would, for Arkivator's tests.
 
-    python3 scripts/read_docx.py FILE.docx
+    python3 scripts/test/read_docx.py FILE.docx
 
 prints one JSON object:
 
@@ -42,7 +42,7 @@ def part_text(part):
 
 def main(argv):
     if len(argv) != 2:
-        print("usage: python3 scripts/read_docx.py FILE.docx", file=sys.stderr)
+        print("usage: python3 scripts/test/read_docx.py FILE.docx", file=sys.stderr)
         return 2
     try:
         import docx

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Web app speed on a large library (Python 3.11, standard library only); `make bench` runs it on the
-100,000-letter library that scripts/search_bench.py makes.
+100,000-letter library that scripts/bench/search_bench.py makes.
 
 Usage:
-    python3 scripts/web_bench.py --arkivator .build/release/arkivator --library .bench/search/library \\
+    python3 scripts/bench/web_bench.py --arkivator .build/release/arkivator --library .bench/search/library \\
         [--runs 200] [--clients 30] [--letter PAGE.jpg ...]
 
 Sets a password on the library (`serve --set-password`), starts `arkivator serve` on a free port and
@@ -36,7 +36,7 @@ PASSWORD = "benk passord 1234"
 ALONE_P95_MS = 50.0
 TOGETHER_P95_MS = 100.0
 TOGETHER_MAX_MS = 1000.0
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def free_port():
@@ -205,7 +205,7 @@ def main():
                     help="the pages of the letter filed meanwhile (default: the samples' pages, to ten)")
     a = ap.parse_args()
     if not (a.library / "arkivator.sqlite").exists():
-        print(f"web bench: no library at {a.library} (run scripts/search_bench.py first)", file=sys.stderr)
+        print(f"web bench: no library at {a.library} (run scripts/bench/search_bench.py first)", file=sys.stderr)
         return 2
     letter = a.letter or [REPO / "samples" / name for name in
                           ["epikrise-skann_p1.jpg", "epikrise-skann_p2.jpg", "innkalling-foto.jpg", "labsvar-ren.png"]]

