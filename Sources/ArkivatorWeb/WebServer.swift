@@ -170,7 +170,7 @@ extension WebServer {
             throw WebFailure(code: "badPassword", message: UserMessage(nb: problem, en: problem))
         }
         let cost = options.passwordCost
-        let hash = try await BlockingWork.run { try Bcrypt.hash(password, cost: cost) }
+        let hash = try await BlockingWork.run { Bcrypt.hash(password, cost: cost) }
         try await store.write { try $0.setWebPasswordHash(hash) }
     }
 }

@@ -45,7 +45,7 @@ extension WebServer {
             let member = try Self.memberID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             do {
-                try await store.write { library in
+                _ = try await store.write { library in
                     try library.family { try $0.update(id: member, birthDate: form.value("born"), fodselsnummer: form.value("fnr")) }
                 }
             } catch {

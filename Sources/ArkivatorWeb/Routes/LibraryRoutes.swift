@@ -18,7 +18,7 @@ extension WebServer {
                 (total: try library.count(filter),
                  documents: try library.list(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize),
                  household: try library.family { try $0.list().map(\.name) },
-                 deleted: try deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 }
+                 deleted: deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 }
                 )
             }
             let waiting = UploadState(try await uploads.state())
