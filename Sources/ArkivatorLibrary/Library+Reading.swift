@@ -108,7 +108,7 @@ extension Library {
     /// Documents newest first (letter date, then the order they came in).
     public func list(_ filter: DocumentFilter = DocumentFilter(), limit: Int = 50, offset: Int = 0) throws -> [DocumentSummary] {
         let (conditions, arguments) = filter.sql
-        return try withDatabase { database in
+        return try withReader { database in
             try database.rows("""
                 SELECT \(Self.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
                 ORDER BY d.document_date DESC, d.id DESC LIMIT ? OFFSET ?
@@ -126,7 +126,7 @@ extension Library {
 
     /// The short id (10 hex digits) of the document in library row `row`, nil when there is none.
     public func shortID(row: Int) throws -> String? {
-        try withDatabase { database in
+        try withReader { database in
             try database.firstRow("SELECT substr(sha256, 1, 10) FROM documents WHERE id = ?", [row])?[0].string
         }
     }
@@ -134,7 +134,7 @@ extension Library {
     /// How many documents match the filter.
     public func count(_ filter: DocumentFilter = DocumentFilter()) throws -> Int {
         let (conditions, arguments) = filter.sql
-        return try withDatabase { database in
+        return try withReader { database in
             try database.firstRow("SELECT count(*) FROM documents d WHERE \(conditions.joined(separator: " AND "))",
                                   arguments)?[0].int ?? 0
         }
@@ -160,7 +160,7 @@ extension Library {
     /// The whole document. With `revealNumbers` the fødselsnumre are put back into the text
     /// (in memory only); otherwise they stay masked.
     public func document(_ id: String, revealNumbers: Bool = false) throws -> LibraryDocument {
-        try withDatabase { database in
+        try withReader { database in
             try read(row: try resolve(id, in: database), in: database, revealNumbers: revealNumbers)
         }
     }

@@ -71,7 +71,7 @@ extension Library {
                        stopwords: Set<String> = SearchStopwords.norwegian) throws -> SearchResult {
         let query = SearchQuery.parse(text, stopwords: stopwords)
         guard query.root != nil else { throw LibraryFailure.emptyQuery(query.notes.first) }
-        return try withDatabase { database in
+        return try withReader { database in
             var milliseconds: [String: Double] = [:]
             var clock = DispatchTime.now().uptimeNanoseconds
             func lap(_ step: String) {
