@@ -153,7 +153,7 @@ extension Library {
     func rank(_ words: String, filter: DocumentFilter, limit: Int, groups: [String: Int] = [:],
               in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
         // Person, type, sender and year are words of the index, so FTS5 narrows the match itself.
-        // Exact dates need the documents table, and then FTS5 drives the join (CROSS JOIN keeps
+        // Exact dates and "no person" need the documents table, and then FTS5 drives the join (CROSS JOIN keeps
         // that order) so the words are matched once, not once per row.
         let years = try years(of: filter, in: database)
         let filterTerms = Self.filterTerms(filter, years: years)
@@ -172,6 +172,9 @@ extension Library {
         if let to = filter.to, !yearsAreExact {
             conditions.append("d.document_date <= ?")
             arguments.append(to.iso)
+        }
+        if filter.withoutPerson {
+            conditions += ["d.family_member IS NULL", "d.person IS NULL"]
         }
         let from = conditions.isEmpty
             ? "documents_fts WHERE documents_fts MATCH ?"

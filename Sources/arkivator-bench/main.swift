@@ -67,6 +67,7 @@ func listTimings(_ library: Library, documents: [LibraryDocument], runs: Int = 2
         ("type epikrise", DocumentFilter(type: .epikrise), 0),
         ("one year", DocumentFilter(from: CalendarDate(iso: "\(year)-01-01"), to: CalendarDate(iso: "\(year)-12-31")), 0),
         ("review queue", DocumentFilter(waitingForReview: true), 0),
+        ("without person", DocumentFilter(withoutPerson: true), 0),
     ]
     if let member { pages.append(("person", DocumentFilter(person: member), 0)) }
     var result: [String: [String: Double]] = [:]
