@@ -198,6 +198,22 @@ public enum Migrations {
                 WHERE trashed_at IS NULL AND (needs_review != '' OR text = '' OR family_member IS NULL)
                     AND reviewed_at IS NULL;
             """),
+        Migration(version: 6, name: "family ids never reused", sql: """
+            -- AUTOINCREMENT: a removed member's id is never given to the next one added (a page or
+            -- an undo that names the id always means that member). Existing ids are kept; nothing
+            -- refers to a member by id in the database (documents name the member).
+            CREATE TABLE family_ids (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                name        TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                birth_date  TEXT,                  -- YYYY-MM-DD
+                fnr_sealed  BLOB,                  -- AES-GCM combined box, the name authenticated
+                created_at  TEXT NOT NULL          -- UTC, ISO 8601
+            );
+            INSERT INTO family_ids (id, name, birth_date, fnr_sealed, created_at)
+                SELECT id, name, birth_date, fnr_sealed, created_at FROM family ORDER BY id;
+            DROP TABLE family;
+            ALTER TABLE family_ids RENAME TO family;
+            """),
     ]
 }
 
