@@ -16,8 +16,9 @@ import Darwin
 ///
 /// `@unchecked Sendable` because it wraps the `sqlite3` handle, which must be used from one thread
 /// at a time (the connection is opened in SQLite's multi-thread mode, without its own mutex):
-/// ``Library`` keeps it in a lock-guarded box and hands it only to the thread holding the lock.
-/// Anything else that opens a `Database` keeps it on one thread.
+/// ``Library`` keeps its writer in a lock-guarded box and hands it only to the thread holding the
+/// lock, and lends each read-only connection to one thread at a time. Anything else that opens a
+/// `Database` keeps it on one thread.
 public final class Database: @unchecked Sendable {
     /// The database file's name inside the library folder.
     public static let fileName = "arkivator.sqlite"
@@ -40,23 +41,9 @@ public final class Database: @unchecked Sendable {
     public init(url: URL) throws(DatabaseError) {
         let path = url.path
         try Self.createPrivately(path)
-        var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = sqlite3_open_v2(path, &connection, flags, nil)
-        do {
-            try DatabaseError.check(code, connection: connection, sql: nil)
-        } catch {
-            sqlite3_close_v2(connection)
-            throw error
-        }
-        guard let connection else {
-            throw DatabaseError.failure(SQLITE_NOMEM, connection: nil, sql: nil)
-        }
         self.url = url
-        self.handle = connection
+        self.handle = try Self.connect(path, flags: SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX)
         // From here on `deinit` closes the connection if configuring fails.
-        sqlite3_extended_result_codes(handle, 1)
-        try DatabaseError.check(sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds), connection: handle)
         try registerNorwegianTokenizer()
         try execute(script: "PRAGMA foreign_keys = ON")
         let mode = try rows("PRAGMA journal_mode = WAL").first?[0].string
@@ -71,6 +58,35 @@ public final class Database: @unchecked Sendable {
         // and map the file, instead of a read call per page (the default cache is 2 MB).
         try execute(script: "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456")
         try Self.restrictPermissions(path)
+    }
+
+    /// Opens a read-only connection to an existing database (a library's reader, or a backup's source).
+    ///
+    /// In WAL mode it reads the last committed state while a writer writes, and a writer never
+    /// waits for it. It has the `norwegian` tokenizer and the ranking function, like the writer;
+    /// it never creates, migrates or changes the file (a write fails with `SQLITE_READONLY`). Its
+    /// page cache is a quarter of the writer's: the file is mapped, and a library keeps a few.
+    init(readingFrom url: URL) throws(DatabaseError) {
+        self.url = url
+        self.handle = try Self.connect(url.path, flags: SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX)
+        try registerNorwegianTokenizer()
+        try execute(script: "PRAGMA cache_size = -16384; PRAGMA mmap_size = 268435456")
+    }
+
+    /// Opens a connection with extended result codes and the busy timeout; closes it again when that fails.
+    private static func connect(_ path: String, flags: Int32) throws(DatabaseError) -> OpaquePointer {
+        var connection: OpaquePointer?
+        let code = sqlite3_open_v2(path, &connection, flags, nil)
+        do throws(DatabaseError) {
+            try DatabaseError.check(code, connection: connection, sql: nil)
+            guard let connection else { throw DatabaseError.failure(SQLITE_NOMEM, connection: nil, sql: nil) }
+            sqlite3_extended_result_codes(connection, 1)
+            try DatabaseError.check(sqlite3_busy_timeout(connection, busyTimeoutMilliseconds), connection: connection)
+            return connection
+        } catch {
+            sqlite3_close_v2(connection)
+            throw error
+        }
     }
 
     /// Opens the database of a library: creates the folder (mode 0700) if needed, opens

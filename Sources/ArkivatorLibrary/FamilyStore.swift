@@ -29,17 +29,6 @@ public struct FamilyMemberSummary: Sendable, Equatable, Codable {
     }
 }
 
-/// A member that was removed.
-public struct RemovedFamilyMember: Sendable, Equatable {
-    public let id: Int
-    public let name: String
-
-    public init(id: Int, name: String) {
-        self.id = id
-        self.name = name
-    }
-}
-
 /// What an import did.
 public struct FamilyImportResult: Sendable, Equatable {
     /// Members that were new.
@@ -128,7 +117,8 @@ public final class FamilyStore {
         }
     }
 
-    /// Removes a member by id (all digits) or by name (case-insensitive).
+    /// Removes a member by id (all digits) or by name (case-insensitive). Returns what
+    /// ``restore(_:)`` needs to undo it.
     @discardableResult
     public func remove(nameOrID: String) throws -> RemovedFamilyMember {
         try database.inTransaction {
@@ -141,8 +131,30 @@ public final class FamilyStore {
                 target = try find(name: Member.normalise(text))
             }
             guard let target else { throw FamilyError.notFound(nameOrID) }
+            let created = try database.firstRow("SELECT created_at FROM family WHERE id = ?", [target.id])?[0].string
             try database.execute("DELETE FROM family WHERE id = ?", [target.id])
-            return RemovedFamilyMember(id: target.id, name: target.name)
+            return RemovedFamilyMember(id: target.id, name: target.name, birthDate: target.birthDate,
+                                       sealedNumber: target.sealed, createdAt: created)
+        }
+    }
+
+    /// Puts a removed member back as they were: same id, name, birth date and fødselsnummer
+    /// (the undo of ``remove(nameOrID:)``).
+    /// - Throws: ``FamilyError`` `.duplicateName` when a member of that name was added since,
+    ///   `.wrongKey` when the library's key cannot open the stored number.
+    @discardableResult
+    public func restore(_ removed: RemovedFamilyMember) throws -> FamilyMemberSummary {
+        let number = try removed.sealedNumber.map { try open($0, name: removed.name) }
+        return try database.inTransaction {
+            if let existing = try find(name: removed.name) ?? rows(where: "id = ?", [removed.id]).first {
+                throw FamilyError.duplicate(existing.name, id: existing.id)
+            }
+            try database.execute("""
+                INSERT INTO family (id, name, birth_date, fnr_sealed, created_at)
+                VALUES (?, ?, ?, ?, coalesce(?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now')))
+                """, [removed.id, removed.name, removed.birthDate, removed.sealedNumber, removed.createdAt])
+            return FamilyMemberSummary(id: removed.id, name: removed.name, birthDate: removed.birthDate,
+                                       maskedFnr: number?.masked)
         }
     }
 

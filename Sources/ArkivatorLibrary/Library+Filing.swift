@@ -10,7 +10,7 @@ import Darwin
 extension Library {
     /// The document with this SHA-256, if the library has it (in the trash too).
     public func existing(sha256: String) throws -> (id: String, title: String, trashed: Bool)? {
-        try withDatabase { database in
+        try withReader { database in
             guard let row = try database.firstRow("SELECT title, trashed_at FROM documents WHERE sha256 = ?", [sha256]) else {
                 return nil
             }

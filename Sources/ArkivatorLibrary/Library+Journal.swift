@@ -59,14 +59,14 @@ extension Library {
 
         /// The entry for a document, if it was ever received.
         public func entry(sha256: String) throws -> JournalEntry? {
-            try library.withDatabase { database in
+            try library.withReader { database in
                 try database.firstRow("SELECT \(Self.columns) FROM journal WHERE sha256 = ?", [sha256]).flatMap(Self.entry)
             }
         }
 
         /// The entry whose source is `source` (a folder, or page files one per line), if any.
         public func entry(source: String) throws -> JournalEntry? {
-            try library.withDatabase { database in
+            try library.withReader { database in
                 try database.firstRow("SELECT \(Self.columns) FROM journal WHERE source = ? ORDER BY updated_at DESC LIMIT 1",
                                       [source]).flatMap(Self.entry)
             }
@@ -153,7 +153,7 @@ extension Library {
         /// The entries whose work is not finished: every stage before `done`, and failures waiting
         /// for a retry; oldest first. Failures for good are left out.
         public func unfinished() throws -> [JournalEntry] {
-            try library.withDatabase { database in
+            try library.withReader { database in
                 try database.rows("""
                     SELECT \(Self.columns) FROM journal
                     WHERE stage NOT IN ('done', 'duplicate', 'failed') OR (stage = 'failed' AND next_attempt_at IS NOT NULL)
@@ -164,7 +164,7 @@ extension Library {
 
         /// Every entry at one stage, oldest first (for reports and tests).
         public func entries(at stage: JournalEntry.Stage) throws -> [JournalEntry] {
-            try library.withDatabase { database in
+            try library.withReader { database in
                 try database.rows("SELECT \(Self.columns) FROM journal WHERE stage = ? ORDER BY received_at, sha256",
                                   [stage.rawValue]).compactMap(Self.entry)
             }
@@ -201,9 +201,11 @@ extension Library {
 }
 
 extension Library {
-    /// Gives back the memory SQLite holds for this connection's cache (a long-running `watch`
-    /// calls it when idle); the cache fills again as it is used.
+    /// Gives back the memory SQLite holds for the connections' caches (a long-running `watch`
+    /// calls it when idle): the writer's is emptied and idle readers are closed; both fill again
+    /// as they are used.
     public func releaseMemory() {
         _ = try? withDatabase { database in try database.execute(script: "PRAGMA shrink_memory") }
+        closeIdleReaders()
     }
 }

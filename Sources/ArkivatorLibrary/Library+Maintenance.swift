@@ -1,41 +1,16 @@
-internal import CSQLite
 import ArkivatorArchive
 import ArkivatorCore
 import Foundation
 
 extension Library {
-    /// Copies the database to `url` with SQLite's online backup: a consistent copy even while
-    /// another process is filing documents. The copy is one file (mode 0600), checked with
-    /// `PRAGMA integrity_check`; its sealed fødselsnumre open only with this library's key.
-    /// Returns the number of documents in the copy.
+    /// Copies the database to `url` with SQLite's online backup, from a snapshot on a read-only
+    /// connection: a consistent copy even while documents are being filed, made without the
+    /// library's lock, so no change and no read waits for it. The copy is one file (mode 0600),
+    /// checked with `PRAGMA integrity_check`; its sealed fødselsnumre open only with this
+    /// library's key. Returns the number of documents in the copy.
     public func backup(to url: URL) throws -> Int {
         guard !FileManager.default.fileExists(atPath: url.path) else { throw LibraryFailure.targetExists(url.path) }
-        let target = try Database(url: url)
-        do {
-            try withDatabase { database in
-                guard let backup = sqlite3_backup_init(target.handle, "main", database.handle, "main") else {
-                    throw DatabaseError.failure(sqlite3_errcode(target.handle), connection: target.handle, sql: "backup")
-                }
-                var code = sqlite3_backup_step(backup, -1)
-                while code == SQLITE_BUSY || code == SQLITE_LOCKED {
-                    sqlite3_sleep(50)
-                    code = sqlite3_backup_step(backup, -1)
-                }
-                let finish = sqlite3_backup_finish(backup)
-                try DatabaseError.check(code == SQLITE_DONE ? finish : code, connection: target.handle, sql: "backup")
-            }
-            // One self-contained file: no -wal beside it.
-            _ = try target.rows("PRAGMA journal_mode = DELETE")
-            let check = try target.rows("PRAGMA integrity_check").first?[0].string
-            guard check == "ok" else {
-                throw DatabaseError.failure(SQLITE_CORRUPT, connection: nil, sql: "PRAGMA integrity_check",
-                                            message: "the copy failed its check: \(check ?? "no answer")")
-            }
-            return try target.firstRow("SELECT count(*) FROM documents")?[0].int ?? 0
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw error
-        }
+        return try copySnapshot(to: url)
     }
 
     /// Merges the full-text index into one segment. Searches read each segment of the index for
@@ -100,11 +75,12 @@ extension Library {
     /// Every document (not the trash), oldest first, whole: what an export holds. Fødselsnumre
     /// are masked unless `revealNumbers`.
     public func allDocuments(revealNumbers: Bool = false) throws -> [LibraryDocument] {
-        let ids = try withDatabase { database in
-            try database.rows("SELECT sha256 FROM documents WHERE trashed_at IS NULL ORDER BY document_date, id")
-                .compactMap { $0[0].string }
+        // One read transaction: the documents as they all were at one moment.
+        try withReader { database in
+            try database.rows("SELECT id FROM documents WHERE trashed_at IS NULL ORDER BY document_date, id")
+                .compactMap { $0[0].int }
+                .map { try read(row: $0, in: database, revealNumbers: revealNumbers) }
         }
-        return try ids.map { try document($0, revealNumbers: revealNumbers) }
     }
 
     /// Writes every document (not the trash) to `folder`: `arkivator-eksport.json` with the

@@ -17,13 +17,15 @@ public struct DocumentFilter: Sendable, Equatable {
     /// Only documents waiting for review: uncertain fields (`needsReview`, the scan date used),
     /// no household member, or no text; and not yet looked over (``Library/markReviewed(_:)``).
     public var waitingForReview = false
-    /// Only documents about no one known: no household member and no name found in the letter
-    /// (shown as "Ukjent person").
+    /// Only documents with no person: neither a household member nor a name as printed (lists
+    /// show them as "Ukjent person"). Combines with the other filters like they do with each other.
     public var withoutPerson = false
 
     public init(person: String? = nil, type: DocumentType? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
-                institution: String? = nil, trashed: Bool = false, waitingForReview: Bool = false) {
+                institution: String? = nil, trashed: Bool = false, waitingForReview: Bool = false,
+                withoutPerson: Bool = false) {
         self.waitingForReview = waitingForReview
+        self.withoutPerson = withoutPerson
         self.person = person
         self.type = type
         self.from = from
@@ -32,7 +34,8 @@ public struct DocumentFilter: Sendable, Equatable {
         self.trashed = trashed
     }
 
-    /// SQL conditions on `documents AS d` and their arguments.
+    /// SQL conditions on `documents AS d` and their arguments. Each condition is written as the
+    /// partial indexes of migration 5 write theirs, so SQLite walks those indexes alone.
     var sql: (conditions: [String], arguments: [any DatabaseValueConvertible]) {
         var conditions = [trashed ? "d.trashed_at IS NOT NULL" : "d.trashed_at IS NULL"]
         var arguments: [any DatabaseValueConvertible] = []
@@ -60,10 +63,29 @@ public struct DocumentFilter: Sendable, Equatable {
             conditions.append("d.institution LIKE ? ESCAPE '\\'")
             arguments.append("%" + Self.escapeLike(institution) + "%")
         }
+        if withoutPerson {
+            conditions += ["d.family_member IS NULL", "d.person IS NULL"]
+        }
         if waitingForReview {
             conditions.append("(d.needs_review != '' OR d.text = '' OR d.family_member IS NULL) AND d.reviewed_at IS NULL")
         }
         return (conditions, arguments)
+    }
+
+    /// The library list's statement for this filter: newest first (letter date, then the order
+    /// they came in); its last two arguments are the limit and the offset.
+    func listQuery(limit: Int, offset: Int) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
+        let (conditions, arguments) = sql
+        return ("""
+            SELECT \(Library.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
+            ORDER BY d.document_date DESC, d.id DESC LIMIT ? OFFSET ?
+            """, arguments + [max(limit, 0), max(offset, 0)])
+    }
+
+    /// The statement that counts the documents of this filter.
+    var countQuery: (sql: String, arguments: [any DatabaseValueConvertible]) {
+        let (conditions, arguments) = sql
+        return ("SELECT count(*) FROM documents d WHERE \(conditions.joined(separator: " AND "))", arguments)
     }
 
     static func escapeLike(_ text: String) -> String {
@@ -116,12 +138,19 @@ extension Library {
 
     /// Documents newest first (letter date, then the order they came in).
     public func list(_ filter: DocumentFilter = DocumentFilter(), limit: Int = 50, offset: Int = 0) throws -> [DocumentSummary] {
-        let (conditions, arguments) = filter.sql
-        return try withDatabase { database in
-            try database.rows("""
-                SELECT \(Self.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
-                ORDER BY d.document_date DESC, d.id DESC LIMIT ? OFFSET ?
-                """, arguments + [max(limit, 0), max(offset, 0)]).map(Self.summary)
+        let query = filter.listQuery(limit: limit, offset: offset)
+        return try withReader { try $0.rows(query.sql, query.arguments).map(Self.summary) }
+    }
+
+    /// One page of the list and how many documents the filter holds in all, read together (the
+    /// count and the page agree even while documents are being filed).
+    public func page(_ filter: DocumentFilter = DocumentFilter(), limit: Int = 50,
+                     offset: Int = 0) throws -> (total: Int, documents: [DocumentSummary]) {
+        let query = filter.listQuery(limit: limit, offset: offset)
+        let count = filter.countQuery
+        return try withReader { database in
+            (try database.firstRow(count.sql, count.arguments)?[0].int ?? 0,
+             try database.rows(query.sql, query.arguments).map(Self.summary))
         }
     }
 
@@ -135,18 +164,15 @@ extension Library {
 
     /// The short id (10 hex digits) of the document in library row `row`, nil when there is none.
     public func shortID(row: Int) throws -> String? {
-        try withDatabase { database in
+        try withReader { database in
             try database.firstRow("SELECT sha256 FROM documents WHERE id = ?", [row])?[0].string.map(ShortID.of)
         }
     }
 
     /// How many documents match the filter.
     public func count(_ filter: DocumentFilter = DocumentFilter()) throws -> Int {
-        let (conditions, arguments) = filter.sql
-        return try withDatabase { database in
-            try database.firstRow("SELECT count(*) FROM documents d WHERE \(conditions.joined(separator: " AND "))",
-                                  arguments)?[0].int ?? 0
-        }
+        let query = filter.countQuery
+        return try withReader { try $0.firstRow(query.sql, query.arguments)?[0].int ?? 0 }
     }
 
     /// The row number of the document whose SHA-256 starts with `id` (at least 4 hex digits).
@@ -169,7 +195,7 @@ extension Library {
     /// The whole document. With `revealNumbers` the fødselsnumre are put back into the text
     /// (in memory only); otherwise they stay masked.
     public func document(_ id: String, revealNumbers: Bool = false) throws -> LibraryDocument {
-        try withDatabase { database in
+        try withReader { database in
             try read(row: try resolve(id, in: database), in: database, revealNumbers: revealNumbers)
         }
     }

@@ -71,7 +71,7 @@ extension Library {
                        stopwords: Set<String> = SearchStopwords.norwegian) throws -> SearchResult {
         let query = SearchQuery.parse(text, stopwords: stopwords)
         guard query.root != nil else { throw LibraryFailure.emptyQuery(query.notes.first) }
-        return try withDatabase { database in
+        return try withReader { database in
             var milliseconds: [String: Double] = [:]
             var clock = DispatchTime.now().uptimeNanoseconds
             func lap(_ step: String) {
@@ -153,7 +153,7 @@ extension Library {
     func rank(_ words: String, filter: DocumentFilter, limit: Int, groups: [String: Int] = [:],
               in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
         // Person, type, sender and year are words of the index, so FTS5 narrows the match itself.
-        // Exact dates need the documents table, and then FTS5 drives the join (CROSS JOIN keeps
+        // Exact dates and "no person" need the documents table, and then FTS5 drives the join (CROSS JOIN keeps
         // that order) so the words are matched once, not once per row.
         let years = try years(of: filter, in: database)
         let filterTerms = Self.filterTerms(filter, years: years)
@@ -173,29 +173,24 @@ extension Library {
             conditions.append("d.document_date <= ?")
             arguments.append(to.iso)
         }
+        if filter.withoutPerson {
+            conditions += ["d.family_member IS NULL", "d.person IS NULL"]
+        }
         let from = conditions.isEmpty
             ? "documents_fts WHERE documents_fts MATCH ?"
             : "documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid WHERE documents_fts MATCH ? AND "
                 + conditions.joined(separator: " AND ")
         let spec = try rankingSpec(expression, groups: groups, in: database)
         let score = "arkivator_rank(documents_fts, \(Self.weights), ?)"
-        let idf: [any DatabaseValueConvertible]? = [spec]
-        // One pass scores the matches, up to one more than can be ranked fast.
-        let scored = try database.rows("SELECT documents_fts.rowid, \(score) FROM \(from) LIMIT ?",
-                                       (idf ?? []) + arguments + [Self.rankingLimit + 1])
+        // One pass scores the newest matches, up to one more than are ranked (FTS5 walks the
+        // matches from the newest row down and stops there); the best of the newest
+        // `rankingLimit` are the hits.
+        let scored = try database.rows("""
+            SELECT documents_fts.rowid, \(score) FROM \(from) ORDER BY documents_fts.rowid DESC LIMIT ?
+            """, [spec] + arguments + [Self.rankingLimit + 1])
             .compactMap { row in row[0].int.map { (id: $0, score: row[1].double ?? 0) } }
-        guard scored.count > Self.rankingLimit, let reach = scored.last?.id,
-              let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int else {
-            return (Array(scored.sorted { ($0.score, $0.id) < ($1.score, $1.id) }.prefix(max(limit, 0))), scored.count)
-        }
-        // More: rank those among the newest documents, in a window of rows about as wide as it
-        // took to find that many matches from the oldest (FTS5 walks matches in rowid order and
-        // can start at a rowid).
-        let rows = try database.rows("""
-            SELECT documents_fts.rowid, \(score) AS score FROM \(from) AND documents_fts.rowid > ?
-            ORDER BY score LIMIT ?
-            """, (idf ?? []) + arguments + [max(0, newest - reach), max(limit, 0)])
-        return (rows.compactMap { row in row[0].int.map { ($0, row[1].double ?? 0) } }, scored.count)
+        let ranked = scored.prefix(Self.rankingLimit).sorted { ($0.score, $0.id) < ($1.score, $1.id) }
+        return (Array(ranked.prefix(max(limit, 0))), scored.count)
     }
 
     /// For prefixes of four letters or more, every index term that starts with them, when there

@@ -37,7 +37,7 @@ extension Library {
 
     /// A setting's value, nil when not set.
     public func setting(_ key: Setting) throws -> String? {
-        try withDatabase { database in
+        try withReader { database in
             try database.firstRow("SELECT value FROM settings WHERE key = ?", [key.rawValue])?[0].string
         }
     }

@@ -37,7 +37,7 @@ extension Library {
     public func restore(_ id: String) throws -> LibraryDocument {
         let document = try self.document(id)
         guard document.trashedAt != nil else { throw LibraryFailure.notInTrash(document.shortID) }
-        let origin = try withDatabase { database in
+        let origin = try withReader { database in
             try database.firstRow("SELECT trash_origin FROM documents WHERE id = ?", [document.number])?[0].string
         }
         let before = (try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? []
@@ -58,7 +58,7 @@ extension Library {
     @discardableResult
     public func emptyTrash(olderThanDays days: Int = Library.trashDays) throws -> Int {
         let cutoff = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-Double(days) * 86_400))
-        let ids = try withDatabase { database in
+        let ids = try withReader { database in
             try database.rows("SELECT sha256 FROM documents WHERE trashed_at IS NOT NULL AND trashed_at < ?", [cutoff])
                 .compactMap { $0[0].string }
         }
@@ -151,6 +151,7 @@ extension Library {
         }
         for root in roots { Self.removeEmptyFolders(root) }
         try? FileManager.default.removeItem(at: trashRoot)
+        removeStaleSnapshots()
         let directory = location.directory
         for name in [Database.fileName, Database.fileName + "-wal", Database.fileName + "-shm", LibraryKey.fileName,
                      "filing.lock"] {

@@ -78,7 +78,7 @@ extension Library {
 
     /// The upload jobs, oldest first; only those in `states` when given.
     public func uploadJobs(states: Set<UploadJob.State>? = nil) throws -> [UploadJob] {
-        try withDatabase { database in
+        try withReader { database in
             try database.rows("""
                 SELECT \(Self.jobColumns) FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id ORDER BY j.id
                 """).map(Self.job).filter { states?.contains($0.state) ?? true }
@@ -88,7 +88,7 @@ extension Library {
     /// One upload job.
     /// - Throws: ``LibraryFailure`` `.noUploadJob`.
     public func uploadJob(_ id: Int) throws -> UploadJob {
-        try withDatabase { database in try job(id, in: database) }
+        try withReader { database in try job(id, in: database) }
     }
 
     private func job(_ id: Int, in database: Database) throws -> UploadJob {
@@ -114,7 +114,7 @@ extension Library {
     /// process that died: a live uploader touches its job after every file). Documents in the
     /// trash wait.
     public func dueUploads(includeWaiting: Bool = false, staleAfter: TimeInterval = 60, now: Date = Date()) throws -> [Int] {
-        try withDatabase { database in
+        try withReader { database in
             try database.rows("""
                 SELECT j.id FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
                 WHERE \(Self.dueCondition) ORDER BY j.id
@@ -167,7 +167,7 @@ extension Library {
 
     /// Pending and failed jobs, and when the next pending one is due.
     public func uploadQueueStatus(staleAfter: TimeInterval = 60) throws -> UploadQueueStatus {
-        try withDatabase { database in
+        try withReader { database in
             let rows = try database.rows("""
                 SELECT j.state, j.next_attempt_at, j.updated_at FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
                 WHERE d.trashed_at IS NULL AND j.state != 'done'
@@ -195,7 +195,7 @@ extension Library {
     /// The files of the job's document, each with its place below the archive root
     /// (`Person/Dokumenter/x.docx`): the `.docx`, then the page images in order, then the PDF.
     public func uploadFiles(of job: UploadJob) throws -> [UploadFile] {
-        try withDatabase { database in
+        try withReader { database in
             let files = try database.rows("""
                 SELECT kind, page, path FROM document_files WHERE document_id = ?
                 ORDER BY CASE kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, page, path
@@ -301,7 +301,7 @@ extension Library {
     /// The document's upload status: `pending` (filed before the queue existed), `none` (no
     /// destination was set), `queued`, `uploaded` or `failed`.
     public func uploadStatus(ofDocument number: Int) throws -> String? {
-        try withDatabase { database in
+        try withReader { database in
             try database.firstRow("SELECT upload_status FROM documents WHERE id = ?", [number])?[0].string
         }
     }

@@ -13,7 +13,7 @@ public struct WebSession: Sendable, Equatable {
 extension Library {
     /// The web app's password hash (bcrypt), nil before one is set.
     public func webPasswordHash() throws -> String? {
-        try withDatabase { try $0.firstRow("SELECT password_hash FROM web_account WHERE id = 1")?[0].string }
+        try withReader { try $0.firstRow("SELECT password_hash FROM web_account WHERE id = 1")?[0].string }
     }
 
     /// Sets the web app's password hash and signs every browser out.
@@ -41,23 +41,29 @@ extension Library {
 
     /// The session a browser's token belongs to, when it has been used within `idle` seconds;
     /// marks it used now (written at most once a minute, so most page views cost no disk write). A
-    /// session idle longer is ended (the app lock).
+    /// session idle longer is ended (the app lock). The lookup is a read: only those writes wait
+    /// for the library's writer.
     public func webSession(token: String, idle: TimeInterval, now: Date = Date()) throws -> WebSession? {
         guard !token.isEmpty, token.count <= 200 else { return nil }
         let hash = Self.tokenHash(token)
-        return try withDatabase { database in
+        let found = try withReader { database -> (csrf: String, seen: Date)? in
             guard let row = try database.firstRow("SELECT csrf, last_seen FROM web_sessions WHERE token_hash = ?", [hash]),
                   let csrf = row[0].string, let seen = row[1].string.flatMap(Self.date(sessionTime:)) else { return nil }
-            guard now.timeIntervalSince(seen) <= idle else {
-                try database.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash])
-                return nil
-            }
-            // Written again once a minute (a quarter of a shorter idle time): the lock stays within that of exact.
-            if now.timeIntervalSince(seen) >= min(Self.lastUseResolution, idle / 4) {
-                try database.execute("UPDATE web_sessions SET last_seen = ? WHERE token_hash = ?", [Self.sessionTime(now), hash])
-            }
-            return WebSession(token: token, csrf: csrf, lastSeen: now)
+            return (csrf, seen)
         }
+        guard let (csrf, seen) = found else { return nil }
+        guard now.timeIntervalSince(seen) <= idle else {
+            try withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash]) }
+            return nil
+        }
+        // Written again once a minute (a quarter of a shorter idle time): the lock stays within that of exact.
+        if now.timeIntervalSince(seen) >= min(Self.lastUseResolution, idle / 4) {
+            try withDatabase { database in
+                try database.execute("UPDATE web_sessions SET last_seen = ? WHERE token_hash = ? AND last_seen < ?",
+                                     [Self.sessionTime(now), hash, Self.sessionTime(now)])
+            }
+        }
+        return WebSession(token: token, csrf: csrf, lastSeen: now)
     }
 
     /// Ends a session (signing out).
@@ -116,7 +122,7 @@ extension Library {
 
     /// The tokens, newest first.
     public func apiTokens() throws -> [APIToken] {
-        try withDatabase { database in
+        try withReader { database in
             try database.rows("SELECT id, name, created_at, last_used FROM api_tokens ORDER BY id DESC").map {
                 APIToken(id: $0[0].int ?? 0, name: $0[1].string ?? "", createdAt: $0[2].string ?? "", lastUsed: $0[3].string)
             }
@@ -133,16 +139,26 @@ extension Library {
         }
     }
 
-    /// Whether `token` is a device's token (and notes its use, at most once a minute).
+    /// Whether `token` is a device's token (and notes its use, at most once a minute: only then
+    /// does the lookup wait for the library's writer).
     public func isAPIToken(_ token: String) throws -> Bool {
         guard token.hasPrefix("ark_"), token.count <= 200 else { return false }
-        return try withDatabase { database in
-            let hash = Self.tokenHash(token)
-            guard try database.firstRow("SELECT 1 FROM api_tokens WHERE token_hash = ?", [hash]) != nil else { return false }
-            let earlier = Date().addingTimeInterval(-Self.lastUseResolution).formatted(.iso8601)
-            try database.execute("UPDATE api_tokens SET last_used = ? WHERE token_hash = ? AND (last_used IS NULL OR last_used < ?)",
-                                 [Self.now(), hash, earlier])
-            return true
+        let hash = Self.tokenHash(token)
+        let earlier = Date().addingTimeInterval(-Self.lastUseResolution).formatted(.iso8601)
+        let known = try withReader { database -> (found: Bool, due: Bool) in
+            guard let row = try database.firstRow("SELECT last_used FROM api_tokens WHERE token_hash = ?", [hash]) else {
+                return (false, false)
+            }
+            return (true, row[0].string.map { $0 < earlier } ?? true)
         }
+        guard known.found else { return false }
+        if known.due {
+            try withDatabase { database in
+                try database.execute("""
+                    UPDATE api_tokens SET last_used = ? WHERE token_hash = ? AND (last_used IS NULL OR last_used < ?)
+                    """, [Self.now(), hash, earlier])
+            }
+        }
+        return true
     }
 }

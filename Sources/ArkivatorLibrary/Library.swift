@@ -10,16 +10,21 @@ import Darwin
 
 /// The library: the documents, their text index and their files in the archive.
 ///
-/// Owns one database connection, behind a lock (`NIOLockedValueBox`), so one `Library` can be
+/// Owns one writing connection, behind a lock (`NIOLockedValueBox`), so one `Library` can be
 /// shared by the pipeline's worker threads: SQLite's connection is not thread-safe on its own,
-/// and only the thread holding the lock ever touches it. Other processes open their own
-/// `Library`: WAL mode lets `search` and `backup` read while `ingest` writes.
+/// and only the thread holding the lock ever touches it. Every method that only reads uses one of
+/// a few read-only connections instead (``ReadConnections``), in a read transaction of its own:
+/// it sees every change committed before it began, and never waits for the lock, so a long
+/// change (a reindex, a filing) holds no read up. Other processes open their own `Library`: WAL
+/// mode lets `search` and `backup` read while `ingest` writes.
 ///
 /// Opening a library finishes what a crashed process left half done (see ``recover()``).
 public final class Library: Sendable {
     public let location: LibraryLocation
     /// The connection, reached only through ``withDatabase(_:)``.
     private let connection: NIOLockedValueBox<Database>
+    /// The read-only connections, reached only through ``withReader(_:)``.
+    private let readers: ReadConnections
     let key: LibraryKey
     /// The database file.
     public let databaseURL: URL
@@ -46,6 +51,7 @@ public final class Library: Sendable {
     private init(location: LibraryLocation, database: Database, key: LibraryKey) throws {
         self.location = location
         self.connection = NIOLockedValueBox(database)
+        self.readers = ReadConnections(url: database.url)
         self.databaseURL = database.url
         self.key = key
         let path = location.directory.appendingPathComponent("filing.lock").path
@@ -67,10 +73,37 @@ public final class Library: Sendable {
         try connection.withLockedValue { try body($0) }
     }
 
+    /// Runs `body` with a read-only connection in a read transaction of its own, without the lock.
+    func withReader<T>(_ body: (Database) throws -> T) throws -> T {
+        try readers.read(body)
+    }
+
+    /// Closes the read-only connections not in use, giving back their page caches.
+    func closeIdleReaders() {
+        readers.closeIdle()
+    }
+
     /// Runs `body` with the household, over the library's own connection (one caller at a time).
+    /// For reading only, ``readFamily(_:)`` never waits for a change.
     @discardableResult
     public func family<T>(_ body: (FamilyStore) throws -> T) throws -> T {
         try withDatabase { try body(FamilyStore(database: $0, key: key)) }
+    }
+
+    /// Runs `body` with the household over a read-only connection: listing, profiles, never a
+    /// change (one fails with the database's read-only error).
+    public func readFamily<T>(_ body: (FamilyStore) throws -> T) throws -> T {
+        try withReader { try body(FamilyStore(database: $0, key: key)) }
+    }
+
+    /// The household, by name (fødselsnumre masked), read without waiting for a change.
+    public func familyMembers() throws -> [FamilyMemberSummary] {
+        try readFamily { try $0.list() }
+    }
+
+    /// The household with the fødselsnumre opened, for matching letters to people.
+    public func familyProfiles() throws -> [FamilyProfile] {
+        try readFamily { try $0.profiles() }
     }
 
     /// The default archive folder: `<library>/Arkiv`.
@@ -92,6 +125,7 @@ public final class Library: Sendable {
         if flock(lockFile, LOCK_EX | LOCK_NB) == 0 {
             defer { _ = flock(lockFile, LOCK_SH) }
             try recover()
+            removeStaleSnapshots()
             // Best effort: a trash that cannot be emptied now is emptied next time.
             _ = try? emptyTrash()
         } else {

@@ -6,7 +6,7 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     public enum Code: String, Sendable {
         case duplicate, inTrash, notFound, ambiguous, notInTrash, wrongKey, sealing
         case trashed, nothingToChange, badTitle, emptyQuery, targetExists, fileMissing, busy
-        case noUploadJob, alreadyUploaded
+        case noUploadJob, alreadyUploaded, closed
     }
 
     public let code: Code
@@ -84,6 +84,10 @@ extension LibraryFailure {
         .init(.noUploadJob, nb: "Fant ingen opplastingsjobb \(id). Se jobbene med: arkivator queue",
               en: "No upload job \(id). See the jobs with: arkivator queue")
     }
+
+    static let closed = LibraryFailure(.closed,
+        nb: "Biblioteket stenges (programmet avslutter). Prøv igjen når det er startet på nytt.",
+        en: "The library is closing (the program is stopping). Try again once it has started again.")
 
     static func alreadyUploaded(_ id: Int, title: String) -> LibraryFailure {
         .init(.alreadyUploaded, nb: "Jobb \(id) («\(title)») er allerede lastet opp.",

@@ -76,6 +76,7 @@ public struct WebServer: Sendable {
     /// The one-time code the first password needs, while none is set (`serve` prints it).
     public let setupCode: String
     let routeTable = RouteTable()
+    let familyUndo = FamilyUndo()
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household

@@ -5,7 +5,8 @@
 // Indexes the documents (one JSON object per line: title, text, docType, person, familyMember,
 // institution, specialty, documentDate, scanDate, keywords) into a new library with the same code
 // `ingest` uses, then runs every query (query, person, type, from, to) through `Library.search`
-// and prints one JSON object: index seconds, latency percentiles in milliseconds, per query kind.
+// and prints one JSON object: index seconds, latency percentiles in milliseconds, per query kind, and
+// the library pages' cost (count and a page of 50: first page, page 1,000, filters) under "lists".
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
@@ -54,6 +55,38 @@ func percentile(_ sorted: [Double], _ p: Double) -> Double {
     return sorted[min(sorted.count - 1, Int((Double(sorted.count) * p).rounded(.down)))]
 }
 
+/// What a library page costs the library: `count(filter)` and then `list(filter, limit: 50, offset:)`, as the
+/// web's library page asks, each page timed `runs` times; percentiles in milliseconds per page.
+func listTimings(_ library: Library, documents: [LibraryDocument], runs: Int = 200) throws -> [String: [String: Double]] {
+    let members = Dictionary(grouping: documents.compactMap(\.familyMember), by: { $0 }).mapValues(\.count)
+    let member = members.max { $0.value < $1.value }?.key
+    let year = documents.map { String($0.documentDate.prefix(4)) }.max() ?? "2024"
+    var pages: [(name: String, filter: DocumentFilter, offset: Int)] = [
+        ("first page", DocumentFilter(), 0),
+        ("page 1000", DocumentFilter(), 49_950),
+        ("type epikrise", DocumentFilter(type: .epikrise), 0),
+        ("one year", DocumentFilter(from: CalendarDate(iso: "\(year)-01-01"), to: CalendarDate(iso: "\(year)-12-31")), 0),
+        ("review queue", DocumentFilter(waitingForReview: true), 0),
+        ("without person", DocumentFilter(withoutPerson: true), 0),
+    ]
+    if let member { pages.append(("person", DocumentFilter(person: member), 0)) }
+    var result: [String: [String: Double]] = [:]
+    for page in pages {
+        var times: [Double] = []
+        var shown = 0, total = 0
+        for _ in 0..<runs {
+            let start = DispatchTime.now().uptimeNanoseconds
+            total = try library.count(page.filter)
+            shown = try library.list(page.filter, limit: 50, offset: page.offset).count
+            times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
+        }
+        let sorted = times.sorted()
+        result[page.name] = ["p50ms": percentile(sorted, 0.5), "p95ms": percentile(sorted, 0.95),
+                             "p99ms": percentile(sorted, 0.99), "total": Double(total), "shown": Double(shown)]
+    }
+    return result
+}
+
 guard let libraryPath = argument("--library"), let docsPath = argument("--docs"), let queriesPath = argument("--queries") else {
     fail("usage: arkivator-bench --library DIR --docs docs.jsonl --queries queries.jsonl [--batch N]")
 }
@@ -77,7 +110,10 @@ let queries: [BenchQuery] = lines(queriesPath).compactMap { try? decoder.decode(
 FileHandle.standardError.write(Data("indexing \(documents.count) documents…\n".utf8))
 
 do {
+    // With --reuse this opens an existing library: the time includes migrating it.
+    let openStart = Date()
     let library = try Library.open(location, environment: ["ARKIVATOR_KEY": Data(repeating: 7, count: 32).base64EncodedString()])
+    let openSeconds = Date().timeIntervalSince(openStart)
     let indexStart = Date()
     var done = 0
     if reuse { done = documents.count }
@@ -122,10 +158,12 @@ do {
     var sums: [String: Double] = [:]
     for entry in steps { for (key, value) in entry.steps { sums[key, default: 0] += value } }
     FileHandle.standardError.write(Data("step totals (ms): \(sums.mapValues { Int($0) })\n".utf8))
+    let lists = try listTimings(library, documents: documents)
     let size = (try? FileManager.default.attributesOfItem(atPath: library.databaseURL.path)[.size] as? Int) ?? 0
     let report: [String: Any] = [
         "documents": documents.count,
         "indexSeconds": indexSeconds,
+        "openSeconds": openSeconds,
         "databaseMB": Double(size) / 1e6,
         "queries": queries.count,
         "p50ms": percentile(sorted, 0.50), "p90ms": percentile(sorted, 0.90), "p99ms": percentile(sorted, 0.99),
@@ -135,6 +173,7 @@ do {
             let s = values.sorted()
             return ["n": Double(s.count), "p50ms": percentile(s, 0.5), "p99ms": percentile(s, 0.99), "maxms": s.last ?? 0]
         },
+        "lists": lists,
     ]
     let json = try JSONSerialization.data(withJSONObject: report, options: [.prettyPrinted, .sortedKeys])
     FileHandle.standardOutput.write(json + Data("\n".utf8))

@@ -22,7 +22,12 @@ import Testing
                 #expect(!page.text.contains(WebFixture.number))
                 let bad = try await client.execute(uri: "/family/add", method: .post, headers: browser.form,
                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)&name=Per+Feil&fnr=17097243850"))
-                #expect(bad.status == .badRequest && bad.text.contains("class=\"problem\""))
+                #expect(bad.status == .badRequest && bad.text.contains("class=\"problem\"") && bad.text.contains("value=\"Per Feil\""),
+                        "refused, with what was typed kept")
+                let twice = try await client.execute(uri: "/family/add", method: .post, headers: browser.form,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&name=Ingrid+Haugseth"))
+                #expect(twice.status == .conflict && twice.text.contains("finnes allerede") && !twice.text.contains("arkivator family"),
+                        "a name taken is told without a command")
                 let members = try FamilyStore.open(library: fixture.library.location).list()
                 let id = try #require(members.first { $0.name == "Ingrid Haugseth" }?.id)
                 let wrong = try await client.execute(uri: "/family/\(id)/reveal", method: .post, headers: browser.form,
@@ -37,6 +42,26 @@ import Testing
                 #expect(try FamilyStore.open(library: fixture.library.location).list().allSatisfy { $0.id != id })
                 #expect(try await client.execute(uri: "/family/\(id)/remove", method: .post, headers: browser.form,
                                                  body: ByteBuffer(string: "_csrf=\(browser.csrf)")).status == .notFound)
+                // «Angre» brings the member back as it was: the same id, the number still there.
+                let notice = try await client.execute(uri: try #require(removed.headers[.location]), method: .get, headers: browser.headers)
+                let marker = "name=\"token\" value=\""
+                let token = String(try #require(notice.text.range(of: marker).map { notice.text[$0.upperBound...] })?.prefix { $0 != "\"" } ?? "")
+                #expect(notice.text.contains("Fjernet") && notice.text.contains("Angre") && !token.isEmpty)
+                let undone = try await client.execute(uri: "/family/restore", method: .post, headers: browser.form,
+                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)&token=\(token)"))
+                #expect(undone.status == .seeOther)
+                let back = try #require(try FamilyStore.open(library: fixture.library.location).list().first { $0.id == id })
+                #expect(back.maskedFnr != nil)
+                #expect(try await client.execute(uri: "/family/restore", method: .post, headers: browser.form,
+                                                 body: ByteBuffer(string: "_csrf=\(browser.csrf)&token=\(token)")).status == .gone,
+                        "an undo works once")
+                // A new member never gets an id that was used before.
+                _ = try await client.execute(uri: "/family/\(id)/remove", method: .post, headers: browser.form,
+                                             body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                let another = try await client.execute(uri: "/family/add", method: .post, headers: browser.form,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&name=Nina+Nordmann"))
+                #expect(another.status == .seeOther)
+                #expect(try FamilyStore.open(library: fixture.library.location).list().first { $0.name == "Nina Nordmann" }?.id != id)
             }
         }
     }

@@ -92,7 +92,7 @@ extension WebServer {
             return try JSONAnswer.response(APIDocument(document))
         }
         api.get("/family") { _, _ -> Response in
-            try JSONAnswer.response(try await store.read { library in try library.family { try $0.list() } }.map(APIMember.init))
+            try JSONAnswer.response(try await store.read { try $0.familyMembers() }.map(APIMember.init))
         }
         api.post("/family") { request, context -> Response in
             let member = try await Self.body(NewMember.self, from: request, context: context, fields: NewMember.names,

@@ -14,7 +14,7 @@ extension WebServer {
         pages.get("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
             let (document, household) = try await store.read { library in
-                (try library.document(id), try library.family { try $0.list().map(\.name) })
+                (try library.document(id), try library.familyMembers().map(\.name))
             }
             let words = Words(templates, context)
             let notice = WebForm(request.uri.query ?? "").value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
@@ -33,7 +33,7 @@ extension WebServer {
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let (document, household) = try await store.read { library in
-                (try library.document(id), try library.family { try $0.list().map(\.name) })
+                (try library.document(id), try library.familyMembers().map(\.name))
             }
             let changes = try EditView.changes(form, to: document)
             guard !changes.isEmpty else { return Self.redirect("/documents/\(document.shortID)?lagret=0") }

@@ -10,7 +10,7 @@ extension WebServer {
     /// after the password is typed again (throttled like sign-in, and only in that one answer);
     /// add, correct, and remove with a question first and an undo after.
     func addFamilyRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, throttle = self.throttle
+        let store = self.store, templates = self.templates, throttle = self.throttle, undo = familyUndo
         pages.get("/family") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             var page = FamilyPage()
@@ -23,6 +23,9 @@ extension WebServer {
             if query.value("lagret") != nil { page.notice = context.text("Lagret.", "Saved.") }
             if let name = query.value("lagt-til") {
                 page.notice = context.text("La til «\(name)».", "Added “\(name)”.")
+            }
+            if let name = query.value("tilbake") {
+                page.notice = context.text("«\(name)» er tilbake i husstanden.", "“\(name)” is back in the household.")
             }
             return try await Self.familyPage(store, templates, page, context: context)
         }
@@ -59,14 +62,20 @@ extension WebServer {
         }
         pages.post("/family/{member}/remove") { _, context -> Response in
             let member = try Self.memberID(context)
-            let name = try await store.write { library in
-                try library.family { store -> String in
-                    guard let summary = try store.list().first(where: { $0.id == member }) else { throw WebError.notFound }
-                    try store.remove(nameOrID: String(member))
-                    return summary.name
-                }
+            let removed = try await store.write { library in try library.family { try $0.remove(nameOrID: String(member)) } }
+            let token = undo.keep(removed)
+            return Self.redirect("/family?" + WebForm("").query(keeping: [], adding: [("fjernet", removed.name), ("angre", token)]))
+        }
+        pages.post("/family/restore") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            guard let removed = undo.take(form["token"] ?? "") else {
+                var page = FamilyPage()
+                page.problem = context.text("Det er for sent å angre nå. Legg personen til på nytt under.",
+                                            "It is too late to undo now. Add the person again below.")
+                return try await Self.familyPage(store, templates, page, context: context, status: .gone)
             }
-            return Self.redirect("/family?" + WebForm("").query(keeping: [], adding: [("fjernet", name)]))
+            let back = try await store.write { library in try library.family { try $0.restore(removed) } }
+            return Self.redirect("/family?" + WebForm("").query(keeping: [], adding: [("tilbake", back.name)]))
         }
         pages.post("/family/{member}/reveal") { request, context -> Response in
             let member = try Self.memberID(context)
@@ -110,7 +119,7 @@ extension WebServer {
 
     static func familyPage(_ store: AsyncLibrary, _ templates: Templates, _ page: FamilyPage, context: WebContext,
                            status: HTTPResponse.Status = .ok) async throws -> Response {
-        let members = try await store.read { library in try library.family { try $0.list() } }
+        let members = try await store.read { try $0.familyMembers() }
         let words = Words(templates, context)
         let rows: [[String: Any]] = members.map { member in
             var row: [String: Any] = [

@@ -15,11 +15,9 @@ extension WebServer {
             let page = Self.pageNumber(query)
             let deleted = query.value("slettet").flatMap { Self.isDocumentID($0) ? $0 : nil }
             let found = try await store.read { library in
-                (total: try library.count(filter),
-                 documents: try library.list(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize),
-                 household: try library.family { try $0.list().map(\.name) },
-                 deleted: deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 }
-                )
+                let listed = try library.page(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
+                return (total: listed.total, documents: listed.documents, household: try library.familyMembers().map(\.name),
+                        deleted: deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 })
             }
             let waiting = UploadState(try await uploads.state())
             let words = Words(templates, context)
@@ -39,7 +37,7 @@ extension WebServer {
             let text = (query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
             let filter = try Self.filter(query)
             let words = Words(templates, context)
-            let household = try await store.read { library in try library.family { try $0.list().map(\.name) } }
+            let household = try await store.read { library in try library.familyMembers().map(\.name) }
             var results = ResultsView()
             if !text.isEmpty {
                 do {

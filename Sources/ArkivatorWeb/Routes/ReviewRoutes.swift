@@ -13,7 +13,7 @@ extension WebServer {
             let found = try await store.read { library -> (Int, LibraryDocument?, [String]) in
                 let waiting = try library.count(DocumentFilter(waitingForReview: true))
                 let next = try library.list(DocumentFilter(waitingForReview: true), limit: 1).first
-                return (waiting, try next.map { try library.document($0.id) }, try library.family { try $0.list().map(\.name) })
+                return (waiting, try next.map { try library.document($0.id) }, try library.familyMembers().map(\.name))
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")

@@ -89,11 +89,8 @@ extension WebServer {
             return try await Self.attachment(file, name: "arkivator-eksport.json", type: "application/json; charset=utf-8")
         }
         pages.get("/settings/backup") { _, _ -> Response in
-            let file = try await store.write { library -> URL in
-                let file = Self.temporaryFile(library, suffix: ".sqlite")
-                _ = try library.backup(to: file)
-                return file
-            }
+            // From a snapshot, on a thread for long file work: pages and filing go on meanwhile.
+            let file = try await store.backupSnapshot()
             return try await Self.attachment(file, name: "arkivator-kopi.sqlite", type: "application/vnd.sqlite3")
         }
     }

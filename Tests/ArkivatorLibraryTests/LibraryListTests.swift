@@ -1,0 +1,94 @@
+import ArkivatorCore
+@testable import ArkivatorLibrary
+import Foundation
+import TestSupport
+import Testing
+
+/// The library list: its filters, its pages, and that SQLite answers it from the list indexes.
+@Suite struct LibraryListTests {
+    static let printedOnly = Letters.letter("trykt", "Brev fra Helse Nord", type: .annet, person: nil, institution: "Helse Nord",
+                                            date: "2020-01-01", text: "Brev om innkalling til samtale.")
+
+    @Test func withoutPersonListsCountsAndSearches() throws {
+        try withLibrary { library, _ throws in
+            var printed = Self.printedOnly
+            printed.person = "Per Hansen"
+            try library.record(Letters.all + [printed])
+            let filter = DocumentFilter(withoutPerson: true)
+            #expect(try library.list(filter).map(\.id) == [Letters.kommune.shortID], "no member and no printed name")
+            #expect(try library.count(filter) == 1)
+            #expect(try library.search("kommune", filter: filter).hits.map(\.id) == [Letters.kommune.shortID])
+            #expect(try library.search("innkalling", filter: filter).hits.isEmpty)
+            #expect(try library.count(DocumentFilter(type: .annet, withoutPerson: true)) == 1, "filters combine")
+            #expect(try library.count(DocumentFilter(person: "Kari", withoutPerson: true)) == 0)
+
+            _ = try library.delete(Letters.kommune.shortID)
+            #expect(try library.count(filter) == 0, "the trash is not listed")
+            #expect(try library.count(DocumentFilter(trashed: true, withoutPerson: true)) == 1)
+        }
+    }
+
+    @Test func aPageAndItsCountAgree() throws {
+        try withLibrary { library, _ throws in
+            try library.record(Letters.all)
+            let first = try library.page(limit: 3)
+            #expect(first.total == 7)
+            #expect(first.documents.map(\.id) == [Letters.innkalling, Letters.henvisning, Letters.labSvar].map(\.shortID))
+            let last = try library.page(limit: 3, offset: 6)
+            #expect(last.total == 7 && last.documents.map(\.id) == [Letters.kommune.shortID])
+            let kari = try library.page(DocumentFilter(person: "kari"), limit: 2, offset: 1)
+            #expect(kari.total == 3 && kari.documents.map(\.id) == [Letters.labSvar, Letters.resept].map(\.shortID))
+            #expect(try library.list(DocumentFilter(type: .epikrise)).map(\.id) == [Letters.epikrise.shortID])
+            #expect(try library.list(DocumentFilter(waitingForReview: true)).map(\.id) == [Letters.kommune.shortID])
+        }
+    }
+
+    /// Every list filter the web offers is answered from an index, in the list's order: no walk
+    /// through the documents table (its rows hold the letters' text), no sorting of a temporary
+    /// table, and the count reads an index alone (the review queue's condition reads the text, so
+    /// its index cannot hold it, but holds only the documents that meet it).
+    @Test func listsAndCountsWalkTheListIndexes() throws {
+        try withLibrary { library, _ throws in
+            try library.record(Letters.all)
+            let filters: [(String, DocumentFilter)] = [
+                ("documents_listed", DocumentFilter()),
+                ("documents_listed_by_type", DocumentFilter(type: .epikrise)),
+                ("documents_listed", DocumentFilter(from: CalendarDate(iso: "2024-01-01"), to: CalendarDate(iso: "2024-12-31"))),
+                ("documents_listed", DocumentFilter(person: "Kari")),
+                ("documents_listed", DocumentFilter(institution: "Helfo")),
+                ("documents_without_person", DocumentFilter(withoutPerson: true)),
+                ("documents_waiting", DocumentFilter(waitingForReview: true)),
+            ]
+            let database = try Database(readingFrom: library.databaseURL)
+            for (index, filter) in filters {
+                let list = filter.listQuery(limit: 50, offset: 49_950)
+                // The statement's own steps (parent 0), not those of the subquery for the main file.
+                let plan = try database.rows("EXPLAIN QUERY PLAN " + list.sql, list.arguments)
+                    .filter { $0[1].int == 0 }.compactMap { $0[3].string }
+                let walk = try #require(plan.first { $0.contains(" d ") }, "\(plan)")
+                #expect(walk.contains("USING INDEX \(index)") || walk.contains("USING COVERING INDEX \(index)"),
+                        "\(filter): \(plan)")
+                #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(filter): \(plan)")
+                let count = filter.countQuery
+                let counted = try database.rows("EXPLAIN QUERY PLAN " + count.sql, count.arguments).compactMap { $0[3].string }
+                let covered = filter.waitingForReview ? "USING INDEX documents_waiting" : "USING COVERING INDEX"
+                #expect(counted.count == 1 && counted.allSatisfy { $0.contains(covered) }, "\(filter): \(counted)")
+            }
+        }
+    }
+
+    @Test func readsSeeEveryCommittedChangeAndCannotWrite() throws {
+        try withLibrary { library, _ throws in
+            #expect(try library.count() == 0)
+            try library.record([Letters.epikrise])
+            #expect(try library.count() == 1)
+            try library.markReviewed(Letters.epikrise.shortID)
+            #expect(try library.count(DocumentFilter(waitingForReview: true)) == 0)
+            _ = try library.reindex()
+            #expect(try library.search("brystsmerter").hits.map(\.id) == [Letters.epikrise.shortID])
+            let refused = #expect(throws: DatabaseError.self) { try library.readFamily { try $0.add(name: "Kari") } }
+            #expect(refused?.resultCode == 8, "SQLITE_READONLY: \(String(describing: refused))")
+            #expect(try library.familyMembers().isEmpty)
+        }
+    }
+}
