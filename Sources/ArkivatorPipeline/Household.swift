@@ -69,7 +69,7 @@ public final class Household: Sendable {
     /// on the command line or in the web app, is seen).
     public func family() throws -> [FamilyProfile] {
         switch members {
-        case .library: try library.family { try $0.profiles() }
+        case .library: try library.familyProfiles()
         case .file(let url): try Self.profiles(fromFile: url)
         }
     }
