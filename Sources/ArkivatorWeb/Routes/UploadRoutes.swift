@@ -72,7 +72,7 @@ extension WebServer {
                     let document = try library.document(shortID)
                     status.document = shortID
                     status.title = document.title
-                    status.person = words.person(document.familyMember ?? document.person)
+                    status.person = words.person(document.shownPerson)
                     status.type = document.docType.rawValue
                     status.typeLabel = words.type(document.docType.rawValue)
                     status.date = document.documentDate

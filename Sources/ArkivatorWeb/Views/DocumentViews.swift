@@ -32,7 +32,7 @@ struct DocumentView {
         fields = [
             (words["letterDate"], document.documentDate),
             (words["type"], words.type(document.docType.rawValue)),
-            (words["person"], words.person(document.familyMember ?? document.person)),
+            (words["person"], words.person(document.shownPerson)),
             (words["sender"], document.institution ?? "–"),
             (words["specialty"], document.specialty ?? "–"),
             (words["keywords"], document.keywords.isEmpty ? "–" : document.keywords.joined(separator: ", ")),
@@ -89,9 +89,9 @@ struct EditView {
         self.button = button
         self.skip = skip
         title = document.title
-        let person = document.familyMember ?? document.person ?? ""
+        let person = ShownPerson.name(familyMember: document.familyMember, person: document.person) ?? ""
         let names = [""] + household + (household.contains(person) || person.isEmpty ? [] : [person])
-        people = names.map { Option(value: $0, label: $0.isEmpty ? words["unknownPerson"] : $0, selected: $0 == person) }
+        people = names.map { Option(value: $0, label: $0.isEmpty ? ShownPerson.unknown.text(in: words.language) : $0, selected: $0 == person) }
         types = DocumentType.allCases.map { Option(value: $0.rawValue, label: words.type($0.rawValue), selected: $0 == document.docType) }
         date = document.documentDate
         institution = document.institution ?? ""
@@ -111,7 +111,9 @@ struct EditView {
         var changes = DocumentChanges()
         func field(_ name: String) -> String? { form[name]?.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let title = field("title"), !title.isEmpty, title != document.title { changes.title = title }
-        if let person = field("person"), person != (document.familyMember ?? document.person ?? "") { changes.person = person }
+        if let person = field("person"), person != (ShownPerson.name(familyMember: document.familyMember, person: document.person) ?? "") {
+            changes.person = person
+        }
         if let type = field("type"), type != document.docType.rawValue {
             guard let known = DocumentType(name: type) else { throw WebError.badField("type") }
             changes.type = known

@@ -20,8 +20,8 @@ struct Words {
     /// A document type's name for people ("Lab-svar"), from `type_<raw>` in the strings.
     func type(_ raw: String) -> String { words["type_" + raw] ?? raw }
 
-    /// The person a document is about, as shown everywhere.
-    func person(_ shown: String?) -> String { shown ?? self["unknownPerson"] }
+    /// The person a document is shown as being about (``ShownPerson``), in this page's language.
+    func person(_ shown: UserMessage) -> String { shown.text(in: language) }
 }
 
 struct DocumentRow {
@@ -40,7 +40,7 @@ struct DocumentRow {
         title = document.title
         typeLabel = words.type(document.docType)
         date = document.documentDate
-        person = words.person(document.familyMember ?? document.person)
+        person = words.person(document.shownPerson)
         institution = document.institution
         upload = switch document.uploadStatus {
         case "queued", "pending": words["uploadWaiting"]
@@ -123,7 +123,7 @@ struct FilterView {
         qEncoded = q.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
         let person = query.value("person") ?? ""
         var people = household.map { Option(value: $0, label: $0, selected: $0 == person) }
-        people.append(Option(value: PersonFilter.unknown, label: words["unknownPerson"], selected: PersonFilter.isUnknown(person)))
+        people.append(Option(value: PersonFilter.unknown, label: ShownPerson.unknown.text(in: words.language), selected: PersonFilter.isUnknown(person)))
         if !person.isEmpty, !PersonFilter.isUnknown(person), !household.contains(person) {
             people.append(Option(value: person, label: person, selected: true))
         }
