@@ -57,20 +57,22 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             try library.record(Letters.all)
             try library.family { try $0.add(name: "Kari") }
             let gate = Gate()
-            // A change that holds the library's lock and an open write transaction until the gate opens.
-            let change = Task {
-                try await store.write { library in
-                    try library.withDatabase { database in
-                        try database.inTransaction {
-                            try database.execute("UPDATE documents SET title = 'endret' WHERE sha256 = ?", [Letters.epikrise.sha256])
-                            gate.arriveAndWait()
-                        }
+            // A change that holds the library's lock and an open write transaction until the gate
+            // opens, on a thread of its own (so it starts even while other tests keep Swift's
+            // cooperative pool busy).
+            let changed = DispatchSemaphore(value: 0)
+            Thread {
+                _ = try? library.withDatabase { database in
+                    try database.inTransaction {
+                        try database.execute("UPDATE documents SET title = 'endret' WHERE sha256 = ?", [Letters.epikrise.sha256])
+                        gate.arriveAndWait()
                     }
                 }
-            }
+                changed.signal()
+            }.start()
             try await gate.waitForArrival(store)
             let watchdog = Task {
-                try await Task.sleep(for: .seconds(20))
+                try await Task.sleep(for: .seconds(60))
                 gate.open()
             }
             let listed = try await store.read { (try $0.count(), try $0.list()) }
@@ -82,7 +84,7 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             #expect(!gate.isOpen, "the reads waited for the change")
             gate.open()
             watchdog.cancel()
-            try await change.value
+            _ = try await store.files { changed.wait(timeout: .now() + 60) }
 
             #expect(listed.0 == 7 && listed.1.count == 7)
             #expect(hits == [Letters.epikrise.shortID])
@@ -99,12 +101,15 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             try library.record(Letters.all)
             let gate = Gate()
             let target = directory.appendingPathComponent("kopi.sqlite")
-            let backup = Task {
-                try await store.files { try library.copySnapshot(to: target, whileCopying: gate.arriveAndWait) }
-            }
+            let copied = NIOLockedValueBox<Int?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            Thread {
+                copied.withLockedValue { $0 = try? library.copySnapshot(to: target, whileCopying: gate.arriveAndWait) }
+                done.signal()
+            }.start()
             try await gate.waitForArrival(store)
             let watchdog = Task {
-                try await Task.sleep(for: .seconds(20))
+                try await Task.sleep(for: .seconds(60))
                 gate.open()
             }
             let count = try await store.read { try $0.count() }
@@ -114,7 +119,8 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             watchdog.cancel()
 
             #expect(count == 7 && added == 1)
-            #expect(try await backup.value == 7, "the copy is the snapshot taken before the letter was filed")
+            _ = try await store.files { done.wait(timeout: .now() + 60) }
+            #expect(copied.withLockedValue { $0 } == 7, "the copy is the snapshot taken before the letter was filed")
             #expect(try await store.read { try $0.count() } == 8)
             #expect(try posixMode(target) == 0o600)
         }
