@@ -130,7 +130,11 @@ def run(arkivator, *arguments, stdin=None):
 def make_library(arkivator, library):
     """A household member, two letters and a queued upload that cannot get through."""
     run(arkivator, "family", "add", "--library", library, "Kari Nordmann", "--born", "1980-04-12")
-    run(arkivator, "config", "set", "--library", library, "destination", f"folder:{library}/finnes-ikke")
+    # A folder that is there when it is chosen (a destination is checked when saved), then gone.
+    copies = Path(library) / "kopi"
+    copies.mkdir(parents=True, exist_ok=True)
+    run(arkivator, "config", "set", "--library", library, "destination", f"folder:{copies}")
+    copies.rmdir()
     run(arkivator, "ingest", "--library", library, "--no-llm", str(ROOT / "samples" / "vedtak-digital.pdf"),
         str(ROOT / "samples" / "labsvar-ren.png"))
     # One try, so the job has its failure recorded (the folder is not there); exit 1 is expected.
@@ -232,7 +236,7 @@ def main():
     arkivator = str(Path(args.arkivator).resolve())
     if not os.access(arkivator, os.X_OK):
         sys.exit(f"api: fant ikke {arkivator}; bygg med «swift build» først")
-    out = Path(args.out)
+    out = Path(args.out).resolve()
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir(parents=True)
     started = time.time()
