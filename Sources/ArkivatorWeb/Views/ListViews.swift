@@ -9,8 +9,12 @@ struct Words {
     let words: [String: String]
 
     init(_ templates: Templates, _ context: WebContext) {
-        language = context.language
-        words = templates.words(context.language)
+        self.init(templates, language: context.language)
+    }
+
+    init(_ templates: Templates, language: UILanguage) {
+        self.language = language
+        words = templates.words(language)
     }
 
     subscript(_ key: String) -> String { words[key] ?? key }
