@@ -37,6 +37,15 @@ int arkivator_fts_norwegian_terms(struct sqlite3 *db, const char *text, int leng
 int arkivator_fts_register_rank(struct sqlite3 *db);
 
 /*
+ * Registers two SQL functions for filters that the index's words cannot say exactly:
+ * arkivator_rowid_set(rowid), an aggregate whose value is a blob holding the set of the rowids it
+ * was given (NULLs left out), and arkivator_rowid_in(set, rowid), 1 when rowid is in such a set
+ * and 0 when not (an error when `set` is not one). A set is read once from an index and then
+ * tested for each match without reading a row.
+ */
+int arkivator_fts_register_rowid_sets(struct sqlite3 *db);
+
+/*
  * The same as one tokenizer made once and kept: open it after registering, run it on any number
  * of texts (one thread at a time, like its connection), close it before closing the connection.
  */
