@@ -112,24 +112,21 @@ extension Library {
                 total = max(total, ranked.count)
                 lap("partial")
             }
-            let textOf = try database.prepare("SELECT text FROM documents WHERE id = ?")
             var hitTerms = Set(expansions.values.joined().map(\.text))
             for word in query.highlightTerms { hitTerms.formUnion(try database.norwegianTerms(word)) }
             let prefixes = Self.prefixes(in: query.root)
-            let isHit: (String) -> Bool = { term in
-                hitTerms.contains(term) || (!prefixes.isEmpty && prefixes.contains { term.utf8.starts(with: $0.utf8) })
-            }
-            let summary = try database.prepare("SELECT \(Self.summaryColumns) FROM documents d WHERE d.id = ?")
+            // The summary's columns and then the text, from one read of the row.
+            let summary = try database.prepare("SELECT \(Self.summaryColumns), d.text FROM documents d WHERE d.id = ?")
             var hits: [DocumentSummary] = []
             for (index, row) in ranked.enumerated() {
                 let id = row.id
                 try summary.bind([id])
                 guard try summary.step() else { continue }
-                var hit = Self.summary(summary.row())
-                try textOf.bind([id])
-                if try textOf.step(), let text = textOf.row()[0].string {
-                    hit.snippet = Self.oneLine(Snippet.make(text, tokens: try database.norwegianTokens(text), isHit: isHit,
-                                                            start: Self.markStart, end: Self.markEnd))
+                let columns = summary.row()
+                var hit = Self.summary(columns)
+                if let text = columns.values.last?.string {
+                    let tokens = try database.norwegianHits(text, terms: hitTerms, prefixes: prefixes)
+                    hit.snippet = Self.oneLine(Snippet.make(text, tokens: tokens, start: Self.markStart, end: Self.markEnd))
                 }
                 hit.score = row.score
                 if index >= complete { hit.partial = true }

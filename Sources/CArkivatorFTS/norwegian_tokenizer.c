@@ -198,6 +198,93 @@ int arkivator_fts_tokenizer_run(ArkivatorTokenizer *self, const char *text, int 
     return self->methods.xTokenize(self->tokenizer, &terms, FTS5_TOKENIZE_DOCUMENT, text, length, forward_term);
 }
 
+/* The wanted terms of arkivator_fts_tokenizer_find, and a bitset of the bytes they start with. */
+typedef struct Find {
+    Norwegian *self;
+    const char *terms;
+    int termsLength;
+    const char *prefixes;
+    int prefixesLength;
+    unsigned char first[32];
+    void *context;
+    int (*token)(void *context, const char *term, int termLength, int start, int end);
+} Find;
+
+/* True when one of `strings` (NUL-terminated, back to back in `length` bytes) starts `text`, or
+ * with `exact` is `text`. */
+static int any_starts(const char *strings, int length, const char *text, int textLength, int exact) {
+    const char *cursor = strings, *end = strings + length;
+    while (cursor < end) {
+        const char *stop = memchr(cursor, '\0', (size_t)(end - cursor));
+        int size = (int)((stop != NULL ? stop : end) - cursor);
+        if (size > 0 && (exact ? size == textLength : size <= textLength) && memcmp(cursor, text, (size_t)size) == 0) {
+            return 1;
+        }
+        cursor += size + 1;
+    }
+    return 0;
+}
+
+static void mark_first_bytes(unsigned char first[32], const char *strings, int length) {
+    const char *cursor = strings, *end = strings + length;
+    while (cursor < end) {
+        const char *stop = memchr(cursor, '\0', (size_t)(end - cursor));
+        int size = (int)((stop != NULL ? stop : end) - cursor);
+        if (size > 0) first[(unsigned char)cursor[0] >> 3] |= (unsigned char)(1u << ((unsigned char)cursor[0] & 7));
+        cursor += size + 1;
+    }
+}
+
+static int find_token(void *context, int flags, const char *token, int length, int start, int end) {
+    (void)flags;
+    Find *find = context;
+    /* The token as unicode61 gives it: lower-cased, not yet stemmed. */
+    int candidate = length > 0 && (find->first[(unsigned char)token[0] >> 3] & (1u << ((unsigned char)token[0] & 7)))
+        && (any_starts(find->terms, find->termsLength, token, length, 0)
+            || any_starts(find->prefixes, find->prefixesLength, token, length, 0));
+    if (!candidate) return find->token(find->context, NULL, 0, start, end);
+    const char *term = token;
+    int termLength = length;
+    if (!has_digit(token, length)) {  /* as stem_token does */
+        struct sb_stemmer *stemmer = find->self->stemmer;
+        const sb_symbol *stem = sb_stemmer_stem(stemmer, (const sb_symbol *)token, length);
+        if (stem == NULL) return SQLITE_NOMEM;
+        term = (const char *)stem;
+        termLength = sb_stemmer_length(stemmer);
+    }
+    if (any_starts(find->terms, find->termsLength, term, termLength, 1)
+        || any_starts(find->prefixes, find->prefixesLength, term, termLength, 0)) {
+        return find->token(find->context, term, termLength, start, end);
+    }
+    return find->token(find->context, NULL, 0, start, end);
+}
+
+int arkivator_fts_tokenizer_find(ArkivatorTokenizer *self, const char *text, int length,
+                                 const char *terms, int termsLength, const char *prefixes, int prefixesLength,
+                                 void *context,
+                                 int (*token)(void *context, const char *term, int termLength, int start, int end)) {
+    if (self == NULL || token == NULL || termsLength < 0 || prefixesLength < 0
+        || (terms == NULL && termsLength > 0) || (prefixes == NULL && prefixesLength > 0)) {
+        return SQLITE_MISUSE;
+    }
+    if (text == NULL) {
+        text = "";
+        length = 0;
+    } else if (length < 0) {
+        size_t size = strlen(text);
+        if (size > 0x7fffffff) return SQLITE_TOOBIG;
+        length = (int)size;
+    }
+    /* The tokenizer that arkivator_fts_tokenizer_open made is the registered "norwegian" one,
+     * norwegian_create's Norwegian: its unicode61 gives the tokens before they are stemmed. */
+    if (self->methods.xTokenize != norwegian_tokenize || self->tokenizer == NULL) return SQLITE_MISUSE;
+    Find find = { (Norwegian *)self->tokenizer, terms, termsLength, prefixes, prefixesLength, {0}, context, token };
+    mark_first_bytes(find.first, terms, termsLength);
+    mark_first_bytes(find.first, prefixes, prefixesLength);
+    Norwegian *norwegian = find.self;
+    return norwegian->unicode61.xTokenize(norwegian->inner, &find, FTS5_TOKENIZE_DOCUMENT, text, length, find_token);
+}
+
 void arkivator_fts_tokenizer_close(ArkivatorTokenizer *self) {
     if (self == NULL) return;
     if (self->tokenizer != NULL) self->methods.xDelete(self->tokenizer);

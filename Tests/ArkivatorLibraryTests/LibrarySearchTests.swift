@@ -238,7 +238,14 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             #expect(hit.title == Letters.labSvar.title)
             let result = try library.search("blodprøve")
             #expect(result.highlightTerms == ["blodprøve"])
-            #expect(result.hits.first?.snippet?.contains(Library.markStart) == true)
+            #expect(result.hits.first?.snippet?.contains(Library.markStart + "blodprøvesvar" + Library.markEnd) == true)
+            let compound = try #require(try library.search("prøvesvar").hits.first?.snippet)
+            #expect(compound.contains(Library.markStart + "blodprøvesvar" + Library.markEnd), "a compound the word stands in")
+            let prefixed = try library.search("orto*").hits.compactMap(\.snippet)
+            #expect(prefixed.contains { $0.contains(Library.markStart + "Ortopedisk" + Library.markEnd) }, "\(prefixed)")
+            #expect(prefixed.contains { $0.contains(Library.markStart + "ortopedisk" + Library.markEnd) }, "\(prefixed)")
+            let inflected = try #require(try library.search("epikrisen").hits.first?.snippet)
+            #expect(inflected.contains(Library.markStart + "Epikrise" + Library.markEnd), "the word's own stem")
         }
     }
 

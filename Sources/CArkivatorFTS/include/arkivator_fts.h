@@ -55,4 +55,17 @@ int arkivator_fts_tokenizer_run(ArkivatorTokenizer *tokenizer, const char *text,
                                 int (*term)(void *context, const char *token, int tokenLength, int start, int end));
 void arkivator_fts_tokenizer_close(ArkivatorTokenizer *tokenizer);
 
+/*
+ * For a search's snippets: calls `token` for every token of `text` in order, with its byte range,
+ * and with its index term when that is one of `terms` or starts with one of `prefixes` (each a run
+ * of NUL-terminated strings, `termsLength` and `prefixesLength` bytes in all); other tokens come
+ * with a NULL term and 0. Only tokens that one of those strings starts are stemmed: the Snowball
+ * Norwegian stemmer only takes endings off, so a term always starts the lower-cased token it
+ * comes from. Returns SQLITE_OK, an SQLite error code, or the first non-zero value of `token`.
+ */
+int arkivator_fts_tokenizer_find(ArkivatorTokenizer *tokenizer, const char *text, int length,
+                                 const char *terms, int termsLength, const char *prefixes, int prefixesLength,
+                                 void *context,
+                                 int (*token)(void *context, const char *term, int termLength, int start, int end));
+
 #endif
