@@ -262,11 +262,18 @@ extension Library {
         // matches from the newest row down and stops there); the best of the newest
         // `rankingLimit` are the hits. The row test comes before the score, so only the rows
         // that pass it are scored.
-        let scored = try database.rows("""
+        let statement = try database.prepare("""
             SELECT documents_fts.rowid, \(score) FROM documents_fts WHERE documents_fts MATCH ?\(rows)
             ORDER BY documents_fts.rowid DESC LIMIT ?
-            """, [spec] + arguments + [Self.rankingLimit + 1])
-            .compactMap { row in row[0].int.map { (id: $0, score: row[1].double ?? 0) } }
+            """)
+        try statement.bind([spec] + arguments + [Self.rankingLimit + 1])
+        // The two values of each row, without copying out whole rows (with their column names).
+        var scored: [(id: Int, score: Double)] = []
+        scored.reserveCapacity(Self.rankingLimit + 1)
+        while try statement.step() {
+            guard let id = statement.value(at: 0).int else { continue }
+            scored.append((id, statement.value(at: 1).double ?? 0))
+        }
         let ranked = scored.prefix(Self.rankingLimit).sorted { ($0.score, $0.id) < ($1.score, $1.id) }
         return (Array(ranked.prefix(max(limit, 0))), scored.count)
     }

@@ -318,6 +318,8 @@ typedef struct RankSpec {
     double *idf;           /* per phrase */
     int *group;            /* per phrase: 0 … groups-1 */
     int groups;
+    int columns;
+    double *weight;        /* per column */
 } RankSpec;
 
 static void rank_spec_free(void *pointer) {
@@ -325,6 +327,7 @@ static void rank_spec_free(void *pointer) {
     if (spec == NULL) return;
     sqlite3_free(spec->idf);
     sqlite3_free(spec->group);
+    sqlite3_free(spec->weight);
     sqlite3_free(spec);
 }
 
@@ -376,6 +379,18 @@ static RankSpec *rank_spec_make(const Fts5ExtensionApi *api, Fts5Context *fts, c
     return spec;
 }
 
+/* The column weights, from the arguments after the table (literals in the statement, so the same
+ * on every row); missing ones count 1. */
+static int rank_spec_weights(RankSpec *spec, int columns, int argumentCount, sqlite3_value **arguments) {
+    spec->weight = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)(columns + 1));
+    if (spec->weight == NULL) return SQLITE_NOMEM;
+    for (int column = 0; column < columns; column++) {
+        spec->weight[column] = column < argumentCount ? sqlite3_value_double(arguments[column]) : 1.0;
+    }
+    spec->columns = columns;
+    return SQLITE_OK;
+}
+
 static void rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *result,
                           int argumentCount, sqlite3_value **arguments) {
     int columns = api->xColumnCount(fts);
@@ -388,44 +403,46 @@ static void rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3
         }
         spec = rank_spec_make(api, fts, text, phrases);
         if (spec == NULL) { sqlite3_result_error_nomem(result); return; }
-        int rc = api->xSetAuxdata(fts, spec, rank_spec_free);
-        if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
+        int rc = rank_spec_weights(spec, columns, argumentCount, arguments);
+        if (rc != SQLITE_OK) { rank_spec_free(spec); sqlite3_result_error_code(result, rc); return; }
+        rc = api->xSetAuxdata(fts, spec, rank_spec_free);
+        if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }  /* xSetAuxdata freed it */
     }
     int length = 0;
     int rc = api->xColumnSize(fts, -1, &length);
     if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
-    double buffer[128];
-    double *frequency = buffer, *best = buffer + 64;
-    if (phrases > 64) {
-        frequency = sqlite3_malloc64(sizeof(double) * 2 * (sqlite3_uint64)phrases);
-        if (frequency == NULL) { sqlite3_result_error_nomem(result); return; }
-        best = frequency + phrases;
+    double buffer[64];
+    double *best = buffer;
+    if (spec->groups > 64) {
+        best = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)spec->groups);
+        if (best == NULL) { sqlite3_result_error_nomem(result); return; }
     }
-    for (int i = 0; i < phrases; i++) { frequency[i] = 0; best[i] = 0; }
-    int instances = 0;
-    rc = api->xInstCount(fts, &instances);
-    for (int i = 0; rc == SQLITE_OK && i < instances; i++) {
-        int phrase = 0, column = 0, offset = 0;
-        rc = api->xInst(fts, i, &phrase, &column, &offset);
-        if (rc != SQLITE_OK || phrase < 0 || phrase >= phrases) continue;
-        frequency[phrase] += column < columns && column < argumentCount ? sqlite3_value_double(arguments[column]) : 1.0;
+    for (int g = 0; g < spec->groups; g++) best[g] = 0;
+    const double k1 = 1.2, b = 0.75;
+    double norm = k1 * (1 - b + b * length / spec->averageLength);
+    /* Each phrase's own positions in this row: no merged, sorted list of every phrase's
+     * instances (xInst) is made, as only the count per column matters here. */
+    for (int i = 0; rc == SQLITE_OK && i < phrases && i < spec->phrases; i++) {
+        Fts5PhraseIter iterator;
+        int column = -1, offset = 0;
+        rc = api->xPhraseFirst(fts, i, &iterator, &column, &offset);
+        double frequency = 0;
+        for (; rc == SQLITE_OK && column >= 0; api->xPhraseNext(fts, &iterator, &column, &offset)) {
+            frequency += column < spec->columns ? spec->weight[column] : 1.0;
+        }
+        if (rc != SQLITE_OK || frequency <= 0) continue;
+        double part = spec->idf[i] * frequency * (k1 + 1) / (frequency + norm);
+        int g = spec->group[i];
+        if (part > best[g]) best[g] = part;
     }
     if (rc == SQLITE_OK) {
-        const double k1 = 1.2, b = 0.75;
-        double norm = k1 * (1 - b + b * length / spec->averageLength);
-        for (int i = 0; i < phrases && i < spec->phrases; i++) {
-            if (frequency[i] <= 0) continue;
-            double part = spec->idf[i] * frequency[i] * (k1 + 1) / (frequency[i] + norm);
-            int g = spec->group[i];
-            if (part > best[g]) best[g] = part;
-        }
         double score = 0;
-        for (int g = 0; g < spec->groups && g < phrases; g++) score += best[g];
+        for (int g = 0; g < spec->groups; g++) score += best[g];
         sqlite3_result_double(result, -score);
     } else {
         sqlite3_result_error_code(result, rc);
     }
-    if (frequency != buffer) sqlite3_free(frequency);
+    if (best != buffer) sqlite3_free(best);
 }
 
 int arkivator_fts_register_rank(sqlite3 *db) {
