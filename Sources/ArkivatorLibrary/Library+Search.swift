@@ -257,7 +257,8 @@ extension Library {
             arguments.append(set)
         }
         let spec = try rankingSpec(expression, groups: groups, in: database)
-        let score = "arkivator_rank(documents_fts, \(Self.weights), ?)"
+        // With the number of rows kept: a row that cannot be among them is not scored (NULL).
+        let score = "arkivator_rank(documents_fts, \(Self.weights), ?, ?)"
         // One pass scores the newest matches, up to one more than are ranked (FTS5 walks the
         // matches from the newest row down and stops there); the best of the newest
         // `rankingLimit` are the hits. The row test comes before the score, so only the rows
@@ -266,15 +267,16 @@ extension Library {
             SELECT documents_fts.rowid, \(score) FROM documents_fts WHERE documents_fts MATCH ?\(rows)
             ORDER BY documents_fts.rowid DESC LIMIT ?
             """)
-        try statement.bind([spec] + arguments + [Self.rankingLimit + 1])
+        try statement.bind([spec, max(limit, 0)] + arguments + [Self.rankingLimit + 1])
         // The two values of each row, without copying out whole rows (with their column names).
-        var scored: [(id: Int, score: Double)] = []
+        var scored: [(id: Int, score: Double?)] = []
         scored.reserveCapacity(Self.rankingLimit + 1)
         while try statement.step() {
             guard let id = statement.value(at: 0).int else { continue }
-            scored.append((id, statement.value(at: 1).double ?? 0))
+            scored.append((id, statement.value(at: 1).double))
         }
-        let ranked = scored.prefix(Self.rankingLimit).sorted { ($0.score, $0.id) < ($1.score, $1.id) }
+        let ranked = scored.prefix(Self.rankingLimit).compactMap { row in row.score.map { (id: row.id, score: $0) } }
+            .sorted { ($0.score, $0.id) < ($1.score, $1.id) }
         return (Array(ranked.prefix(max(limit, 0))), scored.count)
     }
 

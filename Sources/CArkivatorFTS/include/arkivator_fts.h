@@ -31,8 +31,10 @@ int arkivator_fts_norwegian_terms(struct sqlite3 *db, const char *text, int leng
                                   int (*term)(void *context, const char *token, int tokenLength, int start, int end));
 
 /*
- * Registers the FTS5 function arkivator_rank(table, w_1 … w_C, idf_1 … idf_P): bm25 with column
- * weights w and the caller's inverse document frequency for each phrase, in phrase order.
+ * Registers the FTS5 function arkivator_rank(table, w_1 … w_C, 'idf group;…' [, best]): bm25 with
+ * column weights w and the caller's inverse document frequency and group for each phrase, in phrase
+ * order (the phrases of a group count once, by the best); with `best`, rows that cannot be among
+ * the `best` best scored so far get NULL (see norwegian_tokenizer.c).
  */
 int arkivator_fts_register_rank(struct sqlite3 *db);
 
