@@ -383,9 +383,40 @@ extension Library {
         }
     }
 
-    /// A snippet on one line.
+    /// A snippet on one line: its lines joined by " · ", empty ones left out.
     static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isNewline || $0 == "\u{0C}" }).joined(separator: " · ")
+        // In UTF-8 bytes, not by Character (which finds grapheme breaks first): every line break
+        // (LF, VT, FF, CR, NEL, LS, PS) is a grapheme of its own, CR LF one of two with an empty
+        // line between them that is left out.
+        var output: [UInt8] = []
+        var pending = false
+        var text = text
+        text.withUTF8 { bytes in
+            output.reserveCapacity(bytes.count + 16)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var size = 0
+                if (0x0A...0x0D).contains(byte) {
+                    size = 1
+                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 {
+                    size = 2
+                } else if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+                          bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    size = 3
+                }
+                if size > 0 {
+                    pending = !output.isEmpty
+                    index += size
+                    continue
+                }
+                if pending { output += " · ".utf8 }
+                pending = false
+                output.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }
 

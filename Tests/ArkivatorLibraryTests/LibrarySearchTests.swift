@@ -244,6 +244,8 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             let prefixed = try library.search("orto*").hits.compactMap(\.snippet)
             #expect(prefixed.contains { $0.contains(Library.markStart + "Ortopedisk" + Library.markEnd) }, "\(prefixed)")
             #expect(prefixed.contains { $0.contains(Library.markStart + "ortopedisk" + Library.markEnd) }, "\(prefixed)")
+            let lines = try #require(try library.search("ibux").hits.first?.snippet)
+            #expect(lines.hasPrefix("Resept · " + Library.markStart + "Ibux" + Library.markEnd + " 400 mg"), "\(lines)")
             let inflected = try #require(try library.search("epikrisen").hits.first?.snippet)
             #expect(inflected.contains(Library.markStart + "Epikrise" + Library.markEnd), "the word's own stem")
         }
