@@ -256,24 +256,48 @@ extension Library {
             rows = " AND \(keep ? "" : "NOT ")arkivator_rowid_in(?, documents_fts.rowid)"
             arguments.append(set)
         }
-        let spec = try rankingSpec(expression, groups: groups, in: database)
-        // With the number of rows kept: a row that cannot be among them is not scored (NULL).
-        let score = "arkivator_rank(documents_fts, \(Self.weights), ?, ?)"
-        // One pass scores the newest matches, up to one more than are ranked (FTS5 walks the
-        // matches from the newest row down and stops there); the best of the newest
-        // `rankingLimit` are the hits. The row test comes before the score, so only the rows
-        // that pass it are scored.
-        let statement = try database.prepare("""
-            SELECT documents_fts.rowid, \(score) FROM documents_fts WHERE documents_fts MATCH ?\(rows)
-            ORDER BY documents_fts.rowid DESC LIMIT ?
-            """)
-        try statement.bind([spec, max(limit, 0)] + arguments + [Self.rankingLimit + 1])
-        // The two values of each row, without copying out whole rows (with their column names).
-        var scored: [(id: Int, score: Double?)] = []
-        scored.reserveCapacity(Self.rankingLimit + 1)
-        while try statement.step() {
-            guard let id = statement.value(at: 0).int else { continue }
-            scored.append((id, statement.value(at: 1).double))
+        let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0
+        let spec = try rankingSpec(expression, groups: groups, rows: newest, in: database)
+        // With the number of rows kept: a row that cannot be among them is not scored (NULL). The
+        // row test comes before the score, so only the rows that pass it are scored.
+        var statements: [Bool: Statement] = [:]
+        // The matches among rows `range`, up to `count`, newest first or oldest first.
+        func scan(_ range: ClosedRange<Int>, newestFirst: Bool, count: Int) throws -> [(id: Int, score: Double?)] {
+            let statement = try statements[newestFirst] ?? database.prepare("""
+                SELECT documents_fts.rowid, arkivator_rank(documents_fts, \(Self.weights), ?, ?) FROM documents_fts
+                WHERE documents_fts MATCH ?\(rows) AND documents_fts.rowid BETWEEN ? AND ?
+                ORDER BY documents_fts.rowid \(newestFirst ? "DESC" : "ASC") LIMIT ?
+                """)
+            statements[newestFirst] = statement
+            try statement.bind([spec, max(limit, 0)] + arguments + [range.lowerBound, range.upperBound, count])
+            var rows: [(id: Int, score: Double?)] = []
+            // The two values of each row, without copying out whole rows (with their column names).
+            while try statement.step() {
+                guard let id = statement.value(at: 0).int else { continue }
+                rows.append((id, statement.value(at: 1).double))
+            }
+            return rows
+        }
+        // The newest matches, up to one more than are ranked: the best of the newest
+        // `rankingLimit` are the hits. FTS5 walks from the newest row down and stops there, but
+        // walks down a third slower than up. So the newest eighth of the rows comes first; when
+        // it holds too few matches to fill the window, and the rest likely holds fewer than the
+        // window has room for, the rest is walked up (all of its matches are then in the window;
+        // should there be more, it is walked down after all).
+        let wanted = Self.rankingLimit + 1
+        let split = newest - max(newest / 8, 1)
+        var scored = try scan((split + 1)...Int.max, newestFirst: true, count: wanted)
+        if scored.count < wanted, split >= 0 {
+            let room = wanted - scored.count
+            let expected = Double(scored.count) * Double(split) / Double(max(newest - split, 1))
+            var older: [(id: Int, score: Double?)] = []
+            if expected < 0.6 * Double(room) {
+                older = try scan(Int.min...split, newestFirst: false, count: room)
+            }
+            if older.count >= room || expected >= 0.6 * Double(room) {
+                older = try scan(Int.min...split, newestFirst: true, count: room)
+            }
+            scored += older
         }
         let ranked = scored.prefix(Self.rankingLimit).compactMap { row in row.score.map { (id: row.id, score: $0) } }
             .sorted { ($0.score, $0.id) < ($1.score, $1.id) }
@@ -301,8 +325,8 @@ extension Library {
     /// the quoted strings stand in): its inverse document frequency as bm25 reckons it, from the
     /// stored term counts, and its group (the word it stands for; -1 for a group of its own), as
     /// `"idf group;idf group;…"`.
-    func rankingSpec(_ expression: String, groups: [String: Int], in database: Database) throws -> String {
-        let rows = Double(try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0)
+    func rankingSpec(_ expression: String, groups: [String: Int], rows: Int, in database: Database) throws -> String {
+        let rows = Double(rows)
         let lookup = try database.prepare("SELECT documents FROM term_documents WHERE term = ?")
         return try Self.quotedStrings(in: expression).map { phrase in
             let terms = phrase.hasPrefix(SearchQuery.termMarker)

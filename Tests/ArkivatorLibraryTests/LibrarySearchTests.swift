@@ -251,6 +251,41 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
         }
     }
 
+    /// The window ranked is the newest matches wherever in the library they lie: a search walks
+    /// the newest eighth of the rows first and the older ones up when they likely hold few
+    /// matches (down again when they hold more than the window has room for).
+    @Test func theWindowIsTheNewestMatchesWhereverTheyLie() throws {
+        try withLibrary { library, _ throws in
+            // Filed oldest first: 600 letters with «gammel», the first its best; 300 of them with
+            // «kvist», the first its best; every third with «trekant»; then 200 with «ny».
+            var documents: [LibraryDocument] = []
+            for index in 0..<800 {
+                var words = index < 600 ? ["gammel"] : ["ny"]
+                if index < 300 { words.append("kvist") }
+                if index % 3 == 0 { words.append("trekant") }
+                let title = index == 0 ? "Gammel gammel kvist kvist trekant trekant" : "Notat \(index)"
+                documents.append(LibraryDocument(sha256: Letters.sha("vindu-\(index)"), sourceName: "\(index).jpg",
+                                                 title: "2020-01-02 \(title)", docType: .annet, documentDate: "2020-01-02",
+                                                 text: "Notat nummer \(index): \(words.joined(separator: " ")) og mer tekst."))
+            }
+            #expect(try library.record(documents) == documents.count)
+            let oldest = documents[0].shortID
+
+            let capped = try library.search("gammel", limit: 25)
+            #expect(capped.capped && capped.total == Library.rankingLimit + 1)
+            let window = Set(documents[100..<600].map(\.shortID))
+            #expect(capped.hits.count == 25 && capped.hits.allSatisfy { window.contains($0.id) }, "the newest 500 of them")
+
+            for (word, count) in [("kvist", 300), ("trekant", 267)] {
+                let result = try library.search(word, limit: 500)
+                #expect(!result.capped && result.total == count, "\(word)")
+                #expect(result.hits.count == count && result.hits.first?.id == oldest, "\(word): all ranked, the best first")
+                let scores = result.hits.compactMap(\.score)
+                #expect(scores == scores.sorted())
+            }
+        }
+    }
+
     @Test func rankingIsCappedOnHugeResultSets() throws {
         try withLibrary { library, _ throws in
             // The oldest document matches best, but only the newest `rankingLimit` are ranked.
