@@ -120,6 +120,21 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
         }
     }
 
+    /// Merging the index and the vocabulary's trigram index into one segment each finds the same.
+    @Test func optimizingFindsTheSame() throws {
+        try withLibrary { library, _ throws in
+            for letter in Letters.all { try library.record([letter]) }  // a segment each
+            let queries = ["prøvesvar", "blodprøve", "smerter", "orto*", "time artrose", "kne OR hofte"]
+            let before = try queries.map { try library.search($0, limit: 100) }
+            try library.optimize()
+            for (query, earlier) in zip(queries, before) {
+                let after = try library.search(query, limit: 100)
+                #expect(after.hits == earlier.hits && after.expression == earlier.expression, "\(query)")
+            }
+            #expect(try found(library, "prøvesvar") == ids(Letters.labSvar))
+        }
+    }
+
     /// The stemmer is not idempotent ("brystsmerter" → "brystsmert" → "brystsmer"): a vocabulary term
     /// written into the expression as a plain FTS5 string is stemmed a second time and no longer matches.
     @Test
