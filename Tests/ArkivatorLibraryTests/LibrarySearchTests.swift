@@ -121,12 +121,16 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
     }
 
     /// Merging the index and the vocabulary's trigram index into one segment each finds the same.
+    /// After it the merged index lies in the database file, not in the `-wal`.
     @Test func optimizingFindsTheSame() throws {
         try withLibrary { library, _ throws in
             for letter in Letters.all { try library.record([letter]) }  // a segment each
             let queries = ["prøvesvar", "blodprøve", "smerter", "orto*", "time artrose", "kne OR hofte"]
             let before = try queries.map { try library.search($0, limit: 100) }
             try library.optimize()
+            let wal = library.databaseURL.path + "-wal"
+            #expect((try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) == 0,
+                    "the merged index is in the database file, not left in the -wal")
             for (query, earlier) in zip(queries, before) {
                 let after = try library.search(query, limit: 100)
                 #expect(after.hits == earlier.hits && after.expression == earlier.expression, "\(query)")
