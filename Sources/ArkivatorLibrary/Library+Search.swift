@@ -251,21 +251,21 @@ extension Library {
         // Filter words first: FTS5 walks an AND from its first operand, and they are the rarer.
         let expression = filter.terms.isEmpty ? words : filter.terms.joined(separator: " AND ") + " AND (\(words))"
         var arguments: [any DatabaseValueConvertible] = [expression]
-        var rows = ""
+        var rowTest = ""
         if let (set, keep) = filter.rows {
-            rows = " AND \(keep ? "" : "NOT ")arkivator_rowid_in(?, documents_fts.rowid)"
+            rowTest = " AND \(keep ? "" : "NOT ")arkivator_rowid_in(?, documents_fts.rowid)"
             arguments.append(set)
         }
         let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0
         let spec = try rankingSpec(expression, groups: groups, rows: newest, in: database)
-        // With the number of rows kept: a row that cannot be among them is not scored (NULL). The
-        // row test comes before the score, so only the rows that pass it are scored.
         var statements: [Bool: Statement] = [:]
-        // The matches among rows `range`, up to `count`, newest first or oldest first.
+        // The matches among rows `range`, up to `count`, newest first or oldest first. The row
+        // test comes before the score, so only the rows that pass it are scored; and with the
+        // number of rows kept, a row that cannot be among them is not scored (NULL).
         func scan(_ range: ClosedRange<Int>, newestFirst: Bool, count: Int) throws -> [(id: Int, score: Double?)] {
             let statement = try statements[newestFirst] ?? database.prepare("""
                 SELECT documents_fts.rowid, arkivator_rank(documents_fts, \(Self.weights), ?, ?) FROM documents_fts
-                WHERE documents_fts MATCH ?\(rows) AND documents_fts.rowid BETWEEN ? AND ?
+                WHERE documents_fts MATCH ?\(rowTest) AND documents_fts.rowid BETWEEN ? AND ?
                 ORDER BY documents_fts.rowid \(newestFirst ? "DESC" : "ASC") LIMIT ?
                 """)
             statements[newestFirst] = statement
@@ -410,8 +410,8 @@ extension Library {
     /// A snippet on one line: its lines joined by " · ", empty ones left out.
     static func oneLine(_ text: String) -> String {
         // In UTF-8 bytes, not by Character (which finds grapheme breaks first): every line break
-        // (LF, VT, FF, CR, NEL, LS, PS) is a grapheme of its own, CR LF one of two with an empty
-        // line between them that is left out.
+        // (LF, VT, FF, CR, NEL, LS, PS) is a grapheme of its own but CR LF, which here is two
+        // breaks with an empty line between them, left out as every empty line is.
         var output: [UInt8] = []
         var pending = false
         var text = text
