@@ -4,7 +4,8 @@ internal import CSQLite
 internal import CStemmer
 
 extension Database {
-    /// Registers the `norwegian` FTS5 tokenizer on this connection (done by `init`).
+    /// Registers the `norwegian` FTS5 tokenizer on this connection (done by `init`), with the ranking
+    /// function and the rowid sets that search filters use (`arkivator_fts.h`).
     ///
     /// The tokenizer is unicode61 with `remove_diacritics 0` (å, ø and æ stay their own letters)
     /// followed by the Snowball Norwegian stemmer; tokens with a digit and the last token of a
@@ -13,6 +14,7 @@ extension Database {
     func registerNorwegianTokenizer() throws(DatabaseError) {
         try DatabaseError.check(arkivator_fts_register_norwegian(handle), connection: handle, sql: nil)
         try DatabaseError.check(arkivator_fts_register_rank(handle), connection: handle, sql: nil)
+        try DatabaseError.check(arkivator_fts_register_rowid_sets(handle), connection: handle, sql: nil)
         var made: OpaquePointer?
         try DatabaseError.check(arkivator_fts_tokenizer_open(handle, &made), connection: handle, sql: nil)
         tokenizer = made

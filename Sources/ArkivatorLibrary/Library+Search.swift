@@ -1,4 +1,5 @@
 import ArkivatorCore
+internal import CSQLite
 import Foundation
 
 /// What a search found.
@@ -16,7 +17,7 @@ public struct SearchResult: Sendable, Equatable {
     public var expression: String
     /// Words to mark when printing the text.
     public var highlightTerms: [String]
-    /// Milliseconds per step (expand, match, rank, hits), for benchmarks and `--verbose`.
+    /// Milliseconds per step (expand, filter, rank, partial, hits), for benchmarks and `--verbose`.
     public var milliseconds: [String: Double] = [:]
 }
 
@@ -37,7 +38,7 @@ extension Library {
     /// migration), so every word of a given name must be there, and the year one of the range's.
     static func filterTerms(_ filter: DocumentFilter, years: ClosedRange<Int>?) -> [String] {
         var parts: [String] = []
-        if let years, years.count <= 60 {
+        if let years, years.count <= yearWordLimit {
             parts.append("(" + years.map { "\"y\($0)\"" }.joined(separator: " OR ") + ")")
         }
         for (marker, value) in [("pp", filter.person), ("tt", filter.type?.rawValue), ("ii", filter.institution)] {
@@ -92,7 +93,9 @@ extension Library {
                     groups[form] = index
                 }
             }
-            var (ranked, total) = try rank(words, filter: filter, limit: limit, groups: groups, in: database)
+            let restriction = try searchFilter(filter, in: database)
+            lap("filter")
+            var (ranked, total) = try rank(words, filter: restriction, limit: limit, groups: groups, in: database)
             lap("rank")
             // Too few documents hold every word: add the best of those that hold some of them (the
             // words of a letter's subject are not always its words), after the full matches.
@@ -102,31 +105,28 @@ extension Library {
                let any = SearchQuery(root: .or(parts)).ftsExpression(expand: { expansions[$0] ?? [] },
                                                                      terms: { prefixTerms[$0] }) {
                 let found = Set(ranked.map(\.id))
-                let more = try rank(any, filter: filter, limit: limit, groups: groups, in: database).rows
+                let more = try rank(any, filter: restriction, limit: limit, groups: groups, in: database).rows
                     .filter { !found.contains($0.id) }
                 partial = !more.isEmpty
                 ranked += more.prefix(limit - ranked.count)
                 total = max(total, ranked.count)
                 lap("partial")
             }
-            let textOf = try database.prepare("SELECT text FROM documents WHERE id = ?")
             var hitTerms = Set(expansions.values.joined().map(\.text))
             for word in query.highlightTerms { hitTerms.formUnion(try database.norwegianTerms(word)) }
             let prefixes = Self.prefixes(in: query.root)
-            let isHit: (String) -> Bool = { term in
-                hitTerms.contains(term) || (!prefixes.isEmpty && prefixes.contains { term.utf8.starts(with: $0.utf8) })
-            }
-            let summary = try database.prepare("SELECT \(Self.summaryColumns) FROM documents d WHERE d.id = ?")
+            // The summary's columns and then the text, from one read of the row.
+            let summary = try database.prepare("SELECT \(Self.summaryColumns), d.text FROM documents d WHERE d.id = ?")
             var hits: [DocumentSummary] = []
             for (index, row) in ranked.enumerated() {
                 let id = row.id
                 try summary.bind([id])
                 guard try summary.step() else { continue }
-                var hit = Self.summary(summary.row())
-                try textOf.bind([id])
-                if try textOf.step(), let text = textOf.row()[0].string {
-                    hit.snippet = Self.oneLine(Snippet.make(text, tokens: try database.norwegianTokens(text), isHit: isHit,
-                                                            start: Self.markStart, end: Self.markEnd))
+                let columns = summary.row()
+                var hit = Self.summary(columns)
+                if let text = columns.values.last?.string {
+                    let tokens = try database.norwegianHits(text, terms: hitTerms, prefixes: prefixes)
+                    hit.snippet = Self.oneLine(Snippet.make(text, tokens: tokens, start: Self.markStart, end: Self.markEnd))
                 }
                 hit.score = row.score
                 if index >= complete { hit.partial = true }
@@ -148,48 +148,159 @@ extension Library {
         }
     }
 
-    /// The best `limit` matches of an expression of words under the filter, and how many match
-    /// (counted up to ``rankingLimit`` + 1).
-    func rank(_ words: String, filter: DocumentFilter, limit: Int, groups: [String: Int] = [:],
-              in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
-        // Person, type, sender and year are words of the index, so FTS5 narrows the match itself.
-        // Exact dates and "no person" need the documents table, and then FTS5 drives the join (CROSS JOIN keeps
-        // that order) so the words are matched once, not once per row.
+    /// What a filter adds to a search. Person, type, sender and year are words of the index, so
+    /// FTS5 narrows the match itself (`terms`). What words cannot say exactly, a date inside a year
+    /// and "no person", is a set of rows read from a list index once per search (`rows`): tested
+    /// for each match in C, so no documents row is read to filter (each lies on a page of its own,
+    /// and reading hundreds of them cost milliseconds).
+    struct SearchFilter {
+        /// Words of the index, each of which a match must hold.
+        var terms: [String] = []
+        /// An `arkivator_rowid_set`: the rows to keep (`keep`), or to leave out.
+        var rows: (set: Data, keep: Bool)?
+    }
+
+    /// The search's form of `filter` (see ``SearchFilter``).
+    func searchFilter(_ filter: DocumentFilter, in database: Database) throws -> SearchFilter {
         let years = try years(of: filter, in: database)
-        let filterTerms = Self.filterTerms(filter, years: years)
-        // Filter words first: FTS5 walks an AND from its first operand, and they are the rarer.
-        let expression = filterTerms.isEmpty ? words : filterTerms.joined(separator: " AND ") + " AND (\(words))"
+        var result = SearchFilter(terms: Self.filterTerms(filter, years: years))
+        // The years are words of the expression when there are few enough of them; then only a
+        // date that cuts into the first or the last year needs the rows' dates.
+        let yearWords = years.map { $0.count <= Self.yearWordLimit } ?? false
+        let cutsFirst = filter.from.map { $0.month != 1 || $0.day != 1 } ?? false
+        let cutsLast = filter.to.map { $0.month != 12 || $0.day != 31 } ?? false
+        let datesNeeded = (filter.from != nil || filter.to != nil) && !(yearWords && !cutsFirst && !cutsLast)
+        guard datesNeeded || filter.withoutPerson else { return result }
         var conditions: [String] = []
-        var arguments: [any DatabaseValueConvertible] = [expression]
-        // Whole years are settled by the year column; only a range with a cut inside a year
-        // needs the exact dates.
-        let yearsAreExact = years != nil && (filter.from.map { $0.month == 1 && $0.day == 1 } ?? true)
-            && (filter.to.map { $0.month == 12 && $0.day == 31 } ?? true)
-        if let from = filter.from, !yearsAreExact {
+        var arguments: [any DatabaseValueConvertible] = []
+        if filter.withoutPerson {
+            // As the partial index documents_without_person writes them, so SQLite reads that index.
+            conditions += ["d.trashed_at IS NULL", "d.family_member IS NULL", "d.person IS NULL"]
+        }
+        if datesNeeded, let from = filter.from {
             conditions.append("d.document_date >= ?")
             arguments.append(from.iso)
         }
-        if let to = filter.to, !yearsAreExact {
+        if datesNeeded, let to = filter.to {
             conditions.append("d.document_date <= ?")
             arguments.append(to.iso)
         }
-        if filter.withoutPerson {
-            conditions += ["d.family_member IS NULL", "d.person IS NULL"]
+        var sql = "SELECT arkivator_rowid_set(d.id) FROM documents d WHERE " + conditions.joined(separator: " AND ")
+        var keep = true
+        // With the years in the expression, the rows of the first and last year that fall outside
+        // the dates can be left out instead of keeping those inside: the smaller set is read.
+        if let years, yearWords, !filter.withoutPerson,
+           let outside = Self.outsideDays(from: filter.from, to: filter.to, years: years),
+           outside < Self.insideDays(from: filter.from, to: filter.to, years: years) {
+            var parts: [String] = []
+            arguments = []
+            if cutsFirst, let from = filter.from {
+                parts.append("SELECT id FROM documents WHERE document_date >= ? AND document_date < ?")
+                arguments += [String(format: "%04d", years.lowerBound), from.iso]
+            }
+            if cutsLast, let to = filter.to {
+                parts.append("SELECT id FROM documents WHERE document_date > ? AND document_date < ?")
+                arguments += [to.iso, String(format: "%04d", years.upperBound + 1)]
+            }
+            sql = "SELECT arkivator_rowid_set(id) FROM (\(parts.joined(separator: " UNION ALL ")))"
+            keep = false
         }
-        let from = conditions.isEmpty
-            ? "documents_fts WHERE documents_fts MATCH ?"
-            : "documents_fts CROSS JOIN documents d ON d.id = documents_fts.rowid WHERE documents_fts MATCH ? AND "
-                + conditions.joined(separator: " AND ")
-        let spec = try rankingSpec(expression, groups: groups, in: database)
-        let score = "arkivator_rank(documents_fts, \(Self.weights), ?)"
-        // One pass scores the newest matches, up to one more than are ranked (FTS5 walks the
-        // matches from the newest row down and stops there); the best of the newest
-        // `rankingLimit` are the hits.
-        let scored = try database.rows("""
-            SELECT documents_fts.rowid, \(score) FROM \(from) ORDER BY documents_fts.rowid DESC LIMIT ?
-            """, [spec] + arguments + [Self.rankingLimit + 1])
-            .compactMap { row in row[0].int.map { (id: $0, score: row[1].double ?? 0) } }
-        let ranked = scored.prefix(Self.rankingLimit).sorted { ($0.score, $0.id) < ($1.score, $1.id) }
+        // An aggregate always gives one row, and this one a blob.
+        guard let set = try database.firstRow(sql, arguments)?[0].data else {
+            throw DatabaseError.failure(SQLITE_MISMATCH, connection: nil, sql: sql, message: "no rowid set")
+        }
+        result.rows = (set, keep)
+        return result
+    }
+
+    /// The most years a date filter adds to the expression as words.
+    static let yearWordLimit = 60
+
+    /// Days from `from` (or the first year's first day) to `to` (or the last year's last day), both counted.
+    static func insideDays(from: CalendarDate?, to: CalendarDate?, years: ClosedRange<Int>) -> Int {
+        let first = from.map(dayNumber) ?? dayNumber(year: years.lowerBound, month: 1, day: 1)
+        let last = to.map(dayNumber) ?? dayNumber(year: years.upperBound, month: 12, day: 31)
+        return last - first + 1
+    }
+
+    /// Days of the first and last year outside `from`…`to`; nil when a date lies outside the years.
+    static func outsideDays(from: CalendarDate?, to: CalendarDate?, years: ClosedRange<Int>) -> Int? {
+        if let from, from.year != years.lowerBound { return nil }
+        if let to, to.year != years.upperBound { return nil }
+        let before = from.map { dayNumber($0) - dayNumber(year: $0.year, month: 1, day: 1) } ?? 0
+        let after = to.map { dayNumber(year: $0.year, month: 12, day: 31) - dayNumber($0) } ?? 0
+        return before + after
+    }
+
+    static func dayNumber(_ date: CalendarDate) -> Int { dayNumber(year: date.year, month: date.month, day: date.day) }
+
+    /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The best `limit` matches of an expression of words under the filter, and how many match
+    /// (counted up to ``rankingLimit`` + 1).
+    func rank(_ words: String, filter: SearchFilter, limit: Int, groups: [String: Int] = [:],
+              in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
+        // Filter words first: FTS5 walks an AND from its first operand, and they are the rarer.
+        let expression = filter.terms.isEmpty ? words : filter.terms.joined(separator: " AND ") + " AND (\(words))"
+        var arguments: [any DatabaseValueConvertible] = [expression]
+        var rowTest = ""
+        if let (set, keep) = filter.rows {
+            rowTest = " AND \(keep ? "" : "NOT ")arkivator_rowid_in(?, documents_fts.rowid)"
+            arguments.append(set)
+        }
+        let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0
+        let spec = try rankingSpec(expression, groups: groups, rows: newest, in: database)
+        var statements: [Bool: Statement] = [:]
+        // The matches among rows `range`, up to `count`, newest first or oldest first. The row
+        // test comes before the score, so only the rows that pass it are scored; and with the
+        // number of rows kept, a row that cannot be among them is not scored (NULL).
+        func scan(_ range: ClosedRange<Int>, newestFirst: Bool, count: Int) throws -> [(id: Int, score: Double?)] {
+            let statement = try statements[newestFirst] ?? database.prepare("""
+                SELECT documents_fts.rowid, arkivator_rank(documents_fts, \(Self.weights), ?, ?) FROM documents_fts
+                WHERE documents_fts MATCH ?\(rowTest) AND documents_fts.rowid BETWEEN ? AND ?
+                ORDER BY documents_fts.rowid \(newestFirst ? "DESC" : "ASC") LIMIT ?
+                """)
+            statements[newestFirst] = statement
+            try statement.bind([spec, max(limit, 0)] + arguments + [range.lowerBound, range.upperBound, count])
+            var rows: [(id: Int, score: Double?)] = []
+            // The two values of each row, without copying out whole rows (with their column names).
+            while try statement.step() {
+                guard let id = statement.value(at: 0).int else { continue }
+                rows.append((id, statement.value(at: 1).double))
+            }
+            return rows
+        }
+        // The newest matches, up to one more than are ranked: the best of the newest
+        // `rankingLimit` are the hits. FTS5 walks from the newest row down and stops there, but
+        // walks down a third slower than up. So the newest eighth of the rows comes first; when
+        // it holds too few matches to fill the window, and the rest likely holds fewer than the
+        // window has room for, the rest is walked up (all of its matches are then in the window;
+        // should there be more, it is walked down after all).
+        let wanted = Self.rankingLimit + 1
+        let split = newest - max(newest / 8, 1)
+        var scored = try scan((split + 1)...Int.max, newestFirst: true, count: wanted)
+        if scored.count < wanted, split >= 0 {
+            let room = wanted - scored.count
+            let expected = Double(scored.count) * Double(split) / Double(max(newest - split, 1))
+            var older: [(id: Int, score: Double?)] = []
+            if expected < 0.6 * Double(room) {
+                older = try scan(Int.min...split, newestFirst: false, count: room)
+            }
+            if older.count >= room || expected >= 0.6 * Double(room) {
+                older = try scan(Int.min...split, newestFirst: true, count: room)
+            }
+            scored += older
+        }
+        let ranked = scored.prefix(Self.rankingLimit).compactMap { row in row.score.map { (id: row.id, score: $0) } }
+            .sorted { ($0.score, $0.id) < ($1.score, $1.id) }
         return (Array(ranked.prefix(max(limit, 0))), scored.count)
     }
 
@@ -214,8 +325,8 @@ extension Library {
     /// the quoted strings stand in): its inverse document frequency as bm25 reckons it, from the
     /// stored term counts, and its group (the word it stands for; -1 for a group of its own), as
     /// `"idf group;idf group;…"`.
-    func rankingSpec(_ expression: String, groups: [String: Int], in database: Database) throws -> String {
-        let rows = Double(try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0)
+    func rankingSpec(_ expression: String, groups: [String: Int], rows: Int, in database: Database) throws -> String {
+        let rows = Double(rows)
         let lookup = try database.prepare("SELECT documents FROM term_documents WHERE term = ?")
         return try Self.quotedStrings(in: expression).map { phrase in
             let terms = phrase.hasPrefix(SearchQuery.termMarker)
@@ -296,9 +407,40 @@ extension Library {
         }
     }
 
-    /// A snippet on one line.
+    /// A snippet on one line: its lines joined by " · ", empty ones left out.
     static func oneLine(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isNewline || $0 == "\u{0C}" }).joined(separator: " · ")
+        // In UTF-8 bytes, not by Character (which finds grapheme breaks first): every line break
+        // (LF, VT, FF, CR, NEL, LS, PS) is a grapheme of its own but CR LF, which here is two
+        // breaks with an empty line between them, left out as every empty line is.
+        var output: [UInt8] = []
+        var pending = false
+        var text = text
+        text.withUTF8 { bytes in
+            output.reserveCapacity(bytes.count + 16)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                var size = 0
+                if (0x0A...0x0D).contains(byte) {
+                    size = 1
+                } else if byte == 0xC2, index + 1 < bytes.count, bytes[index + 1] == 0x85 {
+                    size = 2
+                } else if byte == 0xE2, index + 2 < bytes.count, bytes[index + 1] == 0x80,
+                          bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9 {
+                    size = 3
+                }
+                if size > 0 {
+                    pending = !output.isEmpty
+                    index += size
+                    continue
+                }
+                if pending { output += " · ".utf8 }
+                pending = false
+                output.append(byte)
+                index += 1
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
     }
 }
 

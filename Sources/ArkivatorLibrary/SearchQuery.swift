@@ -60,6 +60,19 @@ public struct SearchQuery: Sendable, Equatable {
         self.notes = notes
     }
 
+    /// False only for text with no capital letter: looked for in the bytes, with A–Z and À–Þ
+    /// (which hold the Norwegian capitals) for certain and any letter past them as a maybe.
+    static func mayHaveCapitals(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if (0x41...0x5A).contains(byte) || byte >= 0xC4 || (previous == 0xC3 && (0x80...0x9E).contains(byte)) {
+                return true
+            }
+            previous = byte
+        }
+        return false
+    }
+
     /// Reads what a person typed. Never fails: see ``notes`` for what was repaired or ignored.
     ///
     /// - Parameters:
@@ -70,7 +83,9 @@ public struct SearchQuery: Sendable, Equatable {
     public static func parse(_ text: String, stopwords: Set<String> = []) -> SearchQuery {
         var lexer = Lexer(text.precomposedStringWithCanonicalMapping)
         lexer.run()
-        var parser = Parser(tokens: lexer.tokens, stopwords: Set(stopwords.map { $0.lowercased() }))
+        // Lower-cased here only when a stopword may not be already (the library's own list is).
+        let lowered = stopwords.contains(where: mayHaveCapitals) ? Set(stopwords.map { $0.lowercased() }) : stopwords
+        var parser = Parser(tokens: lexer.tokens, stopwords: lowered)
         let result = parser.parseGroup(topLevel: true)
 
         // When nothing can be searched, why comes first: it is the one message a caller must show.

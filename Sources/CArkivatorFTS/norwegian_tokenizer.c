@@ -198,6 +198,93 @@ int arkivator_fts_tokenizer_run(ArkivatorTokenizer *self, const char *text, int 
     return self->methods.xTokenize(self->tokenizer, &terms, FTS5_TOKENIZE_DOCUMENT, text, length, forward_term);
 }
 
+/* The wanted terms of arkivator_fts_tokenizer_find, and a bitset of the bytes they start with. */
+typedef struct Find {
+    Norwegian *self;
+    const char *terms;
+    int termsLength;
+    const char *prefixes;
+    int prefixesLength;
+    unsigned char first[32];
+    void *context;
+    int (*token)(void *context, const char *term, int termLength, int start, int end);
+} Find;
+
+/* True when one of `strings` (NUL-terminated, back to back in `length` bytes) starts `text`, or
+ * with `exact` is `text`. */
+static int any_starts(const char *strings, int length, const char *text, int textLength, int exact) {
+    const char *cursor = strings, *end = strings + length;
+    while (cursor < end) {
+        const char *stop = memchr(cursor, '\0', (size_t)(end - cursor));
+        int size = (int)((stop != NULL ? stop : end) - cursor);
+        if (size > 0 && (exact ? size == textLength : size <= textLength) && memcmp(cursor, text, (size_t)size) == 0) {
+            return 1;
+        }
+        cursor += size + 1;
+    }
+    return 0;
+}
+
+static void mark_first_bytes(unsigned char first[32], const char *strings, int length) {
+    const char *cursor = strings, *end = strings + length;
+    while (cursor < end) {
+        const char *stop = memchr(cursor, '\0', (size_t)(end - cursor));
+        int size = (int)((stop != NULL ? stop : end) - cursor);
+        if (size > 0) first[(unsigned char)cursor[0] >> 3] |= (unsigned char)(1u << ((unsigned char)cursor[0] & 7));
+        cursor += size + 1;
+    }
+}
+
+static int find_token(void *context, int flags, const char *token, int length, int start, int end) {
+    (void)flags;
+    Find *find = context;
+    /* The token as unicode61 gives it: lower-cased, not yet stemmed. */
+    int candidate = length > 0 && (find->first[(unsigned char)token[0] >> 3] & (1u << ((unsigned char)token[0] & 7)))
+        && (any_starts(find->terms, find->termsLength, token, length, 0)
+            || any_starts(find->prefixes, find->prefixesLength, token, length, 0));
+    if (!candidate) return find->token(find->context, NULL, 0, start, end);
+    const char *term = token;
+    int termLength = length;
+    if (!has_digit(token, length)) {  /* as stem_token does */
+        struct sb_stemmer *stemmer = find->self->stemmer;
+        const sb_symbol *stem = sb_stemmer_stem(stemmer, (const sb_symbol *)token, length);
+        if (stem == NULL) return SQLITE_NOMEM;
+        term = (const char *)stem;
+        termLength = sb_stemmer_length(stemmer);
+    }
+    if (any_starts(find->terms, find->termsLength, term, termLength, 1)
+        || any_starts(find->prefixes, find->prefixesLength, term, termLength, 0)) {
+        return find->token(find->context, term, termLength, start, end);
+    }
+    return find->token(find->context, NULL, 0, start, end);
+}
+
+int arkivator_fts_tokenizer_find(ArkivatorTokenizer *self, const char *text, int length,
+                                 const char *terms, int termsLength, const char *prefixes, int prefixesLength,
+                                 void *context,
+                                 int (*token)(void *context, const char *term, int termLength, int start, int end)) {
+    if (self == NULL || token == NULL || termsLength < 0 || prefixesLength < 0
+        || (terms == NULL && termsLength > 0) || (prefixes == NULL && prefixesLength > 0)) {
+        return SQLITE_MISUSE;
+    }
+    if (text == NULL) {
+        text = "";
+        length = 0;
+    } else if (length < 0) {
+        size_t size = strlen(text);
+        if (size > 0x7fffffff) return SQLITE_TOOBIG;
+        length = (int)size;
+    }
+    /* The tokenizer that arkivator_fts_tokenizer_open made is the registered "norwegian" one,
+     * norwegian_create's Norwegian: its unicode61 gives the tokens before they are stemmed. */
+    if (self->methods.xTokenize != norwegian_tokenize || self->tokenizer == NULL) return SQLITE_MISUSE;
+    Find find = { (Norwegian *)self->tokenizer, terms, termsLength, prefixes, prefixesLength, {0}, context, token };
+    mark_first_bytes(find.first, terms, termsLength);
+    mark_first_bytes(find.first, prefixes, prefixesLength);
+    Norwegian *norwegian = find.self;
+    return norwegian->unicode61.xTokenize(norwegian->inner, &find, FTS5_TOKENIZE_DOCUMENT, text, length, find_token);
+}
+
 void arkivator_fts_tokenizer_close(ArkivatorTokenizer *self) {
     if (self == NULL) return;
     if (self->tokenizer != NULL) self->methods.xDelete(self->tokenizer);
@@ -216,14 +303,19 @@ int arkivator_fts_norwegian_terms(sqlite3 *db, const char *text, int length, voi
 }
 
 /*
- * arkivator_rank(documents_fts, w_1 … w_C, 'idf group;idf group;…'): bm25 as FTS5's own bm25()
- * computes it (k1 = 1.2, b = 0.75, column weights w, document length over all columns), with two
- * changes. The inverse document frequency of each phrase comes from the caller, in phrase order:
+ * arkivator_rank(documents_fts, w_1 … w_C, 'idf group;idf group;…' [, best]): bm25 as FTS5's own
+ * bm25() computes it (k1 = 1.2, b = 0.75, column weights w, document length over all columns), with
+ * two changes. The inverse document frequency of each phrase comes from the caller, in phrase order:
  * FTS5's bm25() counts the documents of every phrase on each search by reading each phrase's whole
  * posting list, which for common words costs more than the rest of the search together. And the
  * phrases of one group (a word and its inflections and compounds) count once, by the best of them,
  * so a word with many forms in a letter does not outweigh the other words. Missing weights count 1;
  * phrases without a spec are groups of their own with idf 1.
+ *
+ * With `best` (a caller that keeps only the `best` best rows of the statement), a row that cannot
+ * be among the `best` best of the rows scored so far gets NULL instead of its score: its score
+ * with the shortest length its positions allow is already below theirs. Such a row's length (a
+ * lookup in the docsize table, most of the cost of a score) is never read.
  */
 typedef struct RankSpec {
     double averageLength;  /* tokens per row, all columns */
@@ -231,6 +323,12 @@ typedef struct RankSpec {
     double *idf;           /* per phrase */
     int *group;            /* per phrase: 0 … groups-1 */
     int groups;
+    int columns;
+    double *weight;        /* per column */
+    int *extent;           /* per column, per row: one past the last position seen */
+    int best;              /* rows kept by the caller; 0: every row is scored (also when an idf is negative) */
+    int kept;              /* scores in `heap` */
+    double *heap;          /* the `kept` best scores so far (bm25, higher is better), least first */
 } RankSpec;
 
 static void rank_spec_free(void *pointer) {
@@ -238,6 +336,9 @@ static void rank_spec_free(void *pointer) {
     if (spec == NULL) return;
     sqlite3_free(spec->idf);
     sqlite3_free(spec->group);
+    sqlite3_free(spec->weight);
+    sqlite3_free(spec->extent);
+    sqlite3_free(spec->heap);
     sqlite3_free(spec);
 }
 
@@ -289,6 +390,71 @@ static RankSpec *rank_spec_make(const Fts5ExtensionApi *api, Fts5Context *fts, c
     return spec;
 }
 
+/* The column weights, from the arguments after the table (literals in the statement, so the same
+ * on every row); missing ones count 1. */
+static int rank_spec_weights(RankSpec *spec, int columns, int argumentCount, sqlite3_value **arguments) {
+    spec->weight = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)(columns + 1));
+    spec->extent = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(columns + 1));
+    if (spec->weight == NULL || spec->extent == NULL) return SQLITE_NOMEM;
+    for (int column = 0; column < columns; column++) {
+        spec->weight[column] = column < argumentCount ? sqlite3_value_double(arguments[column]) : 1.0;
+    }
+    spec->columns = columns;
+    /* `best`, after the spec: at most a million rows are kept track of. */
+    if (argumentCount > columns + 1 && sqlite3_value_type(arguments[columns + 1]) == SQLITE_INTEGER) {
+        sqlite3_int64 best = sqlite3_value_int64(arguments[columns + 1]);
+        int positive = 1;  /* a negative idf would make a longer row score more */
+        for (int i = 0; i < spec->phrases; i++) if (!(spec->idf[i] >= 0)) positive = 0;
+        if (positive && best > 0 && best <= 1000000) {
+            spec->heap = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)best);
+            if (spec->heap == NULL) return SQLITE_NOMEM;
+            spec->best = (int)best;
+        }
+    }
+    return SQLITE_OK;
+}
+
+/* Adds a score to the heap of the best ones (a min-heap: the least at 0). */
+static void rank_heap_add(RankSpec *spec, double score) {
+    double *heap = spec->heap;
+    if (spec->kept < spec->best) {
+        int i = spec->kept++;
+        while (i > 0 && heap[(i - 1) / 2] > score) {
+            heap[i] = heap[(i - 1) / 2];
+            i = (i - 1) / 2;
+        }
+        heap[i] = score;
+        return;
+    }
+    if (score <= heap[0]) return;
+    int i = 0, n = spec->kept;
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && heap[child + 1] < heap[child]) child++;
+        if (heap[child] >= score) break;
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = score;
+}
+
+/* bm25 of one row from each phrase's weighted frequency, for a document of `length` tokens. */
+static double rank_score(const RankSpec *spec, const double *frequency, double *best, double length) {
+    const double k1 = 1.2, b = 0.75;
+    double norm = k1 * (1 - b + b * length / spec->averageLength);
+    for (int g = 0; g < spec->groups; g++) best[g] = 0;
+    for (int i = 0; i < spec->phrases; i++) {
+        if (frequency[i] <= 0) continue;
+        double part = spec->idf[i] * frequency[i] * (k1 + 1) / (frequency[i] + norm);
+        int g = spec->group[i];
+        if (part > best[g]) best[g] = part;
+    }
+    double score = 0;
+    for (int g = 0; g < spec->groups; g++) score += best[g];
+    return score;
+}
+
 static void rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *result,
                           int argumentCount, sqlite3_value **arguments) {
     int columns = api->xColumnCount(fts);
@@ -301,42 +467,55 @@ static void rank_function(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3
         }
         spec = rank_spec_make(api, fts, text, phrases);
         if (spec == NULL) { sqlite3_result_error_nomem(result); return; }
-        int rc = api->xSetAuxdata(fts, spec, rank_spec_free);
-        if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
+        int rc = rank_spec_weights(spec, columns, argumentCount, arguments);
+        if (rc != SQLITE_OK) { rank_spec_free(spec); sqlite3_result_error_code(result, rc); return; }
+        rc = api->xSetAuxdata(fts, spec, rank_spec_free);
+        if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }  /* xSetAuxdata freed it */
     }
-    int length = 0;
-    int rc = api->xColumnSize(fts, -1, &length);
-    if (rc != SQLITE_OK) { sqlite3_result_error_code(result, rc); return; }
+    /* Each phrase's own positions in this row: no merged, sorted list of every phrase's
+     * instances (xInst) is made, as only the count per column matters here. */
     double buffer[128];
     double *frequency = buffer, *best = buffer + 64;
-    if (phrases > 64) {
-        frequency = sqlite3_malloc64(sizeof(double) * 2 * (sqlite3_uint64)phrases);
+    if (spec->phrases > 64) {
+        frequency = sqlite3_malloc64(sizeof(double) * 2 * (sqlite3_uint64)spec->phrases);
         if (frequency == NULL) { sqlite3_result_error_nomem(result); return; }
-        best = frequency + phrases;
+        best = frequency + spec->phrases;
     }
-    for (int i = 0; i < phrases; i++) { frequency[i] = 0; best[i] = 0; }
-    int instances = 0;
-    rc = api->xInstCount(fts, &instances);
-    for (int i = 0; rc == SQLITE_OK && i < instances; i++) {
-        int phrase = 0, column = 0, offset = 0;
-        rc = api->xInst(fts, i, &phrase, &column, &offset);
-        if (rc != SQLITE_OK || phrase < 0 || phrase >= phrases) continue;
-        frequency[phrase] += column < columns && column < argumentCount ? sqlite3_value_double(arguments[column]) : 1.0;
-    }
-    if (rc == SQLITE_OK) {
-        const double k1 = 1.2, b = 0.75;
-        double norm = k1 * (1 - b + b * length / spec->averageLength);
-        for (int i = 0; i < phrases && i < spec->phrases; i++) {
-            if (frequency[i] <= 0) continue;
-            double part = spec->idf[i] * frequency[i] * (k1 + 1) / (frequency[i] + norm);
-            int g = spec->group[i];
-            if (part > best[g]) best[g] = part;
+    for (int column = 0; column < spec->columns; column++) spec->extent[column] = 0;
+    int rc = SQLITE_OK;
+    for (int i = 0; i < spec->phrases; i++) {
+        frequency[i] = 0;
+        if (rc != SQLITE_OK || i >= phrases) continue;
+        Fts5PhraseIter iterator;
+        int column = -1, offset = 0;
+        rc = api->xPhraseFirst(fts, i, &iterator, &column, &offset);
+        for (; rc == SQLITE_OK && column >= 0; api->xPhraseNext(fts, &iterator, &column, &offset)) {
+            if (column < spec->columns) {
+                frequency[i] += spec->weight[column];
+                if (offset >= spec->extent[column]) spec->extent[column] = offset + 1;
+            } else {
+                frequency[i] += 1.0;
+            }
         }
-        double score = 0;
-        for (int g = 0; g < spec->groups && g < phrases; g++) score += best[g];
-        sqlite3_result_double(result, -score);
-    } else {
+    }
+    int length = 0;
+    int scored = 1;
+    if (rc == SQLITE_OK && spec->best > 0 && spec->kept == spec->best) {
+        /* The row is at least as long as its last positions say: the score at that length is the
+         * most it can have (a longer row scores less), and below the least kept it cannot count. */
+        double shortest = 0;
+        for (int column = 0; column < spec->columns; column++) shortest += spec->extent[column];
+        if (rank_score(spec, frequency, best, shortest) < spec->heap[0]) scored = 0;
+    }
+    if (rc == SQLITE_OK && scored) rc = api->xColumnSize(fts, -1, &length);
+    if (rc != SQLITE_OK) {
         sqlite3_result_error_code(result, rc);
+    } else if (!scored) {
+        sqlite3_result_null(result);
+    } else {
+        double score = rank_score(spec, frequency, best, length);
+        if (spec->best > 0) rank_heap_add(spec, score);
+        sqlite3_result_double(result, -score);
     }
     if (frequency != buffer) sqlite3_free(frequency);
 }

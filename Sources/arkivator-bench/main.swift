@@ -1,12 +1,16 @@
 // arkivator-bench: the library's search benchmark (`make bench` runs it through scripts/bench/search_bench.py).
 //
 //     arkivator-bench --library DIR --docs docs.jsonl --queries queries.jsonl [--batch 5000]
+//                     [--reuse] [--kind KIND] [--per-query PATH] [--no-lists]
 //
 // Indexes the documents (one JSON object per line: title, text, docType, person, familyMember,
 // institution, specialty, documentDate, scanDate, keywords) into a new library with the same code
 // `ingest` uses, then runs every query (query, person, type, from, to) through `Library.search`
 // and prints one JSON object: index seconds, latency percentiles in milliseconds, per query kind, and
 // the library pages' cost (count and a page of 50: first page, page 1,000, filters) under "lists".
+// --kind runs only the queries of one kind; --per-query writes one JSON object per query (its
+// text, kind, filter, milliseconds in all and per step, hits and their ids, matches) to PATH; --no-lists leaves
+// the library pages out.
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
@@ -106,7 +110,10 @@ let documents: [LibraryDocument] = lines(docsPath).enumerated().compactMap { ind
         documentDate: document.documentDate, scanDate: document.scanDate, keywords: document.keywords,
         ocrConfidence: 0.95, text: document.text)
 }
+let onlyKind = argument("--kind")
 let queries: [BenchQuery] = lines(queriesPath).compactMap { try? decoder.decode(BenchQuery.self, from: $0) }
+    .filter { onlyKind == nil || $0.kind == onlyKind }
+let perQueryPath = argument("--per-query")
 FileHandle.standardError.write(Data("indexing \(documents.count) documents…\n".utf8))
 
 do {
@@ -132,15 +139,23 @@ do {
     var byKind: [String: [Double]] = [:]
     var empty = 0, refused = 0, capped = 0, errors: [String] = []
     var steps: [(total: Double, query: String, steps: [String: Double])] = []
+    var perQuery: [Data] = []
     for query in queries {
         let filter = DocumentFilter(person: query.person, type: query.type.flatMap(DocumentType.init(rawValue:)),
                                     from: query.from.flatMap(CalendarDate.init(iso:)), to: query.to.flatMap(CalendarDate.init(iso:)))
         let start = DispatchTime.now().uptimeNanoseconds
+        var line: [String: Any] = ["query": query.query, "kind": query.kind ?? "", "person": query.person ?? NSNull(),
+                                   "type": query.type ?? NSNull(), "from": query.from ?? NSNull(), "to": query.to ?? NSNull()]
         do {
             let result = try library.search(query.query, filter: filter, limit: 20)
             if result.hits.isEmpty { empty += 1 }
             if result.capped { capped += 1 }
             steps.append((result.milliseconds.values.reduce(0, +), query.query, result.milliseconds))
+            line["steps"] = result.milliseconds
+            line["hits"] = result.hits.count
+            line["total"] = result.total
+            line["expression"] = result.expression
+            line["ids"] = result.hits.map(\.id)
         } catch let failure as LibraryFailure where failure.code == .emptyQuery {
             refused += 1
         } catch {
@@ -149,6 +164,14 @@ do {
         let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
         latencies.append(milliseconds)
         byKind[query.kind ?? "", default: []].append(milliseconds)
+        if perQueryPath != nil {
+            line["ms"] = milliseconds
+            perQuery.append(try JSONSerialization.data(withJSONObject: line, options: [.sortedKeys]))
+        }
+    }
+    if let perQueryPath {
+        let data = perQuery.reduce(into: Data()) { $0 += $1 + Data("\n".utf8) }
+        guard FileManager.default.createFile(atPath: perQueryPath, contents: data) else { fail("cannot write \(perQueryPath)") }
     }
     let sorted = latencies.sorted()
     for slow in steps.sorted(by: { $0.total > $1.total }).prefix(8) {
@@ -158,7 +181,7 @@ do {
     var sums: [String: Double] = [:]
     for entry in steps { for (key, value) in entry.steps { sums[key, default: 0] += value } }
     FileHandle.standardError.write(Data("step totals (ms): \(sums.mapValues { Int($0) })\n".utf8))
-    let lists = try listTimings(library, documents: documents)
+    let lists = CommandLine.arguments.contains("--no-lists") ? [:] : try listTimings(library, documents: documents)
     let size = (try? FileManager.default.attributesOfItem(atPath: library.databaseURL.path)[.size] as? Int) ?? 0
     let report: [String: Any] = [
         "documents": documents.count,

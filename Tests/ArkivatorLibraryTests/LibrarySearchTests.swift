@@ -120,6 +120,25 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
         }
     }
 
+    /// Merging the index and the vocabulary's trigram index into one segment each finds the same.
+    /// After it the merged index lies in the database file, not in the `-wal`.
+    @Test func optimizingFindsTheSame() throws {
+        try withLibrary { library, _ throws in
+            for letter in Letters.all { try library.record([letter]) }  // a segment each
+            let queries = ["prøvesvar", "blodprøve", "smerter", "orto*", "time artrose", "kne OR hofte"]
+            let before = try queries.map { try library.search($0, limit: 100) }
+            try library.optimize()
+            let wal = library.databaseURL.path + "-wal"
+            #expect((try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) == 0,
+                    "the merged index is in the database file, not left in the -wal")
+            for (query, earlier) in zip(queries, before) {
+                let after = try library.search(query, limit: 100)
+                #expect(after.hits == earlier.hits && after.expression == earlier.expression, "\(query)")
+            }
+            #expect(try found(library, "prøvesvar") == ids(Letters.labSvar))
+        }
+    }
+
     /// The stemmer is not idempotent ("brystsmerter" → "brystsmert" → "brystsmer"): a vocabulary term
     /// written into the expression as a plain FTS5 string is stemmed a second time and no longer matches.
     @Test
@@ -238,7 +257,51 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             #expect(hit.title == Letters.labSvar.title)
             let result = try library.search("blodprøve")
             #expect(result.highlightTerms == ["blodprøve"])
-            #expect(result.hits.first?.snippet?.contains(Library.markStart) == true)
+            #expect(result.hits.first?.snippet?.contains(Library.markStart + "blodprøvesvar" + Library.markEnd) == true)
+            let compound = try #require(try library.search("prøvesvar").hits.first?.snippet)
+            #expect(compound.contains(Library.markStart + "blodprøvesvar" + Library.markEnd), "a compound the word stands in")
+            let prefixed = try library.search("orto*").hits.compactMap(\.snippet)
+            #expect(prefixed.contains { $0.contains(Library.markStart + "Ortopedisk" + Library.markEnd) }, "\(prefixed)")
+            #expect(prefixed.contains { $0.contains(Library.markStart + "ortopedisk" + Library.markEnd) }, "\(prefixed)")
+            let lines = try #require(try library.search("ibux").hits.first?.snippet)
+            #expect(lines.hasPrefix("Resept · " + Library.markStart + "Ibux" + Library.markEnd + " 400 mg"), "\(lines)")
+            let inflected = try #require(try library.search("epikrisen").hits.first?.snippet)
+            #expect(inflected.contains(Library.markStart + "Epikrise" + Library.markEnd), "the word's own stem")
+        }
+    }
+
+    /// The window ranked is the newest matches wherever in the library they lie: a search walks
+    /// the newest eighth of the rows first and the older ones up when they likely hold few
+    /// matches (down again when they hold more than the window has room for).
+    @Test func theWindowIsTheNewestMatchesWhereverTheyLie() throws {
+        try withLibrary { library, _ throws in
+            // Filed oldest first: 600 letters with «gammel», the first its best; 300 of them with
+            // «kvist», the first its best; every third with «trekant»; then 200 with «ny».
+            var documents: [LibraryDocument] = []
+            for index in 0..<800 {
+                var words = index < 600 ? ["gammel"] : ["ny"]
+                if index < 300 { words.append("kvist") }
+                if index % 3 == 0 { words.append("trekant") }
+                let title = index == 0 ? "Gammel gammel kvist kvist trekant trekant" : "Notat \(index)"
+                documents.append(LibraryDocument(sha256: Letters.sha("vindu-\(index)"), sourceName: "\(index).jpg",
+                                                 title: "2020-01-02 \(title)", docType: .annet, documentDate: "2020-01-02",
+                                                 text: "Notat nummer \(index): \(words.joined(separator: " ")) og mer tekst."))
+            }
+            #expect(try library.record(documents) == documents.count)
+            let oldest = documents[0].shortID
+
+            let capped = try library.search("gammel", limit: 25)
+            #expect(capped.capped && capped.total == Library.rankingLimit + 1)
+            let window = Set(documents[100..<600].map(\.shortID))
+            #expect(capped.hits.count == 25 && capped.hits.allSatisfy { window.contains($0.id) }, "the newest 500 of them")
+
+            for (word, count) in [("kvist", 300), ("trekant", 267)] {
+                let result = try library.search(word, limit: 500)
+                #expect(!result.capped && result.total == count, "\(word)")
+                #expect(result.hits.count == count && result.hits.first?.id == oldest, "\(word): all ranked, the best first")
+                let scores = result.hits.compactMap(\.score)
+                #expect(scores == scores.sorted())
+            }
         }
     }
 

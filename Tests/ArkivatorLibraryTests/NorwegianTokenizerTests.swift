@@ -171,4 +171,41 @@ import Testing
             ])
         }
     }
+
+    /// Snippets stem only the words a wanted term could come from, which holds because the
+    /// stemmer only takes endings off: every term starts its word as unicode61 lower-cases it.
+    @Test func termsStartTheirWords() throws {
+        try withDatabase { database throws in
+            let text = Letters.all.map(\.text).joined(separator: "\n")
+                + " kjørte lærte hjertet barnas stillingene ert erte ÆRLIG Økonomi Ålesund 12a 2024 brystsmerter"
+            let bytes = Array(text.utf8)
+            // Where Swift lower-cases as unicode61 does (it folds «µ» to «μ», Swift keeps it).
+            let plain = Set("abcdefghijklmnopqrstuvwxyzæøå0123456789")
+            for token in try database.norwegianTokens(text) {
+                let word = String(decoding: bytes[token.bytes], as: UTF8.self).lowercased()
+                guard word.allSatisfy(plain.contains) else { continue }
+                #expect(word.utf8.starts(with: token.term.utf8), "«\(token.term)» starts «\(word)»")
+            }
+        }
+    }
+
+    /// `norwegianHits` gives every word with its range, as `norwegianTokens` does, and the term of
+    /// exactly those whose term is wanted or starts with a wanted prefix.
+    @Test func hitsAreTheWantedTermsOfTheTokens() throws {
+        try withDatabase { database throws in
+            let words = "kjørte lærte hjertet barnas stillingene ert erte µg/L Ålesund 12a brystsmerter blodprøvesvaret"
+            for text in Letters.all.map(\.text) + [words] {
+                let tokens = try database.norwegianTokens(text)
+                let wanted = Set(tokens.enumerated().filter { $0.offset % 3 == 0 }.map(\.element.term))
+                for (terms, prefixes) in [(wanted, ["orto", "hemo"]), (Set<String>(), []), (wanted, []), ([], ["k"])] {
+                    let hits = try database.norwegianHits(text, terms: terms, prefixes: prefixes)
+                    #expect(hits.map(\.bytes) == tokens.map(\.bytes))
+                    #expect(hits.map(\.term) == tokens.map { token in
+                        terms.contains(token.term) || prefixes.contains { token.term.hasPrefix($0) } ? token.term : nil
+                    }, "\(text.prefix(20)) \(prefixes)")
+                }
+            }
+            #expect(try database.norwegianHits("", terms: ["kne"], prefixes: []).isEmpty)
+        }
+    }
 }

@@ -145,6 +145,10 @@ struct QueryExample: Sendable, CustomTestStringConvertible {
 
         // The set is compared lower-cased, and so are the words typed.
         #expect(SearchQuery.parse("Kne I Fra", stopwords: stopwords).root == .word("kne"))
+        for capitals: Set<String> in [["PÅ"], ["På"], ["på"], ["ΠΑ", "på"]] {
+            #expect(SearchQuery.parse("kne på Ålesund", stopwords: capitals).root == .and([.word("kne"), .word("ålesund")]),
+                    "\(capitals)")
+        }
         // A stopword alone in its AND group is kept.
         #expect(SearchQuery.parse("fra OR kne", stopwords: stopwords).root == .or([.word("fra"), .word("kne")]))
 

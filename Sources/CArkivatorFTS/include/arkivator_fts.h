@@ -31,10 +31,21 @@ int arkivator_fts_norwegian_terms(struct sqlite3 *db, const char *text, int leng
                                   int (*term)(void *context, const char *token, int tokenLength, int start, int end));
 
 /*
- * Registers the FTS5 function arkivator_rank(table, w_1 … w_C, idf_1 … idf_P): bm25 with column
- * weights w and the caller's inverse document frequency for each phrase, in phrase order.
+ * Registers the FTS5 function arkivator_rank(table, w_1 … w_C, 'idf group;…' [, best]): bm25 with
+ * column weights w and the caller's inverse document frequency and group for each phrase, in phrase
+ * order (the phrases of a group count once, by the best); with `best`, rows that cannot be among
+ * the `best` best scored so far get NULL (see norwegian_tokenizer.c).
  */
 int arkivator_fts_register_rank(struct sqlite3 *db);
+
+/*
+ * Registers two SQL functions for filters that the index's words cannot say exactly:
+ * arkivator_rowid_set(rowid), an aggregate whose value is a blob holding the set of the rowids it
+ * was given (NULLs left out), and arkivator_rowid_in(set, rowid), 1 when rowid is in such a set
+ * and 0 when not (an error when `set` is not one). A set is read once from an index and then
+ * tested for each match without reading a row.
+ */
+int arkivator_fts_register_rowid_sets(struct sqlite3 *db);
 
 /*
  * The same as one tokenizer made once and kept: open it after registering, run it on any number
@@ -45,5 +56,18 @@ int arkivator_fts_tokenizer_open(struct sqlite3 *db, ArkivatorTokenizer **out);
 int arkivator_fts_tokenizer_run(ArkivatorTokenizer *tokenizer, const char *text, int length, void *context,
                                 int (*term)(void *context, const char *token, int tokenLength, int start, int end));
 void arkivator_fts_tokenizer_close(ArkivatorTokenizer *tokenizer);
+
+/*
+ * For a search's snippets: calls `token` for every token of `text` in order, with its byte range,
+ * and with its index term when that is one of `terms` or starts with one of `prefixes` (each a run
+ * of NUL-terminated strings, `termsLength` and `prefixesLength` bytes in all); other tokens come
+ * with a NULL term and 0. Only tokens that one of those strings starts are stemmed: the Snowball
+ * Norwegian stemmer only takes endings off, so a term always starts the lower-cased token it
+ * comes from. Returns SQLITE_OK, an SQLite error code, or the first non-zero value of `token`.
+ */
+int arkivator_fts_tokenizer_find(ArkivatorTokenizer *tokenizer, const char *text, int length,
+                                 const char *terms, int termsLength, const char *prefixes, int prefixesLength,
+                                 void *context,
+                                 int (*token)(void *context, const char *term, int termLength, int start, int end));
 
 #endif
