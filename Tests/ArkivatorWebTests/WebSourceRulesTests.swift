@@ -68,7 +68,7 @@ import Testing
             let text = Array(file.text.utf8)
             let source = file.text
             let bodies = helperBodies[file.name] ?? []
-            for pattern in ["library.", "$0."] + helpers.keys.map { $0 + "(" } {
+            for pattern in ["library.", "$0."] + helpers.keys.map({ $0 + "(" }) {
                 var searchStart = source.startIndex
                 while let found = source.range(of: pattern, range: searchStart..<source.endIndex) {
                     searchStart = found.upperBound
