@@ -75,8 +75,9 @@ public struct UploadWait: Sendable, Equatable {
 }
 
 extension UploadJob {
-    /// Whether the job waits after a failed try: given up, or queued for a later try.
+    /// Whether the job waits after a failed try: given up, queued for a later try, or being
+    /// tried again (until that try gets through, the last failure still says why it waits).
     var waitsAfterFailure: Bool {
-        state == .error || (state == .queued && (attempts > 0 || nextAttemptAt != nil || lastError != nil))
+        state == .error || (state != .done && (attempts > 0 || nextAttemptAt != nil || lastError != nil))
     }
 }

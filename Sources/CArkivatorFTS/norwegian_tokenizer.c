@@ -183,17 +183,25 @@ int arkivator_fts_tokenizer_open(sqlite3 *db, ArkivatorTokenizer **out) {
     return SQLITE_OK;
 }
 
+/* A text and its length as the tokenizer takes them: NULL is the empty text, a negative length
+ * means up to the first NUL (at most 2 GB). */
+static int text_length(const char **text, int *length) {
+    if (*text == NULL) {
+        *text = "";
+        *length = 0;
+    } else if (*length < 0) {
+        size_t size = strlen(*text);
+        if (size > 0x7fffffff) return SQLITE_TOOBIG;
+        *length = (int)size;
+    }
+    return SQLITE_OK;
+}
+
 int arkivator_fts_tokenizer_run(ArkivatorTokenizer *self, const char *text, int length, void *context,
                                 int (*term)(void *context, const char *token, int tokenLength, int start, int end)) {
     if (self == NULL || term == NULL) return SQLITE_MISUSE;
-    if (text == NULL) {
-        text = "";
-        length = 0;
-    } else if (length < 0) {
-        size_t size = strlen(text);
-        if (size > 0x7fffffff) return SQLITE_TOOBIG;
-        length = (int)size;
-    }
+    int rc = text_length(&text, &length);
+    if (rc != SQLITE_OK) return rc;
     Terms terms = { context, term };
     return self->methods.xTokenize(self->tokenizer, &terms, FTS5_TOKENIZE_DOCUMENT, text, length, forward_term);
 }
@@ -267,14 +275,8 @@ int arkivator_fts_tokenizer_find(ArkivatorTokenizer *self, const char *text, int
         || (terms == NULL && termsLength > 0) || (prefixes == NULL && prefixesLength > 0)) {
         return SQLITE_MISUSE;
     }
-    if (text == NULL) {
-        text = "";
-        length = 0;
-    } else if (length < 0) {
-        size_t size = strlen(text);
-        if (size > 0x7fffffff) return SQLITE_TOOBIG;
-        length = (int)size;
-    }
+    int lengthCode = text_length(&text, &length);
+    if (lengthCode != SQLITE_OK) return lengthCode;
     /* The tokenizer that arkivator_fts_tokenizer_open made is the registered "norwegian" one,
      * norwegian_create's Norwegian: its unicode61 gives the tokens before they are stemmed. */
     if (self->methods.xTokenize != norwegian_tokenize || self->tokenizer == NULL) return SQLITE_MISUSE;

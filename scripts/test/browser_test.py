@@ -45,6 +45,16 @@ def free_port():
         return s.getsockname()[1]
 
 
+def wait_for_port(port, seconds=10):
+    """Returns once something listens on 127.0.0.1:PORT (or after SECONDS)."""
+    for _ in range(int(seconds * 10)):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+
+
 class Check:
     def __init__(self, driver, base, out):
         self.driver, self.base, self.out = driver, base, out
@@ -114,12 +124,7 @@ def main():
     driver.set_window_size(*PHONE)
     c = Check(driver, base, a.out)
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for_port(port)
 
         c.step("first run: choose the password with the code serve printed")
         c.open("/")
@@ -265,12 +270,7 @@ def main():
         dav = subprocess.Popen(["rclone", "serve", "webdav", "--addr", f"127.0.0.1:{dav_port}", str(work / "dav")],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
-            for _ in range(100):
-                try:
-                    socket.create_connection(("127.0.0.1", dav_port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            wait_for_port(dav_port)
             c.open("/settings")
             driver.find_element(By.CSS_SELECTOR, "input[name=kind][value=webdav]").click()
             driver.find_element(By.ID, "webdav-url").send_keys(f"http://127.0.0.1:{dav_port}/Arkiv")
@@ -291,9 +291,11 @@ def main():
         reason = driver.find_element(By.CSS_SELECTOR, "#main p.problem[role=status]").text
         c.expect("127.0.0.1" in reason or "svarer ikke" in reason or "nås ikke" in reason, f"the reason names the server: {reason}")
         c.shot("09-settings-waiting")
-        c.open("/")
-        banner = driver.find_elements(By.CSS_SELECTOR, ".notice.warning")
-        c.expect(banner and "Prøv igjen" in banner[0].text, "the library says the copies wait, with «Prøv igjen»")
+        def banner():
+            c.open("/")
+            found = driver.find_elements(By.CSS_SELECTOR, ".notice.warning")
+            return found and "Prøv igjen" in found[0].text
+        c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
         print(f"browser test: every step held; screenshots in {a.out}")
         return 0
