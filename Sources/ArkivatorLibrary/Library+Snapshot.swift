@@ -7,8 +7,10 @@ import Darwin
 #endif
 
 extension Library {
-    /// The name of every backup snapshot that ``backupSnapshot()`` writes in the library folder.
-    static let snapshotPrefix = ".arkivator-kopi-"
+    /// The name of every backup snapshot that ``backupSnapshot()`` writes in the library folder
+    /// (and of any other file made for one answer, such as the web app's export): one left behind
+    /// is removed the next time a process opens the library alone.
+    public static let snapshotPrefix = ".arkivator-kopi-"
 
     /// Makes a backup, as ``backup(to:)`` does, in a new private file (mode 0600) in the library
     /// folder, and returns it: for a caller that sends it on (the web's download) and then removes

@@ -87,10 +87,6 @@ public struct WebServer: Sendable {
         setupCode = SetupCode.make().value
     }
 
-    /// Whether the first password is still to be chosen (then `serve` shows ``setupCode``).
-    public func needsSetup() async throws -> Bool {
-        try await store.read { try $0.webPasswordHash() } == nil
-    }
 
     /// Refuses to listen beyond this machine before a password is set: health data must not be
     /// open to everyone on the network.

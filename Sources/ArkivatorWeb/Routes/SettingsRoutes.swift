@@ -83,7 +83,9 @@ extension WebServer {
                 let file = Self.temporaryFile(library, suffix: ".json")
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                try encoder.encode(try library.allDocuments()).write(to: file, options: .atomic)
+                // Private from the first byte: the letters' text is in it.
+                guard FileManager.default.createFile(atPath: file.path, contents: try encoder.encode(try library.allDocuments()),
+                                                     attributes: [.posixPermissions: 0o600]) else { throw HTTPError(.internalServerError) }
                 return file
             }
             return try await Self.attachment(file, name: "arkivator-eksport.json", type: "application/json; charset=utf-8")
@@ -95,9 +97,10 @@ extension WebServer {
         }
     }
 
-    /// A private file for one answer, in the library folder (removed once sent).
+    /// A private file for one answer, in the library folder: removed once sent, or, if the
+    /// answer never went out, when the library is next opened alone (as a backup snapshot is).
     static func temporaryFile(_ library: Library, suffix: String) -> URL {
-        library.location.directory.appendingPathComponent(".arkivator-svar-\(UUID().uuidString)\(suffix)")
+        library.location.directory.appendingPathComponent(Library.snapshotPrefix + UUID().uuidString + suffix)
     }
 
     /// A file made for this answer, streamed as a download and removed once sent.
