@@ -77,7 +77,10 @@ public final class Uploads: Sendable {
     /// The jobs, and for each destination where jobs wait after a failed try, why: the latest
     /// failure this worker met there, else what checking the destination now finds (remembered
     /// for ``checkAgainAfter`` seconds).
-    public func state(now: Date = Date()) async throws -> UploadQueueState {
+    /// With `checkingDestinations` false (a page opened often, such as the library's), nothing is
+    /// checked now: a destination not yet checked is described by what was last found, or in
+    /// general words.
+    public func state(now: Date = Date(), checkingDestinations: Bool = true) async throws -> UploadQueueState {
         let (library, staleAfter) = (library, worker.policy.staleAfter)
         let (setting, jobs, status) = try await Blocking.run {
             (try library.setting(.destination), try library.uploadJobs(states: [.queued, .uploading, .error]),
@@ -91,12 +94,12 @@ public final class Uploads: Sendable {
         for job in waitingJobs where !order.contains(job.destination) { order.append(job.destination) }
         for destination in order {
             let mine = waitingJobs.filter { $0.destination == destination }
-            state.waiting.append(await wait(at: destination, jobs: mine, now: now))
+            state.waiting.append(await wait(at: destination, jobs: mine, now: now, checking: checkingDestinations))
         }
         return state
     }
 
-    private func wait(at destination: String, jobs: [UploadJob], now: Date) async -> UploadWait {
+    private func wait(at destination: String, jobs: [UploadJob], now: Date, checking: Bool) async -> UploadWait {
         let name = Self.name(destination)
         let nextTry = jobs.compactMap { job in job.state == .error ? nil : job.nextAttemptAt.flatMap(Self.date) }.min()
         var wait = UploadWait(destination: destination, destinationName: name, reason: .other,
@@ -110,6 +113,14 @@ public final class Uploads: Sendable {
             return wait
         }
         wait.since = jobs.compactMap { Self.date($0.updatedAt) }.max()
+        if !checking {
+            if let known = checked.withLockedValue({ $0[destination] }), let failure = known.failure {
+                wait.reason = failure.reason
+                wait.message = UploadWait.message(failure.reason, name: name)
+                wait.detail = failure.detail
+            }
+            return wait
+        }
         if let failure = await check(destination, now: now) {
             wait.reason = failure.reason
             wait.message = UploadWait.message(failure.reason, name: name)

@@ -152,11 +152,16 @@ public struct WebServer: Sendable {
     public func run() async throws {
         try await check()
         let idle = options.idleLock, inbox = options.inbox
-        try await store.write { library in
-            try library.endIdleWebSessions(idle: idle)
-            if let inbox { UploadInbox(inbox: inbox).removeAbandoned() }
+        try await store.write { try $0.endIdleWebSessions(idle: idle) }
+        if let inbox { try await store.files { UploadInbox(inbox: inbox).removeAbandoned() } }
+        do {
+            try await application().runService()
+        } catch {
+            await store.shutdown()
+            throw error
         }
-        try await application().runService()
+        // The work already asked for is finished before the library's threads stop.
+        await store.shutdown()
     }
 }
 
@@ -167,7 +172,7 @@ extension WebServer {
             throw WebFailure(code: "badPassword", message: UserMessage(nb: problem, en: problem))
         }
         let cost = options.passwordCost
-        let hash = try await BlockingWork.run { Bcrypt.hash(password, cost: cost) }
+        let hash = try await Blocking.run { Bcrypt.hash(password, cost: cost) }
         try await store.write { try $0.setWebPasswordHash(hash) }
     }
 }

@@ -65,6 +65,16 @@ import Testing
         #expect(await throttle.lockedSeconds(client: "x") == nil, "counting starts again")
     }
 
+    @Test func quietClientsAreForgotten() async throws {
+        let time = Time()
+        let throttle = throttle(time)
+        for address in 0...SignInThrottle.pruneAbove { _ = await throttle.attempt(client: "10.0.\(address / 256).\(address % 256)", { false }) }
+        #expect(await throttle.clientCount == SignInThrottle.pruneAbove + 1)
+        time.advance(SignInThrottle.forgetAfter + 1)
+        _ = await throttle.attempt(client: "192.0.2.1", { false })
+        #expect(await throttle.clientCount == 1, "only the newest is remembered")
+    }
+
     @Test func oneClientsTriesAreTakenOneAtATime() async throws {
         let time = Time()
         let throttle = throttle(time)

@@ -47,7 +47,10 @@ struct WebError: Error, Sendable {
         case let failure as FamilyError:
             return family(failure)
         case let failure as any UserFacingError:
-            return WebError(.internalServerError, code: failure.errorCode, message: failure.userMessage)
+            // Something unexpected (a full disk, a damaged file): its words, without the paths it may name.
+            let message = failure.userMessage
+            return WebError(.internalServerError, code: failure.errorCode,
+                            message: UserMessage(nb: ServerPaths.hidden(in: message.norwegian), en: ServerPaths.hidden(in: message.english)))
         default:
             return generic(.internalServerError)
         }

@@ -83,7 +83,7 @@ extension WebServer {
             let password = form["password"] ?? ""
             guard let hash = try await store.read({ try $0.webPasswordHash() }) else { throw HTTPError(.forbidden) }
             var page = FamilyPage()
-            switch await throttle.attempt(client: context.client, { (try? await BlockingWork.run { Bcrypt.verify(password, hash: hash) }) ?? false }) {
+            switch await throttle.attempt(client: context.client, { (try? await Blocking.run { Bcrypt.verify(password, hash: hash) }) ?? false }) {
             case .accepted:
                 let number = try await store.read { library in
                     try library.family { store -> String? in

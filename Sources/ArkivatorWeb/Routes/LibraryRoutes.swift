@@ -19,7 +19,8 @@ extension WebServer {
                 return (total: listed.total, documents: listed.documents, household: try library.familyMembers().map(\.name),
                         deleted: deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 })
             }
-            let waiting = UploadState(try await uploads.state())
+            // Never a live check of the destination here (up to 5 s): Settings does that.
+            let waiting = UploadState(try await uploads.state(checkingDestinations: false))
             let words = Words(templates, context)
             var results = Self.results(found.documents, total: found.total, page: page, query: query, path: "/", words: words)
             if found.total == 0 {

@@ -1,3 +1,4 @@
+import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorPipeline
@@ -83,9 +84,8 @@ extension WebServer {
                 let file = Self.temporaryFile(library, suffix: ".json")
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                // Private from the first byte: the letters' text is in it.
-                guard FileManager.default.createFile(atPath: file.path, contents: try encoder.encode(try library.allDocuments()),
-                                                     attributes: [.posixPermissions: 0o600]) else { throw HTTPError(.internalServerError) }
+                // Private from the first byte (the letters' text is in it), and whole or not at all.
+                try AtomicFile.write(Array(try encoder.encode(try library.allDocuments())), to: file, mode: 0o600)
                 return file
             }
             return try await Self.attachment(file, name: "arkivator-eksport.json", type: "application/json; charset=utf-8")
@@ -134,7 +134,9 @@ extension WebServer {
                              status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await household.currentSettings()
         let uploads = UploadState(try await household.uploads.state())
-        let made = try await store.read { try $0.apiTokens() }
+        let (made, folders) = try await store.read { library in
+            (try library.apiTokens(), [library.location.directory.path, library.defaultArchiveRoot.path])
+        }
         let stored = (destination: settings.destination?.description ?? settings.unreadableDestination, uploads: uploads, tokens: made,
                       llmURL: settings.languageModel.url?.absoluteString, llmEnabled: settings.languageModel.enabled,
                       allowRemote: settings.languageModel.allowRemote)
@@ -153,7 +155,7 @@ extension WebServer {
         }
         model["destination"] = ["off": kind == "off", "folder": kind == "folder", "webdav": kind == "webdav", "rclone": kind == "rclone",
                                 "folderValue": values.folder, "webdavValue": values.webdav, "rcloneValue": values.rclone] as [String: Any]
-        model["queue"] = stored.uploads.model(words)
+        model["queue"] = stored.uploads.model(words, hiding: folders)
         var llm: [String: Any] = ["url": stored.llmURL ?? "", "enabled": stored.llmEnabled, "allowRemote": stored.allowRemote,
                                   "configured": stored.llmURL != nil]
         if let text = stored.llmURL, let url = URL(string: text), !LocalAddress.isLocal(url: url) {

@@ -34,7 +34,7 @@ extension WebServer {
             if let problem = Self.passwordProblem(password, again: again, language: context.language) {
                 return Self.passwordPage(templates, setup: true, problem: problem, code: code, context: context, status: .badRequest)
             }
-            let hash = try await BlockingWork.run { Bcrypt.hash(password, cost: options.passwordCost) }
+            let hash = try await Blocking.run { Bcrypt.hash(password, cost: options.passwordCost) }
             let session = try await store.write { library -> WebSession? in
                 // Set only if still unset: two first runs at once cannot both choose.
                 guard try library.webPasswordHash() == nil else { return nil }
@@ -55,7 +55,7 @@ extension WebServer {
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let password = form["password"] ?? ""
             let outcome = await throttle.attempt(client: context.client) {
-                (try? await BlockingWork.run { Bcrypt.verify(password, hash: hash) }) ?? false
+                (try? await Blocking.run { Bcrypt.verify(password, hash: hash) }) ?? false
             }
             switch outcome {
             case .accepted:

@@ -3,6 +3,7 @@ import ArkivatorLibrary
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 extension WebServer {
     /// The most bytes one uploaded page may have (as for files given to `ingest`).
@@ -40,7 +41,7 @@ extension WebServer {
             let bytes: ByteBuffer
             do {
                 bytes = try await request.body.collect(upTo: Self.pageByteLimit)
-            } catch {
+            } catch is NIOTooManyBytesError {
                 throw WebError(.contentTooLarge, code: "tooLarge", nb: "Bildet er for stort (over \(Self.pageByteLimit >> 20) MB). Ta bildet på nytt med lavere oppløsning.",
                                en: "The image is too large (over \(Self.pageByteLimit >> 20) MB). Take it again at a lower resolution.")
             }
@@ -67,7 +68,10 @@ extension WebServer {
                     return inbox.place(id).map { UploadStatus(id: id, status: $0) }
                 }
                 var status = UploadStatus(id: id, status: entry.stage.rawValue)
-                status.message = entry.failure?.userMessage.text(in: words.language)
+                status.message = entry.failure.map {
+                    ServerPaths.hidden(in: $0.userMessage.text(in: words.language),
+                                       folders: [library.location.directory.path, library.defaultArchiveRoot.path])
+                }
                 if let row = entry.documentID, let shortID = try library.shortID(row: row) {
                     let document = try library.document(shortID)
                     status.document = shortID

@@ -90,7 +90,23 @@ actor SignInThrottle {
         return now < until ? max(1, Int(until.timeIntervalSince(now).rounded(.up))) : nil
     }
 
+    /// Forgets the clients nothing is remembered of any more (unlocked, quiet a quarter of an
+    /// hour), so the table does not grow with every address that once typed a wrong password.
+    private func prune(now: Date) {
+        guard clients.count > Self.pruneAbove else { return }
+        clients = clients.filter { _, client in
+            client.busy || now < client.lockedUntil || now.timeIntervalSince(client.lastFailure) <= Self.forgetAfter
+        }
+    }
+
+    /// How many clients are remembered now.
+    var clientCount: Int { clients.count }
+
+    /// Entries kept before the quiet ones are looked for.
+    static let pruneAbove = 1_000
+
     private func enter(_ key: String) async {
+        prune(now: clock())
         if clients[key]?.busy == true {
             await withCheckedContinuation { continuation in clients[key, default: Client()].waiting.append(continuation) }
         } else {

@@ -11,19 +11,18 @@ enum FileStream {
     /// The body for `url`, or nil when it is not a readable regular file. With `removeAfter`, the
     /// file is removed once sent (or once the client goes away): a backup made for this answer.
     static func body(_ url: URL, removeAfter: Bool = false) async throws -> (ResponseBody, Int)? {
-        let opened: (FileHandle, Int)? = try await NIOThreadPool.singleton.runIfActive {
+        let size: Int? = try await NIOThreadPool.singleton.runIfActive {
             guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
-                  values.isRegularFile == true, let size = values.fileSize,
-                  let handle = try? FileHandle(forReadingFrom: url) else { return nil }
-            return (handle, size)
+                  values.isRegularFile == true, access(url.path, R_OK) == 0 else { return nil }
+            return values.fileSize
         }
-        guard let (handle, size) = opened else { return nil }
-        let box = HandleBox(handle)
+        guard let size else { return nil }
+        // The file is opened only once the answer is being written: a client that goes away
+        // before that leaves no handle open.
         let body = ResponseBody(contentLength: size) { writer in
-            defer {
-                try? box.handle.close()
-                if removeAfter { try? FileManager.default.removeItem(at: url) }
-            }
+            defer { if removeAfter { try? FileManager.default.removeItem(at: url) } }
+            let box = HandleBox(try await NIOThreadPool.singleton.runIfActive { try FileHandle(forReadingFrom: url) })
+            defer { try? box.handle.close() }
             while true {
                 let data: Data = try await NIOThreadPool.singleton.runIfActive { try box.handle.read(upToCount: chunk) ?? Data() }
                 if data.isEmpty { break }

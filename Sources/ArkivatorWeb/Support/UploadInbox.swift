@@ -64,8 +64,8 @@ struct UploadInbox: Sendable {
             throw WebError(.internalServerError, code: "inbox", nb: "Brevet kunne ikke legges i innboksen. Prøv igjen.",
                            en: "The letter could not be put in the inbox. Try again.")
         }
-        Self.syncDirectory(inbox)
-        Self.syncDirectory(staging)
+        try AtomicFile.syncDirectory(inbox)
+        try AtomicFile.syncDirectory(staging)
         return true
     }
 
@@ -87,12 +87,5 @@ struct UploadInbox: Sendable {
             let made = (try? FileManager.default.attributesOfItem(atPath: folder.path)[.modificationDate] as? Date) ?? now
             if made < cutoff { try? FileManager.default.removeItem(at: folder) }
         }
-    }
-
-    static func syncDirectory(_ url: URL) {
-        let fd = open(url.path, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 }

@@ -164,6 +164,9 @@ struct APIJob: Encodable {
 
 /// Paths on the server, left out of what the API answers.
 enum ServerPaths {
+    /// An absolute path in a sentence (not part of a URL or a relative path).
+    nonisolated(unsafe) static let absolutePath = try? NSRegularExpression(pattern: #"(?<![\w:/.~])/[^\s«»“”"'()]+"#)
+
     /// `text` with the given folders (longest first) and any other absolute path left out: a
     /// file in the archive keeps its place below it (`Kari/Dokumenter/…`), anything else is `…`.
     static func hidden(in text: String, folders: [String] = []) -> String {
@@ -172,7 +175,7 @@ enum ServerPaths {
             let trimmed = folder.hasSuffix("/") ? String(folder.dropLast()) : folder
             text = text.replacingOccurrences(of: trimmed + "/", with: "").replacingOccurrences(of: trimmed, with: "…")
         }
-        guard text.contains("/"), let path = try? NSRegularExpression(pattern: #"(?<![\w:/.~])/[^\s«»“”"'()]+"#) else { return text }
+        guard text.contains("/"), let path = absolutePath else { return text }
         return path.stringByReplacingMatches(in: text, range: NSRange(text.startIndex..., in: text), withTemplate: "…")
     }
 }

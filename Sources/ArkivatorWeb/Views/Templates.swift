@@ -66,8 +66,13 @@ struct Templates: Sendable {
                             csrf: context.session?.csrf ?? "", scripts: scripts.map { ["src": "/static/\($0)"] },
                             section: section.map { [$0: true] } ?? [:])
         let root: [String: Any] = ["page": chrome, "t": words(context.language), "m": model]
-        let html = mustache.render(root, withTemplate: template) ?? ""
         var headers = HTTPFields()
+        guard let html = mustache.render(root, withTemplate: template) else {
+            // Not reachable with the package's resources (a test loads every template); said plainly if it happens.
+            headers[.contentType] = "text/plain; charset=utf-8"
+            return Response(status: .internalServerError, headers: headers, body: .init(byteBuffer: ByteBuffer(
+                string: context.language.text("Siden mangler i denne installasjonen av Arkivator.", "The page is missing from this installation of Arkivator."))))
+        }
         headers[.contentType] = "text/html; charset=utf-8"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }

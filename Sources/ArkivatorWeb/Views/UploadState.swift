@@ -9,7 +9,7 @@ struct UploadState: Sendable {
     let state: UploadQueueState
 
     /// The jobs not done yet, newest first (at most 100).
-    var open: [UploadJob] { Array(state.jobs.suffix(100).reversed()) }
+    var open: [UploadJob] { Array(state.jobs.filter { !$0.trashed }.suffix(100).reversed()) }
 
     init(_ state: UploadQueueState) {
         self.state = state
@@ -30,14 +30,15 @@ struct UploadState: Sendable {
         return Banner(reason: wait.message.text(in: words.language))
     }
 
-    /// The queue part of the settings page.
-    func model(_ words: Words) -> [String: Any] {
+    /// The queue part of the settings page; `folders` (the library's, the archive's) are left out
+    /// of each job's last error, as in the API.
+    func model(_ words: Words, hiding folders: [String]) -> [String: Any] {
         let states: [UploadJob.State: String] = [.queued: words["jobWaiting"], .uploading: words["uploadRunning"],
                                                  .done: words["uploadDone"], .error: words["uploadFailed"]]
         let jobs: [[String: Any]] = open.map { job in
             var row: [String: Any] = ["id": job.id, "title": job.title, "state": states[job.state] ?? job.state.rawValue,
                                       "canRetry": job.state == .error || (job.state == .queued && job.lastError != nil)]
-            if let error = job.lastError { row["detail"] = error }
+            if let error = job.lastError { row["detail"] = ServerPaths.hidden(in: error, folders: folders) }
             return row
         }
         var model: [String: Any] = ["jobs": jobs, "empty": jobs.isEmpty, "anyRetry": jobs.count > 1]
