@@ -52,8 +52,12 @@ import Glibc
                 return files.contains { $0.hasSuffix(".docx") } && files.contains { $0.hasSuffix(".pdf") }
             }
             #expect(uploaded, "serve uploaded nothing: \(serve.stderr)")
-            let log = serve.stdout + serve.stderr
-            #expect(log.contains("upload: document") && log.contains("done"), "logs what it uploaded, by id: \(log)")
+            // The copy lands before the worker records it and writes its line: wait for the line too.
+            let logged = eventually(timeout: 30) {
+                let log = serve.stdout + serve.stderr
+                return log.contains("upload: document") && log.contains("done")
+            }
+            #expect(logged, "logs what it uploaded, by id: \(serve.stdout + serve.stderr)")
             #expect(serve.terminate(timeout: 60) == 0, "\(serve.stderr)")
             output = try CLI.run(["queue", "--json", "--all"], library: library)
             #expect(output.stdout.contains("\"done\""), "\(output.stdout)")
