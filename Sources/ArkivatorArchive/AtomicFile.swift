@@ -67,13 +67,20 @@ public struct AtomicFileError: UserFacingError, Sendable, Equatable {
 
     /// What happened and what to do, in the user's language.
     public var userMessage: UserMessage {
-        switch kind {
+        // Never a hidden temporary name: the file it was to become, or the folder it was written in.
+        let temporary = AtomicFile.isTemporaryName(URL(fileURLWithPath: path).lastPathComponent)
+        let folder = ShownName.of(URL(fileURLWithPath: path).deletingLastPathComponent().path)
+        let path = temporary ? folder : ShownName.of(self.path)
+        let shown = temporary ? UserMessage(nb: "en fil i \(folder)", en: "a file in \(folder)") : UserMessage(nb: path, en: path)
+        return switch kind {
         case .exists:
             UserMessage(nb: "Filen \(path) finnes allerede og ble ikke overskrevet.",
                         en: "The file \(path) already exists and was not overwritten.")
         case .diskFull:
-            UserMessage(nb: "Disken er full, så \(path) kunne ikke lagres. Frigjør plass og prøv igjen.",
-                        en: "The disk is full, so \(path) could not be saved. Free some space and try again.")
+            UserMessage(nb: "Disken er full, så \(shown.norwegian) kunne ikke lagres. Frigjør plass på disken der \(folder) ligger "
+                            + "(flytt eller slett store filer), og prøv igjen. Originalen er ikke rørt.",
+                        en: "The disk is full, so \(shown.english) could not be saved. Free some space on the disk holding \(folder) "
+                            + "(move or delete large files) and try again. The original is untouched.")
         case .permissionDenied:
             UserMessage(nb: "Mangler skrivetilgang til \(path). Sjekk at du har lov til å skrive i arkivmappen.",
                         en: "No permission to write \(path). Check that you may write in the archive folder.")
@@ -143,7 +150,11 @@ public enum AtomicFile {
     /// the target first.
     public static func publish(temporary: URL, to url: URL, overwrite: Bool = false,
                                mode: mode_t? = defaultMode) throws(AtomicFileError) {
-        try flushTemporary(temporary.path, mode: mode)
+        do throws(AtomicFileError) {
+            try flushTemporary(temporary.path, mode: mode)
+        } catch {
+            throw AtomicFileError(errno: error.errorNumber, operation: error.operation, path: url.path)
+        }
         try place(temporary: temporary.path, at: url.path, overwrite: overwrite)
         try syncDirectory(url.deletingLastPathComponent())
     }
@@ -226,6 +237,15 @@ public enum AtomicFile {
     /// Writes `bytes` to a new temporary file beside `url`, flushed and closed, with `mode`.
     /// Nothing is left behind on failure.
     static func writeTemporary(_ bytes: [UInt8], beside url: URL, mode: mode_t = defaultMode) throws(AtomicFileError) -> URL {
+        do throws(AtomicFileError) {
+            return try writeTemporaryFile(bytes, beside: url, mode: mode)
+        } catch {
+            // Said of the file being written, not of its hidden temporary name.
+            throw AtomicFileError(errno: error.errorNumber, operation: error.operation, path: url.path)
+        }
+    }
+
+    private static func writeTemporaryFile(_ bytes: [UInt8], beside url: URL, mode: mode_t) throws(AtomicFileError) -> URL {
         let folder = url.deletingLastPathComponent()
         var attempts = 0
         while true {

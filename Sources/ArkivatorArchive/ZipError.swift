@@ -84,12 +84,18 @@ public struct ZipError: UserFacingError, Sendable, Equatable {
 
     /// What went wrong writing a document file and what to do, in plain words.
     public var userMessage: UserMessage {
-        let place = archive.map { " \($0)" } ?? ""
+        // A hidden temporary name is shown as the folder it was written in.
+        let place = archive.map { path in
+            let cut = path.lastIndex(of: "/")
+            let name = cut.map { String(path[path.index(after: $0)...]) } ?? path
+            return AtomicFile.isTemporaryName(name) ? " (\(ShownName.of(cut.map { String(path[..<$0]) } ?? ".")))"
+                                                    : " \(ShownName.of(path))"
+        } ?? ""
         let hint: UserMessage
         switch systemError {
         case ENOSPC, EDQUOT:
-            hint = UserMessage(nb: "Disken er full. Frigjør plass og prøv igjen.",
-                               en: "The disk is full. Free some space and try again.")
+            hint = UserMessage(nb: "Disken er full. Frigjør plass på disken med arkivet (flytt eller slett store filer), og prøv igjen. Originalen er ikke rørt.",
+                               en: "The disk is full. Free some space on the archive's disk (move or delete large files) and try again. The original is untouched.")
         case EACCES, EPERM, EROFS:
             hint = UserMessage(nb: "Sjekk at du har skrivetilgang til arkivmappen.",
                                en: "Check that you may write to the archive folder.")

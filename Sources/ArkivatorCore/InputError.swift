@@ -17,6 +17,9 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case tooManyPages(limit: Int)
         case documentTooLarge(megapixels: Int, limit: Int)
         case encrypted
+        case notRegularFile(kind: String)
+        case damagedPDF
+        case absurdPageSize(widthPoints: Int, heightPoints: Int)
     }
 
     private let reason: Reason
@@ -59,6 +62,26 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     public static let noPages = InputError(.noPages)
     /// A PDF locked with a password.
     public static let encrypted = InputError(.encrypted)
+    /// Not a regular file but a FIFO (`fifo`), a socket (`socket`) or a device (`device`): never
+    /// opened for reading, as a FIFO would wait for a writer.
+    public static func notRegularFile(kind: String) -> InputError { .init(.notRegularFile(kind: kind)) }
+    /// A PDF that poppler cannot open or whose pages it cannot read.
+    public static let damagedPDF = InputError(.damagedPDF)
+    /// A PDF page larger than any real sheet (PDF itself allows at most 14,400 points, 5.08 m).
+    public static func absurdPageSize(widthPoints: Int, heightPoints: Int) -> InputError {
+        .init(.absurdPageSize(widthPoints: widthPoints, heightPoints: heightPoints))
+    }
+
+    /// What a file that is not a regular file is, in words (`fifo`, `socket`, `device`).
+    public static func kindName(_ kind: String) -> UserMessage {
+        switch kind {
+        case "fifo": UserMessage(nb: "en navngitt rørledning, FIFO", en: "a named pipe, FIFO")
+        case "socket": UserMessage(nb: "en socket", en: "a socket")
+        case "device": UserMessage(nb: "en enhet", en: "a device")
+        default: UserMessage(nb: "en spesialfil", en: "a special file")
+        }
+    }
+
     /// A document has more pages than one letter should (the files are checked before decoding).
     public static func tooManyPages(limit: Int) -> InputError { .init(.tooManyPages(limit: limit)) }
     /// A document's pages hold more pixels together than the document budget (in megapixels).
@@ -79,6 +102,9 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case .noPages: "noPages"
         case .tooManyPages: "tooManyPages"
         case .encrypted: "encrypted"
+        case .notRegularFile: "notRegularFile"
+        case .damagedPDF: "undecodable"
+        case .absurdPageSize: "pageSize"
         }
     }
 
@@ -127,6 +153,22 @@ public struct InputError: UserFacingError, Sendable, Equatable {
             UserMessage(
                 nb: "PDF-en er låst med passord, så Arkivator kan ikke lese den. Lagre en kopi uten passord og legg den inn på nytt.",
                 en: "The PDF is locked with a password, so Arkivator cannot read it. Save a copy without a password and add that.")
+        case .notRegularFile(let kind):
+            UserMessage(
+                nb: "Dette er ikke en vanlig fil, men \(Self.kindName(kind).norwegian), og den hoppes over. "
+                    + "Legg selve bildet eller PDF-en der i stedet.",
+                en: "This is not a regular file but \(Self.kindName(kind).english), and it is skipped. "
+                    + "Put the image or PDF itself there instead.")
+        case .damagedPDF:
+            UserMessage(
+                nb: "PDF-en er skadet og kan ikke leses. Last ned, kopier eller skann dokumentet på nytt.",
+                en: "The PDF is damaged and cannot be read. Download, copy or scan the document again.")
+        case .absurdPageSize(let width, let height):
+            UserMessage(
+                nb: "En side i PDF-en er \(width)×\(height) punkter, langt større enn noe ark (A4 er 595×842). "
+                    + "Det er ikke en ekte sidestørrelse; lag PDF-en på nytt, for eksempel med «Skriv ut til PDF» på A4.",
+                en: "A page in the PDF is \(width)×\(height) points, far larger than any sheet (A4 is 595×842). "
+                    + "That is not a real page size; make the PDF again, for example with “Print to PDF” on A4.")
         case .tooManyPages(let limit):
             UserMessage(
                 nb: "Dokumentet har flere enn \(limit) sider, og det leses ikke. Del det opp i flere filer, ett brev i hver.",

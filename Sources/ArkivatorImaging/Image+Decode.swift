@@ -108,7 +108,8 @@ public struct EncodedPages: Sendable {
             guard pagesBefore + file.pageCount <= pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
             var sizes: [(width: Int, height: Int)] = []
             for index in 0..<file.pageCount {
-                guard let size = file.pixelSize(of: index) else { throw InputError.undecodable }
+                guard let size = file.pixelSize(of: index) else { throw InputError.damagedPDF }
+                try checkPDFPageSize(size)
                 try checkBudget(width: size.width, height: size.height, pixelBudget: pixelBudget)
                 sizes.append(size)
             }
@@ -176,6 +177,16 @@ public struct EncodedPages: Sendable {
             } catch {
                 throw InputError.undecodable
             }
+        }
+    }
+
+    /// A PDF page larger than PDF itself allows (14,400 points a side, 5.08 m: ISO 32000-1, annex C)
+    /// is no real sheet: said so, rather than asking for a lower scan resolution.
+    private static func checkPDFPageSize(_ size: (width: Int, height: Int)) throws(InputError) {
+        let points = (width: Int((Double(size.width) * 72 / PDFFile.dpi).rounded()),
+                      height: Int((Double(size.height) * 72 / PDFFile.dpi).rounded()))
+        guard points.width <= 14_400, points.height <= 14_400 else {
+            throw InputError.absurdPageSize(widthPoints: points.width, heightPoints: points.height)
         }
     }
 

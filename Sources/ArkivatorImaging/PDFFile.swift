@@ -15,14 +15,14 @@ final class PDFFile {
     /// Opens the document; refuses an encrypted or damaged one. Renders nothing.
     init(_ bytes: [UInt8]) throws(InputError) {
         guard let data = bytes.withUnsafeBytes({ g_bytes_new($0.baseAddress, gsize($0.count)) }) else {
-            throw InputError.undecodable
+            throw InputError.damagedPDF
         }
         var error: UnsafeMutablePointer<GError>?
         guard let document = poppler_document_new_from_bytes(data, nil, &error) else {
             let code = error?.pointee.code ?? -1
             if let error { g_error_free(error) }
             g_bytes_unref(data)
-            throw code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) ? InputError.encrypted : InputError.undecodable
+            throw code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) ? InputError.encrypted : InputError.damagedPDF
         }
         self.document = document
         self.data = data
@@ -107,15 +107,15 @@ final class PDFFile {
     /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`.
     func render(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> Image {
         guard let page = poppler_document_get_page(document, Int32(index)) else {
-            throw InputError.undecodable
+            throw InputError.damagedPDF
         }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height)) else {
-            throw InputError.undecodable
+            throw InputError.damagedPDF
         }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
-            throw InputError.undecodable
+            throw InputError.damagedPDF
         }
         cairo_set_source_rgb(context, 1, 1, 1)
         cairo_paint(context)
@@ -125,10 +125,10 @@ final class PDFFile {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         guard let source = cairo_image_surface_get_data(surface),
-              let pix = pixCreate(Int32(size.width), Int32(size.height), 32) else { throw InputError.undecodable }
+              let pix = pixCreate(Int32(size.width), Int32(size.height), 32) else { throw InputError.damagedPDF }
         let image = Image(owning: pix)
         image.setResolution(Int(Self.dpi))
-        guard let target = pixGetData(pix) else { throw InputError.undecodable }
+        guard let target = pixGetData(pix) else { throw InputError.damagedPDF }
         let wpl = Int(pixGetWpl(pix))
         source.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * size.height) { pixels in
             for y in 0..<size.height {

@@ -1,4 +1,10 @@
+import ArkivatorCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Turns the files and folders a user names into documents: groups of pages in order.
 ///
@@ -6,9 +12,10 @@ import Foundation
 /// in one folder are the pages of one document. Folders are searched recursively; with
 /// `foldersAreDocuments`, the images directly inside each subfolder form one document.
 public struct DocumentFinder: Sendable {
-    /// File name endings that are looked at when searching folders. Files named explicitly are
-    /// always looked at, so that a wrongly named file gets a clear refusal instead of silence.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "pdf"]
+    /// File name endings that are always looked at when searching folders (see ``FolderWalk``:
+    /// other files there are taken by their content). Files named explicitly are always looked at,
+    /// so that a wrongly named file gets a clear refusal instead of silence.
+    public static var imageExtensions: Set<String> { FolderWalk.imageExtensions }
 
     public var foldersAreDocuments: Bool
 
@@ -16,61 +23,68 @@ public struct DocumentFinder: Sendable {
         self.foldersAreDocuments = foldersAreDocuments
     }
 
-    /// A path that could not be searched.
+    /// A path that could not be searched, or a name in a folder that was refused.
     public struct Problem: Sendable, Equatable {
         public let path: String
+        /// `missing` for a named path that does not exist; the walk's code otherwise
+        /// (`symlinkOutside`, `notRegularFile`).
         public let reason: String
+        /// What to tell the user.
+        public let message: UserMessage
+
+        public init(path: String, reason: String, message: UserMessage) {
+            self.path = path
+            self.reason = reason
+            self.message = message
+        }
+
+        /// A named path that does not exist.
+        public static func missing(_ path: String) -> Problem {
+            let shown = ShownName.of(path)
+            return Problem(path: path, reason: "missing",
+                           message: UserMessage(nb: "Finner ikke «\(shown)». Sjekk navnet.", en: "Cannot find '\(shown)'. Check the name."))
+        }
     }
 
-    /// The documents found under `paths`, in a stable order, plus the paths that do not exist.
+    /// The documents found under `paths`, in a stable order, plus the paths that do not exist
+    /// and the names in folders that were refused (a symlink out of the folder, a FIFO …).
+    /// Each folder is searched once, however often it is reached (``FolderWalk``).
     public func find(_ paths: [String]) -> (documents: [DocumentSource], problems: [Problem]) {
         var documents: [DocumentSource] = []
         var problems: [Problem] = []
         var looseFiles: [URL] = []
-        let fm = FileManager.default
+        var walk = FolderWalk()
         for path in paths {
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: path, isDirectory: &isDirectory) else {
-                problems.append(Problem(path: path, reason: "missing"))
+            var info = stat()
+            guard stat(path, &info) == 0 else {
+                problems.append(.missing(path))
                 continue
             }
-            let url = URL(fileURLWithPath: path)
-            if isDirectory.boolValue {
-                documents += searchFolder(url, isRoot: true)
+            if info.st_mode & S_IFMT == S_IFDIR {
+                let (listings, refused) = walk.walk(path)
+                problems += refused.map { Problem(path: $0.path, reason: $0.errorCode, message: $0.userMessage) }
+                documents += self.documents(in: listings)
             } else {
-                looseFiles.append(url)
+                looseFiles.append(URL(fileURLWithPath: path))
             }
         }
         documents = Self.group(looseFiles) + documents
         return (documents, problems)
     }
 
-    private func searchFolder(_ folder: URL, isRoot: Bool) -> [DocumentSource] {
-        let fm = FileManager.default
-        guard let names = try? fm.contentsOfDirectory(atPath: folder.path) else { return [] }
-        var files: [URL] = []
-        var folders: [URL] = []
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let url = folder.appendingPathComponent(name)
-            var isDirectory: ObjCBool = false
-            guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else { continue }
-            if isDirectory.boolValue {
-                folders.append(url)
-            } else if Self.imageExtensions.contains(url.pathExtension.lowercased()) {
-                files.append(url)
-            }
-        }
+    /// The documents of one walk, folder by folder.
+    private func documents(in listings: [FolderWalk.Listing]) -> [DocumentSource] {
         var documents: [DocumentSource] = []
-        if foldersAreDocuments && !isRoot && folders.isEmpty {
-            if !files.isEmpty {
-                let ordered = files.sorted { Self.naturalLess($0.lastPathComponent, $1.lastPathComponent) }
-                documents.append(DocumentSource(name: folder.lastPathComponent, pages: ordered))
+        for listing in listings {
+            let files = listing.documents.map { URL(fileURLWithPath: $0) }
+            if foldersAreDocuments && !listing.isRoot && listing.subfolders.isEmpty {
+                if !files.isEmpty {
+                    let ordered = files.sorted { Self.naturalLess($0.lastPathComponent, $1.lastPathComponent) }
+                    documents.append(DocumentSource(name: URL(fileURLWithPath: listing.path).lastPathComponent, pages: ordered))
+                }
+                continue
             }
-            return documents
-        }
-        documents += Self.group(files)
-        for sub in folders {
-            documents += searchFolder(sub, isRoot: false)
+            documents += Self.group(files)
         }
         return documents
     }

@@ -7,9 +7,7 @@ import Foundation
 public enum FileDigest {
     /// The lower-case hex SHA-256 of a file's bytes, read in chunks.
     public static func sha256(of url: URL) throws(InputError) -> String {
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw .unreadable(String(cString: strerror(errno)))
-        }
+        let (handle, _) = try ReceivedFile.openRegularFile(url.path)
         defer { try? handle.close() }
         var hasher = SHA256()
         do {

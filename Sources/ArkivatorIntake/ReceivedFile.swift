@@ -1,6 +1,11 @@
 import ArkivatorCore
 import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One page file read from disk and checked: its bytes, its real format and its SHA-256.
 public struct ReceivedFile: Sendable {
@@ -14,21 +19,44 @@ public struct ReceivedFile: Sendable {
     ///
     /// `maxBytes` refuses absurdly large files before they are read into memory.
     public static func read(_ url: URL, maxBytes: Int = 512 * 1024 * 1024) throws(InputError) -> ReceivedFile {
+        let (handle, size) = try openRegularFile(url.path)
+        defer { try? handle.close() }
+        guard size <= maxBytes else { throw InputError.fileTooLarge(bytes: size, limit: maxBytes) }
         let bytes: [UInt8]
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-            let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= maxBytes else {
-                throw InputError.fileTooLarge(bytes: size, limit: maxBytes)
-            }
-            bytes = [UInt8](try Data(contentsOf: url))
-        } catch let error as InputError {
-            throw error
+            bytes = [UInt8](try handle.readToEnd() ?? Data())
         } catch {
             throw .unreadable(error)
         }
         let format = try ImageFormat.sniff(bytes)
         return ReceivedFile(url: url, bytes: bytes, format: format, sha256: Self.hex(SHA256.hash(data: bytes)))
+    }
+
+    /// Opens a file for reading only if it is a regular file, and its size. Opened without
+    /// waiting, so a FIFO is refused (``InputError/notRegularFile(kind:)``) instead of waiting for
+    /// a writer that never comes.
+    static func openRegularFile(_ path: String) throws(InputError) -> (FileHandle, size: Int) {
+        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+        guard descriptor >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else {
+            let text = String(cString: strerror(errno))
+            close(descriptor)
+            throw .unreadable(text)
+        }
+        let kind: String? = switch info.st_mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFIFO: "fifo"
+        case S_IFSOCK: "socket"
+        case S_IFCHR, S_IFBLK: "device"
+        case S_IFDIR: "folder"
+        default: "other"
+        }
+        if let kind {
+            close(descriptor)
+            throw kind == "folder" ? .unreadable(String(cString: strerror(EISDIR))) : .notRegularFile(kind: kind)
+        }
+        return (FileHandle(fileDescriptor: descriptor, closeOnDealloc: true), Int(info.st_size))
     }
 
     /// The SHA-256 of several files' hashes in order: the identity of a multi-file document.

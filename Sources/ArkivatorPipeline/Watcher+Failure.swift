@@ -20,9 +20,10 @@ struct FailureNote {
         let reason = failure.userMessage
         let code = failure.errorCode
         let time = date.formatted(.iso8601)
+        let (moved, folder) = (ShownName.of(movedTo), ShownName.of(watched))
         let back = UserMessage(
-            nb: "Vil du prøve igjen, flytter du \(movedTo) tilbake til \(watched). Arkivator leser den da på nytt.",
-            en: "To try again, move \(movedTo) back into \(watched). Arkivator then reads it again.")
+            nb: "Vil du prøve igjen, flytter du \(moved) tilbake til \(folder). Arkivator leser den da på nytt.",
+            en: "To try again, move \(moved) back into \(folder). Arkivator then reads it again.")
         return """
             Arkivator kunne ikke arkivere «\(source)».
 
@@ -57,6 +58,12 @@ struct FailureNote {
         case "notAnImage", "unsupportedFormat":
             UserMessage(nb: "Lagre dokumentet som \(InputError.supportedFormats.norwegian) og legg det i \(watched).",
                         en: "Save the document as \(InputError.supportedFormats.english) and put it in \(watched).")
+        case "notRegularFile":
+            UserMessage(nb: "Legg selve bildet eller PDF-en i \(watched), ikke en FIFO, socket eller enhet.",
+                        en: "Put the image or PDF itself in \(watched), not a FIFO, socket or device.")
+        case "pageSize":
+            UserMessage(nb: "Lag PDF-en på nytt i vanlig sidestørrelse (for eksempel «Skriv ut til PDF» på A4) og legg den i \(watched).",
+                        en: "Make the PDF again at a normal page size (for example “Print to PDF” on A4) and put it in \(watched).")
         case "encrypted":
             UserMessage(nb: "Lagre en kopi av PDF-en uten passord (for eksempel med «Skriv ut til PDF») og legg den i \(watched).",
                         en: "Save a copy of the PDF without a password (for example with “Print to PDF”) and put it in \(watched).")

@@ -217,7 +217,7 @@ extension Watcher {
         var again = 0
         for entry in entries {
             let present = entry.sourcePaths.filter { access($0, F_OK) == 0 }
-            let name = entry.sourcePaths.first.map { Self.relative($0, to: root) } ?? entry.sha256
+            let name = entry.sourcePaths.first.map { ShownName.of(Self.relative($0, to: root)) } ?? entry.sha256
             do {
                 if let held = try library.existing(sha256: entry.sha256) {
                     if entry.stage == .failed {

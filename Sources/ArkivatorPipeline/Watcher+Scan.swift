@@ -1,3 +1,4 @@
+import ArkivatorCore
 import ArkivatorIntake
 import Foundation
 #if canImport(Glibc)
@@ -53,27 +54,21 @@ extension Watcher {
         /// What the journal records as the source: the folder, or the page files one per line.
         var journalSource: String { originals.joined(separator: "\n") }
 
-        /// For messages: the path relative to the watched folder.
+        /// For messages and logs: the path relative to the watched folder, control characters
+        /// escaped (``ShownName``).
         func displayName(relativeTo root: String) -> String {
-            let first = Watcher.relative(originals[0], to: root)
+            let first = ShownName.of(Watcher.relative(originals[0], to: root))
             return originals.count > 1 ? "\(first) (+\(originals.count - 1))" : first
         }
     }
 
     /// Names the watch never reads: hidden files, unfinished downloads and temporary files.
-    static func isIgnored(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return name.hasPrefix(".") || name.hasSuffix("~")
-            || [".part", ".tmp", ".crdownload", ".partial", ".download"].contains { lower.hasSuffix($0) }
-    }
+    static func isIgnored(_ name: String) -> Bool { FolderWalk.isIgnored(name) }
 
     /// A download still in progress in a folder makes the whole folder wait for it.
-    static func isDownloadMarker(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return lower.hasSuffix(".part") || lower.hasSuffix(".crdownload") || lower.hasSuffix(".partial")
-    }
+    static func isDownloadMarker(_ name: String) -> Bool { FolderWalk.isDownloadMarker(name) }
 
-    /// The folders in the watched folder that are arkivator's own.
+    /// The folders in the watched folder that are arkivator's own: never entered, by any path.
     static let ownFolders: Set<String> = ["processed", "failed"]
 
     /// `path` relative to `root` (unchanged when it is not below it).
@@ -81,78 +76,62 @@ extension Watcher {
         path.hasPrefix(root + "/") ? String(path.dropFirst(root.count + 1)) : path
     }
 
-    /// Looks through the watched folder as `ingest --folders-are-documents` does: loose files are
-    /// documents (numbered pages `NAME_p1`, `NAME_p2` … grouped into one), a folder without
-    /// subfolders is one document of all its images in name order; ignored names and
-    /// `processed/` and `failed/` are left out. Returns the documents and every folder looked at.
-    static func scan(_ root: String) -> (documents: [Found], folders: [String]) {
+    /// What one look through the watched folder found.
+    struct Scan: Sendable {
         var documents: [Found] = []
+        /// Every folder looked at (each once), for inotify.
         var folders: [String] = []
-        scanFolder(root, root: root, into: &documents, folders: &folders)
-        return (documents, folders)
+        /// Names refused (a symlink out of the folder, a FIFO …).
+        var problems: [FolderWalk.Problem] = []
     }
 
-    private static func scanFolder(_ folder: String, root: String, into documents: inout [Found], folders: inout [String]) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return }
-        folders.append(folder)
-        let isRoot = folder == root
-        var images: [String] = []
-        var subfolders: [String] = []
-        var others: [String] = []
-        var downloading = false
-        for name in names.sorted() {
-            let path = folder + "/" + name
-            if isRoot && ownFolders.contains(name) { continue }
-            if isIgnored(name) {
-                if isDownloadMarker(name) { downloading = true }
-                others.append(path)
-                continue
-            }
-            var info = stat()
-            guard stat(path, &info) == 0 else { continue }
-            if info.st_mode & S_IFMT == S_IFDIR {
-                subfolders.append(path)
-            } else if info.st_mode & S_IFMT == S_IFREG {
-                if DocumentFinder.imageExtensions.contains(URL(fileURLWithPath: name).pathExtension.lowercased()) {
-                    images.append(path)
-                } else {
-                    others.append(path)
-                }
-            }
+    /// Looks through the watched folder as `ingest --folders-are-documents` does, with the same
+    /// ``FolderWalk`` (so it never loops and never enters `processed/` or `failed/`): loose files
+    /// are documents (numbered pages `NAME_p1`, `NAME_p2` … grouped into one), a folder without
+    /// subfolders is one document of all its images in name order; ignored names are left out.
+    static func scan(_ root: String) -> Scan {
+        var walk = FolderWalk(skipping: ownFolders)
+        let (listings, problems) = walk.walk(root)
+        var result = Scan(problems: problems)
+        for listing in listings {
+            result.folders.append(listing.path)
+            result.documents += documents(in: listing)
         }
-        if !isRoot && subfolders.isEmpty {
+        return result
+    }
+
+    private static func documents(in listing: FolderWalk.Listing) -> [Found] {
+        let folder = listing.path
+        let images = listing.documents, others = listing.others
+        if !listing.isRoot && listing.subfolders.isEmpty {
             // A folder of pages: one document, settled as a whole (everything in it counts).
-            guard !images.isEmpty else { return }
+            guard !images.isEmpty else { return [] }
             let pages = images.sorted {
                 URL(fileURLWithPath: $0).lastPathComponent.compare(
                     URL(fileURLWithPath: $1).lastPathComponent, options: [.numeric, .caseInsensitive]) == .orderedAscending
             }
+            let downloading = others.contains { isDownloadMarker(URL(fileURLWithPath: $0).lastPathComponent) }
             let stamps = ([folder] + pages + others.sorted()).compactMap(Stamp.of)
-            documents.append(Found(key: folder, document: DocumentSource(name: URL(fileURLWithPath: folder).lastPathComponent,
-                                                                         pages: pages.map { URL(fileURLWithPath: $0) }),
-                                   shape: .folder, stamps: stamps, downloading: downloading))
-            return
+            return [Found(key: folder, document: DocumentSource(name: URL(fileURLWithPath: folder).lastPathComponent,
+                                                                pages: pages.map { URL(fileURLWithPath: $0) }),
+                          shape: .folder, stamps: stamps, downloading: downloading)]
         }
         // Loose files, grouped by their page numbers exactly as `ingest` groups them.
-        if !images.isEmpty {
-            for document in DocumentFinder().find(images).documents {
-                let pages = document.pages.map(\.path)
-                // Numbered pages are a group even while only the first has arrived, so that the
-                // next page joins it (and restarts its wait) instead of making a new document.
-                let stem = URL(fileURLWithPath: pages[0]).deletingPathExtension().lastPathComponent
-                let grouped = pages.count > 1 || stem.lowercased() != document.name.lowercased()
-                let key = grouped ? folder + "/" + document.name.lowercased() + "*" : pages[0]
-                // A page that is still arriving holds back its whole group.
-                let partial = others.contains { path in
-                    isDownloadMarker(path) && URL(fileURLWithPath: path).lastPathComponent.lowercased()
-                        .hasPrefix(document.name.lowercased())
-                }
-                documents.append(Found(key: key, document: document, shape: grouped ? .group : .file,
-                                       stamps: pages.compactMap(Stamp.of), downloading: partial))
+        guard !images.isEmpty else { return [] }
+        return DocumentFinder().find(images).documents.map { document in
+            let pages = document.pages.map(\.path)
+            // Numbered pages are a group even while only the first has arrived, so that the
+            // next page joins it (and restarts its wait) instead of making a new document.
+            let stem = URL(fileURLWithPath: pages[0]).deletingPathExtension().lastPathComponent
+            let grouped = pages.count > 1 || stem.lowercased() != document.name.lowercased()
+            let key = grouped ? folder + "/" + document.name.lowercased() + "*" : pages[0]
+            // A page that is still arriving holds back its whole group.
+            let partial = others.contains { path in
+                isDownloadMarker(path) && URL(fileURLWithPath: path).lastPathComponent.lowercased()
+                    .hasPrefix(document.name.lowercased())
             }
-        }
-        for subfolder in subfolders {
-            scanFolder(subfolder, root: root, into: &documents, folders: &folders)
+            return Found(key: key, document: document, shape: grouped ? .group : .file,
+                         stamps: pages.compactMap(Stamp.of), downloading: partial)
         }
     }
 }

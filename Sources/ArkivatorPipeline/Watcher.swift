@@ -133,6 +133,8 @@ public final class Watcher: @unchecked Sendable {
     /// When each document is read (see ``WatchSchedule``).
     var schedule: WatchSchedule
     private var lastScan = Date.distantPast
+    /// Names the folder walk refused that were reported already (each is said once while it stays).
+    private var refused: Set<String> = []
 
     /// - Parameters:
     ///   - makePipeline: makes the OCR pipeline (with the library in its archive options) when the
@@ -193,8 +195,10 @@ public final class Watcher: @unchecked Sendable {
         var nextStep: Date?
         while !isStopping {
             let now = clock()
-            let (found, folders) = Self.scan(root)
+            let scan = Self.scan(root)
+            let (found, folders) = (scan.documents, scan.folders)
             lastScan = now
+            reportRefusals(scan.problems)
             #if canImport(Glibc)
             for folder in folders { inotify.watch(folder) }
             inotify.keepOnly(Set(folders))
@@ -241,6 +245,15 @@ public final class Watcher: @unchecked Sendable {
         }
         report(.stopping)
         return .stopped
+    }
+
+    /// Says once for each refused name (a symlink out of the folder, a FIFO) why it is not read.
+    private func reportRefusals(_ problems: [FolderWalk.Problem]) {
+        let paths = Set(problems.map(\.path))
+        for problem in problems where !refused.contains(problem.path) {
+            report(.problem(problem.userMessage))
+        }
+        refused = paths
     }
 
     #if canImport(Glibc)

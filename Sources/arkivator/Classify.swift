@@ -38,8 +38,8 @@ extension Arkivator {
                         text = try String(contentsOfFile: file, encoding: .utf8)
                     }
                 } catch {
-                    Terminal().error(UserMessage(nb: "Kunne ikke lese «\(file)»: \(error.localizedDescription)",
-                                                 en: "Could not read '\(file)': \(error.localizedDescription)"))
+                    let shown = ShownName.of(file), why = ShownName.of(error.localizedDescription)
+                    Terminal().error(UserMessage(nb: "Kunne ikke lese «\(shown)»: \(why)", en: "Could not read '\(shown)': \(why)"))
                     failed = true
                     continue
                 }

@@ -72,10 +72,7 @@ extension Arkivator {
             let outDirectory = out.map { URL(fileURLWithPath: $0) }
             if let outDirectory { try FileManager.default.createDirectory(at: outDirectory, withIntermediateDirectories: true) }
             let found = DocumentFinder(foldersAreDocuments: foldersAreDocuments).find(paths)
-            for problem in found.problems {
-                terminal.error(UserMessage(nb: "Finner ikke «\(problem.path)». Sjekk navnet.",
-                                           en: "Cannot find '\(problem.path)'. Check the name."))
-            }
+            for problem in found.problems { terminal.error(problem.message) }
             guard !found.documents.isEmpty else {
                 terminal.error(UserMessage(nb: "Fant ingen bilder (\(InputError.supportedFormats.norwegian)) å lese.",
                                            en: "Found no images (\(InputError.supportedFormats.english)) to read."))
@@ -89,7 +86,7 @@ extension Arkivator {
             let start = Date()
             pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })
             report.finish(seconds: Date().timeIntervalSince(start))
-            if report.failures > 0 || !found.problems.isEmpty { throw ExitCode(1) }
+            if report.failures > 0 || found.problems.contains(where: { $0.reason == "missing" }) { throw ExitCode(1) }
         }
     }
 }

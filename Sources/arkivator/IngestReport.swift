@@ -15,6 +15,8 @@ final class IngestReport: Sendable {
         var failures = 0
         var documents = 0
         var pages = 0
+        /// Pages of documents the library already had (not counted as read).
+        var knownPages = 0
         var empty = 0
         var known = 0
         var lastProgress: Pipeline.Progress?
@@ -42,7 +44,10 @@ final class IngestReport: Sendable {
             counts.pages += record.pages
             if record.failure != nil { counts.failures += 1 }
             if record.failure == nil && record.noText { counts.empty += 1 }
-            if record.libraryStatus == .duplicate || record.libraryStatus == .inTrash { counts.known += 1 }
+            if record.libraryStatus == .duplicate || record.libraryStatus == .inTrash {
+                counts.known += 1
+                counts.knownPages += record.pages
+            }
             var problem: String?
             if let llm = record.llm {
                 if llm.used { counts.llmUsed += 1 } else { counts.llmFailed += 1 }
@@ -65,16 +70,27 @@ final class IngestReport: Sendable {
 
     func finish(seconds: Double) {
         let counts = counts.withLockedValue { $0 }
-        let (pages, known, empty, llmUsed, llmFailed, failures) = (counts.pages, counts.known, counts.empty,
-                                                                   counts.llmUsed, counts.llmFailed, counts.failures)
+        let (known, empty, llmUsed, llmFailed, failures) = (counts.known, counts.empty, counts.llmUsed, counts.llmFailed,
+                                                            counts.failures)
+        let pages = counts.pages - counts.knownPages
         if terminal.stderrIsTerminal { terminal.clearStatus() }
         let time = String(format: "%.1f", seconds)
         let perMinute = seconds > 0 ? Int((Double(pages) / seconds * 60).rounded()) : 0
         let documents = counts.documents - known
-        var summary = UserMessage(
-            nb: "Leste \(documents) dokument\(documents == 1 ? "" : "er") (\(pages) sider) på \(time) s, \(perMinute) sider/min.",
-            en: "Read \(documents) document\(documents == 1 ? "" : "s") (\(pages) pages) in \(time) s, \(perMinute) pages/min.").text()
-        if known > 0 {
+        var summary: String
+        if documents == 0 && known > 0 {
+            // Nothing new: say that, not "read 0 documents".
+            summary = known == 1
+                ? UserMessage(nb: "Dokumentet fantes fra før i biblioteket; ingenting nytt ble arkivert.",
+                              en: "The document was already in the library; nothing new was filed.").text()
+                : UserMessage(nb: "Alle \(known) dokumentene fantes fra før i biblioteket; ingenting nytt ble arkivert.",
+                              en: "All \(known) documents were already in the library; nothing new was filed.").text()
+        } else {
+            summary = UserMessage(
+                nb: "Leste \(documents) dokument\(documents == 1 ? "" : "er") (\(pages) sider) på \(time) s, \(perMinute) sider/min.",
+                en: "Read \(documents) document\(documents == 1 ? "" : "s") (\(pages) pages) in \(time) s, \(perMinute) pages/min.").text()
+        }
+        if known > 0 && documents > 0 {
             summary += " " + UserMessage(nb: "\(known) fantes fra før i biblioteket.", en: "\(known) already in the library.").text()
         }
         if empty > 0 {
@@ -93,7 +109,8 @@ final class IngestReport: Sendable {
     }
 
     static func describe(_ record: DocumentRecord) -> String {
-        let name = record.sources.count == 1 ? record.sources[0] : "\(record.sources[0]) (+\(record.sources.count - 1))"
+        let first = ShownName.of(record.sources.first ?? "")
+        let name = record.sources.count > 1 ? "\(first) (+\(record.sources.count - 1))" : first
         if let failure = record.failure { return "✘ \(name): \(failure.userMessage.text())" }
         if let message = record.libraryMessage, record.libraryStatus != .added { return "= \(name): \(message.text())" }
         if record.noText {

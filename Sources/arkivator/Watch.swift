@@ -226,8 +226,8 @@ struct WatchReport: Sendable {
             guard !restarted else { return }
             let seconds = settle == settle.rounded() ? String(Int(settle)) : String(settle)
             terminal.error(UserMessage(
-                nb: "Følger med på \(folder.path). Nye dokumenter leses når de har ligget i ro i \(seconds) s. Stopp med Ctrl-C.",
-                en: "Watching \(folder.path). New documents are read once they have been quiet for \(seconds) s. Stop with Ctrl-C."))
+                nb: "Følger med på \(ShownName.of(folder.path)). Nye dokumenter leses når de har ligget i ro i \(seconds) s. Stopp med Ctrl-C.",
+                en: "Watching \(ShownName.of(folder.path)). New documents are read once they have been quiet for \(seconds) s. Stop with Ctrl-C."))
         case .resuming(let count):
             terminal.error(UserMessage(
                 nb: "Tar opp igjen \(count) dokument\(count == 1 ? "" : "er") som ikke ble ferdig\(count == 1 ? "" : "e") sist.",
@@ -248,8 +248,11 @@ struct WatchReport: Sendable {
                 let time = formatter.string(from: retryAt)
                 line += " " + UserMessage(nb: "Prøver igjen kl. \(time).", en: "Trying again at \(time).").text()
             } else if let first = moved.first {
-                line += "\n    → \(first)"
-                if let note { line += " " + UserMessage(nb: "(se \(note))", en: "(see \(note))").text() }
+                line += "\n    → \(ShownName.of(first))"
+                if let note {
+                    let shown = ShownName.of(note)
+                    line += " " + UserMessage(nb: "(se \(shown))", en: "(see \(shown))").text()
+                }
             }
             terminal.line(line)
         case .problem(let message):
@@ -261,6 +264,6 @@ struct WatchReport: Sendable {
 
     private static func movedLine(_ moved: [String]) -> String {
         guard let first = moved.first else { return "" }
-        return "\n    → \(first)" + (moved.count > 1 ? " (+\(moved.count - 1))" : "")
+        return "\n    → \(ShownName.of(first))" + (moved.count > 1 ? " (+\(moved.count - 1))" : "")
     }
 }

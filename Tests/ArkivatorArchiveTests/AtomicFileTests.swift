@@ -129,6 +129,24 @@ import TestSupport
         }
     }
 
+    /// A full disk (or any failure) while the hidden temporary file is written is told of the
+    /// file it was to become; a temporary name that reaches a message anyway shows its folder.
+    @Test func messagesNameTheTargetNeverTheTemporaryFile() throws {
+        let full = AtomicFileError(errno: ENOSPC, operation: "write", path: "/arkiv/Kari/.arkivator-0123456789abcdef.tmp")
+        #expect(full.userMessage.norwegian.hasPrefix("Disken er full, så en fil i /arkiv/Kari kunne ikke lagres"),
+                "\(full.userMessage.norwegian)")
+        #expect(full.userMessage.english.contains("Free some space on the disk holding /arkiv/Kari"), "\(full.userMessage.english)")
+        #expect(!full.userMessage.norwegian.contains(".arkivator-") && !full.userMessage.english.contains(".arkivator-"))
+        let named = AtomicFileError(errno: ENOSPC, operation: "write", path: "/arkiv/Kari/brev.docx")
+        #expect(named.userMessage.norwegian.hasPrefix("Disken er full, så /arkiv/Kari/brev.docx kunne ikke lagres"))
+        // The first write of the temporary file fails (a folder that is gone): the target is named.
+        try withTemporaryDirectory { folder in
+            let target = folder.appendingPathComponent("borte/brev.docx")
+            let error = atomicError { try AtomicFile.write([1], to: target) }
+            #expect(error?.path == target.path, "\(String(describing: error))")
+        }
+    }
+
     @Test func errnoMapsToPlainMessages() {
         let cases: [(Int32, AtomicFileError.Kind, String)] = [
             (ENOSPC, .diskFull, "Disken er full"), (EDQUOT, .diskFull, "Disken er full"),

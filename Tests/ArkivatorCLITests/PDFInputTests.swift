@@ -44,6 +44,9 @@ import Testing
             #expect(qpdf.terminationStatus == 0)
             let cut = dir.appendingPathComponent("avkuttet.pdf")
             try Data(whole.prefix(whole.count - 40)).write(to: cut)
+            // A PDF's start and end around bytes poppler cannot make sense of.
+            let broken = dir.appendingPathComponent("skadet.pdf")
+            try Data("%PDF-1.4\n1 0 obj << /Type /Catalog /Pages 9 0 R >> endobj\nsøppel\n%%EOF\n".utf8).write(to: broken)
             let many = dir.appendingPathComponent("ti-tusen.pdf")
             try Data(PDFMaker.blank(pages: 10_000)).write(to: many)
             let huge = dir.appendingPathComponent("enorm.pdf")
@@ -56,7 +59,7 @@ import Testing
             process.executableURL = URL(fileURLWithPath: "/usr/bin/time")
             process.arguments = ["-f", "maxrss-kb=%M", CLI.executable.path, "ingest", "--json", "--no-archive",
                                  "--library", dir.appendingPathComponent("bibliotek").path,
-                                 locked.path, cut.path, many.path, huge.path, heavy.path, good]
+                                 locked.path, cut.path, broken.path, many.path, huge.path, heavy.path, good]
             process.environment = CLI.environment()
             let out = Pipe(), err = Pipe()
             process.standardOutput = out
@@ -67,9 +70,13 @@ import Testing
             process.waitUntilExit()
             #expect(process.terminationStatus == 1, "\(stderr)")
             let records = try CLI.records(CLI.Output(status: 0, stdout: stdout, stderr: ""))
-            #expect(records.map { $0["errorCode"] as? String } == ["encrypted", "truncated", "tooManyPages", "tooLarge", "tooLarge", nil])
+            #expect(records.map { $0["errorCode"] as? String }
+                == ["encrypted", "truncated", "undecodable", "tooManyPages", "pageSize", "tooLarge", nil])
             #expect((records.first?["error"] as? String)?.contains("låst med passord") == true)
-            #expect((records[4]["error"] as? String)?.contains("til sammen for mange piksler") == true, "\(records[4])")
+            #expect((records[2]["error"] as? String)?.hasPrefix("PDF-en er skadet") == true, "\(records[2])")
+            #expect((records[4]["error"] as? String)?.contains("ikke en ekte sidestørrelse") == true, "\(records[4])")
+            #expect((records[4]["error"] as? String)?.contains("oppløsning") == false, "\(records[4])")
+            #expect((records[5]["error"] as? String)?.contains("til sammen for mange piksler") == true, "\(records[5])")
             let line = try #require(stderr.split(separator: "\n").last { $0.hasPrefix("maxrss-kb=") })
             let kilobytes = try #require(Int(line.dropFirst("maxrss-kb=".count)))
             #expect(kilobytes <= 400 * 1024, "peak RSS \(kilobytes / 1024) MB")

@@ -55,7 +55,7 @@ import Testing
     @Test func namedFilesAreAlwaysConsideredAndMissingOnesReported() {
         let found = DocumentFinder().find([Fixtures.url("bad/not-an-image.png").path, "/finnes/ikke.jpg"])
         #expect(found.documents.count == 1)
-        #expect(found.problems == [DocumentFinder.Problem(path: "/finnes/ikke.jpg", reason: "missing")])
+        #expect(found.problems == [.missing("/finnes/ikke.jpg")])
     }
 }
 
