@@ -26,6 +26,13 @@ public enum ShownName {
         return shown
     }
 
+    /// A message of one or more lines: its line breaks kept, every other control character escaped
+    /// (so no text taken from outside, such as a system's error description, can recolour the
+    /// terminal). Names in it should have been shown with ``of(_:)`` already.
+    public static func lines(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { of(String($0)) }.joined(separator: "\n")
+    }
+
     /// C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional marks.
     static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

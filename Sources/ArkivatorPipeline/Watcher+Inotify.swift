@@ -125,7 +125,7 @@ struct WatcherError: UserFacingError {
     var errorCode: String { "watch" }
 
     var userMessage: UserMessage {
-        let what = "\(operation)\(path.isEmpty ? "" : " \(path)"): \(String(cString: strerror(number)))"
+        let what = "\(operation)\(path.isEmpty ? "" : " \(ShownName.of(path))"): \(String(cString: strerror(number)))"
         return UserMessage(nb: "Et systemkall feilet under overvåkingen av mappen (\(what)).",
                            en: "A system call failed while watching the folder (\(what)).")
     }

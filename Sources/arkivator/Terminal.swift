@@ -14,7 +14,7 @@ struct Terminal: Sendable {
     }
 
     func error(_ message: UserMessage) {
-        FileHandle.standardError.write(Data((message.text() + "\n").utf8))
+        FileHandle.standardError.write(Data((ShownName.lines(message.text()) + "\n").utf8))
     }
 
     /// Overwrites the current line on standard error (for a progress bar).

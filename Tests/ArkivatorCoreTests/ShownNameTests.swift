@@ -1,0 +1,27 @@
+import ArkivatorCore
+import Testing
+
+/// Names printed with their control characters visible.
+@Suite struct ShownNameTests {
+    @Test func controlCharactersAreEscaped() {
+        #expect(ShownName.of("brev\n✔ falsk.png") == #"brev\n✔ falsk.png"#)
+        #expect(ShownName.of("rød\u{1B}[31m.png") == #"rød\u{1B}[31m.png"#)
+        #expect(ShownName.of("a\tb\rc\u{7F}\u{9B}") == #"a\tb\rc\u{7F}\u{9B}"#)
+        #expect(ShownName.of("gnp.\u{202E}brev.exe") == #"gnp.\u{202E}brev.exe"#)
+        #expect(ShownName.of("linje\u{2028}to") == #"linje\u{2028}to"#)
+    }
+
+    @Test func ordinaryNamesAreLeftAlone() {
+        for name in ["Brev fra sykehuset/side 1.png", "Ærlig øre å.pdf", "C:\\skann\\1.jpg", "📄 brev.heic", ""] {
+            #expect(ShownName.of(name) == name)
+        }
+        // Escaping twice changes nothing more (a name shown in a line that is shown again).
+        let once = ShownName.of("a\nb\u{1B}")
+        #expect(ShownName.of(once) == once)
+        #expect(!once.contains("\n") && !once.contains("\u{1B}"))
+    }
+
+    @Test func messagesKeepTheirLinesOnly() {
+        #expect(ShownName.lines("Første linje\nandre \u{1B}[2J linje\r") == #"Første linje"# + "\n" + #"andre \u{1B}[2J linje\r"#)
+    }
+}
