@@ -94,7 +94,9 @@ public struct FolderWalk: Sendable {
 
     /// Walks `root` (a folder): one ``Listing`` per folder entered, each before its subfolders',
     /// in name order; and the names refused. A root that cannot be listed gives nothing.
-    public mutating func walk(_ root: String) -> (listings: [Listing], problems: [Problem]) {
+    public mutating func walk(_ named: String) -> (listings: [Listing], problems: [Problem]) {
+        var root = named
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
         var info = stat()
         guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return ([], []) }
         guard seen.insert(Identity(info)).inserted else { return ([], []) }
@@ -115,7 +117,7 @@ public struct FolderWalk: Sendable {
         var documents: [String] = [], others: [String] = [], subfolders: [String] = []
         for name in names.sorted() {
             if isRoot && skipping.contains(name) { continue }
-            let path = folder + "/" + name
+            let path = (folder == "/" ? "" : folder) + "/" + name
             if Self.isIgnored(name) {
                 others.append(path)
                 continue
