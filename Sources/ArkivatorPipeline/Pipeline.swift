@@ -375,9 +375,11 @@ private final class Run: Sendable {
         }
         if let archive = options.archive {
             let start = Date()
-            let pages = assembly.pages.compactMap { $0 }
+            var pages = assembly.pages.compactMap { $0 }
             if archive.redact { record.text = Redaction.redact(record.text) }
             do {
+                // The numbers boxed on the page images too: the reading has their words' boxes.
+                if archive.redact { pages = try pages.map { try PageRedaction.redacted($0) } }
                 if let library = archive.library {
                     try LibraryStage.file(&record, pages: pages, originalPDF: assembly.originalPDF, archive: archive,
                                           library: library)

@@ -93,7 +93,8 @@ final class IngestReport: Sendable {
     }
 
     static func describe(_ record: DocumentRecord) -> String {
-        let name = record.sources.count == 1 ? record.sources[0] : "\(record.sources[0]) (+\(record.sources.count - 1))"
+        // A fødselsnummer in a file name or a title is never printed (nor logged from here).
+        let name = Redaction.redact(record.sources.count == 1 ? record.sources[0] : "\(record.sources[0]) (+\(record.sources.count - 1))")
         if let failure = record.failure { return "✘ \(name): \(failure.userMessage.text())" }
         if let message = record.libraryMessage, record.libraryStatus != .added { return "= \(name): \(message.text())" }
         if record.noText {
@@ -107,7 +108,7 @@ final class IngestReport: Sendable {
             en: "\(pages) page\(pages == 1 ? "" : "s"), \(words) words, confidence \(confidence) %").text()
         if let k = record.classification {
             let who = ShownPerson.message(familyMember: k.familyMember, person: k.person).text()
-            line += "\n    \(k.title) · \(who)"
+            line += "\n    \(Redaction.redact(k.title)) · \(who)"
             if let id = record.libraryID { line += " · id \(id)" }
             if !k.needsReview.isEmpty {
                 line += " · " + UserMessage(nb: "sjekk: ", en: "check: ").text() + k.needsReview.joined(separator: ", ")

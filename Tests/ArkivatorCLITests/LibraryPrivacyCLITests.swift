@@ -3,8 +3,8 @@ import TestSupport
 import Testing
 
 /// The fødselsnummer in `clean.png` (a household member's own letter): never in the database
-/// files or a backup; shown by `show --text` until `redact`; gone from text and .docx after
-/// `redact`, and everywhere with `ingest --redact`.
+/// files or a backup; shown by `show --text` until `redact`; gone from text, .docx, PDF text and
+/// page image after `redact`, and everywhere with `ingest --redact`.
 @Suite(.serialized) struct LibraryPrivacyCLITests {
     let fnr: String
     var spaced: String { fnr.prefix(6) + " " + fnr.suffix(5) }
@@ -73,11 +73,11 @@ import Testing
             #expect(try CLI.run(["backup", backup.path], library: library).status == 0)
             try expectNoNumber(in: [backup], "backup")
 
-            // show says the text holds a number; show --text shows it: it is the user's own letter.
+            // show says where the number is; show --text shows it: it is the user's own letter.
             let show = try CLI.run(["show", id], library: library)
             #expect(show.status == 0)
-            #expect(show.stdout.contains("inneholder 1 fødselsnummer") && show.stdout.contains("arkivator redact \(id)"),
-                    "\(show.stdout)")
+            #expect(show.stdout.contains("står fortsatt i teksten og .docx-filen, i PDF-teksten, i sidebildet")
+                    && show.stdout.contains("arkivator redact \(id)"), "\(show.stdout)")
             let text = try CLI.run(["show", id, "--text"], library: library)
             #expect(text.stdout.contains(fnr), "show --text shows the letter as written")
             #expect(text.stdout.contains("Pasient: \(name)"))
@@ -90,13 +90,13 @@ import Testing
             #expect(try OutsideTool.docxText(URL(fileURLWithPath: try #require(files["docx"]))).contains(fnr),
                     "before redact the .docx holds the letter as written")
 
-            // redact: text, index and .docx.
+            // redact: text, index, .docx, PDF text and page image.
             let redact = try CLI.run(["redact", id], library: library)
             #expect(redact.status == 0 && redact.stdout.contains("Skjulte 1 fødselsnummer"), "\(redact.stdout) \(redact.stderr)")
             let after = try CLI.run(["show", id, "--text"], library: library)
             #expect(!after.stdout.contains(fnr) && !after.stdout.contains(spaced))
             #expect(after.stdout.contains(masked), "\(after.stdout)")
-            #expect(!(try CLI.run(["show", id], library: library).stdout.contains("inneholder 1 fødselsnummer")))
+            #expect(!(try CLI.run(["show", id], library: library).stdout.contains("står fortsatt")))
             let docx = try OutsideTool.docxText(URL(fileURLWithPath: try #require(files["docx"])))
             #expect(!docx.contains(fnr) && !docx.contains(spaced), "the .docx still holds the number")
             #expect(docx.contains(masked))
@@ -105,8 +105,7 @@ import Testing
             let second = dir.appendingPathComponent("kopi-2.sqlite")
             #expect(try CLI.run(["backup", second.path], library: library).status == 0)
             try expectNoNumber(in: [second], "backup after redact")
-            // As documented, the page image and the PDF still show the paper.
-            if let pdf = try pdfText(files["pdf"]) { #expect(pdf.filter(\.isNumber).contains(fnr)) }
+            if let pdf = try pdfText(files["pdf"]) { #expect(!pdf.filter(\.isNumber).contains(fnr) && !pdf.contains(spaced)) }
             // A second redact finds nothing.
             #expect(try CLI.run(["redact", id], library: library).stdout.contains("Fant ingen fødselsnummer"))
         }
@@ -127,6 +126,8 @@ import Testing
             #expect(json["fodselsnummerCount"] as? Int == 0)
             let docx = try OutsideTool.docxText(URL(fileURLWithPath: try #require(files["docx"])))
             #expect(!docx.contains(fnr) && !docx.contains(spaced) && docx.contains(masked))
+            let show = try CLI.run(["show", id], library: library).stdout
+            #expect(!show.contains("står fortsatt"), "the page image is boxed too: \(show)")
             if let pdf = try pdfText(files["pdf"]) {
                 #expect(!pdf.filter(\.isNumber).contains(fnr), "the PDF text holds the number")
                 #expect(!pdf.contains(spaced))
