@@ -18,7 +18,8 @@ import Testing
     func expectNoNumber(in files: [URL], _ label: String) throws {
         for file in files where FileManager.default.fileExists(atPath: file.path) {
             let bytes = try Data(contentsOf: file)
-            #expect(bytes.count > 0)
+            // The -wal is empty once `redact` has copied it into the database file.
+            #expect(bytes.count > 0 || file.lastPathComponent.hasSuffix("-wal"))
             #expect(bytes.range(of: Data(fnr.utf8)) == nil, "\(label): \(file.lastPathComponent) holds the number")
             #expect(bytes.range(of: Data(spaced.utf8)) == nil, "\(label): \(file.lastPathComponent) holds the spaced number")
             // UTF-16 too (SQLite can store text so).
