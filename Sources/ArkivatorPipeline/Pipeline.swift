@@ -311,6 +311,16 @@ private final class Run: Sendable {
         } catch {
             failure = DocumentFailure(error, in: .intake)
         }
+        // `--redact`: the numbers boxed on the page image (the reading has their words' boxes)
+        // before any copy of it is written.
+        if options.archive?.redact == true, let page = kept {
+            do {
+                kept = try PageRedaction.redacted(page)
+            } catch {
+                kept = nil
+                failure = DocumentFailure(error, in: .write)
+            }
+        }
         var imageName: String?
         if kept != nil, let directory = options.pageImageDirectory {
             let pageCount = state.withLockedValue { $0.assemblies[index].pages.count }
@@ -375,11 +385,9 @@ private final class Run: Sendable {
         }
         if let archive = options.archive {
             let start = Date()
-            var pages = assembly.pages.compactMap { $0 }
+            let pages = assembly.pages.compactMap { $0 }
             if archive.redact { record.text = Redaction.redact(record.text) }
             do {
-                // The numbers boxed on the page images too: the reading has their words' boxes.
-                if archive.redact { pages = try pages.map { try PageRedaction.redacted($0) } }
                 if let library = archive.library {
                     try LibraryStage.file(&record, pages: pages, originalPDF: assembly.originalPDF, archive: archive,
                                           library: library)

@@ -42,8 +42,8 @@ extension Arkivator {
             terminal.line(withNumbers
                 ? UserMessage(nb: "Fødselsnumrene står i klartekst i arkivator-eksport.json og .docx-filene: hold eksporten privat.",
                               en: "The national ID numbers are in clear in arkivator-eksport.json and the .docx files: keep the export private.").text()
-                : UserMessage(nb: "Fødselsnumrene er skjult (DDMMÅÅ •••••) i arkivator-eksport.json og .docx-filene; PDF-ene og sidebildene viser papiret slik det er. Ta dem med: --with-numbers.",
-                              en: "The national ID numbers are masked (DDMMYY •••••) in arkivator-eksport.json and the .docx files; the PDFs and page images show the paper as it is. To include them: --with-numbers.").text())
+                : UserMessage(nb: "Fødselsnumrene er skjult (DDMMÅÅ •••••) i arkivator-eksport.json og .docx-filene. PDF-ene og sidebildene er kopier av arkivets: der er nummeret skjult bare i dokumenter du har kjørt «arkivator redact» på. Ta numrene med: --with-numbers.",
+                              en: "The national ID numbers are masked (DDMMYY •••••) in arkivator-eksport.json and the .docx files. The PDFs and page images are copies of the archive's: the number is hidden there only in documents you have run \"arkivator redact\" on. To include the numbers: --with-numbers.").text())
             LibraryCommand.reportMissing(report.missingFiles)
         }
     }

@@ -253,7 +253,7 @@ struct WatchReport: Sendable {
             }
             terminal.line(line)
         case .problem(let message):
-            terminal.error(message)
+            terminal.error(UserMessage(nb: Redaction.redact(message.norwegian), en: Redaction.redact(message.english)))
         case .stopping:
             terminal.error(UserMessage(nb: "Stoppet.", en: "Stopped."))
         }

@@ -115,8 +115,13 @@ import Testing
     @Test func ingestRedactHidesTheNumberEverywhere() throws {
         try withTemporaryDirectory { dir in
             let library = dir.appendingPathComponent("bibliotek")
-            let ingest = try CLI.run(["ingest", "--redact", "--json", Fixtures.url("clean.png").path], library: library)
+            let out = dir.appendingPathComponent("sider")
+            let ingest = try CLI.run(["ingest", "--redact", "--json", "--out", out.path, Fixtures.url("clean.png").path], library: library)
             #expect(ingest.status == 0, "\(ingest.stderr)")
+            // The page image written with --out is the boxed one, as in the archive.
+            let pages = try FileManager.default.contentsOfDirectory(at: out, includingPropertiesForKeys: nil)
+            #expect(pages.count == 1 && pages.allSatisfy { (try? Data(contentsOf: $0))?.range(of: Data("fodselsnummer redacted".utf8)) != nil },
+                    "\(pages)")
             #expect(!ingest.stdout.contains(fnr) && !ingest.stdout.contains(spaced), "the JSON record holds the number")
             let (id, files) = try onlyDocument(library)
 
