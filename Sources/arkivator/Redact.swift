@@ -13,14 +13,14 @@ extension Arkivator {
                 Bytter hvert fødselsnummer ut med DDMMÅÅ ••••• i den lagrede teksten, søkeindeksen, \
                 .docx-filen, PDF-ens tekst og filnavnene, og legger en svart boks over nummeret på \
                 sidebildene og i PDF-en (sidene leses på nytt for å finne ordene). Databasefilen ryddes \
-                så det gamle nummeret ikke står igjen i den. Gjelder vanlige fødselsnumre, D- og H-numre \
-                og syntetiske testnumre. «arkivator ingest --redact» gjør det samme med én gang.
+                så det gamle nummeret ikke står igjen i den. Gjelder vanlige fødselsnumre, D- og H-numre, \
+                syntetiske testnumre og numre etter regelen fra 2032. «arkivator ingest --redact» gjør det samme med én gang.
 
                 (Replaces each national ID number with DDMMYY ••••• in the stored text, the index, the \
                 .docx, the PDF's text and the file names, and paints a black box over the number on the \
                 page images and in the PDF (the pages are read again to find the words). The database \
                 file is cleaned so the old number does not linger in it. Covers ordinary numbers, D- and \
-                H-numbers and synthetic test numbers. "arkivator ingest --redact" does the same at once.)
+                H-numbers, synthetic test numbers and numbers under the rule from 2032. "arkivator ingest --redact" does the same at once.)
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
