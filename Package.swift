@@ -119,7 +119,7 @@ let package = Package(
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
         .testTarget(name: "ArkivatorPipelineTests", dependencies: [
-            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorIntake", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorLLM",
+            "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorIntake", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorLLM",
             "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),

@@ -1,6 +1,13 @@
 import Foundation
 
-/// A Norwegian fødselsnummer (or D-number): 11 digits, a birth date and two mod-11 control digits.
+/// A Norwegian fødselsnummer in any of its forms: 11 digits, a birth date and two mod-11
+/// control digits.
+///
+/// The forms found in letters: the ordinary number; the D-number (day + 40: people without a
+/// permanent Norwegian address); the H-number (month + 40: a help number health services give
+/// someone whose number they do not know); the synthetic numbers of test data (month + 80);
+/// and a D-number combined with either month form. Numbers issued from 2032 may use more values
+/// for the first control digit (see ``controlsValid(_:)``).
 ///
 /// The digits are kept private: `description` and `masked` show only the birth date part, so a
 /// value can be printed or logged without leaking the number.
@@ -11,6 +18,23 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
     public let birthDate: DateComponents
     /// True for a D-number (first digit raised by 4: people without a permanent Norwegian address).
     public let isDNumber: Bool
+    /// Which month series the number belongs to.
+    public let series: Series
+    /// True when the first control digit is valid only by the rule used from 2032.
+    public let usesControlRule2032: Bool
+
+    /// The month part of a number: the birth month itself, or raised to mark a kind of number.
+    public enum Series: Int, Sendable, Hashable, CaseIterable {
+        /// The birth month as it is.
+        case ordinary = 0
+        /// Month + 40: an H-number (hjelpenummer).
+        case hNumber = 40
+        /// Month + 80: a synthetic number from test data (Skatteetaten's Test-Norge).
+        case synthetic = 80
+
+        /// How much the month is raised by.
+        public var monthOffset: Int { rawValue }
+    }
 
     /// Why a string is not a valid fødselsnummer.
     public enum Problem: UserFacingError, Sendable, Equatable {
@@ -43,35 +67,71 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         let digits = text.filter { !$0.isWhitespace && $0 != "." }
         guard digits.count == 11, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notElevenDigits }
         let d = digits.compactMap { $0.wholeNumberValue }
-        guard let control = Self.controlDigits(Array(d.prefix(9))), control == (d[9], d[10]) else { throw .wrongControlDigits }
+        guard let rule2032 = Self.controlsValid(d) else { throw .wrongControlDigits }
         var day = d[0] * 10 + d[1]
-        let month = d[2] * 10 + d[3]
+        var month = d[2] * 10 + d[3]
         let isD = day > 40
         if isD { day -= 40 }
+        let series: Series
+        switch month {
+        case 81...92: series = .synthetic
+        case 41...52: series = .hNumber
+        default: series = .ordinary
+        }
+        month -= series.monthOffset
         let yy = d[4] * 10 + d[5]
         let individual = d[6] * 100 + d[7] * 10 + d[8]
-        guard let year = Self.year(yy: yy, individual: individual),
-              CalendarDate.isValid(year: year, month: month, day: day) else { throw .impossibleDate }
+        guard let year = Self.birthYear(yy: yy, individual: individual, month: month, day: day) else { throw .impossibleDate }
         self.digits = digits
         self.isDNumber = isD
+        self.series = series
+        self.usesControlRule2032 = rule2032
         self.birthDate = DateComponents(year: year, month: month, day: day)
     }
 
-    /// The two control digits for the first nine, or nil when no valid number starts with them.
+    static let firstWeights = [3, 7, 6, 1, 8, 9, 4, 5, 2]
+    static let secondWeights = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
+
+    /// Whether the two control digits of `d` (11 digits) are right: nil when they are not, else
+    /// whether the first one is right only by the rule used from 2032.
+    ///
+    /// The first control digit k1 is right when (3·d1 + 7·d2 + 6·d3 + 1·d4 + 8·d5 + 9·d6 + 4·d7 +
+    /// 5·d8 + 2·d9 + k1) mod 11 is 0 (every number issued before 2032), or, for numbers issued
+    /// from 1 January 2032, 0, 1, 2 or 3. The second one k2 is unchanged: (5·d1 + 4·d2 + 3·d3 +
+    /// 2·d4 + 7·d5 + 6·d6 + 5·d7 + 4·d8 + 3·d9 + 2·k1 + k2) mod 11 is 0.
+    /// Source: Skatteetaten, «Nye fødselsnummer og d-nummer fra 2032» ("Ny kontrollberegning vil
+    /// akseptere 0, 1, 2 og 3 som gyldige verdier"),
+    /// https://www.skatteetaten.no/deling/opplysninger/folkeregisteropplysninger/pid/ , with the
+    /// calculation in Skatteetaten's technical description «Nytt fødselsnummer fra 2032»,
+    /// https://skatteetaten.github.io/folkeregisteret-api-dokumentasjon/nytt-fodselsnummer-fra-2032/
+    public static func controlsValid(_ d: [Int]) -> Bool? {
+        guard d.count == 11 else { return nil }
+        let first = (zip(d.prefix(9), firstWeights).reduce(0) { $0 + $1.0 * $1.1 } + d[9]) % 11
+        let second = (zip(d.prefix(10), secondWeights).reduce(0) { $0 + $1.0 * $1.1 } + d[10]) % 11
+        guard second == 0, (0...3).contains(first) else { return nil }
+        return first != 0
+    }
+
+    /// The two control digits for the first nine by the rule used before 2032, or nil when no
+    /// such number starts with them.
     public static func controlDigits(_ first9: [Int]) -> (Int, Int)? {
-        guard first9.count == 9 else { return nil }
-        let w1 = [3, 7, 6, 1, 8, 9, 4, 5, 2]
-        let w2 = [5, 4, 3, 2, 7, 6, 5, 4, 3, 2]
-        var k1 = 11 - zip(first9, w1).reduce(0) { $0 + $1.0 * $1.1 } % 11
-        if k1 == 11 { k1 = 0 }
+        controlDigits(first9, remainder: 0)
+    }
+
+    /// The two control digits for the first nine when the first control sum leaves `remainder`
+    /// (0 before 2032; 0, 1, 2 or 3 from 2032), or nil when the first control digit would be 10
+    /// or the second one 10.
+    public static func controlDigits(_ first9: [Int], remainder: Int) -> (Int, Int)? {
+        guard first9.count == 9, (0...3).contains(remainder) else { return nil }
+        let k1 = ((remainder - zip(first9, firstWeights).reduce(0) { $0 + $1.0 * $1.1 }) % 11 + 11) % 11
         guard k1 != 10 else { return nil }
-        var k2 = 11 - zip(first9 + [k1], w2).reduce(0) { $0 + $1.0 * $1.1 } % 11
-        if k2 == 11 { k2 = 0 }
+        let k2 = (11 - zip(first9 + [k1], secondWeights).reduce(0) { $0 + $1.0 * $1.1 } % 11) % 11
         guard k2 != 10 else { return nil }
         return (k1, k2)
     }
 
-    /// The century from the individual number, as the population register assigns it.
+    /// The century from the individual number, as the population register assigned it before
+    /// 2032.
     static func year(yy: Int, individual: Int) -> Int? {
         switch individual {
         case 0...499: return 1900 + yy
@@ -80,6 +140,17 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         case 900...999 where yy >= 40: return 1900 + yy
         default: return nil
         }
+    }
+
+    /// The birth year: by the century rule of the individual number where it gives a real date;
+    /// numbers issued from 2032 no longer tell the century, so otherwise the latest century in
+    /// which the date exists and is not in the future. Nil when the date exists in none.
+    static func birthYear(yy: Int, individual: Int, month: Int, day: Int) -> Int? {
+        if let year = year(yy: yy, individual: individual), CalendarDate.isValid(year: year, month: month, day: day) {
+            return year
+        }
+        let thisYear = Calendar(identifier: .gregorian).component(.year, from: Date())
+        return [2000 + yy, 1900 + yy, 1800 + yy].first { $0 <= thisYear && CalendarDate.isValid(year: $0, month: month, day: day) }
     }
 
     /// A fødselsnummer in a text and where it stands: a range of the text's Unicode scalars.

@@ -1,7 +1,8 @@
 /// How a fødselsnummer is hidden wherever arkivator shows or stores text: `DDMMYY •••••`, the
 /// birth date kept (it says whose letter it is), the personal number gone. The one policy for the
-/// family list, the library's masked text and index, `redact`, `ingest --redact` and the
-/// archive's searchable PDF; the numbers are found by ``Fodselsnummer/matches(in:)``.
+/// family list, the library's masked text and index, `redact`, `ingest --redact`, the
+/// archive's searchable PDF, `export` and the lines printed and logged; the numbers are found by
+/// ``Fodselsnummer/matches(in:)``. (On page images a number's words get a black box instead.)
 public enum Redaction {
     /// What stands in place of the five personal digits.
     public static let hiddenDigits = "•••••"

@@ -5,10 +5,13 @@
 ///
 /// `brev\n✔ falsk.png` is shown as `brev\n✔ falsk.png` with a visible backslash and `n`; an ESC
 /// as `\u{1B}`. Line and paragraph separators and the marks that reverse the direction of text
-/// are escaped too (they can make a name read as something else). Everything else is left as it is.
+/// are escaped too (they can make a name read as something else). A fødselsnummer in the name is
+/// masked (``Redaction``), so no line printed or logged from a name carries one. Everything else is
+/// left as it is.
 public enum ShownName {
-    /// `name` with every control character escaped.
-    public static func of(_ name: String) -> String {
+    /// `name` with every fødselsnummer masked and every control character escaped.
+    public static func of(_ raw: String) -> String {
+        let name = Redaction.redact(raw)
         guard name.unicodeScalars.contains(where: needsEscape) else { return name }
         var shown = ""
         for scalar in name.unicodeScalars {

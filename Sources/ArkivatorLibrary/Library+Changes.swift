@@ -119,19 +119,40 @@ extension Library {
 
     // MARK: Redaction
 
-    /// Replaces every fødselsnummer in the document's text with `DDMMYY •••••`: in the index, the
-    /// stored text and the `.docx`. Returns how many numbers were replaced (0: nothing to do).
-    /// The page images and the PDF are pictures of the paper and still show the number.
+    /// Replaces every fødselsnummer in the document's text and metadata with `DDMMYY •••••`: in
+    /// the stored text, every column, the index, the `.docx`, the file names (the title) and the
+    /// journal's record of the file received. Then the database file is cleaned: the index's old
+    /// segments merged away, terms no document holds forgotten, and the `-wal` emptied into the
+    /// file, whose freed pages `secure_delete` has zeroed; no old row survives in its bytes.
+    /// Returns how many numbers the text held (0: the text had none; the metadata and the file
+    /// are cleaned all the same). The page images and the PDF are the pipeline's part (see
+    /// `Household.redact`).
     @discardableResult
     public func redact(_ id: String, programVersion: String) throws -> Int {
         let document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let count = Fodselsnummer.matches(in: document.text).count
-        guard count > 0 else { return 0 }
-        let redacted = Redaction.redact(document.text)
-        var updated = document
-        updated.text = redacted
-        try rewrite(updated, from: document, programVersion: programVersion, text: redacted)
+        var updated = document.masked
+        updated.fodselsnummerCount = 0
+        try rewrite(updated, from: document, programVersion: programVersion, text: updated.text)
+        try withDatabase { database in
+            try database.inTransaction {
+                try database.execute("UPDATE documents SET source_name = ? WHERE id = ?",
+                                     [Redaction.redact(document.sourceName), document.number])
+                for row in try database.rows("SELECT sha256, source, reason FROM journal WHERE document_id = ? OR sha256 = ?",
+                                             [document.number, document.sha256]) {
+                    guard let sha = row[0].string else { continue }
+                    try database.execute("UPDATE journal SET source = ?, reason = ? WHERE sha256 = ?",
+                                         [Redaction.redact(row[1].string ?? ""), row[2].string.map(Redaction.redact), sha])
+                }
+                try database.execute("DELETE FROM term_documents WHERE documents <= 0")
+            }
+            try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
+            try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('optimize')")
+            do {
+                try database.checkpoint()
+            } catch let error as DatabaseError where error.isBusy {}
+        }
         return count
     }
 }

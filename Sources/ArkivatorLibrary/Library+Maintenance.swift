@@ -93,10 +93,12 @@ extension Library {
     }
 
     /// Writes every document (not the trash) to `folder`: `arkivator-eksport.json` with the
-    /// metadata and full text (fødselsnumre included, as in the letters), and each document's
-    /// files under `<Person>/Dokumenter` and `<Person>/Bilder` as in the archive. The folder must
-    /// be new or empty; it is made private (0700).
-    public func export(to folder: URL) throws -> ExportReport {
+    /// metadata and full text, and each document's files under `<Person>/Dokumenter` and
+    /// `<Person>/Bilder` as in the archive. Fødselsnumre are masked (`DDMMYY •••••`) in the JSON
+    /// and in each `.docx`, which is written from the masked text, unless `withNumbers`; the PDFs
+    /// and page images are copies of the archive's (pictures of the paper: `redact` boxes the
+    /// number there). The folder must be new or empty; it is made private (0700).
+    public func export(to folder: URL, withNumbers: Bool = false, programVersion: String = ArkivatorVersion.current) throws -> ExportReport {
         let manager = FileManager.default
         if manager.fileExists(atPath: folder.path),
            !((try? manager.contentsOfDirectory(atPath: folder.path))?.isEmpty ?? false) {
@@ -106,10 +108,15 @@ extension Library {
         var exported: [LibraryDocument] = []
         var copied = 0
         var missing: [String] = []
-        for var document in try allDocuments(revealNumbers: true) {
+        let filing = DocumentFiling(programVersion: programVersion)
+        for stored in try allDocuments(revealNumbers: withNumbers) {
+            var document = withNumbers ? stored : stored.masked
+            // A .docx that shows a number is written again from the masked text.
+            let rewriteDocx = !withNumbers && (stored.fodselsnummerCount > 0 || document != stored)
             var files: [ArchivedFile] = []
             for file in document.files {
-                let relative = file.url.pathComponents.suffix(3).joined(separator: "/")
+                let path = file.url.pathComponents.suffix(3).joined(separator: "/")
+                let relative = withNumbers ? path : Redaction.redact(path)
                 let target = folder.appendingPathComponent(relative)
                 guard manager.fileExists(atPath: file.path) else {
                     missing.append(file.path)
@@ -117,7 +124,8 @@ extension Library {
                 }
                 try AtomicFile.createDirectory(target.deletingLastPathComponent().deletingLastPathComponent())
                 try AtomicFile.createDirectory(target.deletingLastPathComponent())
-                let bytes = try [UInt8](Data(contentsOf: file.url))
+                let bytes = try file.kind == .docx && rewriteDocx
+                    ? filing.docx(for: document) : [UInt8](Data(contentsOf: file.url))
                 try AtomicFile.write(bytes, to: target)
                 files.append(ArchivedFile(kind: file.kind, page: file.page, path: relative))
                 copied += 1

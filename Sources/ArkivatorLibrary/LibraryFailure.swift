@@ -50,7 +50,7 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
         nb: "Kunne ikke kryptere fødselsnummeret. Dette er en feil i arkivator; meld fra.",
         en: "Could not encrypt the national ID number. This is a bug in arkivator; please report it.")
 
-    static func trashed(_ id: String) -> LibraryFailure {
+    public static func trashed(_ id: String) -> LibraryFailure {
         .init(.trashed, nb: "Dokument \(id) ligger i papirkurven. Hent det tilbake først: arkivator restore \(id)",
               en: "Document \(id) is in the trash. Bring it back first: arkivator restore \(id)")
     }

@@ -11,7 +11,8 @@ public struct ArchiveOptions: Sendable {
     public var programVersion: String
     /// Records each filed document, with its files, in one transaction; nil files without recording.
     public var library: Library?
-    /// Replace fødselsnumre with `DDMMYY •••••` in the text, the .docx and the PDF text before filing.
+    /// Replace fødselsnumre with `DDMMYY •••••` in the text, the .docx and the PDF text, and box them on
+    /// the page images (see ``PageRedaction``), before filing.
     public var redact: Bool
 
     public init(root: URL, programVersion: String = ArkivatorVersion.current, library: Library? = nil, redact: Bool = false) {

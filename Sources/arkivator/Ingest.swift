@@ -54,7 +54,7 @@ extension Arkivator {
         @Flag(name: .long, help: "Bare les og klassifiser; skriv ingenting til arkivet eller biblioteket. (Read and classify only; file nothing.)")
         var noArchive = false
 
-        @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten. (Hide national ID numbers in text, .docx and PDF text.)")
+        @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten, med svart boks over dem på sidebildene. (Hide national ID numbers in text, .docx and PDF text, boxed on the page images.)")
         var redact = false
 
         @Flag(inversion: .prefixedNo, help: ArgumentHelp(

@@ -124,7 +124,7 @@ final class IngestReport: Sendable {
             en: "\(pages) page\(pages == 1 ? "" : "s"), \(words) words, confidence \(confidence) %").text()
         if let k = record.classification {
             let who = ShownPerson.message(familyMember: k.familyMember, person: k.person).text()
-            line += "\n    \(k.title) · \(who)"
+            line += "\n    \(Redaction.redact(k.title)) · \(who)"
             if let id = record.libraryID { line += " · id \(id)" }
             if !k.needsReview.isEmpty {
                 line += " · " + UserMessage(nb: "sjekk: ", en: "check: ").text() + k.needsReview.joined(separator: ", ")

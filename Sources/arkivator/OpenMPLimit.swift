@@ -6,7 +6,7 @@ import Glibc
 enum OpenMPLimit {
     /// Commands that never run Tesseract: they need not start the program a second time.
     static let commandsWithoutOCR: Set<String> = [
-        "search", "list", "show", "edit", "delete", "restore", "redact", "backup", "export", "reindex", "erase",
+        "search", "list", "show", "edit", "delete", "restore", "backup", "export", "reindex", "erase",
         "family", "classify",
     ]
 

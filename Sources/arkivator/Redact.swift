@@ -5,17 +5,22 @@ import ArkivatorPipeline
 import Foundation
 
 extension Arkivator {
-    /// Removes fødselsnumre from a document's text.
+    /// Hides fødselsnumre in every copy of a document.
     struct Redact: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Fjern fødselsnummer fra et dokument. (Remove national ID numbers from a document.)",
+            abstract: "Skjul fødselsnummer i alle kopier av et dokument. (Hide national ID numbers in every copy of a document.)",
             discussion: """
-                Bytter hvert fødselsnummer i teksten ut med DDMMÅÅ ••••• i søkeindeksen, den lagrede teksten \
-                og .docx-filen. Sidebildene og PDF-en viser fortsatt papiret slik det er. \
-                «arkivator ingest --redact» gjør dette med én gang.
+                Bytter hvert fødselsnummer ut med DDMMÅÅ ••••• i den lagrede teksten, søkeindeksen, \
+                .docx-filen, PDF-ens tekst og filnavnene, og legger en svart boks over nummeret på \
+                sidebildene og i PDF-en (sidene leses på nytt for å finne ordene). Databasefilen ryddes \
+                så det gamle nummeret ikke står igjen i den. Gjelder vanlige fødselsnumre, D- og H-numre, \
+                syntetiske testnumre og numre etter regelen fra 2032. «arkivator ingest --redact» gjør det samme med én gang.
 
-                (Replaces each national ID number in the text with DDMMYY ••••• in the index, the stored \
-                text and the .docx. The page images and the PDF still show the paper as it is.)
+                (Replaces each national ID number with DDMMYY ••••• in the stored text, the index, the \
+                .docx, the PDF's text and the file names, and paints a black box over the number on the \
+                page images and in the PDF (the pages are read again to find the words). The database \
+                file is cleaned so the old number does not linger in it. Covers ordinary numbers, D- and \
+                H-numbers, synthetic test numbers and numbers under the rule from 2032. "arkivator ingest --redact" does the same at once.)
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
@@ -24,14 +29,24 @@ extension Arkivator {
         var id: String
 
         func run() throws {
-            let count = try LibraryCommand.run(libraryOptions) { library in
-                try library.redact(id, programVersion: ArkivatorVersion.current)
+            let household = try LibraryCommand.household(libraryOptions)
+            let report: Household.RedactionReport
+            do {
+                report = try household.redact(id, programVersion: ArkivatorVersion.current)
+            } catch {
+                Terminal().error(UserMessage(error: error))
+                throw ExitCode(1)
             }
-            Terminal().line(count == 0
-                ? UserMessage(nb: "Fant ingen fødselsnummer i teksten; ingenting endret.",
-                              en: "Found no national ID number in the text; nothing changed.").text()
-                : UserMessage(nb: "Skjulte \(count) fødselsnummer i teksten, indeksen og .docx-filen. Sidebildene og PDF-en viser fortsatt papiret.",
-                              en: "Hid \(count) national ID number(s) in the text, the index and the .docx. The page images and the PDF still show the paper.").text())
+            Terminal().line(report.inText == 0 && report.boxes == 0
+                ? UserMessage(nb: "Fant ingen fødselsnummer i teksten eller på sidebildene (\(report.pages) sider lest på nytt); ingenting å skjule.",
+                              en: "Found no national ID number in the text or on the page images (\(report.pages) pages read again); nothing to hide.").text()
+                : UserMessage(nb: "Skjulte \(report.inText) fødselsnummer i teksten, indeksen, .docx-filen og PDF-teksten, og la \(report.boxes) svarte bokser over nummer på sidebildene (\(report.pages) sider lest på nytt).",
+                              en: "Hid \(report.inText) national ID number(s) in the text, the index, the .docx and the PDF text, and painted \(report.boxes) black box(es) over numbers on the page images (\(report.pages) pages read again).").text())
+            if report.unreadable > 0 {
+                Terminal().error(UserMessage(
+                    nb: "\(report.unreadable) sidebilde(r) kunne ikke leses på nytt, og PDF-en ble ikke laget på nytt: der kan nummeret fortsatt stå. Se «arkivator show \(id)».",
+                    en: "\(report.unreadable) page image(s) could not be read again, and the PDF was not made again: the number may still show there. See \"arkivator show \(id)\"."))
+            }
         }
     }
 }

@@ -85,7 +85,7 @@ struct ServeLog: Sendable {
             let next = retryAt == nil ? ", moved to failed/" : ", tried again later"
             logger.warning("inbox: document failed, stage \(failure.stage.rawValue), code \(failure.errorCode)\(next)")
         case .problem(let message):
-            logger.error("inbox: \(message.english)")
+            logger.error("inbox: \(Redaction.redact(message.english))")
         }
     }
 

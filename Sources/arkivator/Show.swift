@@ -1,6 +1,7 @@
 import ArgumentParser
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 
 extension Arkivator {
@@ -61,11 +62,14 @@ extension Arkivator {
             }
             for file in document.files { rows.append([label("Fil", "File"), file.path]) }
             for line in FamilyCommand.table(rows) { terminal.line(line) }
-            if document.fodselsnummerCount > 0 {
+            let places = NumberPlace.places(of: document)
+            if !places.isEmpty {
                 terminal.line("")
+                let nb = places.map { $0.userMessage.norwegian }.joined(separator: ", ")
+                let en = places.map { $0.userMessage.english }.joined(separator: ", ")
                 terminal.line(UserMessage(
-                    nb: "⚠ Teksten inneholder \(document.fodselsnummerCount) fødselsnummer. I biblioteket er det skjult; i .docx-filen står det. Fjern det med: arkivator redact \(document.shortID)",
-                    en: "⚠ The text holds \(document.fodselsnummerCount) national ID number(s). Hidden in the library; present in the .docx. Remove with: arkivator redact \(document.shortID)").text())
+                    nb: "⚠ Fødselsnummer står fortsatt \(nb) (i bibliotekets søkeindeks er det skjult). Skjul det overalt med: arkivator redact \(document.shortID)",
+                    en: "⚠ A national ID number is still \(en) (hidden in the library's index). Hide it everywhere with: arkivator redact \(document.shortID)").text())
             }
             terminal.line("")
             terminal.line(document.text.replacingOccurrences(of: "\u{0C}", with: "\n\n"))

@@ -59,7 +59,7 @@ extension Arkivator {
         @Option(name: .long, help: ArgumentHelp("Arkivmappen. Standard: BIBLIOTEK/Arkiv. (The archive folder.)", valueName: "DIR"))
         var archive: String?
 
-        @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten. (Hide national ID numbers.)")
+        @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten, med svart boks over dem på sidebildene. (Hide national ID numbers everywhere.)")
         var redact = false
 
         @Flag(inversion: .prefixedNo, help: ArgumentHelp(
@@ -235,13 +235,13 @@ struct WatchReport: Sendable {
         case .filed(let record, _, let moved):
             terminal.line(IngestReport.describe(record) + Self.movedLine(moved))
         case .finishedEarlier(let source, let title, let id, let moved):
-            terminal.line("✔ \(source): " + UserMessage(nb: "arkivert før omstarten som «\(title)» · id \(id)",
+            terminal.line("✔ \(Redaction.redact(source)): " + UserMessage(nb: "arkivert før omstarten som «\(title)» · id \(id)",
                                                        en: "filed before the restart as “\(title)” · id \(id)").text()
                           + Self.movedLine(moved))
         case .duplicate(let source, let message, let moved):
-            terminal.line("= \(source): \(message.text())" + Self.movedLine(moved))
+            terminal.line("= \(Redaction.redact(source)): \(message.text())" + Self.movedLine(moved))
         case .failed(let source, let failure, let retryAt, let moved, let note):
-            var line = "✘ \(source): \(failure.userMessage.text())"
+            var line = "✘ \(Redaction.redact(source)): \(failure.userMessage.text())"
             if let retryAt {
                 let formatter = DateFormatter()
                 formatter.dateFormat = "HH:mm"
@@ -256,7 +256,7 @@ struct WatchReport: Sendable {
             }
             terminal.line(line)
         case .problem(let message):
-            terminal.error(message)
+            terminal.error(UserMessage(nb: Redaction.redact(message.norwegian), en: Redaction.redact(message.english)))
         case .stopping:
             terminal.error(UserMessage(nb: "Stoppet.", en: "Stopped."))
         }

@@ -1,6 +1,7 @@
 import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,7 +11,7 @@ extension WebServer {
     /// fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
     /// `delete`, `restore` and `redact`, so the files follow exactly as they do there.
     func addDocumentRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates
+        let store = self.store, templates = self.templates, household = self.household
         pages.get("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
             let (document, household) = try await store.read { library in
@@ -49,11 +50,9 @@ extension WebServer {
         }
         pages.post("/documents/{id}/redact") { _, context -> Response in
             let id = try Self.documentID(context)
-            let shortID = try await store.write { library in
-                let document = try library.document(id)
-                _ = try library.redact(document.shortID, programVersion: ArkivatorVersion.current)
-                return document.shortID
-            }
+            let shortID = try await store.read { try $0.document(id).shortID }
+            // The page images are read again and boxed: long work, on a thread of its own.
+            _ = try await Blocking.run { try household.redact(shortID, programVersion: ArkivatorVersion.current) }
             return Self.redirect("/documents/\(shortID)?lagret=1")
         }
         pages.post("/documents/{id}/delete") { _, context -> Response in

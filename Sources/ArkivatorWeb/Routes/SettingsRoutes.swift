@@ -84,8 +84,9 @@ extension WebServer {
                 let file = Self.temporaryFile(library, suffix: ".json")
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-                // Private from the first byte (the letters' text is in it), and whole or not at all.
-                try AtomicFile.write(Array(try encoder.encode(try library.allDocuments())), to: file, mode: 0o600)
+                // Private from the first byte (the letters' text is in it), and whole or not at all;
+                // every fødselsnummer masked, as in the command line's export.
+                try AtomicFile.write(Array(try encoder.encode(try library.allDocuments().map(\.masked))), to: file, mode: 0o600)
                 return file
             }
             return try await Self.attachment(file, name: "arkivator-eksport.json", type: "application/json; charset=utf-8")
