@@ -3,10 +3,11 @@ import Foundation
 
 /// Migration 8: every absolute path an older arkivator stored for a file inside the library
 /// folder becomes relative to it (``LibraryPaths``) — in `document_files`, in the trash's
-/// `trash_origin` and in unfinished `filing_intents`.
+/// `trash_origin`, in unfinished `filing_intents` and in the journal's sources (the web app's
+/// uploads wait in `<library>/Innboks`).
 ///
 /// A library moved or copied before this version still names its old place. A path that is
-/// not inside the library and whose tail from `Arkiv/` or `Papirkurv/` names a file that is
+/// not inside the library and whose tail from `Arkiv/`, `Papirkurv/` or `Innboks/` names a file that is
 /// here is taken to be that file, even when the old place still exists: a copy must use its
 /// own files, never the original's. Any other path outside the library (an archive folder of
 /// its own, chosen with `--archive`) stays as it is.
@@ -30,6 +31,12 @@ enum StoredPathMigration {
             let encoded = String(decoding: try JSONEncoder().encode(moved), as: UTF8.self)
             try database.execute("UPDATE documents SET trash_origin = ? WHERE id = ?", [encoded, id])
         }
+        for row in try database.rows("SELECT sha256, source FROM journal") {
+            guard let sha = row[0].string, let source = row[1].string else { continue }
+            let moved = source.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { relocated(String($0), paths) }.joined(separator: "\n")
+            if moved != source { try database.execute("UPDATE journal SET source = ? WHERE sha256 = ?", [moved, sha]) }
+        }
         for row in try database.rows("SELECT id, action, paths FROM filing_intents") {
             guard let id = row[0].int, let json = row[2].string.map({ Data($0.utf8) }) else { continue }
             var encoded: Data?
@@ -52,7 +59,7 @@ enum StoredPathMigration {
         let manager = FileManager.default
         let components = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
         for (index, component) in components.enumerated()
-        where component == "Arkiv" || component == Library.trashFolder {
+        where ["Arkiv", Library.trashFolder, "Innboks"].contains(component) {
             let tail = components[index...].joined(separator: "/")
             if manager.fileExists(atPath: paths.resolved(tail)) { return tail }
         }
