@@ -7,6 +7,9 @@ import Darwin
 #endif
 
 extension Library {
+    /// The name a database replaced by a restore is kept under, before its time stamp.
+    public static let replacedDatabasePrefix = Database.fileName + ".før-gjenoppretting-"
+
     /// What ``restore(backup:into:replace:withoutKey:environment:)`` did.
     public struct BackupRestoreReport: Sendable {
         /// Documents in the restored database.
@@ -141,11 +144,10 @@ extension Library {
     /// Renames the database (and any `-wal`/`-shm` beside it) to a new name in the same folder.
     private static func setAside(_ database: URL) throws -> URL {
         let stamp = Library.now().replacingOccurrences(of: ":", with: "")
-        var aside = database.deletingLastPathComponent().appendingPathComponent("\(Database.fileName).før-gjenoppretting-\(stamp)")
+        var aside = database.deletingLastPathComponent().appendingPathComponent(replacedDatabasePrefix + stamp)
         var number = 2
         while FileManager.default.fileExists(atPath: aside.path) {
-            aside = database.deletingLastPathComponent()
-                .appendingPathComponent("\(Database.fileName).før-gjenoppretting-\(stamp)-\(number)")
+            aside = database.deletingLastPathComponent().appendingPathComponent(replacedDatabasePrefix + "\(stamp)-\(number)")
             number += 1
         }
         guard rename(database.path, aside.path) == 0 else {

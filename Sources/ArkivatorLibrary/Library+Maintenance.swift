@@ -1,6 +1,11 @@
 import ArkivatorArchive
 import ArkivatorCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Library {
     /// Copies the database to `url` with SQLite's online backup, from a snapshot on a read-only
@@ -15,6 +20,7 @@ extension Library {
         guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
             throw LibraryFailure.backupFolderMissing(folder.path)
         }
+        guard access(folder.path, W_OK) == 0 else { throw LibraryFailure.backupFolderNotWritable(folder.path) }
         return try copySnapshot(to: url)
     }
 

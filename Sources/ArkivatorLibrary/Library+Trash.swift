@@ -159,6 +159,11 @@ extension Library {
                      "filing.lock"] {
             Shredder.shred(directory.appendingPathComponent(name).path)
         }
+        // The databases a restore set aside hold the same letters.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(Library.replacedDatabasePrefix) {
+            Shredder.shred(directory.appendingPathComponent(name).path)
+        }
         _ = rmdir(directory.path)
         return ErasedCount(documents: documents, files: removed)
     }

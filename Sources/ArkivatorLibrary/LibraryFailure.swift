@@ -80,6 +80,12 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
               en: "The folder \(folder) the copy was to be written to does not exist. Make it first (mkdir -p \(folder)), or choose a folder that exists; nothing was written.")
     }
 
+    static func backupFolderNotWritable(_ folder: String) -> LibraryFailure {
+        .init(.backupFolderMissing,
+              nb: "Du har ikke skrivetilgang til mappen \(folder) som kopien skulle skrives til. Velg en mappe du kan skrive i; ingenting ble skrevet.",
+              en: "You may not write to the folder \(folder) the copy was to be written to. Choose a folder you can write to; nothing was written.")
+    }
+
     static func fileMissing(_ path: String) -> LibraryFailure {
         .init(.fileMissing, nb: "Filen \(path) mangler i arkivet. Kjør arkivator reindex for å se hva som mangler.",
               en: "The file \(path) is missing from the archive. Run arkivator reindex to see what is missing.")

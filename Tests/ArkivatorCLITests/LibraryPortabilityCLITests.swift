@@ -126,6 +126,10 @@ import Testing
             let after = try ArchiveState.read(library: library)
             #expect(after.files == state.files && !after.files.contains { $0.contains(" (2)") }, "\(after.files)")
             #expect(try CLI.list(library).count == 2)
+
+            // Erasing the library takes the database set aside with it.
+            #expect(try CLI.run(["erase", "--all", "--yes"], library: library).status == 0)
+            #expect(!FileManager.default.fileExists(atPath: library.path), "\((try? FileManager.default.contentsOfDirectory(atPath: library.path)) ?? [])")
         }
     }
 
