@@ -62,18 +62,20 @@ extension Library {
     /// `.docx` arkivator wrote (its metadata and text read back, see ``LetterDocx/read(from:)``)
     /// with the page images and PDF of the same name. A document the library already has (same
     /// SHA-256) is never added twice: when none of its recorded files is on disk any more it is
-    /// linked to the files found, else the files found are a stray copy and are left. Files that
-    /// are no part of such a document (no `.docx`, another program's file, the trash) are left
-    /// and listed. Adopted documents are not queued for upload (they were filed before).
+    /// linked to the files found, else the files found are a stray copy and are left. A
+    /// document's files in the trash (`Papirkurv/<id>/docx-0-<name>.docx` …) are taken in as a
+    /// document in the trash. Files that are no part of such a document (no `.docx`, another
+    /// program's file) are left and listed. Adopted documents are not queued for upload (they
+    /// were filed before).
     public func adoptUnknownFiles() throws -> AdoptionReport {
         var report = AdoptionReport()
         let unknown = try unknownArchiveFiles()
         let trash = trashRoot.standardizedFileURL.path + "/"
         var groups: [String: [ArchivedFile]] = [:]
         for path in unknown {
-            if path.hasPrefix(trash) {
-                report.left.append((path, UserMessage(nb: "ligger i papirkurven", en: "is in the trash")))
-            } else if let part = Self.archivePart(path) {
+            if path.hasPrefix(trash), let part = Self.trashPart(path) {
+                groups[part.key, default: []].append(part.file)
+            } else if !path.hasPrefix(trash), let part = Self.archivePart(path) {
                 groups[part.key, default: []].append(part.file)
             } else {
                 report.left.append((path, UserMessage(nb: "ikke en fil arkivator skriver", en: "not a file arkivator writes")))
@@ -88,13 +90,13 @@ extension Library {
                 report.left += files.map { (path: $0.path, reason: reason) }
                 continue
             }
-            try adopt(letter, files: files, members: members, into: &report)
+            try adopt(letter, files: files, members: members, trashed: key.hasPrefix(trash), into: &report)
         }
         return report
     }
 
     /// Adds, or links, one document read back from its files (see ``adoptUnknownFiles()``).
-    private func adopt(_ letter: LetterDocx, files: [ArchivedFile], members: [String],
+    private func adopt(_ letter: LetterDocx, files: [ArchivedFile], members: [String], trashed: Bool,
                        into report: inout AdoptionReport) throws {
         if let existing = try withReader({ try $0.firstRow("SELECT id FROM documents WHERE sha256 = ?", [letter.sha256]) })?[0].int {
             let recorded = try withReader { try self.files(of: existing, in: $0) }
@@ -105,14 +107,17 @@ extension Library {
                 return
             }
             try withDatabase { database in
-                try database.inTransaction { try replaceFiles(of: existing, with: files, in: database) }
+                try database.inTransaction {
+                    try replaceFiles(of: existing, with: files, in: database)
+                    if trashed { try markTrashed(existing, in: database) }
+                }
             }
             report.relinked.append(ShortID.of(letter.sha256))
             return
         }
         let folder = files.first?.url.deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
         let layout = ArchiveLayout(root: URL(fileURLWithPath: "/"))
-        let member = members.first { layout.personFolderName($0) == folder }
+        let member = trashed ? members.first { $0 == letter.person } : members.first { layout.personFolderName($0) == folder }
         let unknown = ArchiveLayout.unknownPerson
         let images = files.images
         var document = LibraryDocument(
@@ -127,10 +132,39 @@ extension Library {
         document.pageCount = max(images.count, 1)
         document.uploadStatus = "none"
         try withDatabase { database in
-            let terms = try database.inTransaction { try insert(document, into: database).1 }
-            database.knownTerms?.formUnion(terms)
+            do {
+                let terms = try database.inTransaction { () throws -> Set<String> in
+                    let (stored, terms) = try insert(document, into: database)
+                    if trashed { try markTrashed(stored.number, in: database) }
+                    return terms
+                }
+                database.knownTerms?.formUnion(terms)
+            } catch {
+                database.knownTerms = nil  // the rollback took back the terms noted
+                throw error
+            }
         }
         report.adopted.append(ShortID.of(letter.sha256))
+    }
+
+    /// Puts a row in the trash as ``delete(_:purge:)`` does, its files already there (no record
+    /// of where they were: ``restore(_:)`` then files them under the default archive folder).
+    private func markTrashed(_ id: Int, in database: Database) throws {
+        guard try database.firstRow("SELECT 1 FROM documents WHERE id = ? AND trashed_at IS NULL", [id]) != nil else { return }
+        try unindex(row: id, in: database)
+        try database.execute("UPDATE documents SET trashed_at = ?, trash_origin = NULL, updated_at = ? WHERE id = ?",
+                             [Self.now(), Self.now(), id])
+    }
+
+    /// Which trashed document a file in the trash belongs to (`<trash>/<id>/<kind>-<page>-<name>`,
+    /// as ``DocumentFiling`` names them) and what it is; nil for any other file.
+    static func trashPart(_ path: String) -> (key: String, file: ArchivedFile)? {
+        let url = URL(fileURLWithPath: path)
+        let parts = url.lastPathComponent.split(separator: "-", maxSplits: 2)
+        guard parts.count == 3, let kind = ArchivedFile.Kind(rawValue: String(parts[0])), let page = Int(parts[1]) else {
+            return nil
+        }
+        return (url.deletingLastPathComponent().path, ArchivedFile(kind: kind, page: page, path: path))
     }
 
     /// Which document an archive file belongs to (`<root>/<Person>/<Dokumenter|Bilder>/<name>`:

@@ -155,11 +155,13 @@ public final class Library: Sendable {
         }
     }
 
-    /// The archive folders in use: the default one and those of the latest documents.
+    /// The archive folders in use: the default one and those of the latest documents (not the
+    /// trash: three levels above a file in it is the library folder itself).
     func archiveRoots(in database: Database) throws -> Set<URL> {
         var roots: Set<URL> = [defaultArchiveRoot]
+        let trash = trashRoot.standardizedFileURL.path + "/"
         for row in try database.rows("SELECT path FROM document_files ORDER BY document_id DESC LIMIT 200") {
-            if let path = row[0].string.map(paths.resolved),
+            if let path = row[0].string.map(paths.resolved), !URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(trash),
                let root = ArchiveLayout.root(of: [ArchivedFile(kind: .docx, path: path)]) {
                 roots.insert(root)
             }

@@ -9,12 +9,12 @@ extension Arkivator {
         static let configuration = CommandConfiguration(
             abstract: "Hent et dokument tilbake fra papirkurven, eller biblioteket fra en sikkerhetskopi. (Bring a document back from the trash, or the library from a backup.)",
             discussion: """
-                Fra papirkurven / from the trash:
-                  arkivator restore 3fa2b1c9d0            se papirkurven med: arkivator list --trash
+                Fra papirkurven (se den med: arkivator list --trash) / from the trash:
+                  arkivator restore 3fa2b1c9d0
 
-                Fra en sikkerhetskopi (laget med «arkivator backup») / from a backup:
+                Fra en sikkerhetskopi laget med «arkivator backup» / from a backup:
                   arkivator restore --backup kopi.sqlite [--replace] [--without-key]
-                  arkivator restore kopi.sqlite            det samme, når argumentet er en fil som finnes
+                  arkivator restore kopi.sqlite     (det samme når argumentet er en fil)
                 Kopien sjekkes (SQLite integrity_check, at den er et arkivator-bibliotek) før noe endres. \
                 Et bibliotek med dokumenter erstattes bare med --replace; databasen som erstattes, legges \
                 til side i bibliotekmappen (arkivator.sqlite.før-gjenoppretting-…), aldri slettet. Krypterte \
