@@ -15,6 +15,7 @@ extension Arkivator {
                 Fra en sikkerhetskopi laget med «arkivator backup» / from a backup:
                   arkivator restore --backup kopi.sqlite [--replace] [--without-key]
                   arkivator restore kopi.sqlite     (det samme når argumentet er en fil)
+
                 Kopien sjekkes (SQLite integrity_check, at den er et arkivator-bibliotek) før noe endres. \
                 Et bibliotek med dokumenter erstattes bare med --replace; databasen som erstattes, legges \
                 til side i bibliotekmappen (arkivator.sqlite.før-gjenoppretting-…), aldri slettet. Krypterte \
