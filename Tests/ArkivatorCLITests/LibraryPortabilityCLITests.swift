@@ -155,6 +155,30 @@ import Testing
         }
     }
 
+    @Test func aBackupRestoredElsewhereWithoutItsKeyOnlyWhenToldTo() throws {
+        try withTemporaryDirectory { dir in
+            let library = dir.appendingPathComponent("bibliotek")
+            #expect(try CLI.run(["family", "add", "Kari Nordmann", "--fnr", FamilyCLITests.number("260187")],
+                                library: library).status == 0)
+            let backup = dir.appendingPathComponent("kopi.sqlite")
+            #expect(try CLI.run(["backup", backup.path], library: library).status == 0)
+
+            // A new machine without the key: refused, with what the key is and what to do.
+            let elsewhere = dir.appendingPathComponent("ny-maskin")
+            let refused = try CLI.run(["restore", "--backup", backup.path], library: elsewhere)
+            #expect(refused.status == 1 && refused.stderr.contains("1 familiemedlem")
+                    && refused.stderr.contains("--without-key"), "\(refused.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: elsewhere.appendingPathComponent("arkivator.sqlite").path))
+
+            // Told to: the household comes back, its number hidden for good, under a new key.
+            let restored = try CLI.run(["restore", "--backup", backup.path, "--without-key"], library: elsewhere)
+            #expect(restored.status == 0 && restored.stdout.contains("--without-key"), "\(restored.stdout)\(restored.stderr)")
+            let family = try CLI.run(["family", "list"], library: elsewhere)
+            #expect(family.status == 0 && family.stdout.contains("Kari Nordmann") && !family.stdout.contains("260187"),
+                    "\(family.stdout)\(family.stderr)")
+        }
+    }
+
     @Test func aBackupToAMissingFolderSaysSo() throws {
         try withTemporaryDirectory { dir in
             let library = dir.appendingPathComponent("bibliotek")
