@@ -130,8 +130,8 @@ enum ArchiveFilesReport {
         }
         if !unknown.isEmpty && adoptHint {
             terminal.line(UserMessage(
-                nb: "\(unknown.count) fil\(unknown.count == 1 ? "" : "er") i arkivet er ukjente for databasen (arkivert etter sikkerhetskopien?). Ta dem inn med: arkivator reindex --adopt",
-                en: "\(unknown.count) file\(unknown.count == 1 ? " is" : "s are") in the archive but unknown to the database (filed after the backup?). Take them in with: arkivator reindex --adopt").text())
+                nb: "\(unknown.count) fil\(unknown.count == 1 ? "" : "er") i arkivet er ukjente for databasen (arkivert etter sikkerhetskopien?). Ta dem inn med «arkivator reindex --adopt» før watch eller serve starter.",
+                en: "\(unknown.count) file\(unknown.count == 1 ? " is" : "s are") in the archive but unknown to the database (filed after the backup?). Take them in with 'arkivator reindex --adopt' before watch or serve starts.").text())
         }
     }
 }
