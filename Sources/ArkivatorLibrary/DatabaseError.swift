@@ -78,8 +78,8 @@ extension DatabaseError: UserFacingError {
                 en: "Another arkivator program is using the library. Wait a little and try again.")
         case SQLITE_CORRUPT, SQLITE_NOTADB:
             hint = UserMessage(
-                nb: "Databasefilen er skadet eller ikke en arkivator-database. Legg tilbake en sikkerhetskopi.",
-                en: "The database file is damaged or not an arkivator database. Restore a backup.")
+                nb: "Databasefilen er skadet eller ikke en arkivator-database. Legg tilbake en sikkerhetskopi: arkivator restore --backup FIL --replace",
+                en: "The database file is damaged or not an arkivator database. Restore a backup: arkivator restore --backup FILE --replace")
         case SQLITE_FULL:
             hint = UserMessage(nb: "Disken er full. Frigjør plass og prøv igjen.",
                                en: "The disk is full. Free some space and try again.")

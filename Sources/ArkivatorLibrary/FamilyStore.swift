@@ -69,7 +69,8 @@ public final class FamilyStore {
     public static func open(library: LibraryLocation,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> FamilyStore {
         let database = try Database.open(library: library)
-        return FamilyStore(database: database, key: try LibraryKey.load(library: library, environment: environment))
+        return FamilyStore(database: database, key: try LibraryKey.load(
+            library: library, environment: environment, sealed: try SealedInventory.read(database)))
     }
 
     // MARK: Add, list, remove

@@ -116,7 +116,7 @@ extension Library {
         let id = database.lastInsertedRowID
         for file in document.files {
             try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",
-                                 [id, file.kind.rawValue, file.page, file.path])
+                                 [id, file.kind.rawValue, file.page, paths.stored(file.path)])
         }
         for page in document.pages {
             try database.execute("INSERT INTO pages (document_id, number, ocr_confidence, width, height) VALUES (?, ?, ?, ?, ?)",

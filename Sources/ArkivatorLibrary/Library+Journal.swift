@@ -60,7 +60,7 @@ extension Library {
         /// The entry for a document, if it was ever received.
         public func entry(sha256: String) throws -> JournalEntry? {
             try library.withReader { database in
-                try database.firstRow("SELECT \(Self.columns) FROM journal WHERE sha256 = ?", [sha256]).flatMap(Self.entry)
+                try database.firstRow("SELECT \(Self.columns) FROM journal WHERE sha256 = ?", [sha256]).flatMap(entry)
             }
         }
 
@@ -68,7 +68,7 @@ extension Library {
         public func entry(source: String) throws -> JournalEntry? {
             try library.withReader { database in
                 try database.firstRow("SELECT \(Self.columns) FROM journal WHERE source = ? ORDER BY updated_at DESC LIMIT 1",
-                                      [source]).flatMap(Self.entry)
+                                      [stored(source)]).flatMap(entry)
             }
         }
 
@@ -80,32 +80,33 @@ extension Library {
         /// longer holds it) — a row still in progress is never reset.
         @discardableResult
         public func receive(sha256: String, source: String, restart: Bool = false) throws -> JournalEntry {
-            try library.withDatabase { database in
+            let kept = stored(source)
+            return try library.withDatabase { database in
                 try database.inTransaction {
                     let now = Library.now()
                     let existing = try database.firstRow("SELECT \(Self.columns) FROM journal WHERE sha256 = ?", [sha256])
-                        .flatMap(Self.entry)
+                        .flatMap(entry)
                     if let existing {
                         if restart && (existing.stage.isFinal || existing.stage == .failed) {
                             try database.execute("""
                                 UPDATE journal SET source = ?, stage = 'received', attempts = 0, reason = NULL,
                                     next_attempt_at = NULL, document_id = NULL, updated_at = ? WHERE sha256 = ?
-                                """, [source, now, sha256])
+                                """, [kept, now, sha256])
                         } else if existing.source != source {
                             try database.execute("UPDATE journal SET source = ?, updated_at = ? WHERE sha256 = ?",
-                                                 [source, now, sha256])
+                                                 [kept, now, sha256])
                         }
                     } else {
                         try database.execute("""
                             INSERT INTO journal (sha256, source, stage, attempts, received_at, updated_at)
                             VALUES (?, ?, 'received', 0, ?, ?)
-                            """, [sha256, source, now, now])
+                            """, [sha256, kept, now, now])
                     }
                     guard let row = try database.firstRow("SELECT \(Self.columns) FROM journal WHERE sha256 = ?", [sha256]),
-                          let entry = Self.entry(row) else {
+                          let received = entry(row) else {
                         throw DatabaseError.failure(1, connection: nil, sql: nil, message: "journal row vanished")
                     }
-                    return entry
+                    return received
                 }
             }
         }
@@ -158,7 +159,7 @@ extension Library {
                     SELECT \(Self.columns) FROM journal
                     WHERE stage NOT IN ('done', 'duplicate', 'failed') OR (stage = 'failed' AND next_attempt_at IS NOT NULL)
                     ORDER BY received_at, sha256
-                    """).compactMap(Self.entry)
+                    """).compactMap(entry)
             }
         }
 
@@ -166,14 +167,26 @@ extension Library {
         public func entries(at stage: JournalEntry.Stage) throws -> [JournalEntry] {
             try library.withReader { database in
                 try database.rows("SELECT \(Self.columns) FROM journal WHERE stage = ? ORDER BY received_at, sha256",
-                                  [stage.rawValue]).compactMap(Self.entry)
+                                  [stage.rawValue]).compactMap(entry)
             }
         }
 
         // MARK: Rows
 
-        static func entry(_ row: Row) -> JournalEntry? {
-            guard let sha = row[0].string, let source = row[1].string,
+        /// A source as stored: each path (one a line) as ``LibraryPaths`` stores it, so an upload
+        /// waiting in `<library>/Innboks` is found in a copied or moved library, never in the original.
+        func stored(_ source: String) -> String {
+            source.split(separator: "\n", omittingEmptySubsequences: false).map { library.paths.stored(String($0)) }
+                .joined(separator: "\n")
+        }
+
+        func resolved(_ source: String) -> String {
+            source.split(separator: "\n", omittingEmptySubsequences: false).map { library.paths.resolved(String($0)) }
+                .joined(separator: "\n")
+        }
+
+        func entry(_ row: Row) -> JournalEntry? {
+            guard let sha = row[0].string, let source = row[1].string.map(resolved),
                   let stage = row[2].string.flatMap(JournalEntry.Stage.init(rawValue:)) else { return nil }
             return JournalEntry(
                 sha256: sha, source: source, stage: stage, attempts: row[3].int ?? 0,

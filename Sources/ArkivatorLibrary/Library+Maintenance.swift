@@ -1,6 +1,11 @@
 import ArkivatorArchive
 import ArkivatorCore
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 extension Library {
     /// Copies the database to `url` with SQLite's online backup, from a snapshot on a read-only
@@ -10,6 +15,12 @@ extension Library {
     /// library's key. Returns the number of documents in the copy.
     public func backup(to url: URL) throws -> Int {
         guard !FileManager.default.fileExists(atPath: url.path) else { throw LibraryFailure.targetExists(url.path) }
+        let folder = url.deletingLastPathComponent()
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw LibraryFailure.backupFolderMissing(folder.path)
+        }
+        guard access(folder.path, W_OK) == 0 else { throw LibraryFailure.backupFolderNotWritable(folder.path) }
         return try copySnapshot(to: url)
     }
 
@@ -36,10 +47,13 @@ extension Library {
         public var terms: Int
         /// Files the database names that are not on disk.
         public var missingFiles: [String]
+        /// Files in the archive folders that no document names (see ``unknownArchiveFiles()``).
+        public var unknownFiles: [String]
     }
 
     /// Builds the full-text index and the compound vocabulary again from the stored documents,
-    /// and lists files that have gone missing from the archive.
+    /// and lists files that have gone missing from the archive and files in it that the
+    /// database does not know.
     public func reindex() throws -> ReindexReport {
         try withDatabase { database in
             let documents: Int
@@ -67,10 +81,20 @@ extension Library {
                 throw error
             }
             let terms = try database.firstRow("SELECT count(*) FROM vocabulary")?[0].int ?? 0
-            let missing = try database.rows("SELECT path FROM document_files ORDER BY path").compactMap { $0[0].string }
-                .filter { !FileManager.default.fileExists(atPath: $0) }
-            return ReindexReport(documents: documents, terms: terms, missingFiles: missing)
+            return ReindexReport(documents: documents, terms: terms, missingFiles: try missingFiles(in: database),
+                                 unknownFiles: try unknownFiles(in: database))
         }
+    }
+
+    /// Files the database names that are not on disk, sorted.
+    public func missingArchiveFiles() throws -> [String] {
+        try withReader { try missingFiles(in: $0) }
+    }
+
+    func missingFiles(in database: Database) throws -> [String] {
+        try database.rows("SELECT path FROM document_files").compactMap { $0[0].string.map(paths.resolved) }
+            .filter { !FileManager.default.fileExists(atPath: $0) }
+            .sorted()
     }
 
     /// What ``export(to:)`` wrote.

@@ -128,18 +128,18 @@ extension Library {
         d.trashed_at, d.upload_status
         """
 
-    static func summary(_ row: Row) -> DocumentSummary {
+    func summary(_ row: Row) -> DocumentSummary {
         DocumentSummary(id: ShortID.of(row[0].string ?? ""), title: row[1].string ?? "",
                         docType: row[2].string ?? "annet", person: row[3].string, familyMember: row[4].string,
                         institution: row[5].string, documentDate: row[6].string ?? "", pageCount: row[7].int ?? 0,
-                        file: row[8].string, snippet: nil, score: nil, partial: nil, trashedAt: row[9].string,
+                        file: row[8].string.map(paths.resolved), snippet: nil, score: nil, partial: nil, trashedAt: row[9].string,
                         uploadStatus: row[10].string)
     }
 
     /// Documents newest first (letter date, then the order they came in).
     public func list(_ filter: DocumentFilter = DocumentFilter(), limit: Int = 50, offset: Int = 0) throws -> [DocumentSummary] {
         let query = filter.listQuery(limit: limit, offset: offset)
-        return try withReader { try $0.rows(query.sql, query.arguments).map(Self.summary) }
+        return try withReader { try $0.rows(query.sql, query.arguments).map(summary) }
     }
 
     /// One page of the list and how many documents the filter holds in all, read together (the
@@ -150,7 +150,7 @@ extension Library {
         let count = filter.countQuery
         return try withReader { database in
             (try database.firstRow(count.sql, count.arguments)?[0].int ?? 0,
-             try database.rows(query.sql, query.arguments).map(Self.summary))
+             try database.rows(query.sql, query.arguments).map(summary))
         }
     }
 
@@ -239,11 +239,11 @@ extension Library {
                 LibraryDocument.Page(number: $0[0].int ?? 0, ocrConfidence: $0[1].double, width: $0[2].int ?? 0,
                                      height: $0[3].int ?? 0)
             }
-        document.files = try Self.files(of: id, in: database)
+        document.files = try files(of: id, in: database)
         return document
     }
 
-    static func files(of id: Int, in database: Database) throws -> [ArchivedFile] {
+    func files(of id: Int, in database: Database) throws -> [ArchivedFile] {
         try database.rows("""
             SELECT kind, page, path FROM document_files WHERE document_id = ?
             ORDER BY CASE kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, page
@@ -251,7 +251,7 @@ extension Library {
                 guard let kind = row[0].string.flatMap(ArchivedFile.Kind.init(rawValue:)), let path = row[2].string else {
                     return nil
                 }
-                return ArchivedFile(kind: kind, page: row[1].int ?? 0, path: path)
+                return ArchivedFile(kind: kind, page: row[1].int ?? 0, path: paths.resolved(path))
             }
     }
 }

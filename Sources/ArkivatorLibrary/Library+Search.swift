@@ -123,7 +123,7 @@ extension Library {
                 try summary.bind([id])
                 guard try summary.step() else { continue }
                 let columns = summary.row()
-                var hit = Self.summary(columns)
+                var hit = self.summary(columns)
                 if let text = columns.values.last?.string {
                     let tokens = try database.norwegianHits(text, terms: hitTerms, prefixes: prefixes)
                     hit.snippet = Self.oneLine(Snippet.make(text, tokens: tokens, start: Self.markStart, end: Self.markEnd))

@@ -36,7 +36,7 @@ extension Library {
         }
     }
 
-    private static func copy(from source: URL, to url: URL, whileCopying: () throws -> Void) throws -> Int {
+    static func copy(from source: URL, to url: URL, whileCopying: () throws -> Void = {}) throws -> Int {
         let source = try Database(readingFrom: source)
         let target = try Database(url: url)
         // The snapshot: a read transaction, begun at its first read and held while the pages are copied.

@@ -22,7 +22,7 @@ extension Library {
         try AtomicFile.createDirectory(trashRoot)
         try AtomicFile.createDirectory(folder)
         let plan = try DocumentFiling.trashPlan(document, folder: folder)
-        let origin = String(decoding: try JSONEncoder().encode(document.files), as: UTF8.self)
+        let origin = String(decoding: try JSONEncoder().encode(document.files.map(paths.stored)), as: UTF8.self)
         try move(plan.moves) { database in
             try unindex(row: document.number, in: database)
             try database.execute("UPDATE documents SET trashed_at = ?, trash_origin = ?, updated_at = ? WHERE id = ?",
@@ -40,7 +40,8 @@ extension Library {
         let origin = try withReader { database in
             try database.firstRow("SELECT trash_origin FROM documents WHERE id = ?", [document.number])?[0].string
         }
-        let before = (try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? []
+        let before = ((try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? [])
+            .map(paths.resolved)
         let plan = try DocumentFiling.restorePlan(document, origin: before, defaultRoot: defaultArchiveRoot)
         try move(plan.moves) { database in
             try database.execute("UPDATE documents SET trashed_at = NULL, trash_origin = NULL, updated_at = ? WHERE id = ?",
@@ -81,7 +82,7 @@ extension Library {
     /// Moves files (never replacing one) and commits `record` with a `move` intent around it;
     /// on failure every file moved so far goes back.
     func move(_ moves: [(from: URL, to: URL)], record: (Database) throws -> Void) throws {
-        let intent = try beginIntent("move", paths: moves.map { [$0.from.path, $0.to.path] })
+        let intent = try beginIntent("move", paths: moves.map { [paths.stored($0.from.path), paths.stored($0.to.path)] })
         defer { endIntent(intent) }
         var done: [(from: URL, to: URL)] = []
         do {
@@ -117,7 +118,7 @@ extension Library {
         try database.execute("DELETE FROM document_files WHERE document_id = ?", [id])
         for file in files {
             try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",
-                                 [id, file.kind.rawValue, file.page, file.path])
+                                 [id, file.kind.rawValue, file.page, paths.stored(file.path)])
         }
     }
 
@@ -135,11 +136,12 @@ extension Library {
     public func eraseEverything() throws -> ErasedCount {
         let (documents, files, origins) = try withDatabase { database in
             let count = try database.firstRow("SELECT count(*) FROM documents")?[0].int ?? 0
-            let paths = try database.rows("SELECT path FROM document_files").compactMap { $0[0].string }
+            let files = try database.rows("SELECT path FROM document_files").compactMap { $0[0].string.map(paths.resolved) }
             let origins = try database.rows("SELECT trash_origin FROM documents WHERE trash_origin IS NOT NULL")
                 .compactMap { $0[0].string }
                 .flatMap { (try? JSONDecoder().decode([ArchivedFile].self, from: Data($0.utf8))) ?? [] }
-            return (count, paths, origins)
+                .map(paths.resolved)
+            return (count, files, origins)
         }
         var removed = 0
         for path in files where Shredder.shred(path) { removed += 1 }
@@ -155,6 +157,11 @@ extension Library {
         let directory = location.directory
         for name in [Database.fileName, Database.fileName + "-wal", Database.fileName + "-shm", LibraryKey.fileName,
                      "filing.lock"] {
+            Shredder.shred(directory.appendingPathComponent(name).path)
+        }
+        // The databases a restore set aside hold the same letters.
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        where name.hasPrefix(Library.replacedDatabasePrefix) {
             Shredder.shred(directory.appendingPathComponent(name).path)
         }
         _ = rmdir(directory.path)

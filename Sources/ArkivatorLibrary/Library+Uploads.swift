@@ -200,7 +200,7 @@ extension Library {
                 SELECT kind, page, path FROM document_files WHERE document_id = ?
                 ORDER BY CASE kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, page, path
                 """, [job.documentNumber]).compactMap { row -> ArchivedFile? in
-                guard let path = row[2].string else { return nil }
+                guard let path = row[2].string.map(paths.resolved) else { return nil }
                 return ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[0].string ?? "") ?? .docx, page: row[1].int ?? 0, path: path)
             }
             let root = ArchiveLayout.root(of: files).map { $0.standardizedFileURL.path + "/" }

@@ -26,6 +26,8 @@ public final class Library: Sendable {
     /// The read-only connections, reached only through ``withReader(_:)``.
     private let readers: ReadConnections
     let key: LibraryKey
+    /// How stored paths are made and read back (relative to the library folder).
+    let paths: LibraryPaths
     /// The database file.
     public let databaseURL: URL
     /// A shared `flock` on `filing.lock` held while this library is open: recovery only runs when
@@ -42,7 +44,7 @@ public final class Library: Sendable {
     public static func open(_ location: LibraryLocation,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Library {
         let database = try Database.open(library: location)
-        let key = try LibraryKey.load(library: location, environment: environment)
+        let key = try LibraryKey.load(library: location, environment: environment, sealed: try SealedInventory.read(database))
         let library = try Library(location: location, database: database, key: key)
         try library.recoverIfAlone()
         return library
@@ -50,6 +52,7 @@ public final class Library: Sendable {
 
     private init(location: LibraryLocation, database: Database, key: LibraryKey) throws {
         self.location = location
+        self.paths = LibraryPaths(location)
         self.connection = NIOLockedValueBox(database)
         self.readers = ReadConnections(url: database.url)
         self.databaseURL = database.url
@@ -152,11 +155,14 @@ public final class Library: Sendable {
         }
     }
 
-    /// The archive folders in use: the default one and those of the latest documents.
+    /// The archive folders in use: the default one and those of the latest documents (not the
+    /// trash: three levels above a file in it is the library folder itself).
     func archiveRoots(in database: Database) throws -> Set<URL> {
         var roots: Set<URL> = [defaultArchiveRoot]
+        let trash = trashRoot.standardizedFileURL.path + "/"
         for row in try database.rows("SELECT path FROM document_files ORDER BY document_id DESC LIMIT 200") {
-            if let path = row[0].string, let root = ArchiveLayout.root(of: [ArchivedFile(kind: .docx, path: path)]) {
+            if let path = row[0].string.map(paths.resolved), !URL(fileURLWithPath: path).standardizedFileURL.path.hasPrefix(trash),
+               let root = ArchiveLayout.root(of: [ArchivedFile(kind: .docx, path: path)]) {
                 roots.insert(root)
             }
         }
@@ -181,13 +187,15 @@ public final class Library: Sendable {
         var fixed = 0
         let paths = Data((row[1].string ?? "[]").utf8)
         if row[0].string == "file", let files = try? JSONDecoder().decode([String].self, from: paths) {
-            for path in files where FileManager.default.fileExists(atPath: path) {
-                let used = try database.firstRow("SELECT 1 FROM document_files WHERE path = ?", [path])
-                if used == nil, unlink(path) == 0 { fixed += 1 }
+            for path in files.map(self.paths.resolved) where FileManager.default.fileExists(atPath: path) {
+                let used = try self.paths.lookupForms(path).contains {
+                    try database.firstRow("SELECT 1 FROM document_files WHERE path = ?", [$0]) != nil
+                }
+                if !used, unlink(path) == 0 { fixed += 1 }
             }
         } else if row[0].string == "move", let moves = try? JSONDecoder().decode([[String]].self, from: paths) {
             for move in moves.reversed() where move.count == 2 {
-                let (from, to) = (move[0], move[1])
+                let (from, to) = (self.paths.resolved(move[0]), self.paths.resolved(move[1]))
                 if FileManager.default.fileExists(atPath: to), !FileManager.default.fileExists(atPath: from) {
                     try? FileManager.default.createDirectory(
                         at: URL(fileURLWithPath: from).deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -202,6 +210,7 @@ public final class Library: Sendable {
     // MARK: Intents
 
     /// Records (and commits) that files are about to be written or moved; returns the intent's id.
+    /// The paths given are stored as ``LibraryPaths`` stores them (callers pass them so).
     func beginIntent(_ action: String, paths: some Encodable) throws -> Int {
         let json = String(decoding: try JSONEncoder().encode(paths), as: UTF8.self)
         return try withDatabase { database in
@@ -238,11 +247,11 @@ public final class FilingReservation: Sendable {
     /// Records (durably) that these files are about to appear, before any of them does. Call
     /// again with the new names when the writer moves on to another name.
     public func reserve(_ files: [URL]) throws {
-        try library.updateIntent(intent, paths: files.map(\.path))
+        try library.updateIntent(intent, paths: files.map { library.paths.stored($0.path) })
     }
 }
 
 /// POSIX `open(2)` (inside `Library`, `open` is ``Library/open(_:environment:)``).
-private func openLockFile(_ path: String) -> Int32 {
+func openLockFile(_ path: String) -> Int32 {
     open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
 }

@@ -7,6 +7,7 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
         case duplicate, inTrash, notFound, ambiguous, notInTrash, wrongKey, sealing
         case trashed, nothingToChange, badTitle, emptyQuery, targetExists, fileMissing, busy
         case noUploadJob, alreadyUploaded, closed
+        case backupFolderMissing, notABackup, libraryNotEmpty, libraryInUse, keyMissingForBackup, keyDoesNotFit
     }
 
     public let code: Code
@@ -71,6 +72,18 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     static func targetExists(_ path: String) -> LibraryFailure {
         .init(.targetExists, nb: "\(path) finnes allerede. Velg et nytt navn; ingenting ble skrevet over.",
               en: "\(path) already exists. Choose a new name; nothing was overwritten.")
+    }
+
+    static func backupFolderMissing(_ folder: String) -> LibraryFailure {
+        .init(.backupFolderMissing,
+              nb: "Mappen \(folder) som kopien skulle skrives til, finnes ikke. Lag den først (mkdir -p \(folder)), eller velg en mappe som finnes; ingenting ble skrevet.",
+              en: "The folder \(folder) the copy was to be written to does not exist. Make it first (mkdir -p \(folder)), or choose a folder that exists; nothing was written.")
+    }
+
+    static func backupFolderNotWritable(_ folder: String) -> LibraryFailure {
+        .init(.backupFolderMissing,
+              nb: "Du har ikke skrivetilgang til mappen \(folder) som kopien skulle skrives til. Velg en mappe du kan skrive i; ingenting ble skrevet.",
+              en: "You may not write to the folder \(folder) the copy was to be written to. Choose a folder you can write to; nothing was written.")
     }
 
     static func fileMissing(_ path: String) -> LibraryFailure {

@@ -63,9 +63,11 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
 
     /// The key for a library: `$ARKIVATOR_KEY` if set, else `<library>/library.key`, created on
     /// first use. Refuses a key file of the wrong length, one that group or others may read or
-    /// write, and one that is not a plain file.
+    /// write, and one that is not a plain file. Never makes a new key while the database holds
+    /// numbers sealed under another (`sealed` not empty): that refusal says what to do.
     public static func load(library: LibraryLocation,
-                            environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LibraryKey {
+                            environment: [String: String] = ProcessInfo.processInfo.environment,
+                            sealed: SealedInventory = SealedInventory()) throws -> LibraryKey {
         if let encoded = environment[environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !encoded.isEmpty {
             guard let bytes = Data(base64Encoded: encoded) else { throw LibraryKeyError.notBase64 }
             guard bytes.count == byteCount else { throw LibraryKeyError.wrongLength(bytes.count, source: nil) }
@@ -74,6 +76,7 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
         try library.prepare()
         let path = library.directory.appendingPathComponent(fileName).path
         if let key = try readKeyFile(path) { return key }
+        guard sealed.isEmpty else { throw LibraryKeyError.missing(path: path, sealed: sealed) }
         return try create(path)
     }
 
@@ -141,7 +144,7 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
 /// A library key that cannot be used, with what to do about it.
 public struct LibraryKeyError: UserFacingError, Sendable, Equatable {
     public enum Code: String, Sendable {
-        case notBase64, wrongLength, tooOpen, notOwned, notAFile, unreadable, cannotCreate
+        case notBase64, wrongLength, tooOpen, notOwned, notAFile, unreadable, cannotCreate, missing
     }
 
     public let code: Code
@@ -185,6 +188,14 @@ public struct LibraryKeyError: UserFacingError, Sendable, Equatable {
         LibraryKeyError(code: .unreadable, userMessage: UserMessage(
             nb: "Nøkkelfilen \(path) kunne ikke leses (\(reason)). Sjekk at den er din og at du har lesetilgang.",
             en: "The key file \(path) could not be read (\(reason)). Check that it is yours and that you may read it."))
+    }
+
+    /// No key, and the database holds numbers sealed under one (a restored or copied database).
+    static func missing(path: String, sealed: SealedInventory) -> LibraryKeyError {
+        let what = sealed.described
+        return LibraryKeyError(code: .missing, userMessage: UserMessage(
+            nb: "Nøkkelfilen \(path) mangler, men biblioteket har krypterte fødselsnumre (i \(what.norwegian)). De kan bare leses med den library.key som databasen ble laget med; en ny nøkkel kan aldri åpne dem, så ingen ny nøkkel ble laget. Legg den gamle nøkkelfilen tilbake der (chmod 600), eller sett ARKIVATOR_KEY, og prøv igjen. Er nøkkelen tapt for godt: flytt arkivator.sqlite bort og gjenopprett fra den med «arkivator restore FIL --without-key» (numrene blir da stående skjult som DDMMYY •••••).",
+            en: "The key file \(path) is missing, but the library holds encrypted national ID numbers (in \(what.english)). They can only be read with the library.key the database was made with; a new key can never open them, so no new key was made. Put the old key file back there (chmod 600), or set ARKIVATOR_KEY, and try again. If the key is lost for good: move arkivator.sqlite away and restore from it with 'arkivator restore FILE --without-key' (the numbers then stay hidden as DDMMYY •••••)."))
     }
 
     static func cannotCreate(path: String, reason: String) -> LibraryKeyError {

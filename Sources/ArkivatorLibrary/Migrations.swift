@@ -8,11 +8,22 @@ public struct Migration: Sendable {
     public let name: String
     /// The schema script (several statements separated by semicolons).
     public let sql: String
+    /// A change SQL alone cannot make (it needs the library's folder), run after `sql` in the
+    /// same transaction.
+    let step: (@Sendable (Database, LibraryPaths) throws -> Void)?
 
     public init(version: Int, name: String, sql: String) {
         self.version = version
         self.name = name
         self.sql = sql
+        self.step = nil
+    }
+
+    init(version: Int, name: String, sql: String = "", step: @escaping @Sendable (Database, LibraryPaths) throws -> Void) {
+        self.version = version
+        self.name = name
+        self.sql = sql
+        self.step = step
     }
 }
 
@@ -219,6 +230,9 @@ public enum Migrations {
             -- machine: only their SHA-256 and when they stop working.
             CREATE TABLE web_sign_in_links (token_hash TEXT PRIMARY KEY, expires_at TEXT NOT NULL);
             """),
+        // Paths inside the library folder stored relative to it, so a copied or moved library
+        // finds its own files (see `LibraryPaths`, `StoredPathMigration`).
+        Migration(version: 8, name: "paths relative to the library", step: { try StoredPathMigration.run($0, $1) }),
     ]
 }
 
@@ -262,12 +276,15 @@ extension Database {
                 nb: "Biblioteket ble sist brukt av en nyere arkivator (databaseversjon \(newest)). Oppdater arkivator før du bruker det.",
                 en: "The library was last used by a newer arkivator (database version \(newest)). Update arkivator before using it."))
         }
+        // The database is `<library>/arkivator.sqlite`: its folder is the library.
+        let paths = LibraryPaths(LibraryLocation(directory: url.deletingLastPathComponent()))
         var done: [Int] = []
         for migration in migrations where !applied.contains(migration.version) {
             let ran = try inTransaction { () throws -> Bool in
                 let already = try firstRow("SELECT 1 FROM schema_migrations WHERE version = ?", [migration.version])
                 guard already == nil else { return false }
-                try execute(script: migration.sql)
+                if !migration.sql.isEmpty { try execute(script: migration.sql) }
+                try migration.step?(self, paths)
                 try execute("""
                     INSERT INTO schema_migrations (version, applied_at) VALUES (?, strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
                     """, [migration.version])

@@ -4,20 +4,44 @@ import ArkivatorLibrary
 import Foundation
 
 extension Arkivator {
-    /// Builds the search index again.
+    /// Builds the search index again, checks the archive files, and takes in unknown ones.
     struct Reindex: ParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Bygg søkeindeksen på nytt og sjekk arkivfilene. (Rebuild the search index, check the files.)")
+            abstract: "Bygg søkeindeksen på nytt og sjekk arkivfilene. (Rebuild the search index, check the files.)",
+            discussion: """
+                Lister filer databasen kjenner som mangler (exit 1), og filer i arkivet som databasen ikke \
+                kjenner. Med --adopt tas de ukjente inn: ett dokument per .docx arkivator skrev, med sidebildene \
+                og PDF-en med samme navn; et dokument biblioteket alt har, legges aldri inn to ganger.
+
+                (Lists files the database knows that are missing (exit 1) and files in the archive it does not \
+                know. With --adopt the unknown ones are taken in: one document per .docx arkivator wrote, with \
+                the page images and PDF of the same name; a document the library has is never added twice.)
+                """)
 
         @OptionGroup var libraryOptions: LibraryOptions
 
+        @Flag(name: .long, help: "Ta inn arkivfiler databasen ikke kjenner (etter en gjenoppretting). (Take in archive files the database does not know.)")
+        var adopt = false
+
         func run() throws {
-            let report = try LibraryCommand.run(libraryOptions) { library in try library.reindex() }
+            let (adoption, report) = try LibraryCommand.run(libraryOptions) { library in
+                let adoption = try adopt ? library.adoptUnknownFiles() : nil
+                return (adoption, try library.reindex())
+            }
             let terminal = Terminal()
+            if let adoption {
+                terminal.line(UserMessage(
+                    nb: "Tok inn \(adoption.adopted.count) dokument\(adoption.adopted.count == 1 ? "" : "er") fra arkivfilene; \(adoption.relinked.count) kjente dokumenter fikk filene sine igjen.",
+                    en: "Took in \(adoption.adopted.count) document\(adoption.adopted.count == 1 ? "" : "s") from the archive files; \(adoption.relinked.count) known documents got their files back.").text())
+                for (path, reason) in adoption.left {
+                    terminal.line(UserMessage(nb: "Ikke tatt inn: \(path) (\(reason.norwegian))",
+                                              en: "Not taken in: \(path) (\(reason.english))").text())
+                }
+            }
             terminal.line(UserMessage(
                 nb: "Indekserte \(report.documents) dokumenter (\(report.terms) ord i ordlisten for sammensatte ord).",
                 en: "Indexed \(report.documents) documents (\(report.terms) words in the compound word list).").text())
-            LibraryCommand.reportMissing(report.missingFiles)
+            ArchiveFilesReport.print(missing: report.missingFiles, unknown: report.unknownFiles, adoptHint: !adopt)
             if !report.missingFiles.isEmpty { throw ExitCode(1) }
         }
     }

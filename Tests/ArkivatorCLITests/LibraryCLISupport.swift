@@ -54,8 +54,9 @@ struct ArchiveState {
 
     static func read(library: URL) throws -> ArchiveState {
         let database = try Database(url: library.appendingPathComponent(Database.fileName))
+        // A stored path is relative to the library folder, or absolute for a file outside it.
         let recorded = Set(try database.rows("SELECT path FROM document_files").compactMap { $0[0].string }
-            .map { URL(fileURLWithPath: $0).standardizedFileURL.path })
+            .map { ($0.hasPrefix("/") ? URL(fileURLWithPath: $0) : library.appendingPathComponent($0)).standardizedFileURL.path })
         let documents = try database.firstRow("SELECT count(*) FROM documents")?[0].int ?? -1
         let intents = try database.firstRow("SELECT count(*) FROM filing_intents")?[0].int ?? -1
         var files: Set<String> = [], temporaries: [String] = [], hidden: [String] = []
