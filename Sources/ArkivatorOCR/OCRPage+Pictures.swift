@@ -19,17 +19,20 @@ extension OCRPage {
 
     /// A PDF page read from its text layer and, by OCR, from its `pictures`: each picture's text
     /// is put, as paragraphs of its own, before the first line of the layer that starts below the
-    /// picture's top beside it (or, when none stands beside it, below it anywhere), so the two
-    /// read in the order they stand on the page. The pictures' words keep their boxes, moved to
+    /// picture's top and overlaps it from side to side; when none does, after the lines beside
+    /// it (a column beside a picture is read first), or else before the first line below its top.
+    /// So the two read in the order they stand on the page. The pictures' words keep their boxes, moved to
     /// the page, and their OCR confidence: the page's confidence is that of all its words.
     public init(textLayer: PDFTextLayer, pictures: [PictureReading]) {
         let lines = Self.layerLines(textLayer)
         var places = Array(repeating: [PictureReading](), count: lines.count + 1)
         for picture in pictures.sorted(by: { $0.box[1] < $1.box[1] }) {
-            let top = picture.box[1], left = picture.box[0], right = picture.box[0] + picture.box[2]
-            let beside = lines.firstIndex { $0.top >= top && $0.left < right && $0.right > left }
+            let top = picture.box[1], bottom = picture.box[1] + picture.box[3]
+            let left = picture.box[0], right = picture.box[0] + picture.box[2]
+            let under = lines.firstIndex { $0.top >= top && $0.left < right && $0.right > left }
+            let afterBeside = lines.lastIndex { $0.top >= top && $0.top < bottom }.map { $0 + 1 }
             let below = lines.firstIndex { $0.top >= top }
-            places[beside ?? below ?? lines.count].append(picture)
+            places[under ?? afterBeside ?? below ?? lines.count].append(picture)
         }
         var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
         var afterPicture = false
