@@ -4,9 +4,18 @@ extension PDFFile {
     /// Where page `index`'s pictures stand: x, y, width, height in pixels at ``dpi``, in the
     /// order the page draws them. Found from the page's drawing instructions: no picture is
     /// decoded.
+    ///
+    /// None on a page turned a quarter (its size is its crop box's turned): poppler places a
+    /// picture there by the corner it starts from, with its width and height unturned, so the
+    /// box would lie beside the picture.
     func pictureBoxes(of index: Int) -> [[Int]] {
         guard let page = poppler_document_get_page(document, Int32(index)) else { return [] }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        var width = 0.0, height = 0.0
+        poppler_page_get_size(page, &width, &height)
+        var crop = PopplerRectangle()
+        poppler_page_get_crop_box(page, &crop)
+        guard abs(abs(crop.x2 - crop.x1) - width) < 0.5, abs(abs(crop.y2 - crop.y1) - height) < 0.5 else { return [] }
         guard let mapping = poppler_page_get_image_mapping(page) else { return [] }
         defer { poppler_page_free_image_mapping(mapping) }
         let scale = Self.dpi / 72

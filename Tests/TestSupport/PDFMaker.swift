@@ -13,13 +13,16 @@ public enum PDFMaker {
         public var invisible: Bool
         /// Pictures placed on the page (a scanned paragraph pasted into a letter), drawn under the text.
         public var pictures: [Picture]
+        /// Degrees the page is turned clockwise when shown (`/Rotate`).
+        public var rotate: Int
 
         public init(image: (jpeg: [UInt8], width: Int, height: Int)? = nil, lines: [String] = [], invisible: Bool = false,
-                    pictures: [Picture] = []) {
+                    pictures: [Picture] = [], rotate: Int = 0) {
             self.image = image
             self.lines = lines
             self.invisible = invisible
             self.pictures = pictures
+            self.rotate = rotate
         }
     }
 
@@ -74,7 +77,7 @@ public enum PDFMaker {
             let names = (page.image == nil ? [] : ["/Im0 \(first + 2) 0 R"])
                 + page.pictures.indices.map { "/Pi\($0) \(firstPicture + $0) 0 R" }
             let image = names.isEmpty ? "" : "/XObject << \(names.joined(separator: " ")) >> "
-            objects.append(Array(String(format: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] ", w, h).utf8)
+            objects.append(Array(String(format: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] /Rotate %d ", w, h, page.rotate).utf8)
                 + Array("/Resources << \(image)/Font << /F1 3 0 R >> >> /Contents \(first + 1) 0 R >>".utf8))
             objects.append(stream(content, dictionary: ""))
             if let scan = page.image {
