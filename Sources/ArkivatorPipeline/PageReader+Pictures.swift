@@ -7,8 +7,9 @@ extension PageReader {
     static let pictureConfidence = 0.6
 
     /// Reads the pictures at `boxes` (x, y, width, height) of `page`, a PDF page drawn at 300
-    /// DPI, one at a time (see ``PageCleaner/picture(on:box:)``); returns the readings that hold
-    /// text. A picture that cannot be prepared or read is left out: the page keeps its text layer.
+    /// DPI (gray or colour), one at a time (see ``PageCleaner/picture(on:box:)``); returns the
+    /// readings that hold text. A picture that cannot be prepared or read is left out: the page
+    /// keeps its text layer.
     func readPictures(_ boxes: [[Int]], on page: Image) -> [OCRPage.PictureReading] {
         boxes.compactMap { box in
             guard let prepared = try? cleaner.picture(on: page, box: box),

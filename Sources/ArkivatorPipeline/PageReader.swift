@@ -67,18 +67,21 @@ final class PageReader: @unchecked Sendable {
         var ocr = OCRPage(textLayer: layer)
         var ocrSeconds = 0.0
         var picturesRead = 0
-        if let rendered, !layer.pictures.isEmpty {
+        // One gray copy of the page for both: a quarter of the colour page's memory, and the
+        // pictures are cut from it.
+        let gray = keepsImage || !layer.pictures.isEmpty ? try rendered?.grayscale() : nil
+        if let gray, !layer.pictures.isEmpty {
             let start = Date()
-            let pictures = readPictures(layer.pictures, on: rendered)
+            let pictures = readPictures(layer.pictures, on: gray)
             if !pictures.isEmpty {
                 ocr = OCRPage(textLayer: layer, pictures: pictures)
                 picturesRead = pictures.count
             }
             ocrSeconds = Date().timeIntervalSince(start)
         }
-        if let rendered, keepsImage {
+        if let gray, keepsImage {
             let start = Date()
-            jpeg = try rendered.grayscale().jpegData(quality: Self.jpegQuality)
+            jpeg = try gray.jpegData(quality: Self.jpegQuality)
             writeSeconds = Date().timeIntervalSince(start)
         }
         return ReadPage(report: .renderedPDFPage, width: size.width, height: size.height, ocr: ocr,
