@@ -7,7 +7,7 @@ extension PageCleaner {
     /// cut out, gray, its light evened, and brought to about 300 DPI by the height of its letters
     /// when they can be measured (a scan pasted small is enlarged), within ``picturePixelLimit``.
     /// Returns the image and the factor it was scaled by (its pixels per page pixel); nil when
-    /// `box` lies outside the page.
+    /// `box` lies outside the page (or is a sliver too thin to scale within the limit).
     public func picture(on page: Image, box: [Int]) throws(ImagingError) -> (image: Image, scale: Double)? {
         guard box.count == 4 else { return nil }
         let x = max(0, box[0]), y = max(0, box[1])
@@ -17,7 +17,10 @@ extension PageCleaner {
         // Letters are measured only in a picture tall enough to tell them from lines and rules;
         // a strip of a few lines is read at the page's own 300 DPI.
         var factor = (try gray.textSize()).map { scaleFactor(for: $0.dpi, textDPI: $0.dpi) } ?? 1
-        factor = min(factor, (Double(Self.picturePixelLimit) / Double(width * height)).squareRoot())
+        // Less a pixel's worth, since the scaled size is rounded.
+        let fitting = (Double(Self.picturePixelLimit) / Double(width * height)).squareRoot() - 1 / Double(min(width, height))
+        guard fitting > 0 else { return nil }
+        factor = min(factor, fitting)
         let image = try gray.scaled(by: factor).evenedLight()
         image.setResolution(Int(targetDPI.rounded()))
         return (image, factor)

@@ -31,6 +31,16 @@ import Testing
         #expect(found == [[0, 3000, 900, 508]])
     }
 
+    @Test func aHugePictureIsReadWithinThePixelLimit() throws {
+        let page = try Image(gray: [UInt8](repeating: 250, count: 7000 * 5000), width: 7000, height: 5000)
+        let picture = try #require(try PageCleaner().picture(on: page, box: [0, 0, 7000, 5000]))
+        #expect(picture.image.width * picture.image.height <= PageCleaner.picturePixelLimit)
+        #expect(abs(Double(picture.image.width) / picture.scale - 7000) < 5)
+        // A box partly off the page is cut to it; one wholly off it is nothing to read.
+        #expect(try PageCleaner().picture(on: page, box: [6500, 4500, 1000, 1000])?.image.width == 500)
+        #expect(try PageCleaner().picture(on: page, box: [8000, 0, 1000, 1000]) == nil)
+    }
+
     @Test func aDigitalPageListsItsPictureWhereItStands() throws {
         let page = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first).grayscale()
         let paragraph = try page.cropped(x: 250, y: 1300, width: 1980, height: 340)
