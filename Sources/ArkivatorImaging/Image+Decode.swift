@@ -114,7 +114,9 @@ public struct EncodedPages: Sendable {
                 sizes.append(size)
             }
             try documentBudget(sizes.reduce(0) { $0 + $1.width * $1.height })
-            let layers = (0..<file.pageCount).map { index in file.textLayer(of: index).flatMap { $0.isTrustworthy ? $0 : nil } }
+            let layers = (0..<file.pageCount).map { index in
+                file.textLayer(of: index).flatMap { $0.isTrustworthy ? file.withPictures($0, of: index) : nil }
+            }
             return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil, textLayers: layers)
         }
         if FileSignature.isHEIF(bytes) {

@@ -8,7 +8,7 @@ final class PDFFile {
     /// The resolution pages are rendered at: what the OCR and the archive images expect.
     static let dpi = 300.0
 
-    private let document: OpaquePointer
+    let document: OpaquePointer
     private let data: OpaquePointer
     let pageCount: Int
 

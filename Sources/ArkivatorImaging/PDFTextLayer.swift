@@ -16,10 +16,15 @@ public struct PDFTextLayer: Sendable, Equatable {
     public var lines: [[Word]]
     /// The share of the page's area (0…1) that images cover.
     public var imageCoverage: Double
+    /// The pictures OCR should read as well (a scanned attachment pasted into a letter): their
+    /// places in pixels at 300 DPI (x, y, width, height), top to bottom; see
+    /// ``readablePictures(_:words:pageWidth:pageHeight:)``.
+    public var pictures: [[Int]]
 
-    public init(lines: [[Word]], imageCoverage: Double) {
+    public init(lines: [[Word]], imageCoverage: Double, pictures: [[Int]] = []) {
         self.lines = lines
         self.imageCoverage = imageCoverage
+        self.pictures = pictures
     }
 
     /// Whether the layer can stand in for OCR: the page is not a picture (a scan whose text layer

@@ -217,7 +217,7 @@ public struct PageCleaner: Sendable {
     /// The factor a page of `dpi` is scaled by: to `targetDPI` below `upscaleBelowDPI` (or with
     /// letters smaller than body text at that resolution: `textDPI`) and above
     /// `downscaleAboveDPI`, to `readableDPI` in between when below it, otherwise 1.
-    private func scaleFactor(for dpi: Double, textDPI: Double?) -> Double {
+    func scaleFactor(for dpi: Double, textDPI: Double?) -> Double {
         let small = dpi < upscaleBelowDPI || (textDPI ?? dpi) < upscaleBelowDPI
         // Never more than 2.5×: a page far below 120 DPI is a thumbnail, not a scan.
         if small || dpi > downscaleAboveDPI { return min(2.5, targetDPI / dpi) }

@@ -111,6 +111,13 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         /// True when the text is the PDF's own text layer (a letter made on a computer), read
         /// without cleanup or OCR; absent otherwise.
         public var textLayer: Bool?
+        /// How many pictures on a page read from its text layer were read by OCR as well (a
+        /// scanned attachment pasted into a letter), their text merged with the layer's in
+        /// reading order; absent when none.
+        public var picturesRead: Int?
+        /// Where the text came from, in words, when it is not one reading alone: "text layer +
+        /// OCR of N pictures"; absent otherwise.
+        public var source: String?
     }
 
     public init(sources: [String]) {

@@ -53,21 +53,40 @@ final class PageReader: @unchecked Sendable {
         var exifOrientation: Int?
         /// Whether the text is the PDF's own text layer, read without cleanup or OCR.
         var fromTextLayer = false
+        /// How many pictures of a page read from its text layer were read by OCR as well.
+        var picturesRead = 0
     }
 
-    /// Reads a PDF page from its text layer: no cleanup and no OCR. `rendered` (the page drawn
-    /// at 300 DPI) is kept as a gray JPEG when given, for an archive PDF made of page images.
-    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: Image?) throws -> ReadPage {
+    /// Reads a PDF page from its text layer, and by OCR the pictures in it that may hold text
+    /// (``PDFTextLayer/pictures``); no cleanup. `rendered` is the page drawn at 300 DPI: the
+    /// pictures are read from it, and it is kept as a gray JPEG when `keepsImage` (for an archive
+    /// PDF made of page images). Without it the pictures are not read.
+    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: Image?, keepsImage: Bool) throws -> ReadPage {
         var jpeg: [UInt8]?
         var writeSeconds = 0.0
-        if let rendered {
+        var ocr = OCRPage(textLayer: layer)
+        var ocrSeconds = 0.0
+        var picturesRead = 0
+        // One gray copy of the page for both: a quarter of the colour page's memory, and the
+        // pictures are cut from it.
+        let gray = keepsImage || !layer.pictures.isEmpty ? try rendered?.grayscale() : nil
+        if let gray, !layer.pictures.isEmpty {
             let start = Date()
-            jpeg = try rendered.grayscale().jpegData(quality: Self.jpegQuality)
+            let pictures = readPictures(layer.pictures, on: gray)
+            if !pictures.isEmpty {
+                ocr = OCRPage(textLayer: layer, pictures: pictures)
+                picturesRead = pictures.count
+            }
+            ocrSeconds = Date().timeIntervalSince(start)
+        }
+        if let gray, keepsImage {
+            let start = Date()
+            jpeg = try gray.jpegData(quality: Self.jpegQuality)
             writeSeconds = Date().timeIntervalSince(start)
         }
-        return ReadPage(report: .renderedPDFPage, width: size.width, height: size.height, ocr: OCRPage(textLayer: layer),
-                        cleanupSeconds: 0, ocrSeconds: 0, jpeg: jpeg, writeSeconds: writeSeconds,
-                        orientationChecked: false, fromTextLayer: true)
+        return ReadPage(report: .renderedPDFPage, width: size.width, height: size.height, ocr: ocr,
+                        cleanupSeconds: 0, ocrSeconds: ocrSeconds, jpeg: jpeg, writeSeconds: writeSeconds,
+                        orientationChecked: false, fromTextLayer: true, picturesRead: picturesRead)
     }
 
     /// JPEG quality of archived pages: a cleaned A4 page stays well under 2 MB.

@@ -293,14 +293,16 @@ private final class Run: Sendable {
         var decodeSeconds = 0.0
         do {
             let layer = file.textLayer(page: pageIndex)
-            // A page read from its text layer is drawn only when an image of it is written.
-            let needsImage = layer == nil || options.pageImageDirectory != nil || (options.archive != nil && !keepsOriginal)
+            // A page read from its text layer is drawn only when an image of it is written, or
+            // pictures in it are read.
+            let keepsImage = options.pageImageDirectory != nil || (options.archive != nil && !keepsOriginal)
+            let needsImage = layer == nil || keepsImage || layer?.pictures.isEmpty == false
             let decodeStart = Date()
             let image = needsImage ? try file.decode(page: pageIndex) : nil
             decodeSeconds = Date().timeIntervalSince(decodeStart)
             do {
                 if let layer {
-                    kept = try reader.read(layer, size: file.sizes[pageIndex], rendered: image)
+                    kept = try reader.read(layer, size: file.sizes[pageIndex], rendered: image, keepsImage: keepsImage)
                 } else if let image {
                     outcome = try reader.read(image, encodeJPEG: options.archive != nil)
                     kept = outcome?.kept

@@ -39,7 +39,10 @@ enum RecordAssembler {
                 image: number < imageNames.count ? imageNames[number] : nil,
                 orientationChecked: page.orientationChecked, exifOrientation: page.exifOrientation,
                 droppedLines: ocr.droppedLines > 0 ? ocr.droppedLines : nil,
-                textLayer: page.fromTextLayer ? true : nil))
+                textLayer: page.fromTextLayer ? true : nil,
+                picturesRead: page.picturesRead > 0 ? page.picturesRead : nil,
+                source: page.picturesRead > 0
+                    ? "text layer + OCR of \(page.picturesRead) picture\(page.picturesRead == 1 ? "" : "s")" : nil))
         }
         record.text = text
         // A fødselsnummer may stand in the text (where it was printed), nowhere else: low-confidence

@@ -2,7 +2,7 @@ import Foundation
 
 /// PDF files written by hand for the tests: scanned pages (one gray JPEG a page, shown at
 /// 300 DPI), pages of text as an office program writes them (Helvetica, one line after the
-/// other), both on one page, and blank pages of any size and number.
+/// other), both on one page, pictures placed among the text, and blank pages of any size and number.
 public enum PDFMaker {
     /// One page: a scanned image filling it, lines of text, or both.
     public struct Page {
@@ -11,11 +11,36 @@ public enum PDFMaker {
         public var lines: [String]
         /// Text drawn invisibly (render mode 3), as OCR programs lay it over a scan.
         public var invisible: Bool
+        /// Pictures placed on the page (a scanned paragraph pasted into a letter), drawn under the text.
+        public var pictures: [Picture]
+        /// Degrees the page is turned clockwise when shown (`/Rotate`).
+        public var rotate: Int
 
-        public init(image: (jpeg: [UInt8], width: Int, height: Int)? = nil, lines: [String] = [], invisible: Bool = false) {
+        public init(image: (jpeg: [UInt8], width: Int, height: Int)? = nil, lines: [String] = [], invisible: Bool = false,
+                    pictures: [Picture] = [], rotate: Int = 0) {
             self.image = image
             self.lines = lines
             self.invisible = invisible
+            self.pictures = pictures
+            self.rotate = rotate
+        }
+    }
+
+    /// A gray JPEG of `width × height` pixels shown at 300 DPI, its top left corner `left` and
+    /// `top` points from the page's top left corner.
+    public struct Picture {
+        public var jpeg: [UInt8]
+        public var width: Int
+        public var height: Int
+        public var left: Double
+        public var top: Double
+
+        public init(jpeg: [UInt8], width: Int, height: Int, left: Double, top: Double) {
+            self.jpeg = jpeg
+            self.width = width
+            self.height = height
+            self.left = left
+            self.top = top
         }
     }
 
@@ -29,7 +54,8 @@ public enum PDFMaker {
         make(pages.map { Page(lines: $0) })
     }
 
-    /// Any pages; object 3 is the font every page may use.
+    /// Any pages; object 3 is the font every page may use. Each page's objects follow in turn:
+    /// the page, its contents, its scan and its pictures.
     public static func make(_ pages: [Page]) -> [UInt8] {
         var objects = [Array("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>".utf8)]
         var kids: [Int] = []
@@ -37,18 +63,30 @@ public enum PDFMaker {
             let first = 3 + objects.count  // page, contents, image
             let (w, h) = page.image.map { (Double($0.width) * 72 / 300, Double($0.height) * 72 / 300) } ?? (595, 842)
             var content = page.image == nil ? [] : Array(String(format: "q %.2f 0 0 %.2f 0 0 cm /Im0 Do Q\n", w, h).utf8)
+            for (index, picture) in page.pictures.enumerated() {
+                let (pw, ph) = (Double(picture.width) * 72 / 300, Double(picture.height) * 72 / 300)
+                content += Array(String(format: "q %.2f 0 0 %.2f %.2f %.2f cm /Pi%d Do Q\n", pw, ph, picture.left,
+                                        h - picture.top - ph, index).utf8)
+            }
             if !page.lines.isEmpty {
                 content += Array(String(format: "BT %d Tr /F1 11 Tf 14 TL 72 %.2f Td\n", page.invisible ? 3 : 0, h - 72).utf8)
                 for line in page.lines { content += Array("(".utf8) + winAnsi(line) + Array(") Tj T*\n".utf8) }
                 content += Array("ET".utf8)
             }
-            let image = page.image == nil ? "" : "/XObject << /Im0 \(first + 2) 0 R >> "
-            objects.append(Array(String(format: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] ", w, h).utf8)
+            let firstPicture = first + (page.image == nil ? 2 : 3)
+            let names = (page.image == nil ? [] : ["/Im0 \(first + 2) 0 R"])
+                + page.pictures.indices.map { "/Pi\($0) \(firstPicture + $0) 0 R" }
+            let image = names.isEmpty ? "" : "/XObject << \(names.joined(separator: " ")) >> "
+            objects.append(Array(String(format: "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %.2f %.2f] /Rotate %d ", w, h, page.rotate).utf8)
                 + Array("/Resources << \(image)/Font << /F1 3 0 R >> >> /Contents \(first + 1) 0 R >>".utf8))
             objects.append(stream(content, dictionary: ""))
             if let scan = page.image {
                 objects.append(stream(scan.jpeg, dictionary: "/Type /XObject /Subtype /Image /Width \(scan.width) /Height \(scan.height) "
                                       + "/ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode "))
+            }
+            for picture in page.pictures {
+                objects.append(stream(picture.jpeg, dictionary: "/Type /XObject /Subtype /Image /Width \(picture.width) "
+                                      + "/Height \(picture.height) /ColorSpace /DeviceGray /BitsPerComponent 8 /Filter /DCTDecode "))
             }
             kids.append(first)
         }
