@@ -104,13 +104,25 @@ final class PDFFile {
         return PDFTextLayer(lines: lines.filter { !$0.isEmpty }, imageCoverage: min(1, covered / (width * height)))
     }
 
-    /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`.
+    /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`. cairo draws
+    /// straight into the image's own pixels (one page in memory, not two), which are then turned
+    /// in place from cairo's order to Leptonica's.
     func render(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> Image {
         guard let page = poppler_document_get_page(document, Int32(index)) else {
             throw InputError.undecodable
         }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height)) else {
+        guard let pix = pixCreate(Int32(size.width), Int32(size.height), 32) else { throw InputError.undecodable }
+        let image = Image(owning: pix)
+        image.setResolution(Int(Self.dpi))
+        let wpl = Int(pixGetWpl(pix))
+        guard let target = pixGetData(pix),
+              cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
+            throw InputError.undecodable
+        }
+        let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
+        guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(size.width),
+                                                                Int32(size.height), Int32(wpl * 4)) else {
             throw InputError.undecodable
         }
         defer { cairo_surface_destroy(surface) }
@@ -123,20 +135,10 @@ final class PDFFile {
         poppler_page_render_for_printing(page, context)
         cairo_destroy(context)
         cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let source = cairo_image_surface_get_data(surface),
-              let pix = pixCreate(Int32(size.width), Int32(size.height), 32) else { throw InputError.undecodable }
-        let image = Image(owning: pix)
-        image.setResolution(Int(Self.dpi))
-        guard let target = pixGetData(pix) else { throw InputError.undecodable }
-        let wpl = Int(pixGetWpl(pix))
-        source.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * size.height) { pixels in
-            for y in 0..<size.height {
-                let row = pixels + y * (stride / 4)
-                let line = target + y * wpl
-                // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
-                for x in 0..<size.width { line[x] = row[x] << 8 }
-            }
+        for y in 0..<size.height {
+            let line = target + y * wpl
+            // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
+            for x in 0..<size.width { line[x] <<= 8 }
         }
         return image
     }

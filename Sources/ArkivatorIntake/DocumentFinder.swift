@@ -8,7 +8,7 @@ import Foundation
 public struct DocumentFinder: Sendable {
     /// File name endings that are looked at when searching folders. Files named explicitly are
     /// always looked at, so that a wrongly named file gets a clear refusal instead of silence.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "pdf"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "gif", "bmp", "dib", "pdf"]
 
     public var foldersAreDocuments: Bool
 

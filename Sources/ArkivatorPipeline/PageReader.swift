@@ -57,12 +57,12 @@ final class PageReader: @unchecked Sendable {
 
     /// Reads a PDF page from its text layer: no cleanup and no OCR. `rendered` (the page drawn
     /// at 300 DPI) is kept as a gray JPEG when given, for an archive PDF made of page images.
-    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: Image?) throws -> ReadPage {
+    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: PagePixels?) throws -> ReadPage {
         var jpeg: [UInt8]?
         var writeSeconds = 0.0
         if let rendered {
             let start = Date()
-            jpeg = try rendered.grayscale().jpegData(quality: Self.jpegQuality)
+            jpeg = try rendered.gray.jpegData(quality: Self.jpegQuality)
             writeSeconds = Date().timeIntervalSince(start)
         }
         return ReadPage(report: .renderedPDFPage, width: size.width, height: size.height, ocr: OCRPage(textLayer: layer),
@@ -74,7 +74,7 @@ final class PageReader: @unchecked Sendable {
     static let jpegQuality = 80
 
     /// Reads a page and, for the archive, encodes the cleaned page as JPEG.
-    func read(_ image: Image, encodeJPEG: Bool) throws -> Result {
+    func read(_ image: PagePixels, encodeJPEG: Bool) throws -> Result {
         var result = try read(image)
         if encodeJPEG {
             let start = Date()
@@ -87,7 +87,7 @@ final class PageReader: @unchecked Sendable {
     /// Cleans and reads one page. When the first reading looks poor, or the page lies in landscape
     /// (letters are portrait), asks OSD whether the page is sideways or upside down, and keeps the
     /// better of the two readings.
-    func read(_ image: Image) throws -> Result {
+    func read(_ image: PagePixels) throws -> Result {
         let start = Date()
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()
