@@ -13,6 +13,38 @@ struct BMPFile {
     /// The bytes Leptonica decodes: the file up to the end of its pixels, its image-size field
     /// cleared (writers disagree about whether it counts padding; Leptonica wants it exact or 0).
     let decodable: [UInt8]
+    private let depth: Int
+    private let offset: Int
+    /// Rows stored from the top down (a negative height) rather than from the bottom up.
+    private let topDown: Bool
+    /// The resolution the header records, if any.
+    private let dpi: Int?
+
+    /// A 24- or 32-bit bitmap as a large page is held (``PagePixels``), read straight from its
+    /// rows: the page is never whole in 32 bits. Nil for other depths (they decode small).
+    func decodeLean() -> PagePixels? {
+        guard depth == 24 || depth == 32, let page = LeanPage(width: width, height: height, colour: true) else { return nil }
+        if let dpi { page.setResolution(dpi) }
+        let stride = (width * depth + 31) / 32 * 4, step = depth / 8
+        var rgb = [UInt8](repeating: 0, count: width * 3)
+        decodable.withUnsafeBufferPointer { file in
+            guard let base = file.baseAddress else { return }
+            rgb.withUnsafeMutableBufferPointer { row in
+                guard let out = row.baseAddress else { return }
+                for y in 0..<height {
+                    let stored = base + offset + (topDown ? y : height - 1 - y) * stride
+                    // Stored blue, green, red (and a fourth byte at 32 bits).
+                    for x in 0..<width {
+                        out[3 * x] = stored[step * x + 2]
+                        out[3 * x + 1] = stored[step * x + 1]
+                        out[3 * x + 2] = stored[step * x]
+                    }
+                    page.add(rgbRow: UnsafePointer(out), y: y)
+                }
+            }
+        }
+        return page.pixels
+    }
 
     init(_ bytes: [UInt8]) throws(InputError) {
         guard FileSignature.isBMP(bytes), bytes.count >= 54 else { throw InputError.truncated }
@@ -42,5 +74,10 @@ struct BMPFile {
         }
         self.width = width
         self.height = height
+        self.depth = depth
+        self.offset = offset
+        self.topDown = Int32(bitPattern: UInt32(number(22, 4))) < 0
+        let perMetre = number(38, 4)
+        self.dpi = perMetre > 0 && perMetre < 10_000_000 ? Int((Double(perMetre) / 39.37 + 0.5).rounded(.down)) : nil
     }
 }

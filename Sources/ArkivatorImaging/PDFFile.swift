@@ -104,6 +104,52 @@ final class PDFFile {
         return PDFTextLayer(lines: lines.filter { !$0.isEmpty }, imageCoverage: min(1, covered / (width * height)))
     }
 
+    /// Renders page `index` on white at ``dpi`` as a large page is held (``PagePixels``): a band
+    /// of rows at a time, each band turned into gray rows and half-size colour rows at once, so
+    /// the page is never whole in 32 bits.
+    func renderLean(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> PagePixels {
+        guard let page = poppler_document_get_page(document, Int32(index)) else { throw InputError.undecodable }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let lean = LeanPage(width: size.width, height: size.height, colour: true) else { throw InputError.undecodable }
+        lean.setResolution(Int(Self.dpi))
+        let bandRows = min(size.height, 1024)
+        guard let pix = pixCreate(Int32(size.width), Int32(bandRows), 32) else { throw InputError.undecodable }
+        let band = Image(owning: pix)
+        let wpl = Int(pixGetWpl(band.pix))
+        guard let target = pixGetData(band.pix),
+              cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
+            throw InputError.undecodable
+        }
+        let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
+        var top = 0
+        while top < size.height {
+            let rows = min(bandRows, size.height - top)
+            guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(size.width),
+                                                                    Int32(rows), Int32(wpl * 4)) else {
+                throw InputError.undecodable
+            }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
+                throw InputError.undecodable
+            }
+            cairo_set_source_rgb(context, 1, 1, 1)
+            cairo_paint(context)
+            cairo_translate(context, 0, -Double(top))
+            cairo_scale(context, Self.dpi / 72, Self.dpi / 72)
+            poppler_page_render_for_printing(page, context)
+            cairo_destroy(context)
+            cairo_surface_flush(surface)
+            for y in 0..<rows {
+                let line = target + y * wpl
+                // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
+                for x in 0..<size.width { line[x] <<= 8 }
+                lean.add(wordRow: line, y: top + y)
+            }
+            top += rows
+        }
+        return lean.pixels
+    }
+
     /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`. cairo draws
     /// straight into the image's own pixels (one page in memory, not two), which are then turned
     /// in place from cairo's order to Leptonica's.

@@ -5,10 +5,10 @@ internal import CLeptonica
 extension EncodedPages {
     /// Decodes page `index` for cleanup: a large page (``PagePixels/largePage``) lean, the rest
     /// as ``decode(page:)`` makes them. A large JPEG is decoded twice by libjpeg, as gray at full
-    /// size and in colour at half size, a large PNG one row at a time into the same two, a large
-    /// colour TIFF page a band of strips at a time (``TIFFBands``), and a large HEIC photo straight
-    /// from libheif's pixels; any other large page is decoded whole and made lean at once
-    /// (``PagePixels/taking(_:largePage:)``).
+    /// size and in colour at half size; a large PNG or bitmap is read one row at a time into the
+    /// same two, a colour TIFF page a band of strips at a time (``TIFFBands``), a PDF page drawn a
+    /// band of rows at a time, an HEIC photo straight from libheif's pixels; any other large page
+    /// is decoded whole and made lean at once (``PagePixels/taking(_:largePage:)``).
     /// `largePage` is for tests, which hold small pages lean.
     public func decodePixels(page index: Int, largePage: Int = PagePixels.largePage) throws(InputError) -> PagePixels {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
@@ -19,6 +19,9 @@ extension EncodedPages {
                 guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
                 return page
             }
+            if width * height >= largePage, container == .pdf {
+                return try PDFFile(bytes).renderLean(index, size: sizes[index])
+            }
             if width * height >= largePage, container == .tiff, let bands = TIFFBands(bytes, page: index) {
                 let page = try bands.decodeLean()
                 guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
@@ -27,6 +30,10 @@ extension EncodedPages {
             if width * height >= largePage, container == .image {
                 if bytes.starts(with: [0xFF, 0xD8, 0xFF]), let page = try leanJPEG(width: width, height: height) { return page }
                 if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), let page = try leanPNG(width: width, height: height) { return page }
+                if FileSignature.isBMP(bytes), let page = try BMPFile(bytes).decodeLean() {
+                    guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
+                    return page
+                }
             }
             return try PagePixels.taking(decode(page: index), largePage: largePage)
         } catch let error as InputError {

@@ -101,6 +101,7 @@ import Testing
             try Data(try upright.bmpData(colour: true)).write(to: bmp)
             try Data(BitmapMaker.topDown(try upright.bmpData())).write(to: topDown)
             let fromPNG = try ingest(Fixtures.url("clean.png"), in: dir.appendingPathComponent("png"))["text"] as? String
+            #expect((fromPNG ?? "").count > 500, "the PNG twin was read")
             for (file, name) in [(gif, "gif"), (bmp, "bmp"), (topDown, "dib")] {
                 let record = try ingest(file, in: dir.appendingPathComponent(name))
                 let page = try firstPage(record)

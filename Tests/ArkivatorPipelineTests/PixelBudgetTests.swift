@@ -14,7 +14,10 @@ import Testing
         #expect(first + second == 24_000_000)
         // A page at the 60-megapixel limit takes the whole budget: it waits for both.
         let large = NIOLockedValueBox<Int?>(nil)
-        let thread = Thread { large.withLockedValue { $0 = budget.take(59_500_000) } }
+        let thread = Thread {
+            let taken = budget.take(59_500_000)
+            large.withLockedValue { $0 = taken }
+        }
         thread.start()
         try await Task.sleep(for: .milliseconds(200))
         #expect(large.withLockedValue { $0 } == nil, "the large page went ahead while two were being read")
@@ -30,7 +33,10 @@ import Testing
         #expect(large.withLockedValue { $0 } == budget.capacity)
         // While it is read, another page, however small, waits.
         let small = NIOLockedValueBox<Int?>(nil)
-        Thread { small.withLockedValue { $0 = budget.take(1_000_000) } }.start()
+        Thread {
+            let taken = budget.take(1_000_000)
+            small.withLockedValue { $0 = taken }
+        }.start()
         try await Task.sleep(for: .milliseconds(200))
         #expect(small.withLockedValue { $0 } == nil)
         budget.give(budget.capacity)
