@@ -71,8 +71,8 @@ extension EncodedPages {
     }
 
     /// A large PNG read one row at a time: gray at full size and, for a colour PNG, colour at half
-    /// size (each pixel the mean of four), never the whole page in colour. Nil for an interlaced
-    /// PNG, whose rows come in passes (it is decoded whole instead).
+    /// size (each pixel the mean of four), never the whole page in colour. Nil for a PNG to decode
+    /// whole instead (an interlaced one, whose rows come in passes).
     private func leanPNG(width: Int, height: Int) throws -> PagePixels? {
         let sink = PNGRows()
         let result = bytes.withUnsafeBufferPointer { buffer -> Int32 in

@@ -57,16 +57,22 @@ int arkivator_png_read_rows(const uint8_t *data, size_t size, void *context,
     if (depth == 16) png_set_strip_16(png);
     if (colour == PNG_COLOR_TYPE_PALETTE) png_set_palette_to_rgb(png);
     if (colour == PNG_COLOR_TYPE_GRAY && depth < 8) png_set_expand_gray_1_2_4_to_8(png);
-    if (colour & PNG_COLOR_MASK_ALPHA) png_set_strip_alpha(png);
+    /* Alpha, and the transparency a palette or gray image may carry (which expanding makes alpha). */
+    if ((colour & PNG_COLOR_MASK_ALPHA) || png_get_valid(png, info, PNG_INFO_tRNS)) png_set_strip_alpha(png);
     png_read_update_info(png, info);
     int channels = png_get_channels(png, info);
     int dpi = 0;
     png_uint_32 x = 0, y = 0;
     int unit = 0;
     if (png_get_pHYs(png, info, &x, &y, &unit) && unit == PNG_RESOLUTION_METER) dpi = (int)(x * 0.0254 + 0.5);
-    if ((channels != 1 && channels != 3) || begin(context, width, height, channels, dpi) != 0) {
+    if (channels != 1 && channels != 3) {
+        /* Anything else is left to the whole-image reader. */
         png_destroy_read_struct(&png, &info, NULL);
-        return channels != 1 && channels != 3 ? -1 : 2;
+        return 1;
+    }
+    if (begin(context, width, height, channels, dpi) != 0) {
+        png_destroy_read_struct(&png, &info, NULL);
+        return 2;
     }
     buffer = malloc(png_get_rowbytes(png, info));
     if (!buffer) png_error(png, "out of memory");
