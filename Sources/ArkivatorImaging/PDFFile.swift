@@ -1,12 +1,19 @@
 import ArkivatorCore
 internal import CLeptonica
 internal import CPoppler
+import Foundation
 
 /// A PDF, read through poppler-glib: owns one `PopplerDocument` (and the bytes it reads from)
 /// and releases them when released. A page is rendered at ``dpi`` with cairo when it is read.
 final class PDFFile {
     /// The resolution pages are rendered at: what the OCR and the archive images expect.
     static let dpi = 300.0
+
+    /// Held while a page is drawn: one page at a time in the whole process. poppler decodes each
+    /// picture on a page whole before drawing it (a 60-megapixel scan on an A4 page: 240 MB for a
+    /// moment), which the workers' pixel budget, counting the page's own pixels, cannot see;
+    /// drawing is a small part of reading a page, so the workers lose little by taking turns.
+    private static let drawing = NSLock()
 
     private let document: OpaquePointer
     private let data: OpaquePointer
@@ -108,6 +115,8 @@ final class PDFFile {
     /// of rows at a time, each band turned into gray rows and half-size colour rows at once, so
     /// the page is never whole in 32 bits.
     func renderLean(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> PagePixels {
+        Self.drawing.lock()
+        defer { Self.drawing.unlock() }
         guard let page = poppler_document_get_page(document, Int32(index)) else { throw InputError.undecodable }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
         guard let lean = LeanPage(width: size.width, height: size.height, colour: true) else { throw InputError.undecodable }
@@ -154,6 +163,8 @@ final class PDFFile {
     /// straight into the image's own pixels (one page in memory, not two), which are then turned
     /// in place from cairo's order to Leptonica's.
     func render(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> Image {
+        Self.drawing.lock()
+        defer { Self.drawing.unlock() }
         guard let page = poppler_document_get_page(document, Int32(index)) else {
             throw InputError.undecodable
         }
