@@ -6,7 +6,7 @@ LIBRARY    ?= $(CURDIR)/.demo/bibliotek
 BIN_DEBUG   = .build/debug/arkivator
 BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
-               libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev pkg-config time python3
+               libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev libpng-dev pkg-config time python3
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx; and
 # heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
 # Chromium, its driver and selenium run the web app's browser test (scripts/test/browser_test.py).

@@ -36,6 +36,9 @@ let package = Package(
         .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
         // The FTS5 "norwegian" tokenizer (unicode61 + Snowball Norwegian), in C: SQLite calls it per token.
         .target(name: "CArkivatorFTS", dependencies: ["CSQLite", "CStemmer"]),
+        // A large PNG read one row at a time through libpng (which Leptonica and cairo use too):
+        // libpng reports errors by a long jump, which only C can catch.
+        .target(name: "CArkivatorPNG", linkerSettings: [.linkedLibrary("png16")]),
 
         // Shared vocabulary: user-facing messages (nb/en), library location, small helpers,
         // and the domain's own types: document type, calendar date, fødselsnummer, family member,
@@ -49,7 +52,7 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Stage 2, cleanup: decode with limits (HEIC through libheif), sheet, deskew, light, binarise (Leptonica).
-        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif", "CPoppler"]),
+        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif", "CPoppler", "CArkivatorPNG"]),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).

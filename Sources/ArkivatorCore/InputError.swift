@@ -44,7 +44,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     /// The bytes are not an image (for example a text file with an image name).
     public static func notAnImage(detected: String) -> InputError { .init(.notAnImage(detected: detected)) }
     /// The formats Arkivator reads, as a person reads the list.
-    public static let supportedFormats = UserMessage(nb: "JPEG, PNG, TIFF, WebP, HEIC eller PDF", en: "JPEG, PNG, TIFF, WebP, HEIC or PDF")
+    public static let supportedFormats = UserMessage(nb: "JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP eller PDF", en: "JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP or PDF")
 
     /// A real file format that is not one of ``supportedFormats``.
     public static func unsupportedFormat(_ name: String) -> InputError { .init(.unsupportedFormat(name)) }

@@ -44,6 +44,36 @@ final class HEIFFile {
 
     /// The primary image as a 32-bit RGB `Image`.
     func decode() throws(InputError) -> Image {
+        try withPixels { plane, stride throws(InputError) -> Image in
+            guard let pix = pixCreate(Int32(width), Int32(height), 32) else { throw InputError.undecodable }
+            let image = Image(owning: pix)
+            guard let data = pixGetData(pix) else { throw InputError.undecodable }
+            let wpl = Int(pixGetWpl(pix))
+            for y in 0..<height {
+                let row = plane + y * stride
+                let line = data + y * wpl
+                for x in 0..<width {
+                    // Leptonica keeps a pixel as 0xRRGGBB00.
+                    line[x] = UInt32(row[3 * x]) << 24 | UInt32(row[3 * x + 1]) << 16 | UInt32(row[3 * x + 2]) << 8
+                }
+            }
+            return image
+        }
+    }
+
+    /// The primary image as a large page is held (``PagePixels``): gray at full size and colour
+    /// at half size, each made straight from libheif's pixels.
+    func decodeLean() throws(InputError) -> PagePixels {
+        try withPixels { plane, stride throws(InputError) -> PagePixels in
+            guard let page = LeanPage(width: width, height: height, colour: true) else { throw InputError.undecodable }
+            for y in 0..<height { page.add(rgbRow: plane + y * stride, y: y) }
+            return page.pixels
+        }
+    }
+
+    /// Decodes the primary image to interleaved 8-bit RGB and hands its rows to `body` (the first
+    /// row, and the bytes from one row to the next).
+    private func withPixels<T>(_ body: (UnsafePointer<UInt8>, Int) throws(InputError) -> T) throws(InputError) -> T {
         var handle: OpaquePointer?
         if let failure = HEIFError(heif_context_get_primary_image_handle(context, &handle)) { throw failure.inputError }
         guard let handle else { throw InputError.undecodable }
@@ -56,19 +86,9 @@ final class HEIFFile {
         defer { heif_image_release(decoded) }
         var stride: Int32 = 0
         guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride), stride >= 3 * width,
-              let pix = pixCreate(Int32(width), Int32(height), 32) else { throw InputError.undecodable }
-        let image = Image(owning: pix)
-        guard let data = pixGetData(pix) else { throw InputError.undecodable }
-        let wpl = Int(pixGetWpl(pix))
-        for y in 0..<height {
-            let row = plane + y * Int(stride)
-            let line = data + y * wpl
-            for x in 0..<width {
-                // Leptonica keeps a pixel as 0xRRGGBB00.
-                line[x] = UInt32(row[3 * x]) << 24 | UInt32(row[3 * x + 1]) << 16 | UInt32(row[3 * x + 2]) << 8
-            }
-        }
-        return image
+              Int(heif_image_get_width(decoded, heif_channel_interleaved)) == width,
+              Int(heif_image_get_height(decoded, heif_channel_interleaved)) == height else { throw InputError.undecodable }
+        return try body(plane, Int(stride))
     }
 }
 

@@ -30,11 +30,11 @@ extension Image {
 /// page is decoded on its own, when it is read, so a file costs one page's pixels at a time.
 public struct EncodedPages: Sendable {
     /// The file's bytes (shared, not copied, between pages).
-    private let bytes: [UInt8]
-    private let container: Container
+    let bytes: [UInt8]
+    let container: Container
 
-    private enum Container: Sendable {
-        /// One image Leptonica reads (JPEG, PNG, WebP).
+    enum Container: Sendable {
+        /// One image Leptonica reads (JPEG, PNG, WebP; a GIF's first frame; an uncompressed bitmap).
         case image
         /// Pages Leptonica reads one by one.
         case tiff
@@ -124,6 +124,19 @@ public struct EncodedPages: Sendable {
             let file = try HEIFFile(bytes)
             try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
             return EncodedPages(bytes: bytes, container: .heif, sizes: [(file.width, file.height)], exifOrientation: nil)
+        }
+        // Leptonica reads a GIF's or a bitmap's size only by decoding it: their headers are read here.
+        if FileSignature.isGIF(bytes) {
+            guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+            let file = try GIFFile(bytes)
+            try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
+            return EncodedPages(bytes: file.firstFrame, container: .image, sizes: [(file.width, file.height)], exifOrientation: nil)
+        }
+        if FileSignature.isBMP(bytes) {
+            guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+            let file = try BMPFile(bytes)
+            try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
+            return EncodedPages(bytes: file.decodable, container: .image, sizes: [(file.width, file.height)], exifOrientation: nil)
         }
         return try bytes.withUnsafeBufferPointer { buffer throws(InputError) -> EncodedPages in
             guard let base = buffer.baseAddress else { throw InputError.empty }

@@ -9,11 +9,14 @@ extension Image {
     ///
     /// The marks are found, and the mask drawn, on a copy where the x-height is about 10 pixels:
     /// a quarter of the pixels of a 300 DPI page, which keeps cleanup fast.
-    func colouredMarkMask(xHeight: Double, sheet: Quad? = nil) throws(ImagingError) -> (mask: Image, scale: Double, marks: Int)? {
+    ///
+    /// `scale` is this image's size against the page's (1/2 for a large page's colour copy);
+    /// `xHeight`, `sheet` and the scale returned are in the page's pixels.
+    func colouredMarkMask(xHeight: Double, sheet: Quad? = nil, scale start: Double = 1) throws(ImagingError) -> (mask: Image, scale: Double, marks: Int)? {
         guard depth == 32 else { return nil }
         // Halved (by averaging 2 × 2 pixels, which is fast) while the letters stay large enough.
         var small = self
-        var scale = 1.0
+        var scale = start
         while xHeight * scale / 2 >= ColouredMarks.analysisXHeight * 0.75, scale > 0.25 {
             small = try Image.wrap(pixScaleAreaMap2(small.pix), "pixScaleAreaMap2")
             scale /= 2

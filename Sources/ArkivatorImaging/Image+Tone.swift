@@ -117,6 +117,55 @@ extension Image {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
+    /// The image as GIF bytes (for tests: GIF pages are read like any other). Colour is reduced
+    /// to 256 colours; gray stays as it is.
+    package func gifData() throws(ImagingError) -> [UInt8] {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemGif(&data, &size, pix) == 0, let data else { throw ImagingError(operation: "pixWriteMemGif") }
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// The image as an uncompressed Windows bitmap (for tests: BMP pages are read like any other);
+    /// `colour` writes 24-bit RGB, else as the image is (8-bit gray with a gray palette).
+    package func bmpData(colour: Bool = false) throws(ImagingError) -> [UInt8] {
+        let source = colour && depth != 32 ? try Image.wrap(pixConvertTo32(pix), "pixConvertTo32") : self
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemBmp(&data, &size, source.pix) == 0, let data else { throw ImagingError(operation: "pixWriteMemBmp") }
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// The image as a TIFF (zip-compressed; for tests: TIFF pages are read like any other).
+    package func tiffData() throws(ImagingError) -> [UInt8] {
+        var data: UnsafeMutablePointer<UInt8>?
+        var size = 0
+        guard pixWriteMemTiff(&data, &size, pix, Int32(IFF_TIFF_ZIP)) == 0, let data else {
+            throw ImagingError(operation: "pixWriteMemTiff")
+        }
+        defer { lept_free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// A colour copy of a gray page, each level tinted as yellowed paper is (for tests of colour
+    /// pages made from the gray fixtures).
+    package func tinted() throws(ImagingError) -> Image {
+        let gray = try grayscale()
+        let colour = try Image.wrap(pixConvertTo32(gray.pix), "pixConvertTo32")
+        guard let data = pixGetData(colour.pix) else { throw ImagingError(operation: "pixGetData") }
+        let wpl = Int(pixGetWpl(colour.pix))
+        for y in 0..<colour.height {
+            let line = data + y * wpl
+            for x in 0..<colour.width {
+                let v = (line[x] >> 24) & 0xFF
+                line[x] = v << 24 | (v * 246 / 255) << 16 | (v * 222 / 255) << 8
+            }
+        }
+        return colour
+    }
+
     /// The image as PNG bytes (lossless; used for black and white pages and in tests).
     public func pngData() throws(ImagingError) -> [UInt8] {
         var data: UnsafeMutablePointer<UInt8>?

@@ -1,12 +1,19 @@
 import ArkivatorCore
 internal import CLeptonica
 internal import CPoppler
+import Foundation
 
 /// A PDF, read through poppler-glib: owns one `PopplerDocument` (and the bytes it reads from)
 /// and releases them when released. A page is rendered at ``dpi`` with cairo when it is read.
 final class PDFFile {
     /// The resolution pages are rendered at: what the OCR and the archive images expect.
     static let dpi = 300.0
+
+    /// Held while a page is drawn: one page at a time in the whole process. poppler decodes each
+    /// picture on a page whole before drawing it (a 60-megapixel scan on an A4 page: 240 MB for a
+    /// moment), which the workers' pixel budget, counting the page's own pixels, cannot see;
+    /// drawing is a small part of reading a page, so the workers lose little by taking turns.
+    private static let drawing = NSLock()
 
     let document: OpaquePointer
     private let data: OpaquePointer
@@ -104,14 +111,76 @@ final class PDFFile {
         return PDFTextLayer(lines: lines.filter { !$0.isEmpty }, imageCoverage: min(1, covered / (width * height)))
     }
 
-    /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`.
+    /// Renders page `index` on white at ``dpi`` as a large page is held (``PagePixels``): a band
+    /// of rows at a time, each band turned into gray rows and half-size colour rows at once, so
+    /// the page is never whole in 32 bits.
+    func renderLean(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> PagePixels {
+        Self.drawing.lock()
+        defer { Self.drawing.unlock() }
+        guard let page = poppler_document_get_page(document, Int32(index)) else { throw InputError.damagedPDF }
+        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let lean = LeanPage(width: size.width, height: size.height, colour: true) else { throw InputError.undecodable }
+        lean.setResolution(Int(Self.dpi))
+        let bandRows = min(size.height, 1024)
+        guard let pix = pixCreate(Int32(size.width), Int32(bandRows), 32) else { throw InputError.undecodable }
+        let band = Image(owning: pix)
+        let wpl = Int(pixGetWpl(band.pix))
+        guard let target = pixGetData(band.pix),
+              cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
+            throw InputError.undecodable
+        }
+        let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
+        var top = 0
+        while top < size.height {
+            let rows = min(bandRows, size.height - top)
+            guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(size.width),
+                                                                    Int32(rows), Int32(wpl * 4)) else {
+                throw InputError.undecodable
+            }
+            defer { cairo_surface_destroy(surface) }
+            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
+                throw InputError.undecodable
+            }
+            cairo_set_source_rgb(context, 1, 1, 1)
+            cairo_paint(context)
+            cairo_translate(context, 0, -Double(top))
+            cairo_scale(context, Self.dpi / 72, Self.dpi / 72)
+            poppler_page_render_for_printing(page, context)
+            cairo_destroy(context)
+            cairo_surface_flush(surface)
+            for y in 0..<rows {
+                let line = target + y * wpl
+                // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
+                for x in 0..<size.width { line[x] <<= 8 }
+                lean.add(wordRow: line, y: top + y)
+            }
+            top += rows
+        }
+        return lean.pixels
+    }
+
+    /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`. cairo draws
+    /// straight into the image's own pixels (one page in memory, not two), which are then turned
+    /// in place from cairo's order to Leptonica's.
     func render(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> Image {
+        Self.drawing.lock()
+        defer { Self.drawing.unlock() }
         guard let page = poppler_document_get_page(document, Int32(index)) else {
             throw InputError.damagedPDF
         }
         defer { g_object_unref(UnsafeMutableRawPointer(page)) }
-        guard let surface = cairo_image_surface_create(CAIRO_FORMAT_RGB24, Int32(size.width), Int32(size.height)) else {
-            throw InputError.damagedPDF
+        guard let pix = pixCreate(Int32(size.width), Int32(size.height), 32) else { throw InputError.undecodable }
+        let image = Image(owning: pix)
+        image.setResolution(Int(Self.dpi))
+        let wpl = Int(pixGetWpl(pix))
+        guard let target = pixGetData(pix),
+              cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
+            throw InputError.undecodable
+        }
+        let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
+        guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(size.width),
+                                                                Int32(size.height), Int32(wpl * 4)) else {
+            throw InputError.undecodable
         }
         defer { cairo_surface_destroy(surface) }
         guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
@@ -123,20 +192,10 @@ final class PDFFile {
         poppler_page_render_for_printing(page, context)
         cairo_destroy(context)
         cairo_surface_flush(surface)
-        let stride = Int(cairo_image_surface_get_stride(surface))
-        guard let source = cairo_image_surface_get_data(surface),
-              let pix = pixCreate(Int32(size.width), Int32(size.height), 32) else { throw InputError.damagedPDF }
-        let image = Image(owning: pix)
-        image.setResolution(Int(Self.dpi))
-        guard let target = pixGetData(pix) else { throw InputError.damagedPDF }
-        let wpl = Int(pixGetWpl(pix))
-        source.withMemoryRebound(to: UInt32.self, capacity: stride / 4 * size.height) { pixels in
-            for y in 0..<size.height {
-                let row = pixels + y * (stride / 4)
-                let line = target + y * wpl
-                // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
-                for x in 0..<size.width { line[x] = row[x] << 8 }
-            }
+        for y in 0..<size.height {
+            let line = target + y * wpl
+            // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
+            for x in 0..<size.width { line[x] <<= 8 }
         }
         return image
     }

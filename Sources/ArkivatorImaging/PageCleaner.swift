@@ -123,7 +123,13 @@ public struct PageCleaner: Sendable {
     public init() {}
 
     public func clean(_ original: Image) throws(ImagingError) -> CleanedPage {
-        let gray = try original.grayscale()
+        try clean(PagePixels(original))
+    }
+
+    /// Cleans a page: the gray copy is what is cleaned; the colour copy is read for coloured marks
+    /// and then let go (``PagePixels/releaseColour()``), so a large page holds no colour after.
+    public func clean(_ page: PagePixels) throws(ImagingError) -> CleanedPage {
+        let gray = page.gray
         var report = CleanupReport(sheet: nil, estimatedDPI: 0, scale: 1, skewDegrees: 0, quarterTurns: 0)
 
         // 1. A sheet on a background (phone photo) is flattened and cropped; a scan fills the
@@ -153,7 +159,7 @@ public struct PageCleaner: Sendable {
         } else {
             let corners = [Point(x: 0, y: 0), Point(x: Double(gray.width), y: Double(gray.height))]
             let (factor, x) = try measure(gray, inside: corners, pageSize: (Double(gray.width), Double(gray.height)),
-                                          recorded: original.recordedDPI, into: &report)
+                                          recorded: page.recordedDPI, into: &report)
             xHeight = x
             placed = try gray.scaled(by: factor)
             placeMask = { (mask: Image, scale: Double) throws(ImagingError) -> Image in try mask.scaled(by: factor / scale) }
@@ -161,8 +167,9 @@ public struct PageCleaner: Sendable {
 
         // 2. Coloured marks (stamps, signatures, ticks) stay on the page people look at and are
         // left out of the copy OCR reads.
-        let marks = try original.colouredMarkMask(xHeight: xHeight, sheet: sheet)
+        let marks = try page.colour?.colouredMarkMask(xHeight: xHeight, sheet: sheet, scale: page.colourScale)
         report.colouredMarks = marks?.marks
+        page.releaseColour()
 
         // 3. Even light, then straighten by the skew measured on a black and white copy.
         let even = try placed.evenedLight()
@@ -183,13 +190,18 @@ public struct PageCleaner: Sendable {
     /// The page as it came, for the guard's second reading: gray, brought to about 300 DPI only
     /// when its letters show it far from that (as measured for the cleaned page), nothing else.
     public func asIs(_ original: Image, report cleaned: CleanupReport) throws(ImagingError) -> CleanedPage {
-        var gray = try original.grayscale()
+        try asIs(PagePixels(original), report: cleaned)
+    }
+
+    /// ``asIs(_:report:)`` from a page's gray copy.
+    public func asIs(_ page: PagePixels, report cleaned: CleanupReport) throws(ImagingError) -> CleanedPage {
+        var gray = page.gray
         let resolution = Self.resolution(page: Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height)),
-                                         recorded: original.recordedDPI, text: cleaned.textDPI)
+                                         recorded: page.recordedDPI, text: cleaned.textDPI)
         let factor = scaleFactor(for: resolution.dpi, textDPI: cleaned.textDPI)
         gray = try gray.scaled(by: factor)
         // The resolution is recorded below; the caller's image stays as it was.
-        if gray === original { gray = try Image.wrap(pixCopy(nil, gray.pix), "pixCopy") }
+        if gray === page.gray { gray = try Image.wrap(pixCopy(nil, gray.pix), "pixCopy") }
         let report = CleanupReport(sheet: nil, estimatedDPI: resolution.dpi, dpiSource: resolution.source, textDPI: cleaned.textDPI,
                                    scale: factor, skewDegrees: 0, quarterTurns: 0)
         gray.setResolution(Int(targetDPI.rounded()))

@@ -161,7 +161,7 @@ public struct FolderWalk: Sendable {
 
     /// File name endings that are always taken when searching folders (whatever the content says:
     /// a wrongly named file gets a clear refusal instead of silence).
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "pdf"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "png", "tif", "tiff", "webp", "heic", "heif", "gif", "bmp", "dib", "pdf"]
 
     /// Endings of files that are obviously no scanned letter: never opened to look.
     static let otherExtensions: Set<String> = [

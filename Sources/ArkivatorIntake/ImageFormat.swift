@@ -8,6 +8,8 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
     case webp
     case heic
     case pdf
+    case gif
+    case bmp
 
     /// Checks the magic bytes (and, for JPEG and PNG, the end marker) of a whole file.
     ///
@@ -40,7 +42,28 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
             guard bytes.count >= length + 8 else { throw .truncated }
             return .webp
         }
+        if FileSignature.isGIF(bytes) {
+            // A whole GIF ends with its trailer byte, 0x3B (a writer may pad with zeros after it).
+            guard bytes.last(where: { $0 != 0 }) == 0x3B else { throw .truncated }
+            return .gif
+        }
+        if FileSignature.isBMP(bytes) {
+            // An uncompressed bitmap's header says how many bytes of pixels follow.
+            if let needed = bmpLength(bytes), bytes.count < needed { throw .truncated }
+            return .bmp
+        }
         throw otherFormat(bytes)
+    }
+
+    /// The length an uncompressed Windows bitmap must have: where its pixels start plus its rows
+    /// (each padded to 4 bytes); nil when the header does not tell (compressed, or an old header).
+    private static func bmpLength(_ bytes: [UInt8]) -> Int? {
+        func number(_ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
+        guard bytes.count >= 34, number(14, 4) >= 40, number(30, 4) == 0 else { return nil }
+        let width = number(18, 4), rawHeight = UInt32(number(22, 4)), depth = number(28, 2)
+        let height = Int(Int32(bitPattern: rawHeight).magnitude)
+        guard width > 0, width <= 100_000, height <= 100_000, (1...32).contains(depth) else { return nil }
+        return number(10, 4) + (width * depth + 31) / 32 * 4 * height
     }
 
     /// A JPEG ends with the EOI marker FF D9; some writers pad after it, so look near the end.
@@ -73,7 +96,6 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
             return .notAnImage(detected: "video")
         }
         if bytes.starts(with: Array("GIF8".utf8)) { return .unsupportedFormat("GIF") }
-        if bytes.starts(with: Array("BM".utf8)) { return .unsupportedFormat("BMP") }
         if bytes.starts(with: [0x50, 0x4B, 0x03, 0x04]) { return .notAnImage(detected: "zip") }
         let sample = bytes.prefix(512)
         let printable = sample.filter { $0 == 9 || $0 == 10 || $0 == 13 || $0 >= 32 }.count

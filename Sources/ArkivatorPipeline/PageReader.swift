@@ -61,15 +61,14 @@ final class PageReader: @unchecked Sendable {
     /// (``PDFTextLayer/pictures``); no cleanup. `rendered` is the page drawn at 300 DPI: the
     /// pictures are read from it, and it is kept as a gray JPEG when `keepsImage` (for an archive
     /// PDF made of page images). Without it the pictures are not read.
-    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: Image?, keepsImage: Bool) throws -> ReadPage {
+    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: PagePixels?, keepsImage: Bool) throws -> ReadPage {
         var jpeg: [UInt8]?
         var writeSeconds = 0.0
         var ocr = OCRPage(textLayer: layer)
         var ocrSeconds = 0.0
         var picturesRead = 0
-        // One gray copy of the page for both: a quarter of the colour page's memory, and the
-        // pictures are cut from it.
-        let gray = keepsImage || !layer.pictures.isEmpty ? try rendered?.grayscale() : nil
+        // The page's gray copy serves both: the pictures are cut from it.
+        let gray = rendered?.gray
         if let gray, !layer.pictures.isEmpty {
             let start = Date()
             let pictures = readPictures(layer.pictures, on: gray)
@@ -93,7 +92,7 @@ final class PageReader: @unchecked Sendable {
     static let jpegQuality = 80
 
     /// Reads a page and, for the archive, encodes the cleaned page as JPEG.
-    func read(_ image: Image, encodeJPEG: Bool) throws -> Result {
+    func read(_ image: PagePixels, encodeJPEG: Bool) throws -> Result {
         var result = try read(image)
         if encodeJPEG {
             let start = Date()
@@ -106,7 +105,7 @@ final class PageReader: @unchecked Sendable {
     /// Cleans and reads one page. When the first reading looks poor, or the page lies in landscape
     /// (letters are portrait), asks OSD whether the page is sideways or upside down, and keeps the
     /// better of the two readings.
-    func read(_ image: Image) throws -> Result {
+    func read(_ image: PagePixels) throws -> Result {
         let start = Date()
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()

@@ -32,12 +32,16 @@ public final class Pipeline: Sendable {
         /// The workers' nice value (0: as the process; `serve` uses 10, so pages read in the
         /// background never slow the answers to the household's browsers).
         public var workerNiceness: Int32
+        /// The pixels the workers may have decoded at one time (see `PixelBudget`): a page waits
+        /// until it fits beside the pages being read; one larger than this is read alone.
+        public var pixelsAtOnce: Int
 
         public init(jobs: Int = ProcessInfo.processInfo.activeProcessorCount, pageImageDirectory: URL? = nil,
                     language: String = "nor", pixelBudget: Int = Image.defaultPixelBudget,
                     classifier: Classifier? = Classifier(), archive: ArchiveOptions? = nil,
-                    assistant: LetterAssistant? = nil, workerNiceness: Int32 = 0) {
+                    assistant: LetterAssistant? = nil, workerNiceness: Int32 = 0, pixelsAtOnce: Int? = nil) {
             self.workerNiceness = workerNiceness
+            self.pixelsAtOnce = pixelsAtOnce ?? PixelBudget.capacity(jobs: max(1, jobs))
             self.jobs = max(1, jobs)
             self.pageImageDirectory = pageImageDirectory
             self.language = language
@@ -160,6 +164,8 @@ private final class Run: Sendable {
     }
 
     private let state: NIOLockedValueBox<State>
+    /// The pixels the workers may have decoded at once.
+    private let pixelBudget: PixelBudget
     /// Signalled once per queued job, and once per worker when every document is finished.
     private let available = DispatchSemaphore(value: 0)
     private let workers: Int
@@ -183,6 +189,7 @@ private final class Run: Sendable {
         self.progress = progress
         self.stage = stage
         self.record = record
+        pixelBudget = PixelBudget(capacity: options.pixelsAtOnce)
         state = NIOLockedValueBox(State(
             queue: documents.indices.map { Job.open($0) },
             assemblies: documents.map { Assembly(record: DocumentRecord(sources: $0.pages.map(\.path))) },
@@ -291,28 +298,36 @@ private final class Run: Sendable {
         var kept: PageReader.ReadPage?
         var failure: DocumentFailure?
         var decodeSeconds = 0.0
-        do {
-            let layer = file.textLayer(page: pageIndex)
-            // A page read from its text layer is drawn only when an image of it is written, or
-            // pictures in it are read.
-            let keepsImage = options.pageImageDirectory != nil || (options.archive != nil && !keepsOriginal)
-            let needsImage = layer == nil || keepsImage || layer?.pictures.isEmpty == false
-            let decodeStart = Date()
-            let image = needsImage ? try file.decode(page: pageIndex) : nil
-            decodeSeconds = Date().timeIntervalSince(decodeStart)
+        let layer = file.textLayer(page: pageIndex)
+        // A page read from its text layer is drawn only when an image of it is written, or
+        // pictures in it are read.
+        let keepsImage = options.pageImageDirectory != nil || (options.archive != nil && !keepsOriginal)
+        let needsImage = layer == nil || keepsImage || layer?.pictures.isEmpty == false
+        let size = file.sizes[pageIndex]
+        // Decoded and read within the pixel budget; every image of the page but the cleaned one is
+        // gone when the function below returns, before the budget is given back.
+        let taken = needsImage ? pixelBudget.take(size.width * size.height) : 0
+        func decodeAndRead() {
             do {
-                if let layer {
-                    kept = try reader.read(layer, size: file.sizes[pageIndex], rendered: image, keepsImage: keepsImage)
-                } else if let image {
-                    outcome = try reader.read(image, encodeJPEG: options.archive != nil)
-                    kept = outcome?.kept
+                let decodeStart = Date()
+                let pixels = needsImage ? try file.decodePixels(page: pageIndex) : nil
+                decodeSeconds = Date().timeIntervalSince(decodeStart)
+                do {
+                    if let layer {
+                        kept = try reader.read(layer, size: size, rendered: pixels, keepsImage: keepsImage)
+                    } else if let pixels {
+                        outcome = try reader.read(pixels, encodeJPEG: options.archive != nil)
+                        kept = outcome?.kept
+                    }
+                } catch {
+                    failure = DocumentFailure(error, in: .recognition)
                 }
             } catch {
-                failure = DocumentFailure(error, in: .recognition)
+                failure = DocumentFailure(error, in: .intake)
             }
-        } catch {
-            failure = DocumentFailure(error, in: .intake)
         }
+        decodeAndRead()
+        pixelBudget.give(taken)
         // `--redact`: the numbers boxed on the page image (the reading has their words' boxes)
         // before any copy of it is written.
         if options.archive?.redact == true, let page = kept {

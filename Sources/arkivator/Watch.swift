@@ -12,14 +12,14 @@ extension Arkivator {
         static let configuration = CommandConfiguration(
             abstract: "Følg med på en mappe og arkiver nye brev etter hvert. (Watch a folder and file new letters as they arrive.)",
             discussion: """
-                Tar de samme filene som ingest: JPEG, PNG, TIFF, WebP, HEIC og PDF (skannet eller laget på datamaskin). \
+                Tar de samme filene som ingest: JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP og PDF (skannet eller laget på datamaskin). \
                 Et dokument leses når filene har ligget i ro i --settle sekunder (og er lukket av den som skrev dem). \
                 Navn_p1, Navn_p2 … er sidene i ett dokument; en undermappe med bilder er ett dokument. Skjulte filer \
                 og *.part, *.tmp, *.crdownload, *~ hoppes over. Når dokumentet er arkivert, flyttes originalen til \
                 MAPPE/processed/; det som ikke kan leses, flyttes til MAPPE/failed/ med en NAVN.feil.txt som forklarer \
                 hvorfor. Stopp med Ctrl-C eller SIGTERM: dokumentet som leses, blir ferdig først.
 
-                Takes the same files as ingest: JPEG, PNG, TIFF, WebP, HEIC and PDF (scanned or made on a computer). \
+                Takes the same files as ingest: JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP and PDF (scanned or made on a computer). \
                 A document is read once its files have been quiet for --settle seconds (and closed by their writer). \
                 NAME_p1, NAME_p2 … are the pages of one document; a subfolder of images is one document. Hidden files \
                 and *.part, *.tmp, *.crdownload, *~ are skipped. Once filed, the original moves to DIR/processed/; \

@@ -90,6 +90,27 @@ import Testing
         }
     }
 
+    /// GIF and BMP, as paperless-ngx and OCRmyPDF read them: a gray GIF, a 24-bit bitmap stored
+    /// from the bottom up and an 8-bit one stored from the top down give the PNG's text.
+    @Test func GIFAndBMPPagesReadLikeTheirPNGTwin() throws {
+        try withTemporaryDirectory { dir in
+            let upright = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first)
+            let gif = dir.appendingPathComponent("side.gif"), bmp = dir.appendingPathComponent("side.bmp")
+            let topDown = dir.appendingPathComponent("ovenfra.dib")
+            try Data(try upright.gifData()).write(to: gif)
+            try Data(try upright.bmpData(colour: true)).write(to: bmp)
+            try Data(BitmapMaker.topDown(try upright.bmpData())).write(to: topDown)
+            let fromPNG = try ingest(Fixtures.url("clean.png"), in: dir.appendingPathComponent("png"))["text"] as? String
+            #expect((fromPNG ?? "").count > 500, "the PNG twin was read")
+            for (file, name) in [(gif, "gif"), (bmp, "bmp"), (topDown, "dib")] {
+                let record = try ingest(file, in: dir.appendingPathComponent(name))
+                let page = try firstPage(record)
+                #expect(page["width"] as? Int == 2480 && page["height"] as? Int == 3508, "\(name)")
+                #expect(record["text"] as? String == fromPNG, "\(name) reads other words than its PNG twin")
+            }
+        }
+    }
+
     @Test func aWebPPageReadsLikeItsPNGTwin() throws {
         try withTemporaryDirectory { dir in
             let upright = try #require(try Image.decodePages(Fixtures.bytes("clean.png")).first)

@@ -24,7 +24,7 @@ import Testing
     }
 
     @Test func namesOtherFormats() {
-        for (bytes, name) in [(Array("GIF89a....".utf8), "GIF"), (Array("....ftypavif....".utf8), "AVIF")] {
+        for (bytes, name) in [(Array("GIF8xa....".utf8), "GIF"), (Array("....ftypavif....".utf8), "AVIF")] {
             do {
                 _ = try ImageFormat.sniff(bytes)
                 Issue.record("\(name) was accepted")
@@ -39,6 +39,20 @@ import Testing
         let pdf = PDFMaker.blank(pages: 1)
         #expect(try ImageFormat.sniff(pdf) == .pdf)
         #expect(throws: InputError.truncated) { try ImageFormat.sniff(Array(pdf.prefix(pdf.count - 20))) }
+    }
+
+    @Test func recognisesGIFAndBMPAndCutOffOnes() throws {
+        let gif = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0] + [0x2C, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x4C, 0x01, 0, 0x3B]
+        #expect(try ImageFormat.sniff(gif) == .gif)
+        #expect(try ImageFormat.sniff(gif + [0, 0]) == .gif)
+        #expect(throws: InputError.truncated) { try ImageFormat.sniff(Array(gif.dropLast())) }
+        // A 2 × 2 24-bit bitmap: 54 bytes of headers, two rows of 8 bytes.
+        var bmp = Array("BM".utf8) + [UInt8](repeating: 0, count: 52) + [UInt8](repeating: 255, count: 16)
+        for (at, value) in [(10, 54), (14, 40), (18, 2), (22, 2), (26, 1), (28, 24)] { bmp[at] = UInt8(value) }
+        #expect(try ImageFormat.sniff(bmp) == .bmp)
+        #expect(throws: InputError.truncated) { try ImageFormat.sniff(Array(bmp.dropLast(4))) }
+        // "BM" alone is a word, not a bitmap.
+        #expect(throws: InputError.self) { try ImageFormat.sniff(Array("BMW-verkstedet, faktura nr. 1234 for service".utf8)) }
     }
 
     @Test func recognisesWebPAndACutOffOne() throws {

@@ -11,7 +11,8 @@ Three runs over the same page images (every file in the images folder, sorted):
                        broken binary fails fast.
   tesseract (OMP=1)    `tesseract IMG - -l nor` page by page, OMP_THREAD_LIMIT=1
   tesseract (defaults) the same without OMP_THREAD_LIMIT (its own threading); --skip-default leaves it out
-Then the corpus's JPEG pages as they are and each wrapped unchanged in a one-page PDF (sized so that
+Then the peak RSS on three 59.5-megapixel pages made here (scripts/bench/big_pages.py; --skip-big leaves it
+out).  Then the corpus's JPEG pages as they are and each wrapped unchanged in a one-page PDF (sized so that
 300 DPI gives the same pixels), each twice in the order image, PDF, PDF, image: arkivator's pages/min
 for PDF input against image input, target >= 0.9x (--skip-pdf leaves it out).
 It prints pages, seconds and pages/min per run, the speed-ups against the targets (>= 1.7x vs OMP=1,
@@ -39,6 +40,7 @@ import sys
 import time
 from pathlib import Path
 
+import big_pages
 import page_accuracy
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
@@ -264,6 +266,7 @@ def main(argv=None):
     ap.add_argument("--quick", type=int, metavar="N", help="only the first N images")
     ap.add_argument("--skip-default", action="store_true", help="skip the tesseract run with default threading")
     ap.add_argument("--skip-pdf", action="store_true", help="skip the scanned-PDF against JPEG comparison")
+    ap.add_argument("--skip-big", action="store_true", help="skip the peak RSS on 59.5-megapixel pages")
     ap.add_argument("--realworld", type=Path, default=REPO / ".bench/realworld",
                     help="real-world page set made by scripts/fixtures/make_realworld.py (default .bench/realworld; "
                          "left out when missing)")
@@ -353,6 +356,12 @@ def main(argv=None):
         verdict["rss"] = rss <= TARGET_RSS_MB
         say(f"{'arkivator peak RSS:':48s} {rss:6.1f} MB  {f'target <= {TARGET_RSS_MB:g} MB':17s} "
             f"{'PASS' if verdict['rss'] else 'FAIL'}")
+    # pages at the size limit, made here: peak RSS with the default jobs
+    if not a.skip_big and not ark_failed:
+        big = big_pages.measure(exe, out, None, say)
+        if big:
+            runs["big_pages"] = big
+            verdict["rss_big_pages"] = all(r["pass"] for r in big.values())
 
     # accuracy, when the corpus has truth and score.py
     truth_dir = a.truth or (corpus if (corpus / "truth").is_dir() else None)

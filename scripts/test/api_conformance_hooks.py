@@ -31,7 +31,7 @@ def png(width, height, shade):
 
 PAGES = st.builds(png, st.integers(8, 48), st.integers(8, 48), st.integers(0, 255))
 
-for media in ("image/jpeg", "image/png", "image/tiff", "image/webp", "image/heic", "image/heif", "application/pdf"):
+for media in ("image/jpeg", "image/png", "image/tiff", "image/webp", "image/heic", "image/heif", "image/gif", "image/bmp", "application/pdf"):
     schemathesis.openapi.media_type(media, PAGES)
 
 
