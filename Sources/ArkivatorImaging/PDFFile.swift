@@ -133,21 +133,7 @@ final class PDFFile {
         var top = 0
         while top < size.height {
             let rows = min(bandRows, size.height - top)
-            guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(size.width),
-                                                                    Int32(rows), Int32(wpl * 4)) else {
-                throw InputError.undecodable
-            }
-            defer { cairo_surface_destroy(surface) }
-            guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
-                throw InputError.undecodable
-            }
-            cairo_set_source_rgb(context, 1, 1, 1)
-            cairo_paint(context)
-            cairo_translate(context, 0, -Double(top))
-            cairo_scale(context, Self.dpi / 72, Self.dpi / 72)
-            poppler_page_render_for_printing(page, context)
-            cairo_destroy(context)
-            cairo_surface_flush(surface)
+            try Self.draw(page, into: raw, width: size.width, rows: rows, from: top, stride: wpl * 4)
             for y in 0..<rows {
                 let line = target + y * wpl
                 // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
@@ -157,6 +143,27 @@ final class PDFFile {
             top += rows
         }
         return lean.pixels
+    }
+
+    /// Draws rows `top ..< top + rows` of `page` on white at ``dpi`` into `raw` (cairo's RGB24
+    /// order, `stride` bytes a row): cairo draws straight into memory the caller owns.
+    private static func draw(_ page: OpaquePointer, into raw: UnsafeMutablePointer<UInt8>, width: Int, rows: Int,
+                             from top: Int, stride: Int) throws(InputError) {
+        guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(width), Int32(rows),
+                                                                Int32(stride)) else {
+            throw InputError.undecodable
+        }
+        defer { cairo_surface_destroy(surface) }
+        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
+            throw InputError.undecodable
+        }
+        cairo_set_source_rgb(context, 1, 1, 1)
+        cairo_paint(context)
+        cairo_translate(context, 0, -Double(top))
+        cairo_scale(context, dpi / 72, dpi / 72)
+        poppler_page_render_for_printing(page, context)
+        cairo_destroy(context)
+        cairo_surface_flush(surface)
     }
 
     /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`. cairo draws
@@ -178,20 +185,7 @@ final class PDFFile {
             throw InputError.undecodable
         }
         let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
-        guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(size.width),
-                                                                Int32(size.height), Int32(wpl * 4)) else {
-            throw InputError.undecodable
-        }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
-            throw InputError.damagedPDF
-        }
-        cairo_set_source_rgb(context, 1, 1, 1)
-        cairo_paint(context)
-        cairo_scale(context, Self.dpi / 72, Self.dpi / 72)
-        poppler_page_render_for_printing(page, context)
-        cairo_destroy(context)
-        cairo_surface_flush(surface)
+        try Self.draw(page, into: raw, width: size.width, rows: size.height, from: 0, stride: wpl * 4)
         for y in 0..<size.height {
             let line = target + y * wpl
             // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.

@@ -127,13 +127,7 @@ extension Library {
     /// An exclusive `flock` on the library's `filing.lock`: no other process has the library open.
     private static func exclusiveLock(_ location: LibraryLocation) throws -> Int32 {
         try location.prepare()
-        let path = location.directory.appendingPathComponent("filing.lock").path
-        let descriptor = openLockFile(path)
-        guard descriptor >= 0 else {
-            throw LibraryError(message: UserMessage(
-                nb: "Kunne ikke åpne \(path): \(String(cString: strerror(errno))).",
-                en: "Could not open \(path): \(String(cString: strerror(errno)))."))
-        }
+        let descriptor = try openLockFile(in: location)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
             throw LibraryFailure.libraryInUse(location.directory.path)

@@ -57,14 +57,7 @@ public final class Library: Sendable {
         self.readers = ReadConnections(url: database.url)
         self.databaseURL = database.url
         self.key = key
-        let path = location.directory.appendingPathComponent("filing.lock").path
-        let descriptor = openLockFile(path)
-        guard descriptor >= 0 else {
-            throw LibraryError(message: UserMessage(
-                nb: "Kunne ikke åpne \(path): \(String(cString: strerror(errno))).",
-                en: "Could not open \(path): \(String(cString: strerror(errno)))."))
-        }
-        lockFile = descriptor
+        lockFile = try openLockFile(in: location)
     }
 
     deinit {
@@ -251,7 +244,15 @@ public final class FilingReservation: Sendable {
     }
 }
 
-/// POSIX `open(2)` (inside `Library`, `open` is ``Library/open(_:environment:)``).
-func openLockFile(_ path: String) -> Int32 {
-    open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+/// Opens the library's `filing.lock` (made if missing), or says in words why it cannot. A free
+/// function, because inside `Library` `open` is ``Library/open(_:environment:)``, not POSIX `open(2)`.
+func openLockFile(in location: LibraryLocation) throws -> Int32 {
+    let path = location.directory.appendingPathComponent("filing.lock").path
+    let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else {
+        throw LibraryError(message: UserMessage(
+            nb: "Kunne ikke åpne \(path): \(String(cString: strerror(errno))).",
+            en: "Could not open \(path): \(String(cString: strerror(errno)))."))
+    }
+    return descriptor
 }
