@@ -11,10 +11,14 @@
 public enum ShownName {
     /// `name` with every fødselsnummer masked and every control character escaped.
     public static func of(_ raw: String) -> String {
-        let name = Redaction.redact(raw)
-        guard name.unicodeScalars.contains(where: needsEscape) else { return name }
+        escaped(Redaction.redact(raw))
+    }
+
+    /// `text` with every control character escaped (numbers left as they are).
+    public static func escaped(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: needsEscape) else { return text }
         var shown = ""
-        for scalar in name.unicodeScalars {
+        for scalar in text.unicodeScalars {
             guard needsEscape(scalar) else {
                 shown.unicodeScalars.append(scalar)
                 continue
@@ -30,10 +34,17 @@ public enum ShownName {
     }
 
     /// A message of one or more lines: its line breaks kept, every other control character escaped
-    /// (so no text taken from outside, such as a system's error description, can recolour the
-    /// terminal). Names in it should have been shown with ``of(_:)`` already.
+    /// and every fødselsnummer masked (so no text taken from outside, such as a system's error
+    /// description, can recolour the terminal). Names in it should have been shown with ``of(_:)``.
     public static func lines(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { of(String($0)) }.joined(separator: "\n")
+    }
+
+    /// Text of one or more lines as printed: line breaks kept, every other control character
+    /// escaped, numbers left as they are (the command line's one door to standard output).
+    public static func escapedLines(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { $0 != "\n" && needsEscape($0) }) else { return text }
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { escaped(String($0)) }.joined(separator: "\n")
     }
 
     /// C0 and C1 controls, DEL, the line and paragraph separators and the bidirectional marks.

@@ -66,20 +66,25 @@ extension Arkivator {
             let colour = terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
             for (index, hit) in result.hits.enumerated() {
                 terminal.line("")
-                terminal.line(String(format: "%2d. ", index + 1) + (colour ? "\u{1B}[1m\(hit.title)\u{1B}[0m" : hit.title))
+                let title = ShownName.escaped(hit.title)
+                terminal.styledLine(String(format: "%2d. ", index + 1) + (colour ? "\u{1B}[1m\(title)\u{1B}[0m" : title))
                 var details: [String?] = [hit.shownPerson.text(), hit.docType, hit.institution, "id \(hit.id)"]
                 if hit.partial == true {
                     details.append(UserMessage(nb: "har bare noen av ordene", en: "holds only some of the words").text())
                 }
                 terminal.line("    " + details.compactMap { $0 }.joined(separator: " · "))
-                if let snippet = hit.snippet { terminal.line("    " + Self.marked(snippet, colour: colour)) }
+                if let snippet = hit.snippet { terminal.styledLine("    " + Self.marked(snippet, colour: colour)) }
                 if let file = hit.file { terminal.line("    " + file) }
             }
         }
 
-        /// Hits in a snippet: yellow and bold on a terminal, else between [ and ].
+        /// Hits in a snippet: yellow and bold on a terminal, else between [ and ]; any other
+        /// control character in it shown escaped.
         static func marked(_ snippet: String, colour: Bool) -> String {
-            snippet.replacingOccurrences(of: Library.markStart, with: colour ? "\u{1B}[1;33m" : "[")
+            let parts = snippet.components(separatedBy: Library.markStart).map {
+                $0.components(separatedBy: Library.markEnd).map(ShownName.escaped).joined(separator: Library.markEnd)
+            }
+            return parts.joined(separator: Library.markStart).replacingOccurrences(of: Library.markStart, with: colour ? "\u{1B}[1;33m" : "[")
                 .replacingOccurrences(of: Library.markEnd, with: colour ? "\u{1B}[0m" : "]")
         }
     }

@@ -9,8 +9,16 @@ struct Terminal: Sendable {
     let stdoutIsTerminal = isatty(STDOUT_FILENO) == 1
     let stderrIsTerminal = isatty(STDERR_FILENO) == 1
 
+    /// One line (or several) on standard output, control characters shown escaped: no text from a
+    /// file name, a letter or the library can forge a line or send the terminal an escape sequence.
     func line(_ text: String) {
-        FileHandle.standardOutput.write(Data((text + "\n").utf8))
+        FileHandle.standardOutput.write(Data((ShownName.escapedLines(text) + "\n").utf8))
+    }
+
+    /// A line carrying the program's own colour codes (`styled`); every text put in it must have
+    /// been escaped with ``ShownName/escaped(_:)`` already.
+    func styledLine(_ styled: String) {
+        FileHandle.standardOutput.write(Data((styled + "\n").utf8))
     }
 
     func error(_ message: UserMessage) {

@@ -47,6 +47,18 @@ import Glibc
             #expect(!process.stdout.contains("utenfor") && !process.stdout.contains("LESMEG"), "\(process.stdout)")
             #expect(process.stderr.contains("er en snarvei (symlenke) til \(outside.path)"), "\(process.stderr)")
             #expect(process.stderr.contains("rør.png» er ikke en vanlig fil"), "\(process.stderr)")
+
+            // A title given with an escape sequence is printed escaped by every command that shows it.
+            let library = dir.appendingPathComponent("bibliotek")
+            let listed = try CLI.run(["list", "--json"], library: library)
+            let rows = try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]] ?? []
+            let id = try #require(rows.first?["id"] as? String, "\(listed.stdout)")
+            #expect(try CLI.run(["edit", id, "--title", "2024-01-02 Brev\u{1B}[2J\u{1B}]0;eid\u{7}"], library: library).status == 0)
+            for arguments in [["list"], ["show", id], ["search", "Brev"]] {
+                let output = try CLI.run(arguments, library: library)
+                #expect(!output.stdout.contains("\u{1B}") && !output.stdout.contains("\u{7}"), "\(arguments): \(output.stdout)")
+                #expect(output.stdout.contains(#"Brev\u{1B}[2J"#), "\(arguments): \(output.stdout)")
+            }
         }
     }
 

@@ -24,4 +24,11 @@ import Testing
     @Test func messagesKeepTheirLinesOnly() {
         #expect(ShownName.lines("Første linje\nandre \u{1B}[2J linje\r") == #"Første linje"# + "\n" + #"andre \u{1B}[2J linje\r"#)
     }
+
+    @Test func namesHideNumbersAndPrintedTextKeepsThem() {
+        // 26018704454: the example number of the fødselsnummer docs (valid control digits).
+        #expect(!ShownName.of("skann 26018704454.png").contains("26018704454"))
+        #expect(ShownName.escapedLines("Pasient 26018704454\nneste \u{1B}[2J") == "Pasient 26018704454\n" + #"neste \u{1B}[2J"#)
+        #expect(ShownName.escaped("tittel\u{1B}[31m") == #"tittel\u{1B}[31m"#)
+    }
 }
