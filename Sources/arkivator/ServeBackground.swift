@@ -85,7 +85,7 @@ struct ServeLog: Sendable {
             let next = retryAt == nil ? ", moved to failed/" : ", tried again later"
             logger.warning("inbox: document failed, stage \(failure.stage.rawValue), code \(failure.errorCode)\(next)")
         case .problem(let message):
-            logger.error("inbox: \(Redaction.redact(message.english))")
+            logger.error("inbox: \(ShownName.of(message.english))")
         }
     }
 
@@ -98,6 +98,6 @@ struct ServeLog: Sendable {
                 logger.warning("\(line)\(entry.failure.map { ", \($0.rawValue)" } ?? "")")
             }
         }
-        for problem in report.problems { logger.error("upload: \(problem.english)") }
+        for problem in report.problems { logger.error("upload: \(ShownName.of(problem.english))") }
     }
 }

@@ -19,9 +19,9 @@ struct RequestLog: RouterMiddleware {
         return response
     }
 
-    /// The path as logged: a sign-in link's secret is cut off.
+    /// The path as logged: a sign-in link's secret cut off, control characters escaped, numbers masked.
     static func loggedPath(_ path: String) -> String {
-        path.hasPrefix("/login/link/") ? "/login/link/…" : path
+        path.hasPrefix("/login/link/") ? "/login/link/…" : ShownName.of(path)
     }
 }
 
