@@ -1,3 +1,4 @@
+import ArkivatorCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -185,7 +186,7 @@ extension ArchiveLayout {
     /// True when `url` lies inside the archive folder: no `.` or `..` components, below the root
     /// as written, and its folder (as far as it exists) below the root with symlinks resolved.
     public func contains(_ url: URL) -> Bool {
-        guard let realRoot = realPath(root.path) else { return false }
+        guard let realRoot = RealPath.of(root.path) else { return false }
         return (try? checkInside(url, realRoot: realRoot)) != nil
     }
 
@@ -203,7 +204,7 @@ extension ArchiveLayout {
     /// Makes the root (0700 where new) and returns its real path.
     func prepareRoot() throws -> String {
         try AtomicFile.createDirectory(root)
-        guard let real = realPath(root.path) else {
+        guard let real = RealPath.of(root.path) else {
             throw AtomicFileError(errno: errno, operation: "realpath", path: root.path)
         }
         return real
@@ -229,10 +230,10 @@ extension ArchiveLayout {
         // The deepest existing folder on the way (the file's own folder, or the folder itself),
         // resolved, must be the root or below it.
         var folder = isFolder ? url : url.deletingLastPathComponent()
-        while realPath(folder.path) == nil, isPath(folder.path, below: rootPath) {
+        while RealPath.of(folder.path) == nil, isPath(folder.path, below: rootPath) {
             folder = folder.deletingLastPathComponent()
         }
-        guard let real = realPath(folder.path), real == realRoot || isPath(real, below: realRoot == "/" ? "/" : realRoot + "/") else {
+        guard let real = RealPath.of(folder.path), real == realRoot || isPath(real, below: realRoot == "/" ? "/" : realRoot + "/") else {
             throw ArchiveLayoutError.outsideArchive(path)
         }
         // An existing entry under the file's name that is a symlink never counts as inside.
@@ -285,11 +286,4 @@ func sameDevice(_ first: String, _ second: String) -> Bool {
     var a = stat(), b = stat()
     guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
     return a.st_dev == b.st_dev
-}
-
-/// `realpath(3)` as a String, nil when the path does not exist.
-func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(path, nil) else { return nil }
-    defer { free(resolved) }
-    return String(cString: resolved)
 }

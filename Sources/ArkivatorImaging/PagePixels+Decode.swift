@@ -22,9 +22,10 @@ extension EncodedPages {
             if width * height >= largePage, container == .pdf {
                 return try PDFFile(bytes).renderLean(index, size: sizes[index])
             }
-            if width * height >= largePage, container == .tiff, let bands = TIFFBands(bytes, page: index) {
-                let page = try bands.decodeLean()
-                guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
+            // A TIFF the band reader cannot take (old-style JPEG keeps file offsets in its tags) is
+            // left to Leptonica whole, below.
+            if width * height >= largePage, container == .tiff, let bands = TIFFBands(bytes, page: index),
+               let page = try? bands.decodeLean(), page.gray.width == width, page.gray.height == height {
                 return page
             }
             if width * height >= largePage, container == .image {

@@ -100,7 +100,7 @@ public struct FolderWalk: Sendable {
         var info = stat()
         guard stat(root, &info) == 0, info.st_mode & S_IFMT == S_IFDIR else { return ([], []) }
         guard seen.insert(Identity(info)).inserted else { return ([], []) }
-        let realRoot = Self.realPath(root) ?? root
+        let realRoot = RealPath.of(root) ?? root
         var listings: [Listing] = []
         var problems: [Problem] = []
         var pending = [root]
@@ -125,7 +125,7 @@ public struct FolderWalk: Sendable {
             var info = stat()
             guard lstat(path, &info) == 0 else { continue }  // gone meanwhile
             if info.st_mode & S_IFMT == S_IFLNK {
-                guard let target = Self.realPath(path) else { continue }  // a dangling link: nothing to read
+                guard let target = RealPath.of(path) else { continue }  // a dangling link: nothing to read
                 guard target == realRoot || target.hasPrefix(realRoot == "/" ? "/" : realRoot + "/") else {
                     problems.append(Problem(path: path, reason: .leavesTree(target: target)))
                     continue
@@ -201,26 +201,12 @@ public struct FolderWalk: Sendable {
 
     /// The first bytes of a regular file; never blocks (a FIFO put there meanwhile is refused).
     static func head(of path: String, count: Int = 64) -> [UInt8]? {
-        let descriptor = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard descriptor >= 0 else { return nil }
-        defer { close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
-        var bytes = [UInt8](repeating: 0, count: count)
-        var filled = 0
-        while filled < count {
-            let got = bytes.withUnsafeMutableBytes { read(descriptor, $0.baseAddress.map { $0 + filled }, count - filled) }
-            if got < 0 && errno == EINTR { continue }
-            guard got > 0 else { break }
-            filled += got
+        guard let (handle, _) = try? ReceivedFile.openRegularFile(path) else { return nil }
+        defer { try? handle.close() }
+        do {
+            return [UInt8](try handle.read(upToCount: count) ?? Data())  // nil at the end: an empty file
+        } catch {
+            return nil
         }
-        return Array(bytes.prefix(filled))
-    }
-
-    /// The path with every symlink resolved; nil when it leads nowhere.
-    static func realPath(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }

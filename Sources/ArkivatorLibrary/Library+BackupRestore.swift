@@ -69,7 +69,9 @@ extension Library {
             }
         } catch {
             for suffix in ["", "-wal", "-shm", "-journal"] { unlink(target.path + suffix) }
-            if let keptAside { rename(keptAside.path, target.path) }
+            if let keptAside {
+                for suffix in ["", "-wal", "-shm"] { rename(keptAside.path + suffix, target.path + suffix) }
+            }
             throw error
         }
         _ = flock(lock, LOCK_UN)

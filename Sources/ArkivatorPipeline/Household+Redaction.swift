@@ -56,7 +56,7 @@ extension Household {
                 return report
             }
             for index in 0..<encoded.count {
-                guard let image = try? encoded.decode(page: index).grayscale(),
+                guard let image = try? encoded.decodePixels(page: index).gray,
                       let page = try? encoded.textLayer(page: index).map(OCRPage.init(textLayer:)) ?? engine.recognize(image) else {
                     report.unreadable += 1
                     continue

@@ -142,12 +142,13 @@ enum PageRedaction {
     /// A read page for the archive with its numbers hidden: a black box over them in the JPEG,
     /// and in the reading the digits of a split number hidden (offsets kept; the PDF's text layer
     /// masks the rest, see ``ArchiveStage``). A page without a JPEG or a number is kept as it is, except for
-    /// the JPEG's marker.
-    static func redacted(_ page: PageReader.ReadPage, known: Set<String> = []) throws -> PageReader.ReadPage {
+    /// the JPEG's marker. `held` is the image the JPEG was made from, when it is still in memory
+    /// (else the JPEG is decoded again).
+    static func redacted(_ page: PageReader.ReadPage, image held: Image? = nil, known: Set<String> = []) throws -> PageReader.ReadPage {
         guard let jpeg = page.jpeg else { return page }
         var result = page
         let marked = numberWords(in: page.ocr, known: known)
-        guard !marked.isEmpty, let image = try Image.decodePages(jpeg).first else {
+        guard !marked.isEmpty, let image = try held ?? Image.decodePages(jpeg).first else {
             result.jpeg = withMarker(jpeg)
             return result
         }

@@ -322,22 +322,23 @@ private final class Run: Sendable {
                 } catch {
                     failure = DocumentFailure(error, in: .recognition)
                 }
+                // `--redact`: the numbers boxed on the page image the JPEG was made from (the
+                // reading has their words' boxes), still within the budget, before any copy of
+                // it is written.
+                if options.archive?.redact == true, let page = kept {
+                    do {
+                        kept = try PageRedaction.redacted(page, image: outcome?.cleaned.gray ?? pixels?.gray)
+                    } catch {
+                        kept = nil
+                        failure = DocumentFailure(error, in: .write)
+                    }
+                }
             } catch {
                 failure = DocumentFailure(error, in: .intake)
             }
         }
         decodeAndRead()
         pixelBudget.give(taken)
-        // `--redact`: the numbers boxed on the page image (the reading has their words' boxes)
-        // before any copy of it is written.
-        if options.archive?.redact == true, let page = kept {
-            do {
-                kept = try PageRedaction.redacted(page)
-            } catch {
-                kept = nil
-                failure = DocumentFailure(error, in: .write)
-            }
-        }
         var imageName: String?
         if kept != nil, let directory = options.pageImageDirectory {
             let pageCount = state.withLockedValue { $0.assemblies[index].pages.count }

@@ -34,8 +34,9 @@ extension Arkivator {
                     nb: "Tok inn \(adoption.adopted.count) dokument\(adoption.adopted.count == 1 ? "" : "er") fra arkivfilene; \(adoption.relinked.count) kjente dokumenter fikk filene sine igjen.",
                     en: "Took in \(adoption.adopted.count) document\(adoption.adopted.count == 1 ? "" : "s") from the archive files; \(adoption.relinked.count) known documents got their files back.").text())
                 for (path, reason) in adoption.left {
-                    terminal.line(UserMessage(nb: "Ikke tatt inn: \(path) (\(reason.norwegian))",
-                                              en: "Not taken in: \(path) (\(reason.english))").text())
+                    let shown = ShownName.of(path)
+                    terminal.line(UserMessage(nb: "Ikke tatt inn: \(shown) (\(reason.norwegian))",
+                                              en: "Not taken in: \(shown) (\(reason.english))").text())
                 }
             }
             terminal.line(UserMessage(

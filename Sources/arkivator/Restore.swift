@@ -126,7 +126,8 @@ enum ArchiveFilesReport {
                 en: "\(missing.count) file\(missing.count == 1 ? "" : "s") the database knows are missing. Put the archive folder back (from the same time as the database) and run arkivator reindex again."))
         }
         for path in unknown {
-            terminal.line(UserMessage(nb: "Ukjent for databasen: \(path)", en: "Unknown to the database: \(path)").text())
+            let shown = ShownName.of(path)
+            terminal.line(UserMessage(nb: "Ukjent for databasen: \(shown)", en: "Unknown to the database: \(shown)").text())
         }
         if !unknown.isEmpty && adoptHint {
             terminal.line(UserMessage(

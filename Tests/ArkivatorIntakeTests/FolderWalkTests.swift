@@ -50,7 +50,7 @@ import Glibc
             let (listings, problems) = walk.walk(root.path)
             #expect(listings.map(\.path) == [root.path])
             #expect(listings.flatMap(\.documents).isEmpty, "\(listings)")
-            let realOutside = try #require(FolderWalk.realPath(outside.path)), realDir = try #require(FolderWalk.realPath(dir.path))
+            let realOutside = try #require(RealPath.of(outside.path)), realDir = try #require(RealPath.of(dir.path))
             #expect(problems == [
                 FolderWalk.Problem(path: root.appendingPathComponent("opp").path, reason: .leavesTree(target: realDir)),
                 FolderWalk.Problem(path: root.appendingPathComponent("ut").path, reason: .leavesTree(target: realOutside)),
