@@ -36,9 +36,10 @@ let package = Package(
         .systemLibrary(name: "CStemmer", providers: [.apt(["libstemmer-dev"])]),
         // The FTS5 "norwegian" tokenizer (unicode61 + Snowball Norwegian), in C: SQLite calls it per token.
         .target(name: "CArkivatorFTS", dependencies: ["CSQLite", "CStemmer"]),
-        // A large PNG read one row at a time through libpng (which Leptonica and cairo use too):
+        // A large PNG, or a PDF picture stored as PNG stores its rows, read one row at a time through
+        // libpng and zlib (which Leptonica and cairo use too):
         // libpng reports errors by a long jump, which only C can catch.
-        .target(name: "CArkivatorPNG", linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CArkivatorPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
 
         // Shared vocabulary: user-facing messages (nb/en), library location, small helpers,
         // and the domain's own types: document type, calendar date, fødselsnummer, family member,

@@ -20,11 +20,16 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case notRegularFile(kind: String)
         case damagedPDF
         case absurdPageSize(widthPoints: Int, heightPoints: Int)
+        case changedWhileRead
     }
 
     private let reason: Reason
 
     private init(_ reason: Reason) { self.reason = reason }
+
+    /// The file was changed or replaced between its first reading and its pixels' (a large
+    /// bitmap is read from disk a second time, row by row).
+    public static let changedWhileRead = InputError(.changedWhileRead)
 
     /// The file could not be read at all (permissions, vanished, I/O error).
     public static func unreadable(_ detail: String) -> InputError { .init(.unreadable(detail)) }
@@ -105,6 +110,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case .notRegularFile: "notRegularFile"
         case .damagedPDF: "undecodable"
         case .absurdPageSize: "pageSize"
+        case .changedWhileRead: "changedWhileRead"
         }
     }
 
@@ -169,6 +175,10 @@ public struct InputError: UserFacingError, Sendable, Equatable {
                     + "Det er ikke en ekte sidestørrelse; lag PDF-en på nytt, for eksempel med «Skriv ut til PDF» på A4.",
                 en: "A page in the PDF is \(width)×\(height) points, far larger than any sheet (A4 is 595×842). "
                     + "That is not a real page size; make the PDF again, for example with “Print to PDF” on A4.")
+        case .changedWhileRead:
+            UserMessage(
+                nb: "Filen ble endret mens den ble lest, så den er ikke arkivert. Vent til den er ferdig lagret, og legg den inn på nytt.",
+                en: "The file changed while it was being read, so it was not filed. Wait until it is fully saved, and add it again.")
         case .tooManyPages(let limit):
             UserMessage(
                 nb: "Dokumentet har flere enn \(limit) sider, og det leses ikke. Del det opp i flere filer, ett brev i hver.",

@@ -21,32 +21,63 @@ struct BMPFile {
     private let dpi: Int?
 
     /// A 24- or 32-bit bitmap as a large page is held (``PagePixels``), read straight from its
-    /// rows: the page is never whole in 32 bits. Nil for other depths (they decode small).
-    func decodeLean() -> PagePixels? {
+    /// rows: the page is never whole in 32 bits. From `disk` when the file was left there (a band
+    /// of rows read at a time, so it is never whole in memory either), else from the bytes. Nil
+    /// for other depths (they decode small).
+    func decodeLean(_ disk: FileOnDisk? = nil) throws(InputError) -> PagePixels? {
         guard depth == 24 || depth == 32, let page = LeanPage(width: width, height: height, colour: true) else { return nil }
         if let dpi { page.setResolution(dpi) }
         let stride = (width * depth + 31) / 32 * 4, step = depth / 8
         var rgb = [UInt8](repeating: 0, count: width * 3)
-        decodable.withUnsafeBufferPointer { file in
-            guard let base = file.baseAddress else { return }
+        func add(_ stored: UnsafePointer<UInt8>, y: Int) {
             rgb.withUnsafeMutableBufferPointer { row in
                 guard let out = row.baseAddress else { return }
-                for y in 0..<height {
-                    let stored = base + offset + (topDown ? y : height - 1 - y) * stride
-                    // Stored blue, green, red (and a fourth byte at 32 bits).
-                    for x in 0..<width {
-                        out[3 * x] = stored[step * x + 2]
-                        out[3 * x + 1] = stored[step * x + 1]
-                        out[3 * x + 2] = stored[step * x]
-                    }
-                    page.add(rgbRow: UnsafePointer(out), y: y)
+                // Stored blue, green, red (and a fourth byte at 32 bits).
+                for x in 0..<width {
+                    out[3 * x] = stored[step * x + 2]
+                    out[3 * x + 1] = stored[step * x + 1]
+                    out[3 * x + 2] = stored[step * x]
                 }
+                page.add(rgbRow: UnsafePointer(out), y: y)
             }
+        }
+        if let disk {
+            let reader = try disk.open()
+            let bandRows = max(1, min(height, (4 << 20) / stride))
+            var band = [UInt8](repeating: 0, count: bandRows * stride)
+            var top = 0
+            while top < height {
+                let rows = min(bandRows, height - top)
+                // Rows top ..< top + rows of the page; bottom-up files keep them in reverse.
+                let first = topDown ? top : height - top - rows
+                do {
+                    try band.withUnsafeMutableBytes {
+                        try reader.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<(rows * stride)]),
+                                        at: offset + first * stride)
+                    }
+                } catch let error as InputError {
+                    throw error
+                } catch {
+                    throw InputError.undecodable
+                }
+                band.withUnsafeBufferPointer { stored in
+                    guard let base = stored.baseAddress else { return }
+                    for y in 0..<rows { add(base + (topDown ? y : rows - 1 - y) * stride, y: top + y) }
+                }
+                top += rows
+            }
+            return page.pixels
+        }
+        decodable.withUnsafeBufferPointer { file in
+            guard let base = file.baseAddress else { return }
+            for y in 0..<height { add(base + offset + (topDown ? y : height - 1 - y) * stride, y: y) }
         }
         return page.pixels
     }
 
-    init(_ bytes: [UInt8]) throws(InputError) {
+    /// Reads and checks the header in `bytes`: the whole file, or for a file left on disk its
+    /// first part, `fileSize` then the whole file's length.
+    init(_ bytes: [UInt8], fileSize: Int? = nil) throws(InputError) {
         guard FileSignature.isBMP(bytes), bytes.count >= 54 else { throw InputError.truncated }
         func number(_ at: Int, _ count: Int) -> Int { (0..<count).reduce(0) { $0 | Int(bytes[at + $1]) << (8 * $1) } }
         let header = number(14, 4)
@@ -62,9 +93,13 @@ struct BMPFile {
         let offset = number(10, 4)
         guard width <= 1_000_000, height <= 1_000_000, offset >= 14 + header else { throw InputError.undecodable }
         let end = offset + (width * depth + 31) / 32 * 4 * height
-        guard bytes.count >= end else { throw InputError.truncated }
+        guard (fileSize ?? bytes.count) >= end else { throw InputError.truncated }
         let imageSize = number(34, 4)
-        if bytes.count == end, imageSize == 0 || imageSize == end - offset {
+        if fileSize != nil {
+            // Left on disk: the pixels are read from there.
+            guard bytes.count >= min(offset, end) else { throw InputError.truncated }
+            decodable = bytes
+        } else if bytes.count == end, imageSize == 0 || imageSize == end - offset {
             decodable = bytes
         } else {
             // A copy only for a file that needs one.

@@ -29,9 +29,14 @@ extension Image {
 /// The pages of one image file, checked from their headers before any pixel is decoded; each
 /// page is decoded on its own, when it is read, so a file costs one page's pixels at a time.
 public struct EncodedPages: Sendable {
-    /// The file's bytes (shared, not copied, between pages).
+    /// The file's bytes (shared, not copied, between pages); for a file left on disk, its header.
     let bytes: [UInt8]
     let container: Container
+    /// A large bitmap's file, read from disk when its pixels are (see ``ReceivedFile/onDisk``).
+    let onDisk: FileOnDisk?
+    /// For a PDF, each page's one large picture when it is a scan read straight from the file
+    /// (``PDFPicture``), its size then the page's; empty for other files.
+    private let pictures: [PDFPicture?]
 
     enum Container: Sendable {
         /// One image Leptonica reads (JPEG, PNG, WebP; a GIF's first frame; an uncompressed bitmap).
@@ -54,9 +59,11 @@ public struct EncodedPages: Sendable {
     private let textLayers: [PDFTextLayer?]
 
     private init(bytes: [UInt8], container: Container, sizes: [(width: Int, height: Int)], exifOrientation: Int?,
-                 textLayers: [PDFTextLayer?] = []) {
+                 textLayers: [PDFTextLayer?] = [], onDisk: FileOnDisk? = nil, pictures: [PDFPicture?] = []) {
         self.bytes = bytes
+        self.pictures = pictures
         self.container = container
+        self.onDisk = onDisk
         self.sizes = sizes
         self.exifOrientation = exifOrientation
         self.textLayers = textLayers
@@ -77,31 +84,48 @@ public struct EncodedPages: Sendable {
 
     public var count: Int { sizes.count }
 
+    /// Page `index`'s picture when the page is a large scan read straight from the PDF.
+    func picture(page index: Int) -> PDFPicture? {
+        pictures.indices.contains(index) ? pictures[index] : nil
+    }
+
     /// Reads the headers: refuses a file that is no image, a page over `pixelBudget`, and a file
     /// that would take its document over `pageLimit` pages or over `documentPixelBudget` pixels,
     /// counting the `pagesBefore` and `pixelsBefore` of the document's earlier files (counting
-    /// stops there, so a huge TIFF costs little).
-    public static func inspect(_ bytes: [UInt8], pixelBudget: Int = Image.defaultPixelBudget,
+    /// stops there, so a huge TIFF costs little). `onDisk` is the file of a bitmap left on disk,
+    /// `bytes` then its header only. A scanned PDF page whose one picture has at least
+    /// `largePicture` pixels is read from that picture (``PDFPicture``); the parameter is for tests.
+    public static func inspect(_ bytes: [UInt8], onDisk: FileOnDisk? = nil, pixelBudget: Int = Image.defaultPixelBudget,
                                pagesBefore: Int = 0, pageLimit: Int = Image.maximumPages,
                                pixelsBefore: Int = 0,
-                               documentPixelBudget: Int = Image.documentPixelBudget) throws(InputError) -> EncodedPages {
+                               documentPixelBudget: Int = Image.documentPixelBudget,
+                               largePicture: Int = PagePixels.largePage) throws(InputError) -> EncodedPages {
         let budget = { (pixels: Int) throws(InputError) in
             guard pixelsBefore + pixels <= documentPixelBudget else {
                 throw InputError.documentTooLarge(megapixels: (pixelsBefore + pixels) / 1_000_000,
                                                   limit: documentPixelBudget / 1_000_000)
             }
         }
-        let pages = try inspectPages(bytes, pixelBudget: pixelBudget, pagesBefore: pagesBefore, pageLimit: pageLimit,
-                                     documentBudget: budget)
+        let pages = try inspectPages(bytes, onDisk: onDisk, pixelBudget: pixelBudget, pagesBefore: pagesBefore,
+                                     pageLimit: pageLimit, largePicture: largePicture, documentBudget: budget)
         try budget(pages.pixels)
         return pages
     }
 
     /// ``inspect(_:pixelBudget:pagesBefore:pageLimit:pixelsBefore:documentPixelBudget:)`` but for
     /// the document budget, which `documentBudget` checks (a PDF's before its text is read).
-    private static func inspectPages(_ bytes: [UInt8], pixelBudget: Int, pagesBefore: Int, pageLimit: Int,
+    private static func inspectPages(_ bytes: [UInt8], onDisk: FileOnDisk?, pixelBudget: Int, pagesBefore: Int,
+                                     pageLimit: Int, largePicture: Int,
                                      documentBudget: (Int) throws(InputError) -> Void) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
+        if let onDisk {
+            guard FileSignature.isBMP(bytes) else { throw InputError.undecodable }
+            guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+            let file = try BMPFile(bytes, fileSize: onDisk.size)
+            try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
+            return EncodedPages(bytes: bytes, container: .image, sizes: [(file.width, file.height)], exifOrientation: nil,
+                                onDisk: onDisk)
+        }
         if FileSignature.isPDF(bytes) {
             let file = try PDFFile(bytes)
             guard file.pageCount > 0 else { throw InputError.noPages }
@@ -117,7 +141,20 @@ public struct EncodedPages: Sendable {
             let layers = (0..<file.pageCount).map { index in
                 file.textLayer(of: index).flatMap { $0.isTrustworthy ? file.withPictures($0, of: index) : nil }
             }
-            return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil, textLayers: layers)
+            // A scanned page whose one picture is large is read from the picture itself, at its
+            // own resolution: poppler would decode it whole in 32 bits to draw it.
+            var pictures = [PDFPicture?](repeating: nil, count: file.pageCount)
+            if layers.contains(where: { $0 == nil }), let objects = PDFObjects(bytes) {
+                for index in 0..<file.pageCount where layers[index] == nil {
+                    guard let picture = PDFPicture.find(in: objects, page: index), picture.pixels >= largePicture,
+                          picture.pixels <= pixelBudget else { continue }
+                    pictures[index] = picture
+                    sizes[index] = (picture.width, picture.height)
+                }
+                try documentBudget(sizes.reduce(0) { $0 + $1.width * $1.height })
+            }
+            return EncodedPages(bytes: bytes, container: .pdf, sizes: sizes, exifOrientation: nil, textLayers: layers,
+                                pictures: pictures)
         }
         if FileSignature.isHEIF(bytes) {
             guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
@@ -172,6 +209,11 @@ public struct EncodedPages: Sendable {
     /// turns it upright as its EXIF orientation says (so a phone photo needs no detection).
     public func decode(page index: Int) throws(InputError) -> Image {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
+        if let onDisk {
+            let whole = try EncodedPages.inspect(onDisk.readAll())
+            guard whole.sizes.count == 1, whole.sizes[0] == sizes[index] else { throw InputError.changedWhileRead }
+            return try whole.decode(page: 0)
+        }
         if container == .pdf {
             return try PDFFile(bytes).render(index, size: sizes[index])
         }

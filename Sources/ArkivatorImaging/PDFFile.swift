@@ -133,7 +133,8 @@ final class PDFFile {
         var top = 0
         while top < size.height {
             let rows = min(bandRows, size.height - top)
-            try Self.draw(page, into: raw, width: size.width, rows: rows, from: top, stride: wpl * 4)
+            try Self.draw(page, into: raw, width: size.width, rows: rows, from: top, stride: wpl * 4,
+                          scale: Self.scale(of: page, to: size))
             for y in 0..<rows {
                 let line = target + y * wpl
                 // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.
@@ -145,10 +146,22 @@ final class PDFFile {
         return lean.pixels
     }
 
+    /// From points to pixels: ``dpi`` for a page drawn at its size at ``dpi``, else what fits the
+    /// page to `size` (a scan's page drawn at its picture's own resolution).
+    private static func scale(of page: OpaquePointer, to size: (width: Int, height: Int)) -> (x: Double, y: Double) {
+        var width = 0.0, height = 0.0
+        poppler_page_get_size(page, &width, &height)
+        let usual = dpi / 72
+        guard width > 0, height > 0, Int((width * usual).rounded()) != size.width || Int((height * usual).rounded()) != size.height else {
+            return (usual, usual)
+        }
+        return (Double(size.width) / width, Double(size.height) / height)
+    }
+
     /// Draws rows `top ..< top + rows` of `page` on white at ``dpi`` into `raw` (cairo's RGB24
     /// order, `stride` bytes a row): cairo draws straight into memory the caller owns.
     private static func draw(_ page: OpaquePointer, into raw: UnsafeMutablePointer<UInt8>, width: Int, rows: Int,
-                             from top: Int, stride: Int) throws(InputError) {
+                             from top: Int, stride: Int, scale: (x: Double, y: Double)) throws(InputError) {
         guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(width), Int32(rows),
                                                                 Int32(stride)) else {
             throw InputError.undecodable
@@ -160,7 +173,7 @@ final class PDFFile {
         cairo_set_source_rgb(context, 1, 1, 1)
         cairo_paint(context)
         cairo_translate(context, 0, -Double(top))
-        cairo_scale(context, dpi / 72, dpi / 72)
+        cairo_scale(context, scale.x, scale.y)
         poppler_page_render_for_printing(page, context)
         cairo_destroy(context)
         cairo_surface_flush(surface)
@@ -185,7 +198,8 @@ final class PDFFile {
             throw InputError.undecodable
         }
         let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
-        try Self.draw(page, into: raw, width: size.width, rows: size.height, from: 0, stride: wpl * 4)
+        try Self.draw(page, into: raw, width: size.width, rows: size.height, from: 0, stride: wpl * 4,
+                      scale: Self.scale(of: page, to: size))
         for y in 0..<size.height {
             let line = target + y * wpl
             // cairo keeps a pixel as 0x00RRGGBB, Leptonica as 0xRRGGBB00.

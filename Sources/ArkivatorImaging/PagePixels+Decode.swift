@@ -14,8 +14,18 @@ extension EncodedPages {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
         let (width, height) = sizes[index]
         do {
+            // A bitmap left on disk is read from its rows whatever its size.
+            if let onDisk, let page = try BMPFile(bytes, fileSize: onDisk.size).decodeLean(onDisk) {
+                guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
+                return page
+            }
             if width * height >= largePage, container == .heif {
                 let page = try HEIFFile(bytes).decodeLean()
+                guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
+                return page
+            }
+            if container == .pdf, let picture = picture(page: index) {
+                let page = try picture.decodeLean(from: bytes)
                 guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
                 return page
             }
@@ -31,7 +41,7 @@ extension EncodedPages {
             if width * height >= largePage, container == .image {
                 if bytes.starts(with: [0xFF, 0xD8, 0xFF]), let page = try leanJPEG(width: width, height: height) { return page }
                 if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), let page = try leanPNG(width: width, height: height) { return page }
-                if FileSignature.isBMP(bytes), let page = try BMPFile(bytes).decodeLean() {
+                if onDisk == nil, FileSignature.isBMP(bytes), let page = try BMPFile(bytes).decodeLean() {
                     guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
                     return page
                 }
@@ -50,25 +60,36 @@ extension EncodedPages {
     private func leanJPEG(width: Int, height: Int) throws -> PagePixels? {
         try bytes.withUnsafeBufferPointer { buffer throws -> PagePixels? in
             guard let base = buffer.baseAddress else { throw InputError.empty }
-            var w: Int32 = 0, h: Int32 = 0, samples: Int32 = 0, ycck: Int32 = 0, cmyk: Int32 = 0
-            guard readHeaderMemJpeg(base, buffer.count, &w, &h, &samples, &ycck, &cmyk) == 0, cmyk == 0, ycck == 0 else { return nil }
-            var warnings: Int32 = 0
-            guard let grayPix = pixReadMemJpeg(base, buffer.count, 0, 1, &warnings, Int32(L_JPEG_READ_LUMINANCE)) else {
-                throw InputError.undecodable
-            }
-            var gray = Image(owning: grayPix)
-            guard gray.depth == 8, gray.width == width, gray.height == height else { return nil }
-            var colour: Image?
-            if samples >= 3 {
-                guard let colourPix = pixReadMemJpeg(base, buffer.count, 0, 2, &warnings, 0) else { throw InputError.undecodable }
-                colour = Image(owning: colourPix)
-            }
-            if let exifOrientation {
+            return try Self.leanJPEG(base, count: buffer.count, width: width, height: height, exifOrientation: exifOrientation)
+        }
+    }
+
+    /// The JPEG file of `count` bytes at `base` as ``leanJPEG(width:height:)`` reads it (a
+    /// scanned PDF page's picture is one too); nil for a JPEG of another size or not given as gray.
+    static func leanJPEG(_ base: UnsafePointer<UInt8>, count: Int, width: Int, height: Int,
+                         exifOrientation: Int?) throws(InputError) -> PagePixels? {
+        var w: Int32 = 0, h: Int32 = 0, samples: Int32 = 0, ycck: Int32 = 0, cmyk: Int32 = 0
+        guard readHeaderMemJpeg(base, count, &w, &h, &samples, &ycck, &cmyk) == 0, cmyk == 0, ycck == 0 else { return nil }
+        var warnings: Int32 = 0
+        guard let grayPix = pixReadMemJpeg(base, count, 0, 1, &warnings, Int32(L_JPEG_READ_LUMINANCE)) else {
+            throw InputError.undecodable
+        }
+        var gray = Image(owning: grayPix)
+        guard gray.depth == 8, gray.width == width, gray.height == height else { return nil }
+        var colour: Image?
+        if samples >= 3 {
+            guard let colourPix = pixReadMemJpeg(base, count, 0, 2, &warnings, 0) else { throw InputError.undecodable }
+            colour = Image(owning: colourPix)
+        }
+        if let exifOrientation {
+            do {
                 gray = try gray.upright(exifOrientation: exifOrientation)
                 colour = try colour?.upright(exifOrientation: exifOrientation)
+            } catch {
+                throw InputError.undecodable
             }
-            return PagePixels(gray: gray, colour: colour, colourScale: 0.5)
         }
+        return PagePixels(gray: gray, colour: colour, colourScale: 0.5)
     }
 
     /// A large PNG read one row at a time: gray at full size and, for a colour PNG, colour at half

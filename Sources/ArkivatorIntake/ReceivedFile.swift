@@ -10,10 +10,19 @@ import Darwin
 /// One page file read from disk and checked: its bytes, its real format and its SHA-256.
 public struct ReceivedFile: Sendable {
     public let url: URL
+    /// The file's bytes; for a file left on disk (``onDisk``), only its first part (the header).
     public let bytes: [UInt8]
     public let format: ImageFormat
-    /// Lower-case hex SHA-256 of the bytes.
+    /// Lower-case hex SHA-256 of the whole file.
     public let sha256: String
+    /// Set for a large uncompressed bitmap: its rows are read from disk when its pixels are, so
+    /// the file is never in memory whole (a bitmap near the page limit is 180 MB).
+    public let onDisk: FileOnDisk?
+
+    /// Files at least this large that are bitmaps are left on disk.
+    public static let leftOnDiskFrom = 32 * 1024 * 1024
+    /// How much of a file left on disk is read at once: its header and more.
+    static let headerBytes = 64 * 1024
 
     /// Reads a file and checks by its content that it is an image Arkivator reads.
     ///
@@ -22,6 +31,7 @@ public struct ReceivedFile: Sendable {
         let (handle, size) = try openRegularFile(url.path)
         defer { try? handle.close() }
         guard size <= maxBytes else { throw InputError.fileTooLarge(bytes: size, limit: maxBytes) }
+        if size >= leftOnDiskFrom, let file = try leftOnDisk(url, handle: handle, size: size) { return file }
         let bytes: [UInt8]
         do {
             bytes = [UInt8](try handle.readToEnd() ?? Data())
@@ -29,7 +39,36 @@ public struct ReceivedFile: Sendable {
             throw .unreadable(error)
         }
         let format = try ImageFormat.sniff(bytes)
-        return ReceivedFile(url: url, bytes: bytes, format: format, sha256: Self.hex(SHA256.hash(data: bytes)))
+        return ReceivedFile(url: url, bytes: bytes, format: format, sha256: Self.hex(SHA256.hash(data: bytes)),
+                            onDisk: nil)
+    }
+
+    /// A large bitmap left on disk: its header read and checked, the whole file hashed a chunk at
+    /// a time. Nil for any other file (read whole, from the start).
+    private static func leftOnDisk(_ url: URL, handle: FileHandle, size: Int) throws(InputError) -> ReceivedFile? {
+        do {
+            let header = [UInt8](try handle.read(upToCount: headerBytes) ?? Data())
+            guard FileSignature.isBMP(header),
+                  let onDisk = FileOnDisk(path: url.path, descriptor: handle.fileDescriptor), onDisk.size == size else {
+                try handle.seek(toOffset: 0)
+                return nil
+            }
+            var hasher = SHA256()
+            hasher.update(data: header)
+            var read = header.count
+            while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                read += chunk.count
+            }
+            guard read == size, FileOnDisk(path: url.path, descriptor: handle.fileDescriptor) == onDisk else {
+                throw InputError.changedWhileRead
+            }
+            return ReceivedFile(url: url, bytes: header, format: .bmp, sha256: hex(hasher.finalize()), onDisk: onDisk)
+        } catch let error as InputError {
+            throw error
+        } catch {
+            throw .unreadable(error.localizedDescription)
+        }
     }
 
     /// Opens a file for reading only if it is a regular file, and its size. Opened without

@@ -235,7 +235,8 @@ private final class Run: Sendable {
                 files.append(file)
                 timings.read += Date().timeIntervalSince(readStart)
                 let inspectStart = Date()
-                let pages = try EncodedPages.inspect(file.bytes, pixelBudget: options.pixelBudget, pagesBefore: pageCount,
+                let pages = try EncodedPages.inspect(file.bytes, onDisk: file.onDisk, pixelBudget: options.pixelBudget,
+                                                     pagesBefore: pageCount,
                                                      pixelsBefore: pixelCount)
                 pageCount += pages.count
                 pixelCount += pages.pixels

@@ -67,6 +67,9 @@ struct FailureNote {
         case "encrypted":
             UserMessage(nb: "Lagre en kopi av PDF-en uten passord (for eksempel med «Skriv ut til PDF») og legg den i \(watched).",
                         en: "Save a copy of the PDF without a password (for example with “Print to PDF”) and put it in \(watched).")
+        case "changedWhileRead":
+            UserMessage(nb: "Vent til filen er ferdig lagret, og legg den i \(watched) igjen.",
+                        en: "Wait until the file is fully saved, and put it in \(watched) again.")
         case "tooManyPages":
             UserMessage(nb: "Del dokumentet opp i flere filer, ett brev i hver, og legg dem i \(watched).",
                         en: "Split the document into several files, one letter each, and put them in \(watched).")

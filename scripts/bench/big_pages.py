@@ -7,7 +7,8 @@ Usage (bench.py runs it; it runs on its own too):
 A letter (Tests/Fixtures/clean.png, a 300 DPI A4 page) is enlarged to 6690 x 8900 pixels (59.5
 megapixels, just within the 60-megapixel page limit), coloured as a scan of yellowed paper with a
 red stamp, and written here, without any imaging library: as three PNG files read in one run, and
-as one three-page TIFF (deflate) and one three-page PDF (the pages as Flate images at 300 DPI).
+as one three-page TIFF (deflate), one three-page PDF (the pages as Flate images at 300 DPI), one
+three-page A4 PDF (the same pictures on A4 pages, about 800 DPI) and three uncompressed bitmaps.
 Each set is read by `/usr/bin/time -v arkivator ingest --json` with the default number of jobs
 (no --jobs unless given) into a fresh library, so the pages are cleaned, read and filed; the peak
 resident set size of each run is printed against the target of 400 MB, with the text read
@@ -163,14 +164,30 @@ def tiff(strip_sets, rows_per_strip):
     return bytes(out)
 
 
+def bmp(rows):
+    """A 24-bit bitmap, stored from the bottom up as usual (blue, green, red), at 760 DPI."""
+    stride = (WIDTH * 3 + 3) // 4 * 4
+    dpm = round(760 / 0.0254)
+    parts = [struct.pack("<2sIHHI", b"BM", 54 + stride * HEIGHT, 0, 0, 54)
+             + struct.pack("<IiiHHIIiiII", 40, WIDTH, HEIGHT, 1, 24, 0, stride * HEIGHT, dpm, dpm, 0, 0)]
+    done = {}
+    for row in reversed(rows):
+        if id(row) not in done:
+            stored = bytearray(stride)
+            stored[0:3 * WIDTH:3], stored[1:3 * WIDTH:3], stored[2:3 * WIDTH:3] = row[2::3], row[1::3], row[0::3]
+            done = {id(row): bytes(stored)}
+        parts.append(done[id(row)])
+    return parts
+
+
 def make_pages(folder):
     """Writes the three sets under `folder`; returns {set name: folder}."""
     rows = big_rows(read_png_gray(REPO / "Tests/Fixtures/clean.png"))
-    sets = {name: folder / name for name in ("png", "tiff", "pdf")}
+    sets = {name: folder / name for name in ("png", "tiff", "pdf", "pdf-a4", "bmp")}
     for path in sets.values():
         shutil.rmtree(path, ignore_errors=True)
         path.mkdir(parents=True)
-    per_strip, strip_sets, pdf_objects, kids = 32, [], [], []
+    per_strip, strip_sets, pdf_objects, kids, a4_objects, a4_kids = 32, [], [], [], [], []
     w, h = WIDTH * 72 / 300, HEIGHT * 72 / 300
     for page in range(3):
         page_list = list(page_rows(rows, page))
@@ -184,8 +201,17 @@ def make_pages(folder):
                                            f"/Type /XObject /Subtype /Image /Width {WIDTH} /Height {HEIGHT} "
                                            f"/ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode "))
         kids.append(first)
+        first = 3 + len(a4_objects)
+        a4_objects.append(f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] "
+                          f"/Resources << /XObject << /Im0 {first + 2} 0 R >> >> /Contents {first + 1} 0 R >>".encode())
+        a4_objects.append(pdfwrite.stream(b"q 595 0 0 842 0 0 cm /Im0 Do Q"))
+        a4_objects.append(pdf_objects[-1])
+        a4_kids.append(first)
+        with open(sets["bmp"] / f"stor-side-{page + 1}.bmp", "wb") as out:
+            out.writelines(bmp(page_list))
     (sets["tiff"] / "stor-skann.tif").write_bytes(tiff(strip_sets, per_strip))
     (sets["pdf"] / "stor-skann.pdf").write_bytes(pdfwrite.document(pdf_objects, kids))
+    (sets["pdf-a4"] / "stor-skann-a4.pdf").write_bytes(pdfwrite.document(a4_objects, a4_kids))
     return sets
 
 
@@ -217,7 +243,7 @@ def peak(exe, folder, jobs, out, name):
     return rss, pages, (sum(found) / len(found) if found else 0.0), done.returncode, seconds
 
 
-def measure(exe, out, jobs=None, say=print):
+def measure(exe, out, jobs=None, say=print, only=None):
     """Makes the pages and measures each set; returns {set: figures} and prints one line each."""
     if not os.access("/usr/bin/time", os.X_OK):
         say("peak RSS, 59.5-megapixel pages: not measured (/usr/bin/time missing: apt-get install -y time)")
@@ -226,10 +252,13 @@ def measure(exe, out, jobs=None, say=print):
     t0 = time.monotonic()
     sets = make_pages(folder)
     say(f"big pages: 3 pages of {WIDTH}x{HEIGHT} px ({WIDTH * HEIGHT / 1e6:.1f} MP, a letter enlarged, in colour) "
-        f"as PNG files, a TIFF and a PDF, made in {time.monotonic() - t0:.0f} s")
+        f"as PNG files, a TIFF, two PDFs and bitmaps, made in {time.monotonic() - t0:.0f} s")
     results = {}
-    labels = {"png": "3 PNG files, one run", "tiff": "one 3-page TIFF", "pdf": "one 3-page PDF"}
+    labels = {"png": "3 PNG files, one run", "tiff": "one 3-page TIFF", "pdf": "one 3-page PDF",
+              "pdf-a4": "one 3-page A4 PDF, 800 DPI pictures", "bmp": "3 uncompressed BMP files"}
     for name, path in sets.items():
+        if only and name not in only:
+            continue
         rss, pages, words, rc, seconds = peak(exe, path, jobs, out, f"big-{name}")
         ok = rss is not None and rc == 0 and pages == 3 and rss <= TARGET_RSS_MB
         results[name] = {"peakRssMB": rss, "pages": pages, "wordsFound": words, "exitCode": rc, "seconds": seconds,
@@ -246,9 +275,10 @@ def main(argv=None):
     ap.add_argument("--arkivator", required=True, help="path of the arkivator binary (a release build)")
     ap.add_argument("--out", type=Path, default=REPO / ".bench", help="output folder (default .bench/)")
     ap.add_argument("--jobs", type=int, help="arkivator --jobs (default: arkivator's own, one per core)")
+    ap.add_argument("--only", nargs="+", help="measure only these sets (png, tiff, pdf, pdf-a4, bmp)")
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
-    results = measure(os.path.abspath(a.arkivator), a.out.resolve(), a.jobs)
+    results = measure(os.path.abspath(a.arkivator), a.out.resolve(), a.jobs, only=a.only)
     if results is None:
         return 2
     return 0 if all(r["exitCode"] == 0 and r["pages"] == 3 for r in results.values()) else 1

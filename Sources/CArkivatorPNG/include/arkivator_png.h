@@ -21,4 +21,22 @@ typedef int (*arkivator_png_row_fn)(void *context, const uint8_t *row, uint32_t 
 int arkivator_png_read_rows(const uint8_t *data, size_t size, void *context,
                             arkivator_png_begin_fn begin, arkivator_png_row_fn row);
 
+/*
+ * Reads a zlib (Flate) stream of `rows` rows of `row_bytes` bytes each, one row at a time, so
+ * that only two rows are ever held here: a PDF picture's pixels, stored as PNG stores its own.
+ * `png_predictors` non-zero: each row starts with a PNG filter byte (PDF's /Predictor 10 to 15),
+ * undone with `pixel_bytes` bytes a pixel; zero: rows are stored as they are (/Predictor 1).
+ * Returns 0 when every row was read, 2 when the callback stopped it, -1 for a damaged or short
+ * stream.
+ */
+int arkivator_flate_read_rows(const uint8_t *data, size_t size, uint32_t rows, uint32_t row_bytes,
+                              int png_predictors, uint32_t pixel_bytes, void *context, arkivator_png_row_fn row);
+
+/*
+ * Inflates a whole zlib (Flate) stream of at most `limit` bytes into a buffer it allocates
+ * (free it with free()). Returns 0 and sets `*out` and `*out_size`, or -1 for a damaged stream
+ * or one that inflates past `limit`.
+ */
+int arkivator_inflate(const uint8_t *data, size_t size, size_t limit, uint8_t **out, size_t *out_size);
+
 #endif
