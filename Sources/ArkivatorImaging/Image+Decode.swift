@@ -119,12 +119,20 @@ public struct EncodedPages: Sendable {
                                      documentBudget: (Int) throws(InputError) -> Void) throws(InputError) -> EncodedPages {
         guard !bytes.isEmpty else { throw .empty }
         if let onDisk {
-            guard FileSignature.isBMP(bytes) else { throw InputError.undecodable }
-            guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
-            let file = try BMPFile(bytes, fileSize: onDisk.size)
-            try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
-            return EncodedPages(bytes: bytes, container: .image, sizes: [(file.width, file.height)], exifOrientation: nil,
-                                onDisk: onDisk)
+            if FileSignature.isBMP(bytes) {
+                guard pagesBefore < pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+                let file = try BMPFile(bytes, fileSize: onDisk.size)
+                try checkBudget(width: file.width, height: file.height, pixelBudget: pixelBudget)
+                return EncodedPages(bytes: bytes, container: .image, sizes: [(file.width, file.height)], exifOrientation: nil,
+                                    onDisk: onDisk)
+            }
+            // A TIFF measured from its directories, read from disk a piece at a time.
+            guard let sizes = TIFFBands.pageSizes(in: try DiskBytes(onDisk), limit: pageLimit - pagesBefore) else {
+                throw InputError.undecodable
+            }
+            guard pagesBefore + sizes.count <= pageLimit else { throw InputError.tooManyPages(limit: pageLimit) }
+            for size in sizes { try checkBudget(width: size.width, height: size.height, pixelBudget: pixelBudget) }
+            return EncodedPages(bytes: bytes, container: .tiff, sizes: sizes, exifOrientation: nil, onDisk: onDisk)
         }
         if FileSignature.isPDF(bytes) {
             let file = try PDFFile(bytes)
@@ -209,11 +217,7 @@ public struct EncodedPages: Sendable {
     /// turns it upright as its EXIF orientation says (so a phone photo needs no detection).
     public func decode(page index: Int) throws(InputError) -> Image {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
-        if let onDisk {
-            let whole = try EncodedPages.inspect(onDisk.readAll())
-            guard whole.sizes.count == 1, whole.sizes[0] == sizes[index] else { throw InputError.changedWhileRead }
-            return try whole.decode(page: 0)
-        }
+        if let onDisk { return try readWhole(onDisk).decode(page: index) }
         if container == .pdf {
             return try PDFFile(bytes).render(index, size: sizes[index])
         }
@@ -235,6 +239,16 @@ public struct EncodedPages: Sendable {
                 throw InputError.undecodable
             }
         }
+    }
+
+    /// A file left on disk read whole after all (for a page no band reader takes), checked to be
+    /// the file measured before.
+    func readWhole(_ onDisk: FileOnDisk) throws(InputError) -> EncodedPages {
+        let whole = try EncodedPages.inspect(onDisk.readAll())
+        guard whole.sizes.count == sizes.count, zip(whole.sizes, sizes).allSatisfy({ $0 == $1 }) else {
+            throw InputError.changedWhileRead
+        }
+        return whole
     }
 
     /// A PDF page larger than PDF itself allows (14,400 points a side, 5.08 m: ISO 32000-1, annex C)

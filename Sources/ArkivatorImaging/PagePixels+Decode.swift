@@ -14,8 +14,16 @@ extension EncodedPages {
         guard sizes.indices.contains(index) else { throw InputError.noPages }
         let (width, height) = sizes[index]
         do {
-            // A bitmap left on disk is read from its rows whatever its size.
-            if let onDisk, let page = try BMPFile(bytes, fileSize: onDisk.size).decodeLean(onDisk) {
+            // A file left on disk: a bitmap read from its rows whatever its size, a large colour TIFF
+            // page a band of strips at a time; any other page from the file read whole after all.
+            if let onDisk {
+                let page: PagePixels?
+                if container == .tiff {
+                    page = width * height >= largePage ? try TIFFBands(DiskBytes(onDisk), page: index)?.decodeLean() : nil
+                } else {
+                    page = try BMPFile(bytes, fileSize: onDisk.size).decodeLean(onDisk)
+                }
+                guard let page else { return try readWhole(onDisk).decodePixels(page: index, largePage: largePage) }
                 guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
                 return page
             }

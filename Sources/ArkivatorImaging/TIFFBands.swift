@@ -9,7 +9,8 @@ internal import CLeptonica
 /// TIFF of its own (the page's tags, its height and strips changed), and each band is turned
 /// into the lean page's gray rows and half-size colour rows at once (``LeanPage``). Strips are
 /// compressed each on its own, so nothing is decompressed here. A tiled, planar or turned page
-/// is left to Leptonica whole.
+/// is left to Leptonica whole. The file is read from memory or, for a large file left on disk, a
+/// band's strips at a time from there (``ByteSource``).
 struct TIFFBands {
     private struct Entry {
         var tag: Int
@@ -19,7 +20,7 @@ struct TIFFBands {
         var data: [UInt8]
     }
 
-    private let bytes: [UInt8]
+    private let source: any ByteSource
     private let little: Bool
     private let entries: [Entry]
     let width: Int
@@ -30,20 +31,13 @@ struct TIFFBands {
 
     /// The page `index`'s layout, or nil when it is not a page to read in bands (not colour, or
     /// tiled, planar, turned, or anything unusual): then it is decoded whole.
-    init?(_ bytes: [UInt8], page index: Int) {
-        guard bytes.count >= 8 else { return nil }
-        self.bytes = bytes
-        let little = bytes[0] == 0x49
+    init?(_ source: any ByteSource, page index: Int) {
+        guard let head = source.bytes(at: 0, count: 8), head[0] == head[1], head[0] == 0x49 || head[0] == 0x4D else { return nil }
+        self.source = source
+        let little = head[0] == 0x49
         self.little = little
-        func number(_ at: Int, _ size: Int) -> Int? {
-            guard at >= 0, at + size <= bytes.count else { return nil }
-            return (0..<size).reduce(0) { $0 | Int(bytes[at + (little ? $1 : size - 1 - $1)]) << (8 * $1) }
-        }
-        guard var ifd = number(4, 4) else { return nil }
-        for _ in 0..<index {
-            guard let count = number(ifd, 2), let next = number(ifd + 2 + 12 * count, 4), next > 0 else { return nil }
-            ifd = next
-        }
+        let number = { (at: Int, size: Int) in Self.number(in: source, at: at, size: size, little: little) }
+        guard let ifd = Self.directory(index, in: source, little: little) else { return nil }
         let sizes = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8]
         guard let count = number(ifd, 2), count > 0, count < 500 else { return nil }
         var found: [Entry] = []
@@ -53,8 +47,8 @@ struct TIFFBands {
                   let size = sizes[type], n < 1 << 24 else { return nil }
             let length = size * n
             let start = length <= 4 ? at + 8 : (number(at + 8, 4) ?? -1)
-            guard start >= 0, start + length <= bytes.count else { return nil }
-            found.append(Entry(tag: tag, type: type, count: n, data: Array(bytes[start..<(start + length)])))
+            guard start >= 0, start + length <= source.count, let data = source.bytes(at: start, count: length) else { return nil }
+            found.append(Entry(tag: tag, type: type, count: n, data: data))
         }
         entries = found
         func values(_ tag: Int) -> [Int]? {
@@ -71,7 +65,7 @@ struct TIFFBands {
               !tags.contains(322), (values(258) ?? [8]).allSatisfy({ $0 == 8 }) else { return nil }
         let rows = min(values(278)?.first ?? h, h)
         guard rows > 0, offsets.count == (h + rows - 1) / rows,
-              zip(offsets, counts).allSatisfy({ $0 >= 0 && $1 >= 0 && $0 + $1 <= bytes.count }) else { return nil }
+              zip(offsets, counts).allSatisfy({ $0 >= 0 && $1 >= 0 && $0 + $1 <= source.count }) else { return nil }
         width = w
         height = h
         rowsPerStrip = rows
@@ -88,7 +82,7 @@ struct TIFFBands {
         while strip < offsets.count {
             let last = min(offsets.count, strip + perBand)
             let top = strip * rowsPerStrip, rows = min(height, last * rowsPerStrip) - top
-            let band = self.band(strips: strip..<last, rows: rows)
+            guard let band = self.band(strips: strip..<last, rows: rows) else { throw InputError.changedWhileRead }
             let pix = band.withUnsafeBufferPointer { buffer in buffer.baseAddress.flatMap { pixReadMemTiff($0, buffer.count, 0) } }
             guard let pix else { throw InputError.undecodable }
             let image = Image(owning: pix)
@@ -105,7 +99,7 @@ struct TIFFBands {
 
     /// A TIFF of one page: this page's tags with its height, strip offsets and byte counts set for
     /// `strips`, which follow.
-    private func band(strips: Range<Int>, rows: Int) -> [UInt8] {
+    private func band(strips: Range<Int>, rows: Int) -> [UInt8]? {
         func encode(_ value: Int, _ size: Int) -> [UInt8] {
             (0..<size).map { i in UInt8(truncatingIfNeeded: value >> (8 * (little ? i : size - 1 - i))) }
         }
@@ -148,7 +142,51 @@ struct TIFFBands {
         }
         out += encode(0, 4) + tail
         out.reserveCapacity(out.count + stripData)
-        for index in strips { out += bytes[offsets[index]..<(offsets[index] + counts[index])] }
+        for index in strips {
+            guard let data = source.bytes(at: offsets[index], count: counts[index]) else { return nil }
+            out += data
+        }
         return out
+    }
+
+    /// The width and height of each page, from the file's directories alone (for a file left on
+    /// disk, which Leptonica cannot measure without reading it whole); nil when they cannot be read.
+    static func pageSizes(in source: any ByteSource, limit: Int) -> [(width: Int, height: Int)]? {
+        guard let head = source.bytes(at: 0, count: 8), head[0] == head[1], head[0] == 0x49 || head[0] == 0x4D else { return nil }
+        let little = head[0] == 0x49
+        var sizes: [(width: Int, height: Int)] = []
+        while sizes.count <= limit, let ifd = directory(sizes.count, in: source, little: little) {
+            guard let count = number(in: source, at: ifd, size: 2, little: little), count > 0, count < 500 else { return nil }
+            var width: Int?, height: Int?
+            for k in 0..<count {
+                let at = ifd + 2 + 12 * k
+                guard let tag = number(in: source, at: at, size: 2, little: little),
+                      let type = number(in: source, at: at + 2, size: 2, little: little) else { return nil }
+                guard tag == 256 || tag == 257, type == 3 || type == 4,
+                      let value = number(in: source, at: at + 8, size: type == 3 ? 2 : 4, little: little) else { continue }
+                if tag == 256 { width = value } else { height = value }
+            }
+            guard let width, let height else { return nil }
+            sizes.append((width, height))
+        }
+        return sizes.isEmpty ? nil : sizes
+    }
+
+    /// Where page `index`'s directory starts, following the chain from the header.
+    private static func directory(_ index: Int, in source: any ByteSource, little: Bool) -> Int? {
+        guard var ifd = number(in: source, at: 4, size: 4, little: little), ifd > 0 else { return nil }
+        var seen: Set<Int> = [ifd]
+        for _ in 0..<index {
+            guard let count = number(in: source, at: ifd, size: 2, little: little),
+                  let next = number(in: source, at: ifd + 2 + 12 * count, size: 4, little: little), next > 0,
+                  seen.insert(next).inserted else { return nil }
+            ifd = next
+        }
+        return ifd
+    }
+
+    private static func number(in source: any ByteSource, at: Int, size: Int, little: Bool) -> Int? {
+        guard at >= 0, let bytes = source.bytes(at: at, count: size) else { return nil }
+        return (0..<size).reduce(0) { $0 | Int(bytes[little ? $1 : size - 1 - $1]) << (8 * $1) }
     }
 }

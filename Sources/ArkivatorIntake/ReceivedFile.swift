@@ -15,11 +15,11 @@ public struct ReceivedFile: Sendable {
     public let format: ImageFormat
     /// Lower-case hex SHA-256 of the whole file.
     public let sha256: String
-    /// Set for a large uncompressed bitmap: its rows are read from disk when its pixels are, so
-    /// the file is never in memory whole (a bitmap near the page limit is 180 MB).
+    /// Set for a large bitmap or TIFF: its rows are read from disk when its pixels are, so the
+    /// file is never in memory whole (uncompressed, a page near the page limit is 180 MB).
     public let onDisk: FileOnDisk?
 
-    /// Files at least this large that are bitmaps are left on disk.
+    /// Files at least this large that are bitmaps or TIFFs are left on disk.
     public static let leftOnDiskFrom = 32 * 1024 * 1024
     /// How much of a file left on disk is read at once: its header and more.
     static let headerBytes = 64 * 1024
@@ -43,12 +43,13 @@ public struct ReceivedFile: Sendable {
                             onDisk: nil)
     }
 
-    /// A large bitmap left on disk: its header read and checked, the whole file hashed a chunk at
+    /// A large bitmap or TIFF left on disk: its first part read, the whole file hashed a chunk at
     /// a time. Nil for any other file (read whole, from the start).
     private static func leftOnDisk(_ url: URL, handle: FileHandle, size: Int) throws(InputError) -> ReceivedFile? {
         do {
             let header = [UInt8](try handle.read(upToCount: headerBytes) ?? Data())
-            guard FileSignature.isBMP(header),
+            let tiff = header.starts(with: [0x49, 0x49, 0x2A, 0x00]) || header.starts(with: [0x4D, 0x4D, 0x00, 0x2A])
+            guard FileSignature.isBMP(header) || tiff,
                   let onDisk = FileOnDisk(path: url.path, descriptor: handle.fileDescriptor), onDisk.size == size else {
                 try handle.seek(toOffset: 0)
                 return nil
@@ -63,7 +64,8 @@ public struct ReceivedFile: Sendable {
             guard read == size, FileOnDisk(path: url.path, descriptor: handle.fileDescriptor) == onDisk else {
                 throw InputError.changedWhileRead
             }
-            return ReceivedFile(url: url, bytes: header, format: .bmp, sha256: hex(hasher.finalize()), onDisk: onDisk)
+            return ReceivedFile(url: url, bytes: header, format: tiff ? .tiff : .bmp, sha256: hex(hasher.finalize()),
+                                onDisk: onDisk)
         } catch let error as InputError {
             throw error
         } catch {

@@ -7,7 +7,7 @@ Usage (bench.py runs it; it runs on its own too):
 A letter (Tests/Fixtures/clean.png, a 300 DPI A4 page) is enlarged to 6690 x 8900 pixels (59.5
 megapixels, just within the 60-megapixel page limit), coloured as a scan of yellowed paper with a
 red stamp, and written here, without any imaging library: as three PNG files read in one run, and
-as one three-page TIFF (deflate), one three-page PDF (the pages as Flate images at 300 DPI), one
+as one three-page TIFF (deflate) and three uncompressed ones, one three-page PDF (the pages as Flate images at 300 DPI), one
 three-page A4 PDF (the same pictures on A4 pages, about 800 DPI) and three uncompressed bitmaps.
 Each set is read by `/usr/bin/time -v arkivator ingest --json` with the default number of jobs
 (no --jobs unless given) into a fresh library, so the pages are cleaned, read and filed; the peak
@@ -130,8 +130,9 @@ def png(data):
             + chunk(b"pHYs", struct.pack(">IIB", dpm, dpm, 1)) + chunk(b"IDAT", data) + chunk(b"IEND", b""))
 
 
-def tiff(strip_sets, rows_per_strip):
-    """A little-endian RGB TIFF with one page per entry of `strip_sets` (each a list of deflated strips)."""
+def tiff(strip_sets, rows_per_strip, compression=8):
+    """A little-endian RGB TIFF with one page per entry of `strip_sets` (each a list of strips,
+    deflated unless `compression` is 1)."""
     out = bytearray(b"II*\x00\x00\x00\x00\x00")
     previous_next = 4
     for strips in strip_sets:
@@ -149,7 +150,7 @@ def tiff(strip_sets, rows_per_strip):
         out += struct.pack("<3H", 8, 8, 8)
         res_at = len(out)
         out += struct.pack("<II", 760, 1)
-        entries = [(256, 4, 1, WIDTH), (257, 4, 1, HEIGHT), (258, 3, 3, bits_at), (259, 3, 1, 8), (262, 3, 1, 2),
+        entries = [(256, 4, 1, WIDTH), (257, 4, 1, HEIGHT), (258, 3, 3, bits_at), (259, 3, 1, compression), (262, 3, 1, 2),
                    (273, 4, len(strips), arrays), (277, 3, 1, 3), (278, 4, 1, rows_per_strip),
                    (279, 4, len(strips), counts_at), (282, 5, 1, res_at), (283, 5, 1, res_at), (284, 3, 1, 1),
                    (296, 3, 1, 2)]
@@ -183,7 +184,7 @@ def bmp(rows):
 def make_pages(folder):
     """Writes the three sets under `folder`; returns {set name: folder}."""
     rows = big_rows(read_png_gray(REPO / "Tests/Fixtures/clean.png"))
-    sets = {name: folder / name for name in ("png", "tiff", "pdf", "pdf-a4", "bmp")}
+    sets = {name: folder / name for name in ("png", "tiff", "tiff-raw", "pdf", "pdf-a4", "bmp")}
     for path in sets.values():
         shutil.rmtree(path, ignore_errors=True)
         path.mkdir(parents=True)
@@ -207,6 +208,9 @@ def make_pages(folder):
         a4_objects.append(pdfwrite.stream(b"q 595 0 0 842 0 0 cm /Im0 Do Q"))
         a4_objects.append(pdf_objects[-1])
         a4_kids.append(first)
+        with open(sets["tiff-raw"] / f"stor-side-{page + 1}.tif", "wb") as out:
+            out.write(tiff([[b"".join(page_list[y:y + per_strip]) for y in range(0, HEIGHT, per_strip)]], per_strip,
+                           compression=1))
         with open(sets["bmp"] / f"stor-side-{page + 1}.bmp", "wb") as out:
             out.writelines(bmp(page_list))
     (sets["tiff"] / "stor-skann.tif").write_bytes(tiff(strip_sets, per_strip))
@@ -252,9 +256,10 @@ def measure(exe, out, jobs=None, say=print, only=None):
     t0 = time.monotonic()
     sets = make_pages(folder)
     say(f"big pages: 3 pages of {WIDTH}x{HEIGHT} px ({WIDTH * HEIGHT / 1e6:.1f} MP, a letter enlarged, in colour) "
-        f"as PNG files, a TIFF, two PDFs and bitmaps, made in {time.monotonic() - t0:.0f} s")
+        f"as PNG files, TIFFs, PDFs and bitmaps, made in {time.monotonic() - t0:.0f} s")
     results = {}
-    labels = {"png": "3 PNG files, one run", "tiff": "one 3-page TIFF", "pdf": "one 3-page PDF",
+    labels = {"png": "3 PNG files, one run", "tiff": "one 3-page TIFF", "tiff-raw": "3 uncompressed TIFF files",
+              "pdf": "one 3-page PDF",
               "pdf-a4": "one 3-page A4 PDF, 800 DPI pictures", "bmp": "3 uncompressed BMP files"}
     for name, path in sets.items():
         if only and name not in only:
@@ -275,7 +280,7 @@ def main(argv=None):
     ap.add_argument("--arkivator", required=True, help="path of the arkivator binary (a release build)")
     ap.add_argument("--out", type=Path, default=REPO / ".bench", help="output folder (default .bench/)")
     ap.add_argument("--jobs", type=int, help="arkivator --jobs (default: arkivator's own, one per core)")
-    ap.add_argument("--only", nargs="+", help="measure only these sets (png, tiff, pdf, pdf-a4, bmp)")
+    ap.add_argument("--only", nargs="+", help="measure only these sets (png, tiff, tiff-raw, pdf, pdf-a4, bmp)")
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
     results = measure(os.path.abspath(a.arkivator), a.out.resolve(), a.jobs, only=a.only)
