@@ -6,7 +6,7 @@ LIBRARY    ?= $(CURDIR)/.demo/bibliotek
 BIN_DEBUG   = .build/debug/arkivator
 BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
-               libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev libpng-dev pkg-config time python3
+               libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev libpng-dev libwebp-dev pkg-config time python3
 # What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx; and
 # heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
 # Chromium, its driver and selenium run the web app's browser test (scripts/test/browser_test.py).
@@ -138,6 +138,7 @@ $(REALWORLD)/manifest.json: scripts/fixtures/make_realworld.py scripts/fixtures/
 	/usr/bin/python3 scripts/fixtures/make_realworld.py --out $(REALWORLD) --jobs 2
 
 bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json
+	$(call apt-install,Installerer for målingene,time libheif-examples webp libjpeg-turbo-progs)
 	python3 scripts/bench/bench.py --arkivator $(BIN_RELEASE) --realworld $(REALWORLD) $(BENCH_ARGS)
 	@echo
 	python3 scripts/bench/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)

@@ -28,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        // libwebp (which Leptonica reads WebP with): a large WebP page decoded as its planes.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // poppler-glib and cairo: PDF pages rendered in process.
         .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
@@ -53,7 +55,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Stage 2, cleanup: decode with limits (HEIC through libheif), sheet, deskew, light, binarise (Leptonica).
-        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif", "CPoppler", "CArkivatorPNG"]),
+        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif", "CWebP", "CPoppler",
+                                                        "CArkivatorPNG"]),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).

@@ -15,6 +15,9 @@ final class HEIFFile {
     /// Reads the container and the primary image's size; decodes nothing yet.
     init(_ bytes: [UInt8]) throws(InputError) {
         guard let context = heif_context_alloc() else { throw InputError.undecodable }
+        // Tiles of a grid image decoded one after the other, each freed before the next: the
+        // workers already read pages side by side, and each decoding thread holds a tile and a decoder.
+        heif_context_set_max_decoding_threads(context, 0)
         let read = bytes.withUnsafeBytes { buffer in
             heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil)
         }
@@ -64,11 +67,51 @@ final class HEIFFile {
     /// The primary image as a large page is held (``PagePixels``): gray at full size and colour
     /// at half size, each made straight from libheif's pixels.
     func decodeLean() throws(InputError) -> PagePixels {
-        try withPixels { plane, stride throws(InputError) -> PagePixels in
+        if let page = try decodeLeanFromPlanes() { return page }
+        return try withPixels { plane, stride throws(InputError) -> PagePixels in
             guard let page = LeanPage(width: width, height: height, colour: true) else { throw InputError.undecodable }
             for y in 0..<height { page.add(rgbRow: plane + y * stride, y: y) }
             return page.pixels
         }
+    }
+
+    /// The primary image as it is coded (8-bit luma at full size, chroma at half size): gray from
+    /// the luma, as a large JPEG's is, and the half-size colour from chroma and the mean of four
+    /// lumas, so the page is never whole in RGB (a 48-megapixel photo: 145 MB saved). Nil for an
+    /// image libheif will not give so (more than 8 bits), decoded through RGB instead.
+    private func decodeLeanFromPlanes() throws(InputError) -> PagePixels? {
+        var handle: OpaquePointer?
+        if let failure = HEIFError(heif_context_get_primary_image_handle(context, &handle)) { throw failure.inputError }
+        guard let handle else { throw InputError.undecodable }
+        defer { heif_image_handle_release(handle) }
+        guard heif_image_handle_get_luma_bits_per_pixel(handle) == 8, heif_image_handle_get_chroma_bits_per_pixel(handle) == 8
+        else { return nil }
+        var decoded: OpaquePointer?
+        if let failure = HEIFError(heif_decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, nil)) {
+            throw failure.inputError
+        }
+        guard let decoded else { throw InputError.undecodable }
+        defer { heif_image_release(decoded) }
+        var strides: (Int32, Int32, Int32) = (0, 0, 0)
+        guard [heif_channel_Y, heif_channel_Cb, heif_channel_Cr].allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }),
+              let luma = heif_image_get_plane_readonly(decoded, heif_channel_Y, &strides.0),
+              let blue = heif_image_get_plane_readonly(decoded, heif_channel_Cb, &strides.1),
+              let red = heif_image_get_plane_readonly(decoded, heif_channel_Cr, &strides.2),
+              Int(heif_image_get_width(decoded, heif_channel_Y)) == width,
+              Int(heif_image_get_height(decoded, heif_channel_Y)) == height,
+              Int(heif_image_get_width(decoded, heif_channel_Cb)) >= width / 2,
+              Int(heif_image_get_height(decoded, heif_channel_Cb)) >= height / 2 else { return nil }
+        // Full-range BT.601 unless the image says otherwise, as libheif itself assumes.
+        var fullRange = true, bt709 = false
+        var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+        if HEIFError(heif_image_get_nclx_color_profile(decoded, &nclx)) == nil, let nclx {
+            fullRange = nclx.pointee.full_range_flag != 0
+            bt709 = nclx.pointee.matrix_coefficients == heif_matrix_coefficients_ITU_R_BT_709_5
+            heif_nclx_color_profile_free(nclx)
+        }
+        return try ChromaPlanes(luma: luma, lumaStride: Int(strides.0), blue: blue, blueStride: Int(strides.1), red: red,
+                                redStride: Int(strides.2), fullRange: fullRange, bt709: bt709)
+            .leanPage(width: width, height: height)
     }
 
     /// Decodes the primary image to interleaved 8-bit RGB and hands its rows to `body` (the first

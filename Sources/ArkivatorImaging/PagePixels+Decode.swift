@@ -49,6 +49,8 @@ extension EncodedPages {
             if width * height >= largePage, container == .image {
                 if bytes.starts(with: [0xFF, 0xD8, 0xFF]), let page = try leanJPEG(width: width, height: height) { return page }
                 if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), let page = try leanPNG(width: width, height: height) { return page }
+                if bytes.count > 12, Array(bytes[8..<12]) == Array("WEBP".utf8),
+                   let page = try WebPFile.decodeLean(bytes, width: width, height: height) { return page }
                 if onDisk == nil, FileSignature.isBMP(bytes), let page = try BMPFile(bytes).decodeLean() {
                     guard page.gray.width == width, page.gray.height == height else { throw InputError.undecodable }
                     return page
@@ -210,6 +212,16 @@ final class LeanPage {
                 }
                 line[x] = word
             }
+        }
+    }
+
+    /// Row `y` of the half-size colour page itself, in 8-bit red, green, blue (for a decoder that
+    /// has colour at half size already); gray rows come through ``add(grayRow:y:)``.
+    func set(halfColourRow row: UnsafePointer<UInt8>, y: Int) {
+        guard let colour, y < colour.height, let colourData = pixGetData(colour.pix) else { return }
+        let line = colourData + y * Int(pixGetWpl(colour.pix))
+        for x in 0..<(width / 2) {
+            line[x] = UInt32(row[3 * x]) << 24 | UInt32(row[3 * x + 1]) << 16 | UInt32(row[3 * x + 2]) << 8
         }
     }
 

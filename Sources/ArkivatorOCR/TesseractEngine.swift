@@ -56,6 +56,9 @@ public final class TesseractEngine {
     ///
     public func recognize(_ image: Image, dpi: Int = 300) throws(OCRError) -> OCRPage {
         TessBaseAPIClear(handle)
+        // Tesseract keeps its copy of the page and everything it found on it until the next page:
+        // let it go now, so a worker waiting for its next page holds none of this one.
+        defer { TessBaseAPIClear(handle) }
         TessBaseAPISetImage2(handle, image.pix)
         TessBaseAPISetSourceResolution(handle, Int32(dpi))
         guard TessBaseAPIRecognize(handle, nil) == 0 else { throw OCRError.recognitionFailed }

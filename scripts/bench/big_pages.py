@@ -8,7 +8,9 @@ A letter (Tests/Fixtures/clean.png, a 300 DPI A4 page) is enlarged to 6690 x 890
 megapixels, just within the 60-megapixel page limit), coloured as a scan of yellowed paper with a
 red stamp, and written here, without any imaging library: as three PNG files read in one run, and
 as one three-page TIFF (deflate) and three uncompressed ones, one three-page PDF (the pages as Flate images at 300 DPI), one
-three-page A4 PDF (the same pictures on A4 pages, about 800 DPI) and three uncompressed bitmaps.
+three-page A4 PDF (the same pictures on A4 pages, about 800 DPI), three uncompressed bitmaps, and
+three HEIC, WebP and JPEG files where heif-enc, cwebp and cjpeg are installed (`make bench`
+installs them).
 Each set is read by `/usr/bin/time -v arkivator ingest --json` with the default number of jobs
 (no --jobs unless given) into a fresh library, so the pages are cleaned, read and filed; the peak
 resident set size of each run is printed against the target of 400 MB, with the text read
@@ -184,7 +186,7 @@ def bmp(rows):
 def make_pages(folder):
     """Writes the three sets under `folder`; returns {set name: folder}."""
     rows = big_rows(read_png_gray(REPO / "Tests/Fixtures/clean.png"))
-    sets = {name: folder / name for name in ("png", "tiff", "tiff-raw", "pdf", "pdf-a4", "bmp")}
+    sets = {name: folder / name for name in ("png", "tiff", "tiff-raw", "pdf", "pdf-a4", "bmp", "heic", "webp", "jpeg")}
     for path in sets.values():
         shutil.rmtree(path, ignore_errors=True)
         path.mkdir(parents=True)
@@ -214,6 +216,18 @@ def make_pages(folder):
         with open(sets["bmp"] / f"stor-side-{page + 1}.bmp", "wb") as out:
             out.writelines(bmp(page_list))
     (sets["tiff"] / "stor-skann.tif").write_bytes(tiff(strip_sets, per_strip))
+    # An iPhone's HEIC and a WebP of each page, from the PNG files, where their encoders are installed.
+    for name, tool, args in (("heic", "heif-enc", ["-q", "60", "-p", "preset=ultrafast", "-o"]),
+                             ("webp", "cwebp", ["-quiet", "-q", "80", "-o"]),
+                             ("jpeg", "cjpeg", ["-quality", "85", "-outfile"])):
+        if shutil.which(tool) is None:
+            shutil.rmtree(sets.pop(name))
+            continue
+        for page in range(3):
+            source = sets["bmp" if name == "jpeg" else "png"] / f"stor-side-{page + 1}.{'bmp' if name == 'jpeg' else 'png'}"
+            target = sets[name] / f"stor-side-{page + 1}.{'jpg' if name == 'jpeg' else name}"
+            command = [tool, *args, str(target), str(source)] if tool != "cwebp" else [tool, str(source), *args, str(target)]
+            subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     (sets["pdf"] / "stor-skann.pdf").write_bytes(pdfwrite.document(pdf_objects, kids))
     (sets["pdf-a4"] / "stor-skann-a4.pdf").write_bytes(pdfwrite.document(a4_objects, a4_kids))
     return sets
@@ -260,7 +274,8 @@ def measure(exe, out, jobs=None, say=print, only=None):
     results = {}
     labels = {"png": "3 PNG files, one run", "tiff": "one 3-page TIFF", "tiff-raw": "3 uncompressed TIFF files",
               "pdf": "one 3-page PDF",
-              "pdf-a4": "one 3-page A4 PDF, 800 DPI pictures", "bmp": "3 uncompressed BMP files"}
+              "pdf-a4": "one 3-page A4 PDF, 800 DPI pictures", "bmp": "3 uncompressed BMP files",
+              "heic": "3 HEIC photos", "webp": "3 WebP files", "jpeg": "3 JPEG files"}
     for name, path in sets.items():
         if only and name not in only:
             continue
@@ -280,7 +295,7 @@ def main(argv=None):
     ap.add_argument("--arkivator", required=True, help="path of the arkivator binary (a release build)")
     ap.add_argument("--out", type=Path, default=REPO / ".bench", help="output folder (default .bench/)")
     ap.add_argument("--jobs", type=int, help="arkivator --jobs (default: arkivator's own, one per core)")
-    ap.add_argument("--only", nargs="+", help="measure only these sets (png, tiff, tiff-raw, pdf, pdf-a4, bmp)")
+    ap.add_argument("--only", nargs="+", help="measure only these sets (png, tiff, tiff-raw, pdf, pdf-a4, bmp, heic, webp, jpeg)")
     a = ap.parse_args(argv)
     a.out.mkdir(parents=True, exist_ok=True)
     results = measure(os.path.abspath(a.arkivator), a.out.resolve(), a.jobs, only=a.only)
