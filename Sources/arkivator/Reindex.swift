@@ -1,6 +1,7 @@
 import ArgumentParser
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 
 extension Arkivator {
@@ -24,9 +25,11 @@ extension Arkivator {
         var adopt = false
 
         func run() throws {
-            let (adoption, report) = try LibraryCommand.run(libraryOptions) { library in
+            let (adoption, report, thumbnails) = try LibraryCommand.run(libraryOptions) { library in
                 let adoption = try adopt ? library.adoptUnknownFiles() : nil
-                return (adoption, try library.reindex())
+                let report = try library.reindex()
+                // The thumbnails of documents filed before there were any (the web app shows them in lists).
+                return (adoption, report, try ThumbnailMaker.makeMissing(in: library))
             }
             let terminal = Terminal()
             if let adoption {
@@ -42,6 +45,10 @@ extension Arkivator {
             terminal.line(UserMessage(
                 nb: "Indekserte \(report.documents) dokumenter (\(report.terms) ord i ordlisten for sammensatte ord).",
                 en: "Indexed \(report.documents) documents (\(report.terms) words in the compound word list).").text())
+            if thumbnails > 0 {
+                terminal.line(UserMessage(nb: "Laget miniatyrbilder av \(thumbnails) dokumenter.",
+                                          en: "Made thumbnails of \(thumbnails) documents.").text())
+            }
             ArchiveFilesReport.print(missing: report.missingFiles, unknown: report.unknownFiles, adoptHint: !adopt)
             if !report.missingFiles.isEmpty { throw ExitCode(1) }
         }

@@ -1,0 +1,24 @@
+import ArkivatorCore
+
+extension Image {
+    /// The width of a thumbnail in pixels: sharp at twice the size it is shown in lists.
+    public static let thumbnailWidth = 160
+
+    /// This page as a small JPEG `width` pixels wide (a few kB), for lists: area-averaged in steps
+    /// of at most ten times, so a large page shrinks smoothly.
+    public func thumbnailJPEG(width: Int = Image.thumbnailWidth, quality: Int = 70) throws(ImagingError) -> [UInt8] {
+        // Colour stays colour; anything else (1-bit, a colour map, 16-bit) as 8-bit gray.
+        var small = depth == 32 ? self : try grayscale()
+        while small.width > width {
+            let factor = max(0.1, Double(width) / Double(small.width))
+            small = try small.scaled(by: factor)
+        }
+        return try small.jpegData(quality: quality)
+    }
+
+    /// The first page of an image file or PDF (as ``EncodedPages`` reads them) as a thumbnail.
+    public static func thumbnailJPEG(firstPageOf bytes: [UInt8], width: Int = Image.thumbnailWidth) throws -> [UInt8] {
+        let pages = try EncodedPages.inspect(bytes)
+        return try pages.decode(page: 0).thumbnailJPEG(width: width)
+    }
+}
