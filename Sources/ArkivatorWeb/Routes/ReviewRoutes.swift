@@ -12,16 +12,22 @@ extension WebServer {
         pages.get("/review") { request, context -> Response in
             let words = Words(templates, context)
             let skipped = ReviewQueue.skipped(WebForm(request.uri.query ?? "")["hoppet"])
-            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String]) in
+            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail) in
                 let waiting = try library.count(DocumentFilter(waitingForReview: true))
                 let next = try library.list(DocumentFilter(waitingForReview: true), limit: skipped.count + 1)
                 let (id, stillSkipped) = ReviewQueue.next(in: next.map(\.id), skipped: skipped)
-                return (waiting, try id.map { try library.document($0) }, try library.familyMembers().map(\.name), stillSkipped)
+                return (waiting, try id.map { try library.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
+                        try id.map { try library.thumbnail($0) } ?? .none)
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
             }
-            let model = ReviewView(document, waiting: found.0, skipped: found.3, household: found.2, words: words)
+            var model = ReviewView(document, waiting: found.0, skipped: found.3, household: found.2, words: words)
+            if case .file(_, let version) = found.4 {
+                model.thumbnail = Self.thumbnailLink(id: document.shortID, version: version, none: false)
+            } else if found.4 == .missing {
+                model.thumbnail = Self.thumbnailLink(id: document.shortID, version: nil, none: false)
+            }
             return templates.page("review", title: words["review"], model: model, context: context, section: "review")
         }
         pages.post("/review/{id}") { request, context -> Response in
@@ -81,6 +87,8 @@ extension WebServer {
         let images: [[String: String]]
         let hasText: Bool
         let textParts: [Piece]
+        /// The first page, small, beside the title (it links to the page at full size).
+        var thumbnail: String?
 
         /// One reason in words, with the words to check when the OCR was unsure of some.
         struct Reason {

@@ -191,6 +191,8 @@ extension WebServer.ReviewView: MustacheParent {
         case "waitingText": waitingText
         case "reasons": reasons
         case "hasReasons": !reasons.isEmpty
+        case "thumbnail": thumbnail
+        case "firstPage": images.first?["href"]
         case "noText": noText
         case "edit": edit
         case "hasImages": hasImages
