@@ -61,4 +61,15 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: url.path))
         }
     }
+
+    @Test func anArchivedJPEGIsReadSmallAndGivesTheSameShape() throws {
+        let page = try #require(try Image.decodePages([UInt8](Data(contentsOf: Fixtures.root.appendingPathComponent(
+            "samples/labsvar-ren.png")))).first)
+        let jpeg = try page.jpegData()
+        let small = try Image.thumbnailJPEG(firstPageOf: jpeg)
+        let shown = try #require(try Image.decodePages(small).first)
+        #expect(shown.width == Image.thumbnailWidth && small.count < 20_000)
+        let ratio = Double(page.height) / Double(page.width), shownRatio = Double(shown.height) / Double(shown.width)
+        #expect(abs(ratio - shownRatio) < 0.02, "the page's shape: \(ratio) against \(shownRatio)")
+    }
 }
