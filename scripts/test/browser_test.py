@@ -12,8 +12,9 @@ of each page is saved in OUT at desktop (1280x800) and phone (390x844) size. Exi
 every step held, 1 with the failing step named, 2 when Chromium, selenium or axe-core is missing.
 
 Every page photographed is also checked with axe-core (the copy the PyPI package
-axe-selenium-python ships, installed by `make test-deps`) at both sizes: a violation of serious
-or critical impact fails the test, each printed with the elements it concerns. The review page
+axe-selenium-python ships, installed by `make test-deps`) at both sizes, its target-size rule
+switched on: a violation of serious or critical impact fails the test, each printed with the
+elements it concerns; so does a visible control that Tab cannot reach. The review page
 says why a letter waits and skips one by keyboard; lists show thumbnails (kept by the browser);
 on a phone the filters fold behind one button and a letter's page comes before its text.
 """
@@ -110,9 +111,16 @@ class Check:
             self.driver.execute_script(self.axe)
         found = self.driver.execute_async_script(
             "const done = arguments[arguments.length - 1];"
-            "axe.run(document, {resultTypes: ['violations']})"
+            "axe.run(document, {resultTypes: ['violations'], rules: {'target-size': {enabled: true}}})"
             ".then(r => done(r.violations), e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));")
         self.checked += 1
+        # Keyboard: every visible control can be reached with Tab (axe-core checks the labels).
+        unreachable = self.driver.execute_script(
+            "return [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, "
+            "[role=button], [onclick]')].filter(e => e.getClientRects().length && !e.disabled && e.tabIndex < 0)"
+            ".map(e => e.outerHTML.slice(0, 120));")
+        for element in unreachable:
+            self.violations.append(f"{where}: not reachable by keyboard (Tab): {element}")
         for violation in found or []:
             if violation.get("impact") not in ("serious", "critical"):
                 self.lesser[violation["id"]] = self.lesser.get(violation["id"], 0) + 1
