@@ -47,16 +47,19 @@ public enum ThumbnailMaker {
         return try library.setThumbnail(id, jpeg: jpeg ?? nil)
     }
 
-    /// Makes the thumbnails not made yet, oldest document first; returns how many were looked at.
+    /// Makes the thumbnails not made yet, oldest document first (at most `limit` looked at);
+    /// returns how many were made (a document with no page to make one from is not counted).
     @discardableResult
     public static func makeMissing(in library: Library, limit: Int = .max) throws -> Int {
-        var done = 0
-        while done < limit {
-            let ids = try library.documentsWithoutThumbnail(limit: min(200, limit - done))
+        var looked = 0, made = 0
+        while looked < limit {
+            let ids = try library.documentsWithoutThumbnail(limit: min(200, limit - looked))
             guard !ids.isEmpty else { break }
-            for id in ids { try thumbnail(id, in: library) }
-            done += ids.count
+            for id in ids {
+                if case .file = try thumbnail(id, in: library) { made += 1 }
+            }
+            looked += ids.count
         }
-        return done
+        return made
     }
 }

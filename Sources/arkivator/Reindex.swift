@@ -12,11 +12,13 @@ extension Arkivator {
             discussion: """
                 Lister filer databasen kjenner som mangler (exit 1), og filer i arkivet som databasen ikke \
                 kjenner. Med --adopt tas de ukjente inn: ett dokument per .docx arkivator skrev, med sidebildene \
-                og PDF-en med samme navn; et dokument biblioteket alt har, legges aldri inn to ganger.
+                og PDF-en med samme navn; et dokument biblioteket alt har, legges aldri inn to ganger. \
+                Lager også miniatyrbildene som mangler (for brev arkivert før det fantes slike).
 
                 (Lists files the database knows that are missing (exit 1) and files in the archive it does not \
                 know. With --adopt the unknown ones are taken in: one document per .docx arkivator wrote, with \
-                the page images and PDF of the same name; a document the library has is never added twice.)
+                the page images and PDF of the same name; a document the library has is never added twice. \
+                Missing thumbnails (of letters filed before there were any) are made.)
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
@@ -46,8 +48,8 @@ extension Arkivator {
                 nb: "Indekserte \(report.documents) dokumenter (\(report.terms) ord i ordlisten for sammensatte ord).",
                 en: "Indexed \(report.documents) documents (\(report.terms) words in the compound word list).").text())
             if thumbnails > 0 {
-                terminal.line(UserMessage(nb: "Laget miniatyrbilder av \(thumbnails) dokumenter.",
-                                          en: "Made thumbnails of \(thumbnails) documents.").text())
+                terminal.line(UserMessage(nb: "Laget miniatyrbilder av \(thumbnails) dokument\(thumbnails == 1 ? "" : "er").",
+                                          en: "Made thumbnails of \(thumbnails) document\(thumbnails == 1 ? "" : "s").").text())
             }
             ArchiveFilesReport.print(missing: report.missingFiles, unknown: report.unknownFiles, adoptHint: !adopt)
             if !report.missingFiles.isEmpty { throw ExitCode(1) }
