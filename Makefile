@@ -70,6 +70,12 @@ test-deps: deps
 	@python3 -c "import docx" 2>/dev/null || python3 -m pip install --quiet python-docx \
 	  || python3 -m pip install --quiet --break-system-packages python-docx
 	@/usr/bin/python3 scripts/test/api_conformance.py --install-only
+# axe-core for the browser test's accessibility check: the axe.min.js (axe-core 4.10) that the
+# PyPI package axe-selenium-python ships. Only that file is used, so its Python part (which asks
+# for Python 3.12) and its dependencies are not needed: Debian's selenium stays as it is.
+	@/usr/bin/python3 -c "import importlib.util, sys; sys.exit(importlib.util.find_spec('axe_selenium_python') is None)" \
+	  || /usr/bin/python3 -m pip install --quiet --no-deps --ignore-requires-python "axe-selenium-python==3.0.0" \
+	  || /usr/bin/python3 -m pip install --quiet --no-deps --ignore-requires-python --break-system-packages "axe-selenium-python==3.0.0"
 
 release: deps
 	$(SWIFT) build -c release

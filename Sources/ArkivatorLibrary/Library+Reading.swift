@@ -115,6 +115,10 @@ public struct DocumentSummary: Sendable, Equatable, Codable {
     public var trashedAt: String?
     /// `none`, `pending`, `queued`, `uploading`, `done` or `error` (see ``UploadJob``).
     public var uploadStatus: String?
+    /// The thumbnail's version (part of its address), nil when none is made yet.
+    public var thumbnailVersion: String?
+    /// True when the document has no page to make a thumbnail from.
+    public var hasNoThumbnail: Bool?
 
     /// Who the document is shown as being about (see ``ShownPerson``).
     public var shownPerson: UserMessage { ShownPerson.message(familyMember: familyMember, person: person) }
@@ -125,15 +129,17 @@ extension Library {
     static let summaryColumns = """
         d.sha256, d.title, d.doc_type, d.person, d.family_member, d.institution, d.document_date, d.page_count,
         (SELECT path FROM document_files f WHERE f.document_id = d.id ORDER BY f.kind = 'docx' DESC, f.page LIMIT 1),
-        d.trashed_at, d.upload_status
+        d.trashed_at, d.upload_status, d.thumbnail
         """
 
     func summary(_ row: Row) -> DocumentSummary {
-        DocumentSummary(id: ShortID.of(row[0].string ?? ""), title: row[1].string ?? "",
+        let thumbnail = Thumbnail.of(stored: row[11].string)
+        return DocumentSummary(id: ShortID.of(row[0].string ?? ""), title: row[1].string ?? "",
                         docType: row[2].string ?? "annet", person: row[3].string, familyMember: row[4].string,
                         institution: row[5].string, documentDate: row[6].string ?? "", pageCount: row[7].int ?? 0,
                         file: row[8].string.map(paths.resolved), snippet: nil, score: nil, partial: nil, trashedAt: row[9].string,
-                        uploadStatus: row[10].string)
+                        uploadStatus: row[10].string, thumbnailVersion: thumbnail.version,
+                        hasNoThumbnail: thumbnail.none ? true : nil)
     }
 
     /// Documents newest first (letter date, then the order they came in).

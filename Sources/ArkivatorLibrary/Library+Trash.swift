@@ -67,10 +67,13 @@ extension Library {
         return ids.count
     }
 
-    /// Overwrites and removes the document's files, then deletes its row (and index entry).
+    /// Overwrites and removes the document's files and its thumbnail, then deletes its row (and
+    /// index entry). The thumbnail stays in `Miniatyrer/` while the document is in the trash (the
+    /// library's own folder: nothing lists it there), and goes with it here.
     func purge(_ document: LibraryDocument) throws {
         for file in document.files { Shredder.shred(file.path) }
         try withDatabase { database in
+            try shredThumbnail(row: document.number, in: database)
             try database.inTransaction {
                 if document.trashedAt == nil { try unindex(row: document.number, in: database) }
                 try database.execute("DELETE FROM documents WHERE id = ?", [document.number])
@@ -152,6 +155,10 @@ extension Library {
             if let root = ArchiveLayout.root(of: [file]), !root.path.hasPrefix(trashRoot.path) { roots.insert(root) }
         }
         for root in roots { Self.removeEmptyFolders(root) }
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: thumbnailRoot.path)) ?? [] {
+            Shredder.shred(thumbnailRoot.appendingPathComponent(name).path)
+        }
+        _ = rmdir(thumbnailRoot.path)
         try? FileManager.default.removeItem(at: trashRoot)
         removeStaleSnapshots()
         let directory = location.directory

@@ -233,6 +233,11 @@ public enum Migrations {
         // Paths inside the library folder stored relative to it, so a copied or moved library
         // finds its own files (see `LibraryPaths`, `StoredPathMigration`).
         Migration(version: 8, name: "paths relative to the library", step: { try StoredPathMigration.run($0, $1) }),
+        Migration(version: 11, name: "thumbnails", sql: """
+            -- A small JPEG of the first page in the library's own folder (see `Library+Thumbnails`),
+            -- stored relative to the library; NULL until made, '' when there is no page to make one from.
+            ALTER TABLE documents ADD COLUMN thumbnail TEXT;
+            """),
     ]
 }
 

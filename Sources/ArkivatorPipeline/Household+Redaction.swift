@@ -72,6 +72,8 @@ extension Household {
             try AtomicFile.write(bytes, to: pdf.url, overwrite: true)
         }
         report.inText = try library.redact(document.sha256, programVersion: programVersion)
+        // The first page may now hold a box: its thumbnail is made again.
+        _ = try? ThumbnailMaker.thumbnail(document.sha256, in: library, remake: true)
         return report
     }
 

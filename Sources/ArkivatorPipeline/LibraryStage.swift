@@ -22,6 +22,7 @@ enum LibraryStage {
             record.files = written
             record.libraryID = stored.shortID
             record.libraryStatus = .added
+            ThumbnailMaker.file(stored.shortID, pages: pages, originalPDF: originalPDF, in: library)
         } catch let failure as LibraryFailure where failure.code == .duplicate || failure.code == .inTrash {
             record.libraryStatus = failure.code == .duplicate ? .duplicate : .inTrash
             record.libraryMessage = failure.userMessage

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 
 extension Arkivator {
@@ -11,11 +12,13 @@ extension Arkivator {
             discussion: """
                 Lister filer databasen kjenner som mangler (exit 1), og filer i arkivet som databasen ikke \
                 kjenner. Med --adopt tas de ukjente inn: ett dokument per .docx arkivator skrev, med sidebildene \
-                og PDF-en med samme navn; et dokument biblioteket alt har, legges aldri inn to ganger.
+                og PDF-en med samme navn; et dokument biblioteket alt har, legges aldri inn to ganger. \
+                Lager også miniatyrbildene som mangler (for brev arkivert før det fantes slike).
 
                 (Lists files the database knows that are missing (exit 1) and files in the archive it does not \
                 know. With --adopt the unknown ones are taken in: one document per .docx arkivator wrote, with \
-                the page images and PDF of the same name; a document the library has is never added twice.)
+                the page images and PDF of the same name; a document the library has is never added twice. \
+                Missing thumbnails (of letters filed before there were any) are made.)
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
@@ -24,9 +27,11 @@ extension Arkivator {
         var adopt = false
 
         func run() throws {
-            let (adoption, report) = try LibraryCommand.run(libraryOptions) { library in
+            let (adoption, report, thumbnails) = try LibraryCommand.run(libraryOptions) { library in
                 let adoption = try adopt ? library.adoptUnknownFiles() : nil
-                return (adoption, try library.reindex())
+                let report = try library.reindex()
+                // The thumbnails of documents filed before there were any (the web app shows them in lists).
+                return (adoption, report, try ThumbnailMaker.makeMissing(in: library))
             }
             let terminal = Terminal()
             if let adoption {
@@ -42,6 +47,10 @@ extension Arkivator {
             terminal.line(UserMessage(
                 nb: "Indekserte \(report.documents) dokumenter (\(report.terms) ord i ordlisten for sammensatte ord).",
                 en: "Indexed \(report.documents) documents (\(report.terms) words in the compound word list).").text())
+            if thumbnails > 0 {
+                terminal.line(UserMessage(nb: "Laget miniatyrbilder av \(thumbnails) dokument\(thumbnails == 1 ? "" : "er").",
+                                          en: "Made thumbnails of \(thumbnails) document\(thumbnails == 1 ? "" : "s").").text())
+            }
             ArchiveFilesReport.print(missing: report.missingFiles, unknown: report.unknownFiles, adoptHint: !adopt)
             if !report.missingFiles.isEmpty { throw ExitCode(1) }
         }

@@ -224,6 +224,9 @@ import Testing
     @Test func exportReindexAndErase() throws {
         try withTemporaryDirectory { dir in
             let s = try ingestSamples(into: dir)
+            // A thumbnail of each letter's first page (the digital PDF's drawn), made as it was filed.
+            let thumbnails = try FileManager.default.contentsOfDirectory(atPath: s.library.appendingPathComponent("Miniatyrer").path)
+            #expect(thumbnails.filter { $0.hasSuffix(".jpg") }.count == 5, "\(thumbnails)")
             let target = dir.appendingPathComponent("eksport")
             let export = try CLI.run(["export", target.path], library: s.library)
             #expect(export.status == 0 && export.stderr.isEmpty, "\(export.stderr)")
@@ -242,6 +245,7 @@ import Testing
             let reindex = try CLI.run(["reindex"], library: s.library)
             #expect(reindex.status == 0 && reindex.stdout.contains("Indekserte 5 dokumenter"), "\(reindex.stdout) \(reindex.stderr)")
             #expect(try ids(["lungebetennelse"], s.library) == [s.epikrise])
+            #expect(!reindex.stdout.contains("miniatyrbilder"), "every thumbnail was made already")
 
             // erase without --yes removes nothing.
             func everything() -> [String] {

@@ -59,10 +59,11 @@ import Testing
         answersEveryField(WebServer.SearchView(filters: filters, results: results))
         let view = DocumentView(document, household: ["Kari"], words: words, notice: "n", problem: "p")
         answersEveryField(view)
-        let edit = EditView(document, action: "/a", button: "b", skip: "/s", household: ["Kari"], words: words)
+        let edit = EditView(document, action: "/a", button: "b", skip: "/s", skipped: "abcdef1234", household: ["Kari"], words: words)
         answersEveryField(edit)
         answersEveryField(EditView.Mark(uncertain: true, confidence: "40 %"))
-        answersEveryField(WebServer.ReviewView(document, waiting: 2, household: ["Kari"], words: words))
+        answersEveryField(WebServer.ReviewView(document, waiting: 2, skipped: ["abcdef1234"], household: ["Kari"], words: words))
+        answersEveryField(WebServer.ReviewView.Reason(text: "t", words: ["w"], more: "m"))
         answersEveryField(WebServer.PasswordView(setup: true, action: "/setup", problem: "p", code: "c", intro: "i",
                                                  autocomplete: "new-password", button: "b"))
         answersEveryField(Templates.Chrome(title: "t", lang: "nb", signedIn: true, csrf: "c", scripts: [["src": "/s"]],

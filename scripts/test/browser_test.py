@@ -9,12 +9,24 @@ Steps: choose the password on the first-run page, sign out and in again (a wrong
 letter) and wait until both are filed, add a household member, correct the person of the lab
 result in review, search, open the document and copy its text, delete it and undo. A screenshot
 of each page is saved in OUT at desktop (1280x800) and phone (390x844) size. Exit status 0 when
-every step held, 1 with the failing step named, 2 when Chromium or selenium is missing.
+every step held, 1 with the failing step named, 2 when Chromium, selenium or axe-core is missing.
+
+Every page photographed is also checked with axe-core (the copy the PyPI package
+axe-selenium-python ships, installed by `make test-deps`) at both sizes, its target-size rule
+switched on: a violation of serious or critical impact fails the test, each printed with the
+elements it concerns; so does a visible control that Tab cannot reach. The review page
+says why a letter waits and skips one by keyboard; lists show thumbnails (kept by the browser);
+on a phone the filters fold behind one button and a letter's page comes before its text.
 """
 
 import argparse
+import importlib.util
 import re
 import json
+import http.client
+import struct
+import urllib.parse
+import zlib
 import os
 import shutil
 import socket
@@ -32,6 +44,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
     from selenium.common.exceptions import WebDriverException
     from selenium.webdriver.support.ui import Select, WebDriverWait
 except ImportError:
@@ -55,9 +68,23 @@ def wait_for_port(port, seconds=10):
             time.sleep(0.1)
 
 
+def axe_source():
+    """axe-core's axe.min.js as the PyPI package axe-selenium-python ships it (found without
+    importing the package, whose Python part needs a newer Python than Debian's); None if missing."""
+    spec = importlib.util.find_spec("axe_selenium_python")
+    for folder in (spec.submodule_search_locations or []) if spec else []:
+        path = Path(folder) / "node_modules" / "axe-core" / "axe.min.js"
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    return None
+
+
 class Check:
-    def __init__(self, driver, base, out):
-        self.driver, self.base, self.out = driver, base, out
+    def __init__(self, driver, base, out, axe=None):
+        self.driver, self.base, self.out, self.axe = driver, base, out, axe
+        self.violations = []
+        self.checked = 0
+        self.lesser = {}
 
     def step(self, name):
         print(f"browser test: {name}", flush=True)
@@ -66,12 +93,43 @@ class Check:
         self.driver.get(self.base + path)
 
     def shot(self, name):
-        # The test runs on a phone-sized screen; each page is also photographed at desktop size.
+        # The test runs on a phone-sized screen; each page is also photographed at desktop size,
+        # and checked by axe-core at both.
         for label, (w, h) in (("desktop", (1280, 800)), ("phone", PHONE)):
             self.driver.set_window_size(w, h)
             time.sleep(0.2)
             self.driver.save_screenshot(str(self.out / f"{name}-{label}.png"))
+            if name != "failure":
+                self.accessible(f"{name} ({label})")
         self.driver.set_window_size(*PHONE)
+
+    def accessible(self, where):
+        """Runs axe-core on the page as it stands; notes each violation of serious or critical impact."""
+        if self.axe is None:
+            return
+        if not self.driver.execute_script("return typeof window.axe === 'object'"):
+            self.driver.execute_script(self.axe)
+        found = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations'], rules: {'target-size': {enabled: true}}})"
+            ".then(r => done(r.violations), e => done([{id: 'axe-error', impact: 'critical', help: String(e), nodes: []}]));")
+        self.checked += 1
+        # Keyboard: every visible control can be reached with Tab (axe-core checks the labels).
+        unreachable = self.driver.execute_script(
+            "return [...document.querySelectorAll('a[href], button, input:not([type=hidden]), select, textarea, summary, "
+            "[role=button], [onclick]')].filter(e => e.getClientRects().length && !e.disabled && e.tabIndex < 0)"
+            ".map(e => e.outerHTML.slice(0, 120));")
+        for element in unreachable:
+            self.violations.append(f"{where}: not reachable by keyboard (Tab): {element}")
+        for violation in found or []:
+            if violation.get("impact") not in ("serious", "critical"):
+                self.lesser[violation["id"]] = self.lesser.get(violation["id"], 0) + 1
+                continue
+            lines = [f"{where}: {violation['id']} ({violation['impact']}): {violation['help']}"]
+            for node in violation.get("nodes", [])[:5]:
+                summary = " ".join((node.get("failureSummary") or "").split())
+                lines.append(f"    {' '.join(map(str, node.get('target', [])))}: {summary}")
+            self.violations.append("\n".join(lines))
 
     def text(self):
         # The page may be replaced while it is read (a form just posted): then it is read again.
@@ -94,6 +152,107 @@ class Check:
         except Exception:
             self.shot("failure")
             raise AssertionError(f"waited {timeout} s: {what}")
+
+
+def blank_png(path, width=1240, height=1754):
+    """A white page (8-bit gray PNG): nothing on it to read."""
+    row = b"\x00" + b"\xff" * width
+    data = zlib.compress(row * height, 9)
+
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+                     + chunk(b"IDAT", data) + chunk(b"IEND", b""))
+
+
+def review_says_why_and_skips(c, work):
+    """A page with no text: review shows it with the banner and what to do; "Hopp over" (by
+    keyboard) moves on to a letter that says why it waits; the letter is then deleted."""
+    d = c.driver
+    c.step("review: a page without text, why each letter waits, «Hopp over» by keyboard")
+    blank = work / "blank.png"
+    blank_png(blank)
+    c.open("/upload")
+    d.find_element(By.ID, "files").send_keys(str(blank))
+    d.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: "arkivert" in c.text() or "til gjennomsyn" in c.text(), "the blank page filed")
+    c.open("/review")
+    text = c.text()
+    c.expect("4 venter" in text and "Ingen tekst funnet — skriv inn selv eller ta bildet på nytt" in text,
+             f"the blank page first, with the banner: {text[:400]}")
+    links = [a.get_attribute("href") for a in d.find_elements(By.CSS_SELECTOR, ".notice.warning a")]
+    c.expect(any(h.endswith("#tekst") for h in links) and any(h.endswith("/upload") for h in links),
+             f"the banner links to typing the text and to taking the photo again: {links}")
+    c.expect(d.find_elements(By.CSS_SELECTOR, ".pages img"), "the page is shown")
+    blank_id = d.find_element(By.CSS_SELECTOR, "h2.doc-title a").get_attribute("href").rsplit("/", 1)[-1]
+    c.shot("05-review-no-text")
+    skip = d.find_element(By.XPATH, "//button[normalize-space()='Hopp over']")
+    skip.send_keys(Keys.ENTER)
+    c.wait(lambda: "hoppet over" in c.text(), "the next letter after «Hopp over»")
+    text = c.text()
+    c.expect("Hvorfor brevet venter" in text and "Ingen i husstanden passet til brevet" in text,
+             f"the next letter says why it waits: {text[:500]}")
+    c.expect(blank_id not in d.find_element(By.CSS_SELECTOR, "h2.doc-title a").get_attribute("href"),
+             "a skipped letter is not shown again at once")
+    c.shot("05-review-reasons")
+    c.open(f"/documents/{blank_id}")
+    d.find_element(By.CSS_SELECTOR, "form[action$='/delete'] button").click()
+    c.wait(lambda: "Angre" in c.text(), "the blank page deleted")
+
+
+def thumbnails_in_lists(c):
+    """Every letter in the library shows its first page, small, kept by the browser."""
+    d = c.driver
+    c.step("thumbnails in the library list, cached by the browser")
+
+    def loaded():
+        images = d.find_elements(By.CSS_SELECTOR, "ol.documents img.thumb")
+        return len(images) == 3 and all(d.execute_script("return arguments[0].complete && arguments[0].naturalWidth", i)
+                                        for i in images)
+    c.wait(loaded, "three thumbnails shown", timeout=30)
+    source = d.find_element(By.CSS_SELECTOR, "ol.documents img.thumb").get_attribute("src")
+    c.expect("?v=" in source, f"a thumbnail made at filing has a versioned address: {source}")
+    cookie = "; ".join(f"{k['name']}={k['value']}" for k in d.get_cookies())
+
+    def fetch(headers):
+        address = urllib.parse.urlsplit(source)
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+        connection.request("GET", f"{address.path}?{address.query}", headers=headers)
+        answer = connection.getresponse()
+        body = answer.read()
+        connection.close()
+        return answer.status, answer.headers, body
+    status, headers, body = fetch({"Cookie": cookie})
+    cache, etag = headers.get("Cache-Control", ""), headers.get("ETag")
+    c.expect(status == 200 and body[:2] == b"\xff\xd8" and len(body) < 20000, f"a small JPEG ({status}, {len(body)} bytes)")
+    c.expect("immutable" in cache and "private" in cache and etag, f"kept by the browser: {cache} {etag}")
+    status, _, _ = fetch({"Cookie": cookie, "If-None-Match": etag})
+    c.expect(status == 304, f"asked again with its ETag: not modified ({status})")
+    status, _, body = fetch({})
+    c.expect(status != 200 or body[:2] != b"\xff\xd8", f"no thumbnail without signing in ({status})")
+
+
+def filters_fold_on_a_phone(c):
+    """At 390 px the filters are behind one button; at 1280 px they are shown."""
+    d = c.driver
+    c.step("phone: the filters fold behind one button")
+    c.open("/")
+    form = d.find_element(By.CSS_SELECTOR, "details.filters-fold form")
+    c.expect(not form.is_displayed(), "the filters are folded on a phone")
+    d.find_element(By.CSS_SELECTOR, "details.filters-fold summary").click()
+    c.expect(form.is_displayed(), "one press shows them")
+    d.set_window_size(1280, 800)
+    c.open("/")
+    c.expect(d.find_element(By.CSS_SELECTOR, "details.filters-fold form").is_displayed(), "shown on a wide screen")
+    d.set_window_size(*PHONE)
+
+
+def page_before_text_on_a_phone(c):
+    """On a phone a letter's page image comes before its long text."""
+    d = c.driver
+    image = d.find_element(By.CSS_SELECTOR, ".pages img")
+    text = d.find_element(By.ID, "text")
+    c.expect(image.location["y"] < text.location["y"], "the page image above the text on a phone")
 
 
 def main():
@@ -120,9 +279,15 @@ def main():
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--lang=nb-NO"):
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": "nb-NO,nb"})
+    axe = axe_source()
+    if axe is None:
+        print("browser test: axe-core is missing (make test-deps installs the PyPI package axe-selenium-python)",
+              file=sys.stderr)
+        return 2
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     driver.set_window_size(*PHONE)
-    c = Check(driver, base, a.out)
+    driver.set_script_timeout(60)
+    c = Check(driver, base, a.out, axe)
     try:
         wait_for_port(port)
 
@@ -192,6 +357,8 @@ def main():
         c.open("/")
         c.expect("3 dokumenter" in c.text(), "three documents in the library")
         c.shot("03-library")
+        thumbnails_in_lists(c)
+        filters_fold_on_a_phone(c)
 
         c.step("add a household member")
         c.open("/family")
@@ -217,6 +384,9 @@ def main():
         c.open("/review")
         c.expect("3 venter" in c.text(), "the letters wait for review (no household member yet)")
         c.shot("05-review")
+        review_says_why_and_skips(c, work)
+        c.open("/review")
+        c.expect("3 venter" in c.text(), "the letter without text is gone, and three still wait")
         for _ in range(3):
             title = driver.find_element(By.ID, "title").get_attribute("value")
             if "Prøvesvar" in title:
@@ -248,6 +418,7 @@ def main():
         c.expect(copied is not None and copied.strip() == shown.strip() and "Hemoglobin" in copied,
                  "the clipboard holds the document's text")
         c.shot("07-document")
+        page_before_text_on_a_phone(c)
 
         c.step("delete and undo")
         document_url = driver.current_url
@@ -297,6 +468,13 @@ def main():
             return found and "Prøv igjen" in found[0].text
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
+        c.step(f"accessibility: {c.checked} pages checked by axe-core; of minor or moderate impact: "
+               + (", ".join(f"{k} ({v})" for k, v in sorted(c.lesser.items())) or "none"))
+        if c.violations:
+            print("browser test: axe-core found violations of serious or critical impact:", file=sys.stderr)
+            for violation in c.violations:
+                print("  " + violation, file=sys.stderr)
+            raise AssertionError(f"{len(c.violations)} accessibility violations (listed above)")
         print(f"browser test: every step held; screenshots in {a.out}")
         return 0
     except AssertionError as failure:

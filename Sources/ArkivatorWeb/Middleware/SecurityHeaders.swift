@@ -4,7 +4,8 @@ import Hummingbird
 /// Headers on every answer: a strict Content-Security-Policy (own scripts and styles only, no
 /// frames), no sniffing, no referrer to other sites (same-origin: a form keeps its Origin), not
 /// indexed, and `no-store` on everything but the stylesheet and scripts, so no letter stays in a
-/// browser's or proxy's cache.
+/// browser's or proxy's cache. The one exception is an answer that sets its own: a thumbnail, at
+/// an address that changes with the picture, kept by the signed-in browser alone (`private`).
 struct SecurityHeaders: RouterMiddleware {
     typealias Context = WebContext
 
@@ -19,7 +20,9 @@ struct SecurityHeaders: RouterMiddleware {
         response.headers[.referrerPolicy] = "same-origin"
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.xRobotsTag] = "noindex, nofollow"
-        if !request.uri.path.hasPrefix("/static/") { response.headers[.cacheControl] = "no-store" }
+        if !request.uri.path.hasPrefix("/static/"), response.headers[.cacheControl]?.hasPrefix("private") != true {
+            response.headers[.cacheControl] = "no-store"
+        }
         return response
     }
 }

@@ -5,20 +5,29 @@ import Hummingbird
 
 extension WebServer {
     /// "Til gjennomsyn": the letters with uncertain fields, no household member or no text, one
-    /// at a time, the page beside the fields, saying why it waits; "Lagre og neste".
+    /// at a time, the page beside the fields, saying why it waits (``ReviewReason``); "Lagre og
+    /// neste", and "Hopp over", which leaves the letter waiting and shows it again after the others.
     func addReviewRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates
-        pages.get("/review") { _, context -> Response in
+        pages.get("/review") { request, context -> Response in
             let words = Words(templates, context)
-            let found = try await store.read { library -> (Int, LibraryDocument?, [String]) in
+            let skipped = ReviewQueue.skipped(WebForm(request.uri.query ?? "")["hoppet"])
+            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail) in
                 let waiting = try library.count(DocumentFilter(waitingForReview: true))
-                let next = try library.list(DocumentFilter(waitingForReview: true), limit: 1).first
-                return (waiting, try next.map { try library.document($0.id) }, try library.familyMembers().map(\.name))
+                let next = try library.list(DocumentFilter(waitingForReview: true), limit: skipped.count + 1)
+                let (id, stillSkipped) = ReviewQueue.next(in: next.map(\.id), skipped: skipped)
+                return (waiting, try id.map { try library.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
+                        try id.map { try library.thumbnail($0) } ?? .none)
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
             }
-            let model = ReviewView(document, waiting: found.0, household: found.2, words: words)
+            var model = ReviewView(document, waiting: found.0, skipped: found.3, household: found.2, words: words)
+            if case .file(_, let version) = found.4 {
+                model.thumbnail = Self.thumbnailLink(id: document.shortID, version: version, none: false)
+            } else if found.4 == .missing {
+                model.thumbnail = Self.thumbnailLink(id: document.shortID, version: nil, none: false)
+            }
             return templates.page("review", title: words["review"], model: model, context: context, section: "review")
         }
         pages.post("/review/{id}") { request, context -> Response in
@@ -30,7 +39,39 @@ extension WebServer {
                 if !changes.isEmpty { _ = try library.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
                 try library.markReviewed(document.shortID)
             }
-            return Self.redirect("/review")
+            return Self.redirect(ReviewQueue.link(ReviewQueue.skipped(form["hoppet"]).filter { $0 != document.shortID }))
+        }
+        pages.post("/review/{id}/skip") { request, context -> Response in
+            let id = try Self.documentID(context)
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let shortID = try await store.read { try $0.document(id).shortID }
+            return Self.redirect(ReviewQueue.link(ReviewQueue.skipped(form["hoppet"]) + [shortID]))
+        }
+    }
+
+    /// The letters skipped in this round of review, carried in the page's address (`hoppet`, short
+    /// ids separated by commas): nothing is stored, and a skipped letter stays waiting.
+    enum ReviewQueue {
+        /// The most letters one round remembers skipping (the oldest skip is forgotten first).
+        static let limit = 50
+
+        static func skipped(_ text: String?) -> [String] {
+            let ids = (text ?? "").split(separator: ",").map(String.init).filter(WebServer.isDocumentID)
+            return Array(ids.suffix(limit))
+        }
+
+        /// The letter to show from `waiting` (queue order): the first not skipped; when every one
+        /// is skipped, the round starts again from the first. Returns it and the skips still in force.
+        static func next(in waiting: [String], skipped: [String]) -> (id: String?, skipped: [String]) {
+            let set = Set(skipped)
+            if let id = waiting.first(where: { !set.contains($0) }) {
+                return (id, skipped.filter(waiting.contains))
+            }
+            return (waiting.first, [])
+        }
+
+        static func link(_ skipped: [String]) -> String {
+            skipped.isEmpty ? "/review" : "/review?hoppet=" + skipped.joined(separator: ",")
         }
     }
 
@@ -39,44 +80,47 @@ extension WebServer {
         let id: String
         let title: String
         let waitingText: String
-        let reasons: [String]
+        let reasons: [Reason]
+        let noText: Bool
         let edit: EditView
         let hasImages: Bool
         let images: [[String: String]]
         let hasText: Bool
         let textParts: [Piece]
+        /// The first page, small, beside the title (it links to the page at full size).
+        var thumbnail: String?
 
-        init(_ document: LibraryDocument, waiting: Int, household: [String], words: Words) {
+        /// One reason in words, with the words to check when the OCR was unsure of some.
+        struct Reason {
+            let text: String
+            let words: [String]
+            let more: String?
+        }
+
+        init(_ document: LibraryDocument, waiting: Int, skipped: [String], household: [String], words: Words) {
             id = document.shortID
             title = document.title
-            waitingText = words.text("\(waiting) venter", "\(waiting) waiting")
-            reasons = Self.reasons(document, words: words)
-            edit = EditView(document, action: "/review/\(document.shortID)", button: words["saveAndNext"], household: household, words: words)
+            let others = skipped.filter { $0 != document.shortID }.count
+            waitingText = others == 0 ? words.text("\(waiting) venter", "\(waiting) waiting")
+                : words.text("\(waiting) venter, \(others) hoppet over", "\(waiting) waiting, \(others) skipped")
+            let reasons = document.reviewReasons
+            // "No text" is the banner above the page, with what to do.
+            self.reasons = reasons.filter { $0 != .noText }.map { reason in
+                if case .lowConfidence(let list, let total) = reason {
+                    let more = total > list.count ? words.text("og \(total - list.count) til", "and \(total - list.count) more") : nil
+                    return Reason(text: reason.message.text(in: words.language), words: list, more: more)
+                }
+                return Reason(text: reason.message.text(in: words.language), words: [], more: nil)
+            }
+            noText = reasons.contains(.noText)
+            let hidden = ReviewQueue.skipped((skipped.filter { $0 != document.shortID }).joined(separator: ","))
+            edit = EditView(document, action: "/review/\(document.shortID)", button: words["saveAndNext"],
+                            skip: "/review/\(document.shortID)/skip", skipped: hidden.joined(separator: ","),
+                            household: household, words: words)
             images = DocumentView.images(document, words: words)
             hasImages = !images.isEmpty
             textParts = Piece.lowConfidence(document.text, ranges: document.lowConfidence)
             hasText = !document.text.isEmpty
-        }
-
-        /// Why the letter waits, in words.
-        static func reasons(_ document: LibraryDocument, words: Words) -> [String] {
-            var reasons: [String] = []
-            if document.text.isEmpty {
-                reasons.append(words["reasonNoText"])
-            }
-            if document.familyMember == nil {
-                reasons.append(words["reasonNoMember"])
-            }
-            let names = ["title": words["title"], "person": words["person"], "docType": words["type"],
-                         "documentDate": words["letterDate"], "institution": words["sender"], "specialty": words["specialty"]]
-            let uncertain = document.needsReview.compactMap { names[$0] }
-            if !uncertain.isEmpty {
-                reasons.append(words.text("Usikkert: ", "Uncertain: ") + uncertain.joined(separator: ", ") + ".")
-            }
-            if !document.lowConfidence.isEmpty {
-                reasons.append(words["reasonLowWords"])
-            }
-            return reasons
         }
     }
 }

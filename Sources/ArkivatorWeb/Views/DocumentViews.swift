@@ -70,6 +70,8 @@ struct EditView {
     let action: String
     let button: String
     let skip: String?
+    /// The letters skipped so far in this round of review (carried on to the next page).
+    let skipped: String
     let title: String
     let people: [Option]
     let types: [Option]
@@ -84,10 +86,12 @@ struct EditView {
         let confidence: String?
     }
 
-    init(_ document: LibraryDocument, action: String, button: String, skip: String? = nil, household: [String], words: Words) {
+    init(_ document: LibraryDocument, action: String, button: String, skip: String? = nil, skipped: String = "",
+         household: [String], words: Words) {
         self.action = action
         self.button = button
         self.skip = skip
+        self.skipped = skipped
         title = document.title
         let person = ShownPerson.name(familyMember: document.familyMember, person: document.person) ?? ""
         let names = [""] + household + (household.contains(person) || person.isEmpty ? [] : [person])

@@ -38,9 +38,13 @@ struct DocumentRow {
     let upload: String?
     let hasSnippet: Bool
     let snippet: [Piece]
+    /// The first page, small (see ``WebServer/thumbnailLink(id:version:none:)``).
+    let thumbnail: String?
 
     init(_ document: DocumentSummary, words: Words) {
         id = document.id
+        thumbnail = WebServer.thumbnailLink(id: document.id, version: document.thumbnailVersion,
+                                            none: document.hasNoThumbnail == true)
         title = document.title
         typeLabel = words.type(document.docType)
         date = document.documentDate

@@ -31,6 +31,7 @@ extension DocumentRow: MustacheParent {
         case "upload": upload
         case "hasSnippet": hasSnippet
         case "snippet": snippet
+        case "thumbnail": thumbnail
         default: nil
         }
     }
@@ -157,6 +158,7 @@ extension EditView: MustacheParent {
         case "action": action
         case "button": button
         case "skip": skip
+        case "skipped": skipped
         case "title": title
         case "people": people
         case "types": types
@@ -188,11 +190,27 @@ extension WebServer.ReviewView: MustacheParent {
         case "title": title
         case "waitingText": waitingText
         case "reasons": reasons
+        case "hasReasons": !reasons.isEmpty
+        case "thumbnail": thumbnail
+        case "firstPage": images.first?["href"]
+        case "noText": noText
         case "edit": edit
         case "hasImages": hasImages
         case "images": images
         case "hasText": hasText
         case "textParts": textParts
+        default: nil
+        }
+    }
+}
+
+extension WebServer.ReviewView.Reason: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "text": text
+        case "words": words
+        case "hasWords": !words.isEmpty
+        case "more": more
         default: nil
         }
     }

@@ -16,6 +16,11 @@ document.addEventListener("DOMContentLoaded", () => {
   for (const notice of document.querySelectorAll(".notice.fades")) {
     setTimeout(() => { notice.hidden = true; }, 5000);
   }
-  const folds = document.querySelectorAll("details.filters-fold");
-  if (window.matchMedia("(min-width: 40rem)").matches) for (const fold of folds) fold.open = true;
+  // Folded on a narrow screen unless filters are set (the page then comes unfolded), also when
+  // the screen turns.
+  const folds = [...document.querySelectorAll("details.filters-fold")].map(fold => [fold, fold.open]);
+  const wide = window.matchMedia("(min-width: 40rem)");
+  const fit = () => { for (const [fold, set] of folds) fold.open = wide.matches || set; };
+  if (wide.matches) fit();
+  wide.addEventListener("change", fit);
 });
