@@ -8,7 +8,7 @@ extension WebServer {
     /// at a time, the page beside the fields, saying why it waits; "Lagre og neste".
     func addReviewRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates
-        pages.get("/review") { _, context -> Response in
+        pages.get("/review") { request, context -> Response in
             let words = Words(templates, context)
             let found = try await store.read { library -> (Int, LibraryDocument?, [String]) in
                 let waiting = try library.count(DocumentFilter(waitingForReview: true))
@@ -18,7 +18,9 @@ extension WebServer {
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
             }
-            let model = ReviewView(document, waiting: found.0, household: found.2, words: words)
+            var model = ReviewView(document, waiting: found.0, household: found.2, words: words)
+            model.textEditor = TextEditorView(document, back: "review", open: true,
+                                              notice: TextEditorView.notice(WebForm(request.uri.query ?? ""), words: words), words: words)
             return templates.page("review", title: words["review"], model: model, context: context, section: "review")
         }
         pages.post("/review/{id}") { request, context -> Response in
@@ -45,6 +47,8 @@ extension WebServer {
         let images: [[String: String]]
         let hasText: Bool
         let textParts: [Piece]
+        /// "Rett teksten" (set by the route).
+        var textEditor: TextEditorView?
 
         init(_ document: LibraryDocument, waiting: Int, household: [String], words: Words) {
             id = document.shortID

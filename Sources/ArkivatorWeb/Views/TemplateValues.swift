@@ -146,6 +146,7 @@ extension DocumentView: MustacheParent {
         case "hasText": hasText
         case "textParts": textParts
         case "files": files
+        case "textEditor": textEditor
         default: nil
         }
     }
@@ -193,6 +194,7 @@ extension WebServer.ReviewView: MustacheParent {
         case "images": images
         case "hasText": hasText
         case "textParts": textParts
+        case "textEditor": textEditor
         default: nil
         }
     }
