@@ -23,6 +23,16 @@ public struct TextVersion: Sendable, Equatable {
     public var createdAt: String
     /// What changed from the reading before (none for the OCR's own); fødselsnumre masked.
     public var changes: [TextDiff.Change]
+
+    /// When, as `14.03.2024 10:30` in this machine's time zone (the household's).
+    public var shownTime: String {
+        guard let date = ISO8601DateFormatter().date(from: createdAt) else { return createdAt }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .current
+        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+        return String(format: "%02d.%02d.%04d %02d:%02d", parts.day ?? 0, parts.month ?? 0, parts.year ?? 0,
+                      parts.hour ?? 0, parts.minute ?? 0)
+    }
 }
 
 /// What a text correction did.

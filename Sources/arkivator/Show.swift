@@ -85,7 +85,7 @@ extension Arkivator {
     /// One text version as a line: when, and what changed.
     enum TextVersionLine {
         static func describe(_ version: TextVersion) -> UserMessage {
-            let when = version.createdAt.prefix(16).replacingOccurrences(of: "T", with: " ")
+            let when = version.shownTime
             let changes = version.changes.prefix(5).map { "«\($0.removed)» → «\($0.added)»" }.joined(separator: ", ")
                 + (version.changes.count > 5 ? " …" : "")
             switch version.kind {

@@ -107,11 +107,24 @@ def files_of(arkivator, library, doc_id):
 def archive_text(arkivator, library, doc_id):
     """The body of the .docx (read by scripts/test/read_docx.py) and `pdftotext` of the PDF."""
     _, files = files_of(arkivator, library, doc_id)
-    docx = subprocess.run([sys.executable, str(REPO / "scripts/test/read_docx.py"), files["docx"]],
+    # The python3 that `make test` gives python-docx (this script runs on Debian's, for selenium).
+    python = shutil.which("python3") or sys.executable
+    docx = subprocess.run([python, str(REPO / "scripts/test/read_docx.py"), files["docx"]],
                           capture_output=True, text=True, check=True)
     body = "\n".join(json.loads(docx.stdout)["paragraphs"][1:])
     pdf = subprocess.run(["pdftotext", "-enc", "UTF-8", files["pdf"], "-"], capture_output=True, text=True, check=True)
     return body, pdf.stdout
+
+
+def shot_of(c, driver, name, selector):
+    """Screenshots at both sizes with the element SELECTOR scrolled to the top of the window."""
+    for label, (w, h) in (("desktop", (1280, 800)), ("phone", PHONE)):
+        driver.set_window_size(w, h)
+        time.sleep(0.2)
+        driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", selector)
+        time.sleep(0.1)
+        driver.save_screenshot(str(c.out / f"{name}-{label}.png"))
+    driver.set_window_size(*PHONE)
 
 
 def correct_text(c, driver, arkivator, library):
@@ -130,14 +143,13 @@ def correct_text(c, driver, arkivator, library):
     old = next((w for w in words if others.count(w.lower()) == 1 and text.count(w) == 1), None)
     c.expect(old is not None, f"a word to correct in the text: {text[:200]}")
     new = "Korrekturlest"
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
-    c.shot("05-review-text")
+    shot_of(c, driver, "05-review-text", "#tekst")
     box.clear()
     box.send_keys(text.replace(old, new, 1))
     driver.find_element(By.CSS_SELECTOR, "form.text-edit button[type=submit]").click()
     c.wait(lambda: "Teksten er lagret" in c.text(), "the review page says the text is saved")
     c.expect(new in driver.find_element(By.ID, "text").text, "the letter's text shows the corrected word")
-    c.shot("05-review-text-saved")
+    shot_of(c, driver, "05-review-text-saved", "#tekst")
 
     def found(word):
         c.open(f"/search?q={word}")
@@ -150,8 +162,8 @@ def correct_text(c, driver, arkivator, library):
     c.open(f"/documents/{doc_id}")
     driver.find_element(By.CSS_SELECTOR, "#tekst summary").click()
     c.expect("Rettet: «" + old + "» → «" + new + "»" in c.text(), "the document page lists the correction as a version")
-    driver.execute_script("document.getElementById('tekst').scrollIntoView()")
-    c.shot("07-document-text")
+    shot_of(c, driver, "07-document-text", "#tekst")
+    shot_of(c, driver, "07-document-text-versions", "ul.versions")
     driver.find_element(By.CSS_SELECTOR, "form[action$='/text/ocr'] button").click()
     c.wait(lambda: "er hentet tilbake" in c.text(), "the OCR reading is back, and it says so")
     c.expect(found(old) and not found(new), f"search finds «{old}» again and not «{new}»")

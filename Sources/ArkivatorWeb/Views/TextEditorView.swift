@@ -54,8 +54,8 @@ struct TextEditorView {
         }
         lowWords = Self.lowWords(document)
         hasLowWords = !lowWords.isEmpty
-        self.versions = versions.reversed().map { version in
-            let when = String(version.createdAt.prefix(16)).replacingOccurrences(of: "T", with: " ")
+        let newest = versions.count - 1
+        self.versions = versions.enumerated().reversed().map { index, version in
             let what: String
             switch version.kind {
             case .ocr: what = words["textVersionOCR"]
@@ -67,7 +67,8 @@ struct TextEditorView {
                 }
                 what = words["textVersionCorrected"] + " " + shown.joined(separator: ", ") + (version.changes.count > 5 ? " …" : "")
             }
-            return Version(when: when + " UTC", iso: version.createdAt, what: what)
+            return Version(when: version.shownTime, iso: version.createdAt,
+                           what: index == newest ? what + " " + words["textVersionCurrent"] : what)
         }
         hasVersions = !versions.isEmpty
         restoreAction = versions.last?.kind == .corrected ? "/documents/\(document.shortID)/text/ocr" : nil
