@@ -30,9 +30,9 @@ extension Arkivator {
                   arkivator edit 3fa2b1 --person "Kari Nordmann"
                   arkivator edit 3fa2b1 --date 2024-03-14 --type epikrise
                   arkivator edit 3fa2b1 --title "Epikrise etter kneoperasjon"
-                  arkivator show 3fa2b1 --text > brev.txt      # rett i brev.txt / correct brev.txt
-                  arkivator edit 3fa2b1 --text-file brev.txt
-                  arkivator edit 3fa2b1 --ocr-text              # tilbake til OCR-lesningen / back to the OCR reading
+                  arkivator show 3fa2b1 --text > brev.txt
+                  arkivator edit 3fa2b1 --text-file brev.txt   # rettet / corrected
+                  arkivator edit 3fa2b1 --ocr-text             # OCR-lesningen / the OCR's
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
