@@ -26,6 +26,7 @@ import Testing
                 let page = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers)
                 #expect(page.text.contains("Rett teksten") && page.text.contains("<textarea id=\"side1\" name=\"side1\""))
                 #expect(page.text.contains("170972 •••••") && !page.text.contains(WebFixture.number), "the number masked in the editor")
+                #expect(page.text.contains("Et skjult fødselsnummer (•••••) kan stå som det står"))
                 #expect(page.text.contains("&lt;script&gt;") && !page.text.contains("<script>alert"), "escaped")
                 #expect(!page.text.contains("Hent tilbake OCR-lesningen"), "nothing to bring back yet")
 

@@ -15,6 +15,8 @@ struct TextEditorView {
     let notice: String?
     let pageCount: Int
     let pages: [Page]
+    /// The text shows a masked fødselsnummer: say that it may stay as it is.
+    let hasMaskedNumber: Bool
     let hasLowWords: Bool
     let lowWords: [String]
     let hasVersions: Bool
@@ -52,6 +54,7 @@ struct TextEditorView {
             return Page(field: "side\(index + 1)", label: label, text: text,
                         rows: min(30, max(8, text.split(separator: "\n", omittingEmptySubsequences: false).count + 2)))
         }
+        hasMaskedNumber = document.text.contains(" " + Redaction.hiddenDigits)
         lowWords = Self.lowWords(document)
         hasLowWords = !lowWords.isEmpty
         let newest = versions.count - 1
@@ -123,6 +126,7 @@ extension TextEditorView: MustacheParent {
         case "notice": notice
         case "pageCount": pageCount
         case "pages": pages
+        case "hasMaskedNumber": hasMaskedNumber
         case "hasLowWords": hasLowWords
         case "lowWords": lowWords
         case "hasVersions": hasVersions
