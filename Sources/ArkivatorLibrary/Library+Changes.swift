@@ -145,6 +145,11 @@ extension Library {
                     try database.execute("UPDATE journal SET source = ?, reason = ? WHERE sha256 = ?",
                                          [Redaction.redact(row[1].string ?? ""), row[2].string.map(Redaction.redact), sha])
                 }
+                // The kept readings of the text too: masked for good.
+                for row in try database.rows("SELECT id, text FROM text_versions WHERE document_id = ?", [document.number]) {
+                    try database.execute("UPDATE text_versions SET text = ?, fnr_sealed = NULL WHERE id = ?",
+                                         [Redaction.redact(row[1].string ?? ""), row[0].int])
+                }
                 try database.execute("DELETE FROM term_documents WHERE documents <= 0")
             }
             try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")

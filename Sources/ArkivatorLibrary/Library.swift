@@ -186,6 +186,12 @@ public final class Library: Sendable {
                 }
                 if !used, unlink(path) == 0 { fixed += 1 }
             }
+        } else if row[0].string == "publish", let moves = try? JSONDecoder().decode([[String]].self, from: paths) {
+            // Committed with the change it belongs to (a corrected text): finish it.
+            for move in moves where move.count == 2 {
+                let (from, to) = (self.paths.resolved(move[0]), self.paths.resolved(move[1]))
+                if FileManager.default.fileExists(atPath: from), rename(from, to) == 0 { fixed += 1 }
+            }
         } else if row[0].string == "move", let moves = try? JSONDecoder().decode([[String]].self, from: paths) {
             for move in moves.reversed() where move.count == 2 {
                 let (from, to) = (self.paths.resolved(move[0]), self.paths.resolved(move[1]))

@@ -57,8 +57,8 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     }
 
     static let nothingToChange = LibraryFailure(.nothingToChange,
-        nb: "Ingenting å endre: oppgi minst én av --title, --type, --person, --date, --institution.",
-        en: "Nothing to change: give at least one of --title, --type, --person, --date, --institution.")
+        nb: "Ingenting å endre: oppgi minst én av --title, --type, --person, --date, --institution, --text-file, --ocr-text.",
+        en: "Nothing to change: give at least one of --title, --type, --person, --date, --institution, --text-file, --ocr-text.")
 
     static let badTitle = LibraryFailure(.badTitle,
         nb: "Tittelen kan ikke være tom.", en: "The title cannot be empty.")

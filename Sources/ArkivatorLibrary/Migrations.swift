@@ -233,6 +233,21 @@ public enum Migrations {
         // Paths inside the library folder stored relative to it, so a copied or moved library
         // finds its own files (see `LibraryPaths`, `StoredPathMigration`).
         Migration(version: 8, name: "paths relative to the library", step: { try StoredPathMigration.run($0, $1) }),
+        Migration(version: 9, name: "text versions", sql: """
+            -- Each reading of a letter's text: the OCR's own (kept when the text is first corrected),
+            -- every correction, and the OCR's reading brought back. The text as `documents.text`
+            -- holds it (fødselsnumre masked, the numbers sealed), with its low-confidence words.
+            CREATE TABLE text_versions (
+                id             INTEGER PRIMARY KEY,
+                document_id    INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                kind           TEXT NOT NULL,                  -- ocr | corrected | restored
+                text           TEXT NOT NULL,
+                fnr_sealed     BLOB,
+                low_confidence TEXT NOT NULL DEFAULT '[]',
+                created_at     TEXT NOT NULL
+            );
+            CREATE INDEX text_versions_by_document ON text_versions(document_id, id);
+            """),
         Migration(version: 11, name: "thumbnails", sql: """
             -- A small JPEG of the first page in the library's own folder (see `Library+Thumbnails`),
             -- stored relative to the library; NULL until made, '' when there is no page to make one from.

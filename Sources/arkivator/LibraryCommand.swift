@@ -9,8 +9,13 @@ import Foundation
 /// line on standard error and exit code 1.
 enum LibraryCommand {
     static func run<T>(_ options: LibraryOptions, _ body: (Library) throws -> T) throws -> T {
+        try reporting { try body(try Library.open(options.location)) }
+    }
+
+    /// Runs `body`, turning any error into one plain line on standard error and exit code 1.
+    static func reporting<T>(_ body: () throws -> T) throws -> T {
         do {
-            return try body(try Library.open(options.location))
+            return try body()
         } catch let exit as ExitCode {
             throw exit
         } catch {

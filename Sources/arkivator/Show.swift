@@ -29,8 +29,8 @@ extension Arkivator {
         var json = false
 
         func run() throws {
-            let document = try LibraryCommand.run(libraryOptions) { library in
-                try library.document(id, revealNumbers: true)
+            let (document, versions) = try LibraryCommand.run(libraryOptions) { library in
+                (try library.document(id, revealNumbers: true), try library.textVersions(id))
             }
             let terminal = Terminal()
             if text {
@@ -71,8 +71,28 @@ extension Arkivator {
                     nb: "⚠ Fødselsnummer står fortsatt \(nb) (i bibliotekets søkeindeks er det skjult). Skjul det overalt med: arkivator redact \(document.shortID)",
                     en: "⚠ A national ID number is still \(en) (hidden in the library's index). Hide it everywhere with: arkivator redact \(document.shortID)").text())
             }
+            if !versions.isEmpty {
+                terminal.line("")
+                terminal.line(label("Tekstversjoner (tilbake til OCR-lesningen: arkivator edit \(document.shortID) --ocr-text):",
+                                    "Text versions (back to the OCR reading: arkivator edit \(document.shortID) --ocr-text):"))
+                for version in versions { terminal.line("  " + TextVersionLine.describe(version).text()) }
+            }
             terminal.line("")
             terminal.line(document.text.replacingOccurrences(of: "\u{0C}", with: "\n\n"))
+        }
+    }
+
+    /// One text version as a line: when, and what changed.
+    enum TextVersionLine {
+        static func describe(_ version: TextVersion) -> UserMessage {
+            let when = version.shownTime
+            let changes = version.changes.prefix(5).map { "«\($0.removed)» → «\($0.added)»" }.joined(separator: ", ")
+                + (version.changes.count > 5 ? " …" : "")
+            switch version.kind {
+            case .ocr: return UserMessage(nb: "\(when)  OCR-lesningen", en: "\(when)  the OCR reading")
+            case .restored: return UserMessage(nb: "\(when)  OCR-lesningen hentet tilbake", en: "\(when)  the OCR reading brought back")
+            case .corrected: return UserMessage(nb: "\(when)  rettet: \(changes)", en: "\(when)  corrected: \(changes)")
+            }
         }
     }
 }

@@ -6,8 +6,8 @@ Usage (what `make test` runs):
     /usr/bin/python3 scripts/test/browser_test.py --arkivator .build/debug/arkivator [--out .test-artifacts/browser]
 
 Steps: choose the password on the first-run page, sign out and in again (a wrong password first), upload two photos from samples/ (each its own
-letter) and wait until both are filed, add a household member, correct the person of the lab
-result in review, search, open the document and copy its text, delete it and undo. A screenshot
+letter) and wait until both are filed, add a household member, correct a word of a letter's text
+in review (and bring the OCR's reading back), correct the person of the lab result in review, search, open the document and copy its text, delete it and undo. A screenshot
 of each page is saved in OUT at desktop (1280x800) and phone (390x844) size. Exit status 0 when
 every step held, 1 with the failing step named, 2 when Chromium, selenium or axe-core is missing.
 
@@ -255,6 +255,82 @@ def page_before_text_on_a_phone(c):
     c.expect(image.location["y"] < text.location["y"], "the page image above the text on a phone")
 
 
+def files_of(arkivator, library, doc_id):
+    """The document's archive files by kind, as `arkivator show --json` lists them."""
+    shown = subprocess.run([arkivator, "show", doc_id, "--json", "--library", str(library)],
+                           capture_output=True, text=True, check=True)
+    document = json.loads(shown.stdout)
+    return document, {f["kind"]: f["path"] for f in document["files"] if f["kind"] in ("docx", "pdf")}
+
+
+def archive_text(arkivator, library, doc_id):
+    """The body of the .docx (read by scripts/test/read_docx.py) and `pdftotext` of the PDF."""
+    _, files = files_of(arkivator, library, doc_id)
+    # The python3 that `make test` gives python-docx (this script runs on Debian's, for selenium).
+    python = shutil.which("python3") or sys.executable
+    docx = subprocess.run([python, str(REPO / "scripts/test/read_docx.py"), files["docx"]],
+                          capture_output=True, text=True, check=True)
+    body = "\n".join(json.loads(docx.stdout)["paragraphs"][1:])
+    pdf = subprocess.run(["pdftotext", "-enc", "UTF-8", files["pdf"], "-"], capture_output=True, text=True, check=True)
+    return body, pdf.stdout
+
+
+def shot_of(c, driver, name, selector):
+    """Screenshots at both sizes with the element SELECTOR scrolled to the top of the window."""
+    for label, (w, h) in (("desktop", (1280, 800)), ("phone", PHONE)):
+        driver.set_window_size(w, h)
+        time.sleep(0.2)
+        driver.execute_script("document.querySelector(arguments[0]).scrollIntoView()", selector)
+        time.sleep(0.1)
+        driver.save_screenshot(str(c.out / f"{name}-{label}.png"))
+    driver.set_window_size(*PHONE)
+
+
+def correct_text(c, driver, arkivator, library):
+    """Corrects a misread word in review: search, the .docx and the PDF's text hold the new word and not
+    the old; "Hent tilbake OCR-lesningen" on the document page brings the old one back everywhere."""
+    c.step("correct a word of the text in review; search, the .docx and the PDF follow; the OCR reading comes back")
+    c.open("/review")
+    doc_id = driver.find_element(By.CSS_SELECTOR, "h2.doc-title a").get_attribute("href").rsplit("/", 1)[-1]
+    document, _ = files_of(arkivator, library, doc_id)
+    box = driver.find_element(By.ID, "side1")
+    text = box.get_attribute("value")
+    words = re.findall(r"\b[A-Za-zÆØÅæøå]{7,}\b", text)
+    others = " ".join(words + [document["title"], document.get("institution") or "", document.get("specialty") or ""]
+                      + document.get("keywords", [])).lower()
+    # A word the letter holds once, part of no other word or field: the search can only find it here.
+    old = next((w for w in words if others.count(w.lower()) == 1 and text.count(w) == 1), None)
+    c.expect(old is not None, f"a word to correct in the text: {text[:200]}")
+    new = "Korrekturlest"
+    shot_of(c, driver, "05-review-text", "#tekst")
+    box.clear()
+    box.send_keys(text.replace(old, new, 1))
+    driver.find_element(By.CSS_SELECTOR, "form.text-edit button[type=submit]").click()
+    c.wait(lambda: "Teksten er lagret" in c.text(), "the review page says the text is saved")
+    c.expect(new in driver.find_element(By.ID, "text").text, "the letter's text shows the corrected word")
+    shot_of(c, driver, "05-review-text-saved", "#tekst")
+
+    def found(word):
+        c.open(f"/search?q={word}")
+        return bool(driver.find_elements(By.CSS_SELECTOR, f"ol.documents a[href='/documents/{doc_id}']"))
+    c.expect(found(new) and not found(old), f"search finds «{new}» and not «{old}»")
+    docx, pdf = archive_text(arkivator, library, doc_id)
+    c.expect(new in docx and old not in docx, f"the .docx holds «{new}», not «{old}»")
+    c.expect(new in pdf and old not in pdf, f"pdftotext of the PDF holds «{new}», not «{old}»")
+
+    c.open(f"/documents/{doc_id}")
+    driver.find_element(By.CSS_SELECTOR, "#tekst summary").click()
+    c.expect("Rettet: «" + old + "» → «" + new + "»" in c.text(), "the document page lists the correction as a version")
+    shot_of(c, driver, "07-document-text", "#tekst")
+    shot_of(c, driver, "07-document-text-versions", "ul.versions")
+    driver.find_element(By.CSS_SELECTOR, "form[action$='/text/ocr'] button").click()
+    c.wait(lambda: "er hentet tilbake" in c.text(), "the OCR reading is back, and it says so")
+    c.expect(found(old) and not found(new), f"search finds «{old}» again and not «{new}»")
+    docx, pdf = archive_text(arkivator, library, doc_id)
+    c.expect(old in docx and new not in docx and old in pdf and new not in pdf,
+             "the .docx and the PDF hold the OCR's reading again")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -379,6 +455,8 @@ def main():
         c.shot("04-family-removed")
         driver.find_element(By.CSS_SELECTOR, ".notice form[action='/family/restore'] button").click()
         c.wait(lambda: "er tilbake i husstanden" in c.text() and "Feil Navn" in c.text(), "the member is back")
+
+        correct_text(c, driver, a.arkivator, library)
 
         c.step("correct the person in review")
         c.open("/review")

@@ -51,8 +51,8 @@ extension WebServer {
         api.patch("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
             let fields = try await Self.body(Corrections.self, from: request, context: context, fields: Corrections.names,
-                                             nb: "Forventet et JSON-objekt med title, person, type, date, institution, specialty, keywords eller reviewed.",
-                                             en: "Expected a JSON object with title, person, type, date, institution, specialty, keywords or reviewed.")
+                                             nb: "Forventet et JSON-objekt med title, person, type, date, institution, specialty, keywords, text eller reviewed.",
+                                             en: "Expected a JSON object with title, person, type, date, institution, specialty, keywords, text or reviewed.")
             var changes = DocumentChanges(title: fields.title, person: fields.person, institution: fields.institution,
                                           specialty: fields.specialty, keywords: fields.keywords)
             if let type = fields.type {
@@ -63,12 +63,13 @@ extension WebServer {
                 guard let day = CalendarDate(iso: date) else { throw WebError.badField("date") }
                 changes.date = day
             }
-            let wanted = changes, reviewed = fields.reviewed == true
+            let wanted = changes, reviewed = fields.reviewed == true, text = fields.text, household = self.household
             // Absent fields stay as they are: `{}` changes nothing and answers the document as it is.
             let document = try await store.write { library -> LibraryDocument in
                 let document = try library.document(id)
-                guard !wanted.isEmpty || reviewed else { return document }
+                guard !wanted.isEmpty || reviewed || text != nil else { return document }
                 if !wanted.isEmpty { _ = try library.edit(document.shortID, wanted, programVersion: ArkivatorVersion.current) }
+                if let text { _ = try household.correctText(document.sha256, to: text) }
                 if reviewed { try library.markReviewed(document.shortID) }
                 return try library.document(document.shortID)
             }
@@ -183,7 +184,7 @@ extension WebServer {
 
     /// A document's corrections; absent fields stay as they are.
     struct Corrections: Decodable {
-        static let names = ["title", "person", "type", "date", "institution", "specialty", "keywords", "reviewed"]
+        static let names = ["title", "person", "type", "date", "institution", "specialty", "keywords", "text", "reviewed"]
         var title: String?
         var person: String?
         var type: String?
@@ -191,6 +192,8 @@ extension WebServer {
         var institution: String?
         var specialty: String?
         var keywords: [String]?
+        /// The corrected text (pages separated by a form feed); kept as a version.
+        var text: String?
         /// True: the document leaves the review queue.
         var reviewed: Bool?
     }

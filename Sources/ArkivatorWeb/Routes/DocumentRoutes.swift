@@ -7,20 +7,39 @@ import HTTPTypes
 import Hummingbird
 
 extension WebServer {
-    /// One document: its page, its files, corrections, delete (with undo), restore, hiding the
-    /// fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
+    /// One document: its page, its files, corrections (the text too, with its versions), delete
+    /// (with undo), restore, hiding the fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
     /// `delete`, `restore` and `redact`, so the files follow exactly as they do there.
     func addDocumentRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household
         pages.get("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
-            let (document, household) = try await store.read { library in
-                (try library.document(id), try library.familyMembers().map(\.name))
+            let (document, household, versions) = try await store.read { library in
+                (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id))
             }
             let words = Words(templates, context)
-            let notice = WebForm(request.uri.query ?? "").value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
-            return templates.page("document", title: document.title,
-                                  model: DocumentView(document, household: household, words: words, notice: notice), context: context)
+            let query = WebForm(request.uri.query ?? "")
+            let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
+            var view = DocumentView(document, household: household, words: words, notice: notice)
+            if document.trashedAt == nil {
+                view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
+            }
+            return templates.page("document", title: document.title, model: view, context: context)
+        }
+        pages.post("/documents/{id}/text") { request, context -> Response in
+            let id = try Self.documentID(context)
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            guard let text = TextEditorView.text(from: form) else { throw WebError.badField("side1") }
+            // The .docx and the PDF are written again: on the library's own threads.
+            let correction = try await store.write { _ in try household.correctText(id, to: text) }
+            let outcome = TextEditorView.outcome(correction)
+            return Self.redirect(form["back"] == "review" ? "/review?tekst=\(outcome)#tekst"
+                                 : "/documents/\(correction.document.shortID)?tekst=\(outcome)#tekst")
+        }
+        pages.post("/documents/{id}/text/ocr") { _, context -> Response in
+            let id = try Self.documentID(context)
+            let correction = try await store.write { _ in try household.restoreOCRText(id) }
+            return Self.redirect("/documents/\(correction.document.shortID)?tekst=\(TextEditorView.outcome(correction, restored: true))#tekst")
         }
         pages.get("/documents/{id}/files/{index}") { _, context -> Response in
             let id = try Self.documentID(context)

@@ -28,6 +28,8 @@ extension WebServer {
             } else if found.4 == .missing {
                 model.thumbnail = Self.thumbnailLink(id: document.shortID, version: nil, none: false)
             }
+            model.textEditor = TextEditorView(document, back: "review", open: true,
+                                              notice: TextEditorView.notice(WebForm(request.uri.query ?? ""), words: words), words: words)
             return templates.page("review", title: words["review"], model: model, context: context, section: "review")
         }
         pages.post("/review/{id}") { request, context -> Response in
@@ -89,6 +91,8 @@ extension WebServer {
         let textParts: [Piece]
         /// The first page, small, beside the title (it links to the page at full size).
         var thumbnail: String?
+        /// "Rett teksten" (set by the route).
+        var textEditor: TextEditorView?
 
         /// One reason in words, with the words to check when the OCR was unsure of some.
         struct Reason {

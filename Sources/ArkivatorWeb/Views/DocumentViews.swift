@@ -17,6 +17,8 @@ struct DocumentView {
     let hasText: Bool
     let textParts: [Piece]
     let files: [[String: String]]
+    /// "Rett teksten", with the text's versions (set by the page's route).
+    var textEditor: TextEditorView?
 
     init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil) {
         id = document.shortID

@@ -147,6 +147,7 @@ extension DocumentView: MustacheParent {
         case "hasText": hasText
         case "textParts": textParts
         case "files": files
+        case "textEditor": textEditor
         default: nil
         }
     }
@@ -199,6 +200,7 @@ extension WebServer.ReviewView: MustacheParent {
         case "images": images
         case "hasText": hasText
         case "textParts": textParts
+        case "textEditor": textEditor
         default: nil
         }
     }

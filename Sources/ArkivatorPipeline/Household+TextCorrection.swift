@@ -1,0 +1,34 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+extension Household {
+    /// Replaces a document's text with a person's correction in every copy (the stored text,
+    /// the index, the `.docx`, the PDF's text) and keeps it as a version: see
+    /// ``Library/correctText(_:to:maskNumbers:programVersion:)``. A fødselsnummer in the new
+    /// text is treated as the OCR's is: sealed in the library, and masked in every copy of a
+    /// letter whose numbers were hidden (``numbersHidden(_:)``).
+    @discardableResult
+    public func correctText(_ id: String, to text: String, programVersion: String = ArkivatorVersion.current) throws -> TextCorrection {
+        let document = try library.document(id, revealNumbers: true)
+        return try library.correctText(document.sha256, to: text, maskNumbers: Self.numbersHidden(document),
+                                       programVersion: programVersion)
+    }
+
+    /// Brings back the OCR's own reading everywhere (see ``Library/restoreOCRText(_:maskNumbers:programVersion:)``).
+    @discardableResult
+    public func restoreOCRText(_ id: String, programVersion: String = ArkivatorVersion.current) throws -> TextCorrection {
+        let document = try library.document(id, revealNumbers: true)
+        return try library.restoreOCRText(document.sha256, maskNumbers: Self.numbersHidden(document), programVersion: programVersion)
+    }
+
+    /// Whether a document's numbers were hidden by `redact` or `ingest --redact`: a page image
+    /// carries their mark, or the text (read with its numbers revealed) still shows a masked one.
+    public static func numbersHidden(_ document: LibraryDocument) -> Bool {
+        if document.text.contains(" " + Redaction.hiddenDigits) { return true }
+        return document.files.images.contains { file in
+            (try? [UInt8](Data(contentsOf: file.url))).map(PageRedaction.hasMarker) ?? false
+        }
+    }
+}
