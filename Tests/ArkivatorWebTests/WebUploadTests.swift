@@ -27,7 +27,9 @@ import Testing
                 let browser = try await Browser.signIn(client)
                 let headers = browser.script
                 let form = try await client.execute(uri: "/upload", method: .get, headers: browser.headers)
-                #expect(!form.text.contains("capture=") && form.text.contains("multiple") && form.text.contains("application/pdf")
+                // Two controls: the camera, and pictures and files (no `capture`, so the gallery and PDFs stay reachable).
+                #expect(form.text.contains(#"id="camera" name="pages" type="file" accept="image/*" capture="environment""#)
+                        && form.text.contains(#"id="files" name="pages" type="file" accept="image/*,application/pdf" multiple>"#)
                         && form.text.contains("<script src=\"/static/upload.js\""))
                 #expect(try await client.execute(uri: "/static/upload.js", method: .get).headers[.contentType]?
                     .hasPrefix("text/javascript") == true)

@@ -96,6 +96,97 @@ class Check:
             raise AssertionError(f"waited {timeout} s: {what}")
 
 
+def capture(c, driver, base):
+    """Issue 28, capture: three photos chosen and one taken, reordered with the buttons and by
+    dragging, one deleted and one retaken, sent as one letter; the filed letter's pages are in
+    the tray's order (each fixture page has its own sender, so the order of their names in the
+    letter's text is the order of its pages). Then the same form without JavaScript."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    fixtures = REPO / "Tests/Fixtures"
+
+    def names():
+        return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#tray-pages li .tray-info .meta")]
+
+    def tile(name):
+        return [li for li in driver.find_elements(By.CSS_SELECTOR, "#tray-pages li")
+                if li.find_element(By.CSS_SELECTOR, ".tray-info .meta").text == name][0]
+
+    def said():
+        return driver.find_element(By.ID, "tray-said").get_attribute("textContent")
+
+    c.step("capture: choose three photos and take one, see them before sending")
+    c.open("/upload")
+    c.expect(driver.find_element(By.ID, "camera").get_attribute("capture") == "environment"
+             and driver.find_element(By.ID, "files").get_attribute("capture") is None,
+             "«Ta bilde» opens the camera, «Velg bilder eller PDF» the pictures and files")
+    for label in driver.find_elements(By.CSS_SELECTOR, ".picker label"):
+        c.expect(label.size["height"] >= 44 and label.is_displayed(), f"a large control: {label.text} {label.size}")
+    driver.find_element(By.ID, "files").send_keys("\n".join(str(fixtures / n) for n in ("skew.jpg", "clean.png", "photo2.jpg")))
+    driver.find_element(By.ID, "camera").send_keys(str(REPO / "samples/innkalling-foto.jpg"))
+    c.wait(lambda: names() == ["skew.jpg", "clean.png", "photo2.jpg", "innkalling-foto.jpg"], "four pages in the tray", timeout=10)
+    c.wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#tray-pages .thumb img")) == 4, "a picture of each page", timeout=20)
+    for button in driver.find_elements(By.CSS_SELECTOR, "#tray-pages button"):
+        c.expect(button.size["height"] >= 44, f"a large button: {button.text} {button.size}")
+    c.shot("11-capture-tray")
+
+    c.step("capture: move a page up with the buttons, then drag one")
+    up = tile("photo2.jpg").find_element(By.CSS_SELECTOR, "button[data-action=up]")
+    up.click()
+    c.wait(lambda: "plass 2 av 4" in said(), "the new place is said aloud", timeout=5)
+    active = driver.switch_to.active_element
+    c.expect(active.get_attribute("data-action") == "up", "the focus stays on «Flytt opp» for the next press")
+    active.click()
+    c.wait(lambda: names()[0] == "photo2.jpg" and "plass 1 av 4" in said(), "moved to the top", timeout=5)
+    c.expect(not tile("photo2.jpg").find_element(By.CSS_SELECTOR, "button[data-action=up]").is_enabled(),
+             "the first page cannot move further up")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", tile("photo2.jpg"))
+    moved, target = tile("clean.png").find_element(By.CSS_SELECTOR, ".thumb"), tile("photo2.jpg").find_element(By.CSS_SELECTOR, ".thumb")
+    ActionChains(driver).click_and_hold(moved).pause(0.2).move_to_element_with_offset(target, 0, 10).pause(0.2) \
+        .move_to_element(target).pause(0.2).release().perform()
+    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "skew.jpg", "innkalling-foto.jpg"], f"dragged to the top: {names()}", timeout=5)
+
+    c.step("capture: delete one page and retake another")
+    tile("innkalling-foto.jpg").find_element(By.CSS_SELECTOR, "button[data-action=delete]").click()
+    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "skew.jpg"] and "slettet" in said(), "the page is gone", timeout=5)
+    tile("clean.png").find_element(By.CSS_SELECTOR, "input[data-action=retake]").send_keys(str(fixtures / "photo.jpg"))
+    c.wait(lambda: names() == ["photo.jpg", "photo2.jpg", "skew.jpg"] and "byttet ut" in said(), "the page is replaced in its place",
+           timeout=5)
+    c.expect(driver.find_element(By.CSS_SELECTOR, "input[name=grouping][value=one]").is_selected()
+             and "Send 3 sider som ett brev" in driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").text,
+             "one letter of three pages is what will be sent")
+    c.shot("11-capture-ordered")
+
+    c.step("capture: send as one letter; its pages come out in the tray's order")
+    driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: "arkivert" in driver.find_element(By.ID, "progress").text, "the letter filed", timeout=180)
+    c.expect(not names() and driver.find_element(By.ID, "tray").get_attribute("hidden") is not None, "the tray is empty after sending")
+    c.shot("11-capture-sent")
+    driver.find_element(By.CSS_SELECTOR, "#progress li a[href^='/documents/']").click()
+    c.wait(lambda: driver.find_elements(By.ID, "text"), "the letter's page")
+    text = driver.find_element(By.ID, "text").text
+    where = [text.find(word) for word in ("Bjørkeli", "Eikelund", "Fossheim")]
+    c.expect(-1 not in where and where == sorted(where) and "Granlia" not in text and "Vestlia" not in text,
+             f"the letter's pages in the tray's order, the deleted and the replaced page left out: {where}")
+    c.expect(len(driver.find_elements(By.CSS_SELECTOR, ".pages img")) == 3, "three page images")
+
+    c.step("capture: the same form without JavaScript")
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    try:
+        c.open("/upload")
+        driver.find_element(By.ID, "files").send_keys(str(fixtures / "photo2.jpg"))
+        c.shot("12-upload-noscript")
+        driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+        c.wait(lambda: "mottatt=" in driver.current_url and "Mottatt" in c.text(), "the page says the letter was received", timeout=30)
+
+        def filed():
+            driver.refresh()
+            return "arkivert" in c.text() or "fantes fra før" in c.text()
+        c.wait(filed, "the letter sent without JavaScript is read", timeout=120)
+        c.shot("12-upload-noscript-received")
+    finally:
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -297,6 +388,7 @@ def main():
             return found and "Prøv igjen" in found[0].text
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
+        capture(c, driver, base)
         print(f"browser test: every step held; screenshots in {a.out}")
         return 0
     except AssertionError as failure:

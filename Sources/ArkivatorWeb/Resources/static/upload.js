@@ -1,34 +1,274 @@
 "use strict";
-// The upload page: every chosen file is sent first, each page in its own request (with
-// progress), and only when the whole batch has arrived is each letter handed to the inbox; so
-// leaving the page half-way loses nothing that was said to be received. Leaving while files are
-// still being sent asks first. Then each letter is followed until it is filed, and what was found
-// (title, person, type, date, whether it waits for review) or why it failed is shown.
+// The upload page. Pages taken with the camera or chosen from the phone's pictures and files
+// wait in a tray first, as small pictures made here in the browser: they can be put in another
+// order (dragged, or moved with the buttons, which say aloud where the page went), deleted,
+// taken again, and more can be added. Nothing is sent before "Send".
+// Sending: every page is sent first, each in its own request (with progress), numbered in the
+// order it was added; then the upload is handed over with the tray's order and the choice of
+// one letter or each its own, which the server checks against the pages it got. Leaving the
+// page while pages wait or are being sent asks first. Then each letter is followed until it is
+// filed, and what was found (title, person, type, date, whether it waits for review) or why it
+// failed is shown. Without this script the form still sends the chosen files as they are.
 (function () {
   const form = document.getElementById("upload");
   if (!form) return;
+  const camera = document.getElementById("camera");
+  const chooser = document.getElementById("files");
+  const tray = document.getElementById("tray");
+  const trayList = document.getElementById("tray-pages");
+  const said = document.getElementById("tray-said");
+  const problem = document.getElementById("upload-problem");
+  const grouping = form.querySelector("fieldset.grouping");
+  const submit = form.querySelector("button[type=submit]");
   const list = document.getElementById("progress");
   const token = document.querySelector('meta[name="csrf-token"]').content;
   const norwegian = document.documentElement.lang === "nb";
   const say = (nb, en) => (norwegian ? nb : en);
   const stages = {
-    open: say("sender", "sending"), received: say("mottatt", "received"), recognised: say("lest", "read"),
-    classified: say("klassifisert", "classified"), written: say("skrevet", "written"),
+    open: say("sender", "sending"), received: say("mottatt", "received"), cleaned: say("renset", "cleaned"),
+    recognised: say("lest", "read"), classified: say("klassifisert", "classified"), written: say("skrevet", "written"),
     indexed: say("arkivert", "filed"), done: say("arkivert", "filed"),
     duplicate: say("fantes fra før", "already in the library"), failed: say("feilet", "failed")
   };
+  form.classList.add("tray-on");
+
+  // The tray: pages in the order they will have, each { key, file, thumb }; key counts up as pages are added.
+  let pages = [];
+  let added = 0;
   let sending = 0;
   window.addEventListener("beforeunload", (event) => {
-    if (sending === 0) return;
+    if (sending === 0 && pages.length === 0) return;
     event.preventDefault();
     event.returnValue = "";
   });
 
-  function send(method, url, body, onProgress) {
+  function element(tag, text, className) {
+    const node = document.createElement(tag);
+    if (text) node.textContent = text;
+    if (className) node.className = className;
+    return node;
+  }
+
+  function announce(text) {
+    said.textContent = "";
+    window.setTimeout(() => { said.textContent = text; }, 50);
+  }
+
+  function showProblem(text) {
+    problem.textContent = text || "";
+    problem.hidden = !text;
+  }
+
+  const isPDF = (file) => file.type === "application/pdf" || /\.pdf$/i.test(file.name);
+
+  // A small picture of the page, drawn on a canvas so that a large photo is not kept whole;
+  // a PDF, or a photo this browser cannot draw (HEIC in most), gets a labelled tile instead.
+  async function thumbnail(page) {
+    if (isPDF(page.file) || !window.createImageBitmap) return;
+    page.loading = true;
+    try {
+      const bitmap = await createImageBitmap(page.file);
+      const scale = Math.min(1, 240 / Math.max(bitmap.width, bitmap.height));
+      const canvas = document.createElement("canvas");
+      canvas.width = Math.max(1, Math.round(bitmap.width * scale));
+      canvas.height = Math.max(1, Math.round(bitmap.height * scale));
+      canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+      bitmap.close();
+      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.8));
+      if (!blob || !pages.includes(page)) return;
+      page.thumb = URL.createObjectURL(blob);
+      const tile = trayList.querySelector('li[data-key="' + page.key + '"] .thumb');
+      if (tile) tile.replaceChildren(picture(page));
+    } catch (error) {
+      // Not drawable here: a labelled tile instead; the server reads the file itself.
+    } finally {
+      page.loading = false;
+      if (!page.thumb) render();
+    }
+  }
+
+  function picture(page) {
+    if (page.thumb) {
+      const image = element("img");
+      image.src = page.thumb;
+      image.alt = "";
+      return image;
+    }
+    if (page.loading) return element("span", null, "thumb-placeholder");
+    const label = isPDF(page.file) ? "PDF" : (/\.hei[cf]$/i.test(page.file.name) || /hei[cf]/i.test(page.file.type) ? "HEIC"
+      : say("Bilde", "Image"));
+    return element("span", label, "thumb-placeholder");
+  }
+
+  function forget(page) {
+    if (page.thumb) URL.revokeObjectURL(page.thumb);
+  }
+
+  function add(fileList) {
+    const chosen = Array.from(fileList || []);
+    if (chosen.length === 0) return;
+    for (const file of chosen) {
+      const page = { key: ++added, file };
+      pages.push(page);
+      thumbnail(page);
+    }
+    showProblem("");
+    render();
+    announce(chosen.length === 1 ? say("Side " + pages.length + " er lagt til.", "Page " + pages.length + " added.")
+      : say(chosen.length + " sider er lagt til. " + pages.length + " sider i alt.",
+            chosen.length + " pages added. " + pages.length + " pages in all."));
+  }
+
+  // Draws the tray anew; `focus` names a control to give the focus back to ({ key, action }).
+  function render(focus) {
+    const active = document.activeElement;
+    if (!focus && active && active.dataset && active.dataset.action && trayList.contains(active)) {
+      focus = { key: active.closest("li").dataset.key, action: active.dataset.action };
+    }
+    tray.hidden = pages.length === 0;
+    grouping.hidden = pages.length < 2;
+    trayList.replaceChildren();
+    pages.forEach((page, index) => {
+      const item = element("li", null, "tray-page");
+      item.dataset.key = page.key;
+      const handle = element("div", null, "thumb");
+      handle.title = say("Dra for å flytte", "Drag to move");
+      handle.appendChild(picture(page));
+      handle.addEventListener("pointerdown", (event) => drag(event, item));
+      const info = element("div", null, "tray-info");
+      info.append(element("strong", say("Side ", "Page ") + (index + 1)), element("span", page.file.name, "meta"));
+      const actions = element("div", null, "tray-actions");
+      const which = say(" (side " + (index + 1) + ")", " (page " + (index + 1) + ")");
+      const button = (text, action, handler, disabled) => {
+        const control = element("button", text, action);
+        control.type = "button";
+        control.dataset.action = action;
+        control.appendChild(element("span", which, "hidden"));
+        control.disabled = disabled;
+        control.addEventListener("click", handler);
+        actions.appendChild(control);
+        return control;
+      };
+      button(say("Flytt opp", "Move up"), "up", () => move(page, -1), index === 0);
+      button(say("Flytt ned", "Move down"), "down", () => move(page, 1), index === pages.length - 1);
+      const retake = element("span", null, "retake");
+      const input = element("input");
+      input.type = "file";
+      input.accept = "image/*,application/pdf";
+      input.setAttribute("capture", "environment");
+      input.id = "retake-" + page.key;
+      input.dataset.action = "retake";
+      input.addEventListener("change", () => replace(page, input.files));
+      const label = element("label", say("Ta på nytt", "Retake"));
+      label.htmlFor = input.id;
+      label.appendChild(element("span", which, "hidden"));
+      retake.append(input, label);
+      actions.appendChild(retake);
+      button(say("Slett", "Delete"), "delete", () => remove(page), false).classList.add("danger");
+      item.append(handle, info, actions);
+      trayList.appendChild(item);
+    });
+    const count = pages.length;
+    const each = form.querySelector('input[name="grouping"]:checked').value === "each";
+    submit.textContent = count === 0 ? say("Send", "Send")
+      : count === 1 ? say("Send 1 side", "Send 1 page")
+      : each ? say("Send " + count + " brev", "Send " + count + " letters")
+      : say("Send " + count + " sider som ett brev", "Send " + count + " pages as one letter");
+    if (focus) {
+      const target = trayList.querySelector('li[data-key="' + focus.key + '"] [data-action="' + focus.action + '"]');
+      if (target && !target.disabled) target.focus();
+      else if (target) target.parentElement.querySelector("button:not([disabled])").focus();
+      else if (focus.fallback) focus.fallback.focus();
+    }
+  }
+
+  function move(page, step) {
+    const from = pages.indexOf(page), to = from + step;
+    if (from < 0 || to < 0 || to >= pages.length) return;
+    pages.splice(from, 1);
+    pages.splice(to, 0, page);
+    render({ key: page.key, action: step < 0 ? "up" : "down" });
+    announce(say("Siden er flyttet til plass " + (to + 1) + " av " + pages.length + ".",
+                 "The page moved to place " + (to + 1) + " of " + pages.length + "."));
+  }
+
+  function remove(page) {
+    const index = pages.indexOf(page);
+    if (index < 0) return;
+    pages.splice(index, 1);
+    forget(page);
+    const next = pages[Math.min(index, pages.length - 1)];
+    render(next ? { key: next.key, action: "delete" } : { fallback: camera });
+    announce(say("Side " + (index + 1) + " er slettet. " + pages.length + " igjen.",
+                 "Page " + (index + 1) + " deleted. " + pages.length + " left."));
+  }
+
+  function replace(page, fileList) {
+    const file = fileList && fileList[0];
+    const index = pages.indexOf(page);
+    if (!file || index < 0) return;
+    forget(page);
+    const fresh = { key: ++added, file };
+    pages[index] = fresh;
+    thumbnail(fresh);
+    render({ key: fresh.key, action: "retake" });
+    announce(say("Side " + (index + 1) + " er byttet ut.", "Page " + (index + 1) + " replaced."));
+  }
+
+  // Dragging a page by its picture (finger or mouse): the page follows the pointer through the
+  // list, and its new place is taken when it is let go.
+  function drag(event, item) {
+    if (event.button !== 0 || sending) return;
+    event.preventDefault();
+    // Followed on the whole document: the page moves in the list while it is dragged, which
+    // would end a capture on its own element.
+    const pointer = event.pointerId;
+    item.classList.add("dragging");
+    const onMove = (moved) => {
+      if (moved.pointerId !== pointer) return;
+      const under = document.elementFromPoint(moved.clientX, moved.clientY);
+      const target = under && under.closest(".tray-page");
+      if (!target || target === item || target.parentElement !== trayList) return;
+      const items = Array.from(trayList.children);
+      trayList.insertBefore(item, items.indexOf(target) > items.indexOf(item) ? target.nextSibling : target);
+    };
+    const onUp = (ended) => {
+      if (ended.pointerId !== pointer) return;
+      document.removeEventListener("pointermove", onMove);
+      document.removeEventListener("pointerup", onUp);
+      document.removeEventListener("pointercancel", onUp);
+      item.classList.remove("dragging");
+      const byKey = new Map(pages.map((p) => [String(p.key), p]));
+      const before = pages.indexOf(byKey.get(item.dataset.key));
+      pages = Array.from(trayList.children).map((li) => byKey.get(li.dataset.key)).filter(Boolean);
+      const after = pages.indexOf(byKey.get(item.dataset.key));
+      render();
+      if (before !== after) {
+        announce(say("Siden er flyttet til plass " + (after + 1) + " av " + pages.length + ".",
+                     "The page moved to place " + (after + 1) + " of " + pages.length + "."));
+      }
+    };
+    document.addEventListener("pointermove", onMove);
+    document.addEventListener("pointerup", onUp);
+    document.addEventListener("pointercancel", onUp);
+  }
+
+  for (const input of [camera, chooser]) {
+    input.addEventListener("change", () => {
+      add(input.files);
+      input.value = "";
+    });
+  }
+  form.addEventListener("change", (event) => {
+    if (event.target.name === "grouping") render();
+  });
+
+  function send(method, url, body, onProgress, type) {
     return new Promise((resolve, reject) => {
       const request = new XMLHttpRequest();
       request.open(method, url);
       request.setRequestHeader("X-CSRF-Token", token);
+      if (type) request.setRequestHeader("Content-Type", type);
       if (onProgress) request.upload.onprogress = (e) => e.lengthComputable && onProgress(e.loaded / e.total);
       request.onload = () => {
         let answer = {};
@@ -42,13 +282,6 @@
     });
   }
 
-  function element(tag, text, className) {
-    const node = document.createElement(tag);
-    if (text) node.textContent = text;
-    if (className) node.className = className;
-    return node;
-  }
-
   function row(name) {
     const item = element("li");
     item.append(element("strong", name), element("span", ": " + stages.open, "state"));
@@ -56,10 +289,10 @@
     return item;
   }
 
-  function state(item, text, problem) {
+  function state(item, text, isProblem) {
     const span = item.querySelector(".state");
     span.textContent = ": " + text;
-    span.className = problem ? "state problem" : "state";
+    span.className = isProblem ? "state problem" : "state";
   }
 
   // What was found: the title as a link, then person, type and date, and review when it waits.
@@ -98,43 +331,51 @@
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const files = Array.from(document.getElementById("files").files);
-    if (files.length === 0) return;
+    if (sending) return;
+    if (pages.length === 0) {
+      showProblem(say("Ta bilde eller velg minst én side først.", "Take a photo or choose at least one page first."));
+      camera.focus();
+      return;
+    }
+    showProblem("");
     const each = form.querySelector('input[name="grouping"]:checked').value === "each";
-    const groups = each ? files.map((f) => [f]) : [files];
-    form.reset();
-    const received = [];
+    const batch = pages.slice();
+    // Pages are numbered in the order they were added; the tray's order goes with the hand-over.
+    const number = new Map(batch.slice().sort((a, b) => a.key - b.key).map((page, i) => [page.key, i + 1]));
+    const order = batch.map((page) => number.get(page.key));
+    const rows = each || batch.length === 1 ? batch.map((page) => row(page.file.name))
+      : [row(say("Brev med " + batch.length + " sider", "Letter of " + batch.length + " pages"))];
     sending += 1;
+    submit.disabled = true;
+    let letters = [];
     try {
-      // 1. Every file of the batch is sent before any letter is handed over.
-      for (const group of groups) {
-        const item = row(group.map((f) => f.name).join(", "));
-        try {
-          const upload = await send("POST", "/api/v1/uploads", null);
-          for (let i = 0; i < group.length; i++) {
-            await send("PUT", "/api/v1/uploads/" + upload.id + "/pages/" + (i + 1), group[i], (share) => {
-              state(item, stages.open + " " + Math.round(((i + share) / group.length) * 100) + " %");
-            });
-          }
-          received.push({ id: upload.id, item });
-        } catch (error) {
-          state(item, error.message, true);
-        }
+      // 1. Every page is sent before anything is handed over.
+      const upload = await send("POST", "/api/v1/uploads", null);
+      for (let i = 0; i < batch.length; i++) {
+        const item = rows.length > 1 ? rows[i] : rows[0];
+        await send("PUT", "/api/v1/uploads/" + upload.id + "/pages/" + number.get(batch[i].key), batch[i].file, (share) => {
+          const done = rows.length > 1 ? share : (i + share) / batch.length;
+          state(item, stages.open + " " + Math.round(done * 100) + " %");
+        });
       }
-      // 2. Then each is handed to the inbox: from here on nothing is lost if the page is left.
-      for (const letter of received) {
-        try {
-          await send("POST", "/api/v1/uploads/" + letter.id + "/done", null);
-          state(letter.item, stages.received);
-          letter.handed = true;
-        } catch (error) {
-          state(letter.item, error.message, true);
-        }
-      }
+      // 2. Then handed over as one letter or each its own: from here on nothing is lost if the page is left.
+      const answer = await send("POST", "/api/v1/uploads/" + upload.id + "/done",
+                                JSON.stringify({ grouping: each ? "each" : "one", order }), null, "application/json");
+      letters = answer.letters || [upload.id];
+      rows.forEach((item) => state(item, stages.received));
+      batch.forEach(forget);
+      pages = pages.filter((page) => !batch.includes(page));
+      render();
+    } catch (error) {
+      // The pages stay in the tray, to be sent again.
+      rows.forEach((item) => state(item, error.message, true));
+      showProblem(error.message);
     } finally {
       sending -= 1;
+      submit.disabled = false;
     }
     // 3. Followed until filed.
-    await Promise.all(received.filter((l) => l.handed).map((l) => follow(l.id, l.item)));
+    await Promise.all(letters.map((id, i) => follow(id, rows[Math.min(i, rows.length - 1)])));
   });
+  render();
 })();
