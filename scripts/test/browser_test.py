@@ -141,8 +141,9 @@ def capture(c, driver, base):
              "the first page cannot move further up")
     driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", tile("photo2.jpg"))
     moved, target = tile("clean.png").find_element(By.CSS_SELECTOR, ".thumb"), tile("photo2.jpg").find_element(By.CSS_SELECTOR, ".thumb")
-    ActionChains(driver).click_and_hold(moved).pause(0.2).move_to_element_with_offset(target, 0, 10).pause(0.2) \
-        .move_to_element(target).pause(0.2).release().perform()
+    # Held by its picture and let go over the upper half of the first page's: it goes before it.
+    ActionChains(driver).click_and_hold(moved).pause(0.2).move_to_element_with_offset(target, 0, -30).pause(0.2) \
+        .move_to_element_with_offset(target, 0, -40).pause(0.2).release().perform()
     c.wait(lambda: names() == ["clean.png", "photo2.jpg", "skew.jpg", "innkalling-foto.jpg"], f"dragged to the top: {names()}", timeout=5)
 
     c.step("capture: delete one page and retake another")

@@ -74,9 +74,9 @@
       canvas.height = Math.max(1, Math.round(bitmap.height * scale));
       canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();
-      const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.8));
-      if (!blob || !pages.includes(page)) return;
-      page.thumb = URL.createObjectURL(blob);
+      // A data: address (the page's policy allows no blob: pictures): a few kB for this size.
+      if (!pages.includes(page)) return;
+      page.thumb = canvas.toDataURL("image/jpeg", 0.8);
       const tile = trayList.querySelector('li[data-key="' + page.key + '"] .thumb');
       if (tile) tile.replaceChildren(picture(page));
     } catch (error) {
@@ -101,7 +101,7 @@
   }
 
   function forget(page) {
-    if (page.thumb) URL.revokeObjectURL(page.thumb);
+    page.thumb = null;
   }
 
   function add(fileList) {
@@ -169,6 +169,8 @@
       trayList.appendChild(item);
     });
     const count = pages.length;
+    // Nothing to send yet: the two controls to add pages are the only large buttons.
+    submit.parentElement.hidden = count === 0;
     const each = form.querySelector('input[name="grouping"]:checked').value === "each";
     submit.textContent = count === 0 ? say("Send", "Send")
       : count === 1 ? say("Send 1 side", "Send 1 page")
@@ -229,8 +231,12 @@
       const under = document.elementFromPoint(moved.clientX, moved.clientY);
       const target = under && under.closest(".tray-page");
       if (!target || target === item || target.parentElement !== trayList) return;
-      const items = Array.from(trayList.children);
-      trayList.insertBefore(item, items.indexOf(target) > items.indexOf(item) ? target.nextSibling : target);
+      // Before the page under the pointer when over its first half (left half in a row of
+      // pages, upper half in a column), after it otherwise: so the page does not jump to and fro.
+      const box = target.getBoundingClientRect(), own = item.getBoundingClientRect();
+      const sameRow = box.top < own.bottom && own.top < box.bottom;
+      const before = sameRow ? moved.clientX < box.left + box.width / 2 : moved.clientY < box.top + box.height / 2;
+      trayList.insertBefore(item, before ? target : target.nextSibling);
     };
     const onUp = (ended) => {
       if (ended.pointerId !== pointer) return;
