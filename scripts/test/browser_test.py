@@ -125,6 +125,11 @@ def capture(c, driver, base):
     driver.find_element(By.ID, "camera").send_keys(str(REPO / "samples/innkalling-foto.jpg"))
     c.wait(lambda: names() == ["skew.jpg", "clean.png", "photo2.jpg", "innkalling-foto.jpg"], "four pages in the tray", timeout=10)
     c.wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#tray-pages .thumb img")) == 4, "a picture of each page", timeout=20)
+    driver.find_element(By.ID, "files").send_keys(str(REPO / "samples/vedtak-digital.pdf"))
+    c.wait(lambda: len(names()) == 5, "a PDF joins the tray", timeout=10)
+    c.expect(tile("vedtak-digital.pdf").find_element(By.CSS_SELECTOR, ".thumb").text == "PDF", "a PDF gets a labelled tile")
+    tile("vedtak-digital.pdf").find_element(By.CSS_SELECTOR, "button[data-action=delete]").click()
+    c.wait(lambda: len(names()) == 4, "the PDF is deleted again", timeout=5)
     for button in driver.find_elements(By.CSS_SELECTOR, "#tray-pages button"):
         c.expect(button.size["height"] >= 44, f"a large button: {button.text} {button.size}")
     c.shot("11-capture-tray")
