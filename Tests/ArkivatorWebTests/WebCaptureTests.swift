@@ -88,6 +88,19 @@ import Testing
         }
     }
 
+    @Test func lettersLeftHalfGatheredAreRemovedWithAbandonedUploads() throws {
+        try withTemporaryDirectory { dir in
+            let inbox = UploadInbox(inbox: dir.appendingPathComponent("Innboks"))
+            let id = try inbox.create()
+            let half = inbox.staging.appendingPathComponent("samles-" + String(repeating: "a", count: 32))
+            try FileManager.default.createDirectory(at: half, withIntermediateDirectories: true)
+            inbox.removeAbandoned(now: Date())
+            #expect(inbox.openFolder(id) != nil && FileManager.default.fileExists(atPath: half.path), "not before a day has passed")
+            inbox.removeAbandoned(now: Date().addingTimeInterval(UploadInbox.abandonedAfter + 60))
+            #expect(inbox.openFolder(id) == nil && !FileManager.default.fileExists(atPath: half.path))
+        }
+    }
+
     /// A `multipart/form-data` body as a browser sends the upload form.
     static func form(_ parts: [(name: String, filename: String?, bytes: [UInt8])], boundary: String) -> [UInt8] {
         var body: [UInt8] = []
