@@ -36,7 +36,7 @@ extension WebServer {
                 model["received"] = statuses.map { Self.receivedRow($0, words: words) }
                 model["refresh"] = "/upload?mottatt=" + sent.joined(separator: ",")
             }
-            return templates.page("upload", title: words["uploadLetters"], model: model, context: context, scripts: ["upload.js"],
+            return templates.page("upload", title: words["uploadLetters"], model: model, context: context, scripts: ["tray.js", "upload.js"],
                                   section: "upload")
         }
         // The form without script: every page in one request, read as it arrives (see ``MultipartForm``).
