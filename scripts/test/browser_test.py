@@ -132,6 +132,7 @@ def capture(c, driver, base):
     c.wait(lambda: len(names()) == 4, "the PDF is deleted again", timeout=5)
     for button in driver.find_elements(By.CSS_SELECTOR, "#tray-pages button"):
         c.expect(button.size["height"] >= 44, f"a large button: {button.text} {button.size}")
+    driver.execute_script("window.scrollTo(0, 0)")
     c.shot("11-capture-tray")
 
     c.step("capture: move a page up with the buttons, then drag one")

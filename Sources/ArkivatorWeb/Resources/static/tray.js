@@ -44,13 +44,20 @@
 
   const isPDF = (file) => file.type === "application/pdf" || /\.pdf$/i.test(file.name);
 
-  // A small picture of the page, drawn on a canvas so that a large photo is not kept whole;
-  // a PDF, or a photo this browser cannot draw (HEIC in most), gets a labelled tile instead.
-  async function thumbnail(page) {
+  // A small picture of the page, drawn on a canvas so that a large photo is not kept whole
+  // (one at a time, decoded at a reduced size where the browser can); a PDF, or a photo this
+  // browser cannot draw (HEIC in most), gets a labelled tile instead.
+  let drawing = Promise.resolve();
+  function thumbnail(page) {
     if (isPDF(page.file) || !window.createImageBitmap) return;
     page.loading = true;
+    drawing = drawing.then(() => draw(page));
+  }
+
+  async function draw(page) {
     try {
-      const bitmap = await createImageBitmap(page.file);
+      if (!pages.includes(page)) return;
+      const bitmap = await createImageBitmap(page.file, { resizeWidth: 480, resizeQuality: "medium" });
       const scale = Math.min(1, 240 / Math.max(bitmap.width, bitmap.height));
       const canvas = document.createElement("canvas");
       canvas.width = Math.max(1, Math.round(bitmap.width * scale));
@@ -58,16 +65,13 @@
       canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
       bitmap.close();
       // A data: address (the page's policy allows no blob: pictures): a few kB for this size.
-      if (!pages.includes(page)) return;
       page.thumb = canvas.toDataURL("image/jpeg", 0.8);
-      const tile = trayList.querySelector('li[data-key="' + page.key + '"] .thumb');
-      if (tile) tile.replaceChildren(picture(page));
     } catch (error) {
       // Not drawable here: a labelled tile instead; the server reads the file itself.
-    } finally {
-      page.loading = false;
-      if (!page.thumb) render();
     }
+    page.loading = false;
+    const tile = trayList.querySelector('li[data-key="' + page.key + '"] .thumb');
+    if (tile) tile.replaceChildren(picture(page));
   }
 
   function picture(page) {
