@@ -98,10 +98,13 @@ class Check:
 
 def capture(c, driver, base):
     """Issue 28, capture: three photos chosen and one taken, reordered with the buttons and by
-    dragging, one deleted and one retaken, sent as one letter; the filed letter's pages are in
+    dragging (mouse and touch), one deleted and one retaken, sent as one letter; the filed letter's pages are in
     the tray's order (each fixture page has its own sender, so the order of their names in the
     letter's text is the order of its pages). Then the same form without JavaScript."""
     from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
     fixtures = REPO / "Tests/Fixtures"
 
     def names():
@@ -135,7 +138,7 @@ def capture(c, driver, base):
     driver.execute_script("window.scrollTo(0, 0)")
     c.shot("11-capture-tray")
 
-    c.step("capture: move a page up with the buttons, then drag one")
+    c.step("capture: move a page up with the buttons, then drag one with the mouse and one with a finger")
     up = tile("photo2.jpg").find_element(By.CSS_SELECTOR, "button[data-action=up]")
     up.click()
     c.wait(lambda: "plass 2 av 4" in said(), "the new place is said aloud", timeout=5)
@@ -150,7 +153,15 @@ def capture(c, driver, base):
     # Held by its picture and let go over the upper half of the first page's: it goes before it.
     ActionChains(driver).click_and_hold(moved).pause(0.2).move_to_element_with_offset(target, 0, -30).pause(0.2) \
         .move_to_element_with_offset(target, 0, -40).pause(0.2).release().perform()
-    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "skew.jpg", "innkalling-foto.jpg"], f"dragged to the top: {names()}", timeout=5)
+    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "skew.jpg", "innkalling-foto.jpg"], "dragged to the top", timeout=5)
+    # And with a finger: the last page before the third.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", tile("skew.jpg"))
+    moved, target = tile("innkalling-foto.jpg").find_element(By.CSS_SELECTOR, ".thumb"), tile("skew.jpg").find_element(By.CSS_SELECTOR, ".thumb")
+    finger = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    finger.pointer_action.move_to(moved).pointer_down().pause(0.2).move_to(target, 0, -30).pause(0.2) \
+        .move_to(target, 0, -40).pause(0.2).pointer_up()
+    finger.perform()
+    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "innkalling-foto.jpg", "skew.jpg"], "dragged by touch", timeout=5)
 
     c.step("capture: delete one page and retake another")
     tile("innkalling-foto.jpg").find_element(By.CSS_SELECTOR, "button[data-action=delete]").click()
