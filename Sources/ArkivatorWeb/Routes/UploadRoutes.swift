@@ -12,9 +12,11 @@ extension WebServer {
     static let uploadPageLimit = 100
 
     /// Capture: an upload is made, its pages are sent one request each (so the phone shows
-    /// progress), and `done` hands it to the inbox, which `serve` watches exactly as `watch`
-    /// watches a folder: from then on it is journalled, so a crash loses nothing and files
-    /// nothing twice. The status tells what was found once it is filed.
+    /// progress), and `done` hands it to the inbox as one letter or a letter per page, in the
+    /// order asked (``UploadPlan``, checked against the pages that arrived). `serve` watches the
+    /// inbox exactly as `watch` watches a folder: from then on it is journalled, so a crash loses
+    /// nothing and files nothing twice. The status tells what was found once it is filed.
+    /// Without script the page's form sends every page in one request to `POST /upload`.
     func addUploadRoutes(pages: RouterGroup<WebContext>, api: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates
         let inbox = options.inbox.map { UploadInbox(inbox: $0) }
