@@ -124,6 +124,18 @@ def capture(c, driver, base):
              "«Ta bilde» opens the camera, «Velg bilder eller PDF» the pictures and files")
     for label in driver.find_elements(By.CSS_SELECTOR, ".picker label"):
         c.expect(label.size["height"] >= 44 and label.is_displayed(), f"a large control: {label.text} {label.size}")
+    # A file that is no picture: a labelled tile, then refused by its bytes, named, and kept in the tray to delete.
+    driver.find_element(By.ID, "files").send_keys(str(fixtures / "clean.txt"))
+    driver.find_element(By.ID, "files").send_keys(str(fixtures / "clean.png"))
+    c.wait(lambda: tile("clean.txt").find_element(By.CSS_SELECTOR, ".thumb").text == "Bilde", "a labelled tile", timeout=10)
+    driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: "Side 1: Filen er ikke et bilde" in driver.find_element(By.ID, "upload-problem").text, "the refused page is named",
+           timeout=20)
+    c.expect(names() == ["clean.txt", "clean.png"], "the pages stay in the tray")
+    for _ in range(2):
+        driver.find_element(By.CSS_SELECTOR, "#tray-pages button[data-action=delete]").click()
+    c.wait(lambda: not names(), "the tray is empty again", timeout=5)
+    c.open("/upload")
     driver.find_element(By.ID, "files").send_keys("\n".join(str(fixtures / n) for n in ("skew.jpg", "clean.png", "photo2.jpg")))
     driver.find_element(By.ID, "camera").send_keys(str(REPO / "samples/innkalling-foto.jpg"))
     c.wait(lambda: names() == ["skew.jpg", "clean.png", "photo2.jpg", "innkalling-foto.jpg"], "four pages in the tray", timeout=10)

@@ -120,16 +120,19 @@
     sending += 1;
     submit.disabled = true;
     let letters = [];
+    let failing = -1;
     try {
       // 1. Every page is sent before anything is handed over.
       const upload = await send("POST", "/api/v1/uploads", null);
       for (let i = 0; i < batch.length; i++) {
+        failing = i;
         const item = rows.length > 1 ? rows[i] : rows[0];
         await send("PUT", "/api/v1/uploads/" + upload.id + "/pages/" + number.get(batch[i].key), batch[i].file, (share) => {
           const done = rows.length > 1 ? share : (i + share) / batch.length;
           state(item, stages.open + " " + Math.round(done * 100) + " %");
         });
       }
+      failing = -1;
       // 2. Then handed over as one letter or each its own: from here on nothing is lost if the page is left.
       const answer = await send("POST", "/api/v1/uploads/" + upload.id + "/done",
                                 JSON.stringify({ grouping: each ? "each" : "one", order }), null, "application/json");
@@ -137,9 +140,11 @@
       rows.forEach((item) => state(item, stages.received));
       tray.sent(batch);
     } catch (error) {
-      // The pages stay in the tray, to be sent again.
-      rows.forEach((item) => state(item, error.message, true));
-      tray.showProblem(error.message);
+      // The pages stay in the tray, to be sent again; a page refused is named, to be retaken or deleted.
+      const page = failing >= 0 && batch.length > 1 ? say("Side " + (failing + 1) + ": ", "Page " + (failing + 1) + ": ") : "";
+      rows.forEach((item, i) => state(item, rows.length > 1 && failing >= 0 && i !== failing
+        ? say("ikke sendt", "not sent") : page + error.message, true));
+      tray.showProblem(page + error.message);
     } finally {
       sending -= 1;
       submit.disabled = false;
