@@ -199,6 +199,28 @@ def capture(c, driver, base):
              f"the letter's pages in the tray's order, the deleted and the replaced page left out: {where}")
     c.expect(len(driver.find_elements(By.CSS_SELECTOR, ".pages img")) == 3, "three page images")
 
+    c.step("capture: at desktop size the pages stand in a row; drag and buttons work there too")
+    driver.set_window_size(1280, 800)
+    try:
+        c.open("/upload")
+        driver.find_element(By.ID, "files").send_keys("\n".join(str(fixtures / n) for n in ("skew.jpg", "clean.png", "photo2.jpg")))
+        c.wait(lambda: names() == ["skew.jpg", "clean.png", "photo2.jpg"], "three pages in the tray", timeout=10)
+        first, last = tile("skew.jpg").rect, tile("photo2.jpg").rect
+        c.expect(abs(first["y"] - last["y"]) < 2 and last["x"] > first["x"], "the pages side by side")
+        moved, target = tile("photo2.jpg").find_element(By.CSS_SELECTOR, ".thumb"), tile("skew.jpg").find_element(By.CSS_SELECTOR, ".thumb")
+        # Let go over the left half of the first page: it goes before it.
+        ActionChains(driver).click_and_hold(moved).pause(0.2).move_to_element_with_offset(target, -30, 0).pause(0.2) \
+            .move_to_element_with_offset(target, -40, 0).pause(0.2).release().perform()
+        c.wait(lambda: names() == ["photo2.jpg", "skew.jpg", "clean.png"], "dragged to the front of the row", timeout=5)
+        tile("skew.jpg").find_element(By.CSS_SELECTOR, "button[data-action=down]").click()
+        c.wait(lambda: names() == ["photo2.jpg", "clean.png", "skew.jpg"] and "plass 3 av 3" in said(), "moved on with «Flytt ned»",
+               timeout=5)
+        for _ in range(3):
+            driver.find_element(By.CSS_SELECTOR, "#tray-pages button[data-action=delete]").click()
+        c.expect(not names(), "every page deleted")
+    finally:
+        driver.set_window_size(*PHONE)
+
     c.step("capture: the same form without JavaScript")
     driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
     try:
