@@ -15,6 +15,9 @@ public struct WebContext: RequestContext, RemoteAddressRequestContext {
     var session: WebSession?
     /// True for an API request signed with a device's token (`Authorization: Bearer ark_…`).
     var device = false
+    /// The session's CSRF token when the request's own `_csrf` field is still to be checked by
+    /// the handler (only the streamed upload form: ``PageSession/streamsItsForm(_:)``).
+    var formToken: String?
     var language: UILanguage = .norwegian
     /// The client the sign-in throttle counts: the peer, or the address a trusted proxy names.
     var client = "ukjent"

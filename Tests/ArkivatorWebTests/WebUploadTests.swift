@@ -27,8 +27,10 @@ import Testing
                 let browser = try await Browser.signIn(client)
                 let headers = browser.script
                 let form = try await client.execute(uri: "/upload", method: .get, headers: browser.headers)
-                #expect(!form.text.contains("capture=") && form.text.contains("multiple") && form.text.contains("application/pdf")
-                        && form.text.contains("<script src=\"/static/upload.js\""))
+                // Two controls: the camera, and pictures and files (no `capture`, so the gallery and PDFs stay reachable).
+                #expect(form.text.contains(#"id="camera" name="pages" type="file" accept="image/*" capture="environment""#)
+                        && form.text.contains(#"id="files" name="pages" type="file" accept="image/*,application/pdf" multiple>"#)
+                        && form.text.contains("<script src=\"/static/tray.js\"") && form.text.contains("<script src=\"/static/upload.js\""))
                 #expect(try await client.execute(uri: "/static/upload.js", method: .get).headers[.contentType]?
                     .hasPrefix("text/javascript") == true)
                 #expect(try await client.execute(uri: "/api/v1/uploads", method: .post, headers: browser.headers).status

@@ -17,6 +17,9 @@ switched on: a violation of serious or critical impact fails the test, each prin
 elements it concerns; so does a visible control that Tab cannot reach. The review page
 says why a letter waits and skips one by keyboard; lists show thumbnails (kept by the browser);
 on a phone the filters fold behind one button and a letter's page comes before its text.
+Last, the upload page's tray: pages chosen and taken, reordered (buttons, mouse and finger), one
+deleted and one retaken, sent as one letter whose pages come out in the tray's order; and the
+plain form without JavaScript.
 """
 
 import argparse
@@ -84,6 +87,7 @@ class Check:
         self.driver, self.base, self.out, self.axe = driver, base, out, axe
         self.violations = []
         self.checked = 0
+        self.scripts_off = False
         self.lesser = {}
 
     def step(self, name):
@@ -104,8 +108,19 @@ class Check:
         self.driver.set_window_size(*PHONE)
 
     def accessible(self, where):
-        """Runs axe-core on the page as it stands; notes each violation of serious or critical impact."""
+        """Runs axe-core on the page as it stands; notes each violation of serious or critical impact.
+        On a page shown without JavaScript, scripts are let run for the check alone (the page's own
+        scripts, blocked when it loaded, stay unrun)."""
         if self.axe is None:
+            return
+        if self.scripts_off:
+            self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+            try:
+                self.scripts_off = False
+                self.accessible(where)
+            finally:
+                self.scripts_off = True
+                self.driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
             return
         if not self.driver.execute_script("return typeof window.axe === 'object'"):
             self.driver.execute_script(self.axe)
@@ -331,6 +346,151 @@ def correct_text(c, driver, arkivator, library):
              "the .docx and the PDF hold the OCR's reading again")
 
 
+def capture(c, driver, base):
+    """Issue 28, capture: three photos chosen and one taken, reordered with the buttons and by
+    dragging (mouse and touch), one deleted and one retaken, sent as one letter; the filed letter's pages are in
+    the tray's order (each fixture page has its own sender, so the order of their names in the
+    letter's text is the order of its pages). Then the same form without JavaScript."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.actions import interaction
+    from selenium.webdriver.common.actions.action_builder import ActionBuilder
+    from selenium.webdriver.common.actions.pointer_input import PointerInput
+    fixtures = REPO / "Tests/Fixtures"
+
+    def names():
+        return [e.text for e in driver.find_elements(By.CSS_SELECTOR, "#tray-pages li .tray-info .meta")]
+
+    def tile(name):
+        return [li for li in driver.find_elements(By.CSS_SELECTOR, "#tray-pages li")
+                if li.find_element(By.CSS_SELECTOR, ".tray-info .meta").text == name][0]
+
+    def said():
+        return driver.find_element(By.ID, "tray-said").get_attribute("textContent")
+
+    c.step("capture: choose three photos and take one, see them before sending")
+    c.open("/upload")
+    c.expect(driver.find_element(By.ID, "camera").get_attribute("capture") == "environment"
+             and driver.find_element(By.ID, "files").get_attribute("capture") is None,
+             "«Ta bilde» opens the camera, «Velg bilder eller PDF» the pictures and files")
+    for label in driver.find_elements(By.CSS_SELECTOR, ".picker label"):
+        c.expect(label.size["height"] >= 44 and label.is_displayed(), f"a large control: {label.text} {label.size}")
+    # A file that is no picture: a labelled tile, then refused by its bytes, named, and kept in the tray to delete.
+    driver.find_element(By.ID, "files").send_keys(str(fixtures / "clean.txt"))
+    driver.find_element(By.ID, "files").send_keys(str(fixtures / "clean.png"))
+    c.wait(lambda: tile("clean.txt").find_element(By.CSS_SELECTOR, ".thumb").text == "Bilde", "a labelled tile", timeout=10)
+    driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: "Side 1: Filen er ikke et bilde" in driver.find_element(By.ID, "upload-problem").text, "the refused page is named",
+           timeout=20)
+    c.expect(names() == ["clean.txt", "clean.png"], "the pages stay in the tray")
+    for _ in range(2):
+        driver.find_element(By.CSS_SELECTOR, "#tray-pages button[data-action=delete]").click()
+    c.wait(lambda: not names(), "the tray is empty again", timeout=5)
+    c.open("/upload")
+    driver.find_element(By.ID, "files").send_keys("\n".join(str(fixtures / n) for n in ("skew.jpg", "clean.png", "photo2.jpg")))
+    driver.find_element(By.ID, "camera").send_keys(str(REPO / "samples/innkalling-foto.jpg"))
+    c.wait(lambda: names() == ["skew.jpg", "clean.png", "photo2.jpg", "innkalling-foto.jpg"], "four pages in the tray", timeout=10)
+    c.wait(lambda: len(driver.find_elements(By.CSS_SELECTOR, "#tray-pages .thumb img")) == 4, "a picture of each page", timeout=20)
+    driver.find_element(By.ID, "files").send_keys(str(REPO / "samples/vedtak-digital.pdf"))
+    c.wait(lambda: len(names()) == 5, "a PDF joins the tray", timeout=10)
+    c.expect(tile("vedtak-digital.pdf").find_element(By.CSS_SELECTOR, ".thumb").text == "PDF", "a PDF gets a labelled tile")
+    tile("vedtak-digital.pdf").find_element(By.CSS_SELECTOR, "button[data-action=delete]").click()
+    c.wait(lambda: len(names()) == 4, "the PDF is deleted again", timeout=5)
+    for button in driver.find_elements(By.CSS_SELECTOR, "#tray-pages button"):
+        c.expect(button.size["height"] >= 44, f"a large button: {button.text} {button.size}")
+    driver.execute_script("window.scrollTo(0, 0)")
+    c.shot("11-capture-tray")
+
+    c.step("capture: move a page up with the buttons, then drag one with the mouse and one with a finger")
+    up = tile("photo2.jpg").find_element(By.CSS_SELECTOR, "button[data-action=up]")
+    up.click()
+    c.wait(lambda: "plass 2 av 4" in said(), "the new place is said aloud", timeout=5)
+    active = driver.switch_to.active_element
+    c.expect(active.get_attribute("data-action") == "up", "the focus stays on «Flytt opp» for the next press")
+    active.click()
+    c.wait(lambda: names()[0] == "photo2.jpg" and "plass 1 av 4" in said(), "moved to the top", timeout=5)
+    c.expect(not tile("photo2.jpg").find_element(By.CSS_SELECTOR, "button[data-action=up]").is_enabled(),
+             "the first page cannot move further up")
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", tile("photo2.jpg"))
+    moved, target = tile("clean.png").find_element(By.CSS_SELECTOR, ".thumb"), tile("photo2.jpg").find_element(By.CSS_SELECTOR, ".thumb")
+    # Held by its picture and let go over the upper half of the first page's: it goes before it.
+    ActionChains(driver).click_and_hold(moved).pause(0.2).move_to_element_with_offset(target, 0, -30).pause(0.2) \
+        .move_to_element_with_offset(target, 0, -40).pause(0.2).release().perform()
+    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "skew.jpg", "innkalling-foto.jpg"], "dragged to the top", timeout=5)
+    # And with a finger: the last page before the third.
+    driver.execute_script("arguments[0].scrollIntoView({block: 'start'})", tile("skew.jpg"))
+    moved, target = tile("innkalling-foto.jpg").find_element(By.CSS_SELECTOR, ".thumb"), tile("skew.jpg").find_element(By.CSS_SELECTOR, ".thumb")
+    finger = ActionBuilder(driver, mouse=PointerInput(interaction.POINTER_TOUCH, "finger"))
+    finger.pointer_action.move_to(moved).pointer_down().pause(0.2).move_to(target, 0, -30).pause(0.2) \
+        .move_to(target, 0, -40).pause(0.2).pointer_up()
+    finger.perform()
+    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "innkalling-foto.jpg", "skew.jpg"], "dragged by touch", timeout=5)
+
+    c.step("capture: delete one page and retake another")
+    tile("innkalling-foto.jpg").find_element(By.CSS_SELECTOR, "button[data-action=delete]").click()
+    c.wait(lambda: names() == ["clean.png", "photo2.jpg", "skew.jpg"] and "slettet" in said(), "the page is gone", timeout=5)
+    tile("clean.png").find_element(By.CSS_SELECTOR, "input[data-action=retake]").send_keys(str(fixtures / "photo.jpg"))
+    c.wait(lambda: names() == ["photo.jpg", "photo2.jpg", "skew.jpg"] and "byttet ut" in said(), "the page is replaced in its place",
+           timeout=5)
+    c.expect(driver.find_element(By.CSS_SELECTOR, "input[name=grouping][value=one]").is_selected()
+             and "Send 3 sider som ett brev" in driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").text,
+             "one letter of three pages is what will be sent")
+    c.shot("11-capture-ordered")
+
+    c.step("capture: send as one letter; its pages come out in the tray's order")
+    driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: "arkivert" in driver.find_element(By.ID, "progress").text, "the letter filed", timeout=180)
+    c.expect(not names() and driver.find_element(By.ID, "tray").get_attribute("hidden") is not None, "the tray is empty after sending")
+    c.shot("11-capture-sent")
+    driver.find_element(By.CSS_SELECTOR, "#progress li a[href^='/documents/']").click()
+    c.wait(lambda: driver.find_elements(By.ID, "text"), "the letter's page")
+    text = driver.find_element(By.ID, "text").text
+    where = [text.find(word) for word in ("Bjørkeli", "Eikelund", "Fossheim")]
+    c.expect(-1 not in where and where == sorted(where) and "Granlia" not in text and "Vestlia" not in text,
+             f"the letter's pages in the tray's order, the deleted and the replaced page left out: {where}")
+    c.expect(len(driver.find_elements(By.CSS_SELECTOR, ".pages img")) == 3, "three page images")
+
+    c.step("capture: at desktop size the pages stand in a row; drag and buttons work there too")
+    driver.set_window_size(1280, 800)
+    try:
+        c.open("/upload")
+        driver.find_element(By.ID, "files").send_keys("\n".join(str(fixtures / n) for n in ("skew.jpg", "clean.png", "photo2.jpg")))
+        c.wait(lambda: names() == ["skew.jpg", "clean.png", "photo2.jpg"], "three pages in the tray", timeout=10)
+        first, last = tile("skew.jpg").rect, tile("photo2.jpg").rect
+        c.expect(abs(first["y"] - last["y"]) < 2 and last["x"] > first["x"], "the pages side by side")
+        moved, target = tile("photo2.jpg").find_element(By.CSS_SELECTOR, ".thumb"), tile("skew.jpg").find_element(By.CSS_SELECTOR, ".thumb")
+        # Let go over the left half of the first page: it goes before it.
+        ActionChains(driver).click_and_hold(moved).pause(0.2).move_to_element_with_offset(target, -30, 0).pause(0.2) \
+            .move_to_element_with_offset(target, -40, 0).pause(0.2).release().perform()
+        c.wait(lambda: names() == ["photo2.jpg", "skew.jpg", "clean.png"], "dragged to the front of the row", timeout=5)
+        tile("skew.jpg").find_element(By.CSS_SELECTOR, "button[data-action=down]").click()
+        c.wait(lambda: names() == ["photo2.jpg", "clean.png", "skew.jpg"] and "plass 3 av 3" in said(), "moved on with «Flytt ned»",
+               timeout=5)
+        for _ in range(3):
+            driver.find_element(By.CSS_SELECTOR, "#tray-pages button[data-action=delete]").click()
+        c.expect(not names(), "every page deleted")
+    finally:
+        driver.set_window_size(*PHONE)
+
+    c.step("capture: the same form without JavaScript")
+    driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": True})
+    c.scripts_off = True
+    try:
+        c.open("/upload")
+        driver.find_element(By.ID, "files").send_keys(str(fixtures / "photo2.jpg"))
+        c.shot("12-upload-noscript")
+        driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+        c.wait(lambda: "mottatt=" in driver.current_url and "Mottatt" in c.text(), "the page says the letter was received", timeout=30)
+
+        def filed():
+            driver.refresh()
+            return "arkivert" in c.text() or "fantes fra før" in c.text()
+        c.wait(filed, "the letter sent without JavaScript is read", timeout=120)
+        c.shot("12-upload-noscript-received")
+    finally:
+        c.scripts_off = False
+        driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -546,6 +706,7 @@ def main():
             return found and "Prøv igjen" in found[0].text
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
+        capture(c, driver, base)
         c.step(f"accessibility: {c.checked} pages checked by axe-core; of minor or moderate impact: "
                + (", ".join(f"{k} ({v})" for k, v in sorted(c.lesser.items())) or "none"))
         if c.violations:

@@ -7,7 +7,8 @@ import Hummingbird
 /// lock), sends a browser without one to the sign-in page (unless the page is one of the open
 /// sign-in pages), and lets a request that changes something through only when it comes from
 /// this site (`Origin`, else `Referer`) and, once signed in, carries the session's CSRF token
-/// (form field `_csrf`, or the `X-CSRF-Token` header of a script).
+/// (form field `_csrf`, or the `X-CSRF-Token` header of a script; for the upload form, whose
+/// body is streamed, its handler checks the field: see ``WebContext/formToken``).
 struct PageSession: RouterMiddleware {
     typealias Context = WebContext
     static let cookie = "arkivator_okt"
@@ -29,6 +30,12 @@ struct PageSession: RouterMiddleware {
         var request = request
         if changes, required {
             var sent = request.headers[.csrfToken]
+            if sent == nil, Self.streamsItsForm(request) {
+                // The upload form without script: its body (photos) is read as it arrives, and
+                // its handler checks `_csrf`, the form's first field, before it keeps anything.
+                context.formToken = session.csrf
+                return try await next(request, context)
+            }
             if sent == nil {
                 let body = try await request.body.collect(upTo: context.maxUploadSize)
                 request.body = RequestBody(buffer: body)
@@ -37,6 +44,13 @@ struct PageSession: RouterMiddleware {
             guard let sent, Self.constantTimeEqual(sent, session.csrf) else { throw HTTPError(.forbidden) }
         }
         return try await next(request, context)
+    }
+
+    /// The one form whose body is too large to read before it is handled: the upload page's,
+    /// sent as `multipart/form-data` to `/upload`.
+    static func streamsItsForm(_ request: Request) -> Bool {
+        request.method == .post && request.uri.path == "/upload"
+            && request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
     /// The session the request's cookie names, if it is still alive.
