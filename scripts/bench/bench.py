@@ -11,8 +11,8 @@ Three runs over the same page images (every file in the images folder, sorted):
                        broken binary fails fast.
   tesseract (OMP=1)    `tesseract IMG - -l nor` page by page, OMP_THREAD_LIMIT=1
   tesseract (defaults) the same without OMP_THREAD_LIMIT (its own threading); --skip-default leaves it out
-Then the peak RSS on three 59.5-megapixel pages made here (scripts/bench/big_pages.py; --skip-big leaves it
-out).  Then the corpus's JPEG pages as they are and each wrapped unchanged in a one-page PDF (sized so that
+Then the peak RSS on three 59.5-megapixel pages made here, in every format read
+(scripts/bench/big_pages.py; --skip-big leaves it out).  Then the corpus's JPEG pages as they are and each wrapped unchanged in a one-page PDF (sized so that
 300 DPI gives the same pixels), each twice in the order image, PDF, PDF, image: arkivator's pages/min
 for PDF input against image input, target >= 0.9x (--skip-pdf leaves it out).
 It prints pages, seconds and pages/min per run, the speed-ups against the targets (>= 1.7x vs OMP=1,
