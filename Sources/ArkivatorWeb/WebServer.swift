@@ -117,6 +117,7 @@ public struct WebServer: Sendable {
         addSignInRoutes(open: open, pages: pages)
         addLibraryRoutes(pages: pages)
         addDocumentRoutes(pages: pages)
+        addRecropRoutes(pages: pages)
         addReviewRoutes(pages: pages)
         addFamilyRoutes(pages: pages)
         addSettingsRoutes(pages: pages)

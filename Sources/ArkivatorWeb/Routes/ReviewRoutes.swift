@@ -10,16 +10,18 @@ extension WebServer {
         let store = self.store, templates = self.templates
         pages.get("/review") { _, context -> Response in
             let words = Words(templates, context)
-            let found = try await store.read { library -> (Int, LibraryDocument?, [String]) in
+            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [DocumentOriginal]) in
                 let waiting = try library.count(DocumentFilter(waitingForReview: true))
                 let next = try library.list(DocumentFilter(waitingForReview: true), limit: 1).first
-                return (waiting, try next.map { try library.document($0.id) }, try library.familyMembers().map(\.name))
+                return (waiting, try next.map { try library.document($0.id) }, try library.familyMembers().map(\.name),
+                        try next.map { try library.originals(of: $0.id) } ?? [])
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
             }
-            let model = ReviewView(document, waiting: found.0, household: found.2, words: words)
-            return templates.page("review", title: words["review"], model: model, context: context, section: "review")
+            let model = ReviewView(document, waiting: found.0, household: found.2, words: words, originals: found.3)
+            return templates.page("review", title: words["review"], model: model, context: context, scripts: ["recrop.js"],
+                                  section: "review")
         }
         pages.post("/review/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
@@ -45,8 +47,10 @@ extension WebServer {
         let images: [[String: String]]
         let hasText: Bool
         let textParts: [Piece]
+        let photos: [PhotoView]
+        let hasPhotos: Bool
 
-        init(_ document: LibraryDocument, waiting: Int, household: [String], words: Words) {
+        init(_ document: LibraryDocument, waiting: Int, household: [String], words: Words, originals: [DocumentOriginal] = []) {
             id = document.shortID
             title = document.title
             waitingText = words.text("\(waiting) venter", "\(waiting) waiting")
@@ -56,6 +60,8 @@ extension WebServer {
             hasImages = !images.isEmpty
             textParts = Piece.lowConfidence(document.text, ranges: document.lowConfidence)
             hasText = !document.text.isEmpty
+            photos = PhotoView.photos(document, originals: originals, words: words, back: "/review")
+            hasPhotos = !photos.isEmpty
         }
 
         /// Why the letter waits, in words.

@@ -17,8 +17,12 @@ struct DocumentView {
     let hasText: Bool
     let textParts: [Piece]
     let files: [[String: String]]
+    /// Each page's photo as taken (see ``PhotoView``).
+    let photos: [PhotoView]
+    let hasPhotos: Bool
 
-    init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil) {
+    init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil,
+         originals: [DocumentOriginal] = []) {
         id = document.shortID
         self.notice = notice
         self.problem = problem
@@ -54,6 +58,8 @@ struct DocumentView {
             }
             return ["href": "/documents/\(document.shortID)/files/\(index)", "label": label]
         }
+        photos = PhotoView.photos(document, originals: originals, words: words)
+        hasPhotos = !photos.isEmpty
     }
 
     /// The page images, each linking to itself at full size (to zoom on a phone).

@@ -146,6 +146,8 @@ extension DocumentView: MustacheParent {
         case "hasText": hasText
         case "textParts": textParts
         case "files": files
+        case "photos": photos
+        case "hasPhotos": hasPhotos
         default: nil
         }
     }
@@ -193,6 +195,8 @@ extension WebServer.ReviewView: MustacheParent {
         case "images": images
         case "hasText": hasText
         case "textParts": textParts
+        case "photos": photos
+        case "hasPhotos": hasPhotos
         default: nil
         }
     }

@@ -1,0 +1,176 @@
+import ArkivatorArchive
+import ArkivatorCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A file of a document as it was received (a phone's JPEG or HEIC, a PNG, a PDF …), before
+/// it is kept with the library.
+public struct ReceivedOriginal: Sendable {
+    /// The file's name as received.
+    public var name: String
+    /// The format its content is (`jpeg`, `heic`, `pdf` …, as `ImageFormat` names it).
+    public var format: String
+    public var bytes: [UInt8]
+
+    public init(name: String, format: String, bytes: [UInt8]) {
+        self.name = name
+        self.format = format
+        self.bytes = bytes
+    }
+}
+
+/// A document's file as received, kept byte for byte in the library folder
+/// (`Originaler/<id>/<number>.<ext>`, or in the trash with the document): never uploaded, gone
+/// when the document is purged.
+public struct DocumentOriginal: Sendable, Equatable {
+    /// 1… in the order the files were received.
+    public var number: Int
+    /// The file's name as received (for the download).
+    public var name: String
+    /// `jpeg`, `png`, `tiff`, `webp`, `heic`, `pdf`, `gif` or `bmp`.
+    public var format: String
+    /// Absolute path.
+    public var path: String
+
+    public var url: URL { URL(fileURLWithPath: path) }
+
+    public init(number: Int, name: String, format: String, path: String) {
+        self.number = number
+        self.name = name
+        self.format = format
+        self.path = path
+    }
+
+    /// The MIME type of the content.
+    public var contentType: String {
+        switch format {
+        case "jpeg": "image/jpeg"
+        case "png": "image/png"
+        case "tiff": "image/tiff"
+        case "webp": "image/webp"
+        case "heic": "image/heic"
+        case "pdf": "application/pdf"
+        case "gif": "image/gif"
+        case "bmp": "image/bmp"
+        default: "application/octet-stream"
+        }
+    }
+
+    /// The file name ending for the format.
+    static func fileExtension(_ format: String) -> String {
+        switch format {
+        case "jpeg": "jpg"
+        case "png", "tiff", "webp", "heic", "pdf", "gif", "bmp": format
+        default: "bin"
+        }
+    }
+}
+
+extension Library {
+    /// The folder the documents' originals are kept in: `<library>/Originaler`, one folder per
+    /// document below it.
+    public var originalsRoot: URL { location.directory.appendingPathComponent("Originaler", isDirectory: true) }
+
+    /// The originals of a document, in the order received (empty when none were kept).
+    public func originals(of id: String) throws -> [DocumentOriginal] {
+        try withReader { database in try originals(ofRow: try resolve(id, in: database), in: database) }
+    }
+
+    func originals(ofRow id: Int, in database: Database) throws -> [DocumentOriginal] {
+        try database.rows("SELECT number, name, format, path FROM document_originals WHERE document_id = ? ORDER BY number",
+                          [id]).compactMap { row in
+            guard let number = row[0].int, let path = row[3].string else { return nil }
+            return DocumentOriginal(number: number, name: row[1].string ?? "", format: row[2].string ?? "",
+                                    path: paths.resolved(path))
+        }
+    }
+
+    // MARK: Filing
+
+    /// Where a new document's originals go: `Originaler/<short id>/<number>.<ext>`.
+    func keptOriginals(_ originals: [ReceivedOriginal], of document: LibraryDocument) -> [DocumentOriginal] {
+        let folder = originalsRoot.appendingPathComponent(ShortID.of(document.sha256), isDirectory: true)
+        return originals.enumerated().map { index, original in
+            DocumentOriginal(number: index + 1, name: Redaction.redact(original.name), format: original.format,
+                             path: folder.appendingPathComponent("\(index + 1).\(DocumentOriginal.fileExtension(original.format))").path)
+        }
+    }
+
+    /// Writes the originals (flushed; never over an existing file). On failure what was written
+    /// goes again.
+    func writeOriginals(_ originals: [ReceivedOriginal], to kept: [DocumentOriginal]) throws {
+        guard let first = kept.first else { return }
+        do {
+            try AtomicFile.createDirectory(first.url.deletingLastPathComponent())
+            for (original, place) in zip(originals, kept) {
+                try AtomicFile.write(original.bytes, to: place.url, overwrite: false)
+            }
+        } catch {
+            removeOriginals(kept)
+            throw error
+        }
+    }
+
+    func recordOriginals(_ kept: [DocumentOriginal], of id: Int, in database: Database) throws {
+        for original in kept {
+            try database.execute("INSERT INTO document_originals (document_id, number, name, format, path) VALUES (?, ?, ?, ?, ?)",
+                                 [id, original.number, original.name, original.format, paths.stored(original.path)])
+        }
+    }
+
+    /// Overwrites and removes originals, and their folder when it is left empty.
+    func removeOriginals(_ originals: [DocumentOriginal]) {
+        for original in originals { Shredder.shred(original.path) }
+        for folder in Set(originals.map { $0.url.deletingLastPathComponent() }) { _ = rmdir(folder.path) }
+    }
+
+    // MARK: Trash
+
+    /// The moves that take a document's originals into its trash folder (`original-<n>-<name>`),
+    /// or back to `Originaler/<id>/` from it.
+    func originalMoves(_ originals: [DocumentOriginal], to folder: URL) throws -> [OriginalMove] {
+        guard !originals.isEmpty else { return [] }
+        try AtomicFile.createDirectory(folder)
+        let inTrash = folder.standardizedFileURL.path.hasPrefix(trashRoot.standardizedFileURL.path + "/")
+        return originals.map { original in
+            let name = inTrash ? "original-\(original.number)-\(original.url.lastPathComponent)"
+                : "\(original.number).\(DocumentOriginal.fileExtension(original.format))"
+            return OriginalMove(number: original.number, from: original.url, to: folder.appendingPathComponent(name))
+        }
+    }
+
+    /// One original's move, to or from the trash.
+    struct OriginalMove {
+        var number: Int
+        var from: URL
+        var to: URL
+        var pair: (from: URL, to: URL) { (from, to) }
+    }
+
+    /// Records where moved originals now are (in the caller's transaction).
+    func recordOriginalMoves(_ moves: [OriginalMove], of id: Int, in database: Database) throws {
+        for move in moves {
+            try database.execute("UPDATE document_originals SET path = ? WHERE document_id = ? AND number = ?",
+                                 [paths.stored(move.to.path), id, move.number])
+        }
+    }
+
+    /// Removes the originals of a document (its fødselsnummer may show on them: `redact` hides
+    /// it everywhere, so the photo as taken goes), with their rows.
+    public func forgetOriginals(_ id: String) throws {
+        let (row, kept): (Int, [DocumentOriginal]) = try withReader { database in
+            let row = try resolve(id, in: database)
+            return (row, try self.originals(ofRow: row, in: database))
+        }
+        guard !kept.isEmpty else { return }
+        try withDatabase { database in
+            try database.execute("DELETE FROM document_originals WHERE document_id = ?", [row])
+            try database.execute("UPDATE pages SET original = NULL, original_page = NULL WHERE document_id = ?", [row])
+        }
+        removeOriginals(kept)
+    }
+}
