@@ -38,13 +38,14 @@ extension Library {
             throw existing.trashed ? LibraryFailure.inTrash(existing.title, id: existing.id)
                                    : LibraryFailure.duplicate(existing.title, id: existing.id)
         }
-        let kept = keptOriginals(originals, of: document)
-        let intent = try beginIntent("file", paths: kept.map { paths.stored($0.path) })
+        let places = keptOriginals(originals, of: document)
+        let intent = try beginIntent("file", paths: places.map { paths.stored($0.path) })
         defer { endIntent(intent) }
         let files: [ArchivedFile]
+        let kept: [DocumentOriginal]
         do {
-            try writeOriginals(originals, to: kept)
-            files = try write(FilingReservation(library: self, intent: intent, kept: kept.map { $0.url }))
+            kept = try writeOriginals(originals, to: places)
+            files = try write(FilingReservation(library: self, intent: intent, kept: places.map { $0.url }))
         } catch {
             // Whatever the writer had published under the names it reserved goes too.
             _ = try? withDatabase { database in try undo(intent: intent, in: database) }

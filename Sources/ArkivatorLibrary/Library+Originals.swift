@@ -1,5 +1,6 @@
 import ArkivatorArchive
 import ArkivatorCore
+internal import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -10,16 +11,30 @@ import Darwin
 /// A file of a document as it was received (a phone's JPEG or HEIC, a PNG, a PDF …), before
 /// it is kept with the library.
 public struct ReceivedOriginal: Sendable {
+    /// Where its bytes are.
+    public enum Content: Sendable {
+        case bytes([UInt8])
+        /// The file as received, copied when the document is filed if its content still has
+        /// this SHA-256 (lower-case hex): the pipeline holds no file's bytes until then.
+        case file(URL, sha256: String)
+    }
+
     /// The file's name as received.
     public var name: String
     /// The format its content is (`jpeg`, `heic`, `pdf` …, as `ImageFormat` names it).
     public var format: String
-    public var bytes: [UInt8]
+    public var content: Content
 
     public init(name: String, format: String, bytes: [UInt8]) {
         self.name = name
         self.format = format
-        self.bytes = bytes
+        self.content = .bytes(bytes)
+    }
+
+    public init(name: String, format: String, file: URL, sha256: String) {
+        self.name = name
+        self.format = format
+        self.content = .file(file, sha256: sha256)
     }
 }
 
@@ -100,19 +115,64 @@ extension Library {
         }
     }
 
-    /// Writes the originals (flushed; never over an existing file). On failure what was written
-    /// goes again.
-    func writeOriginals(_ originals: [ReceivedOriginal], to kept: [DocumentOriginal]) throws {
-        guard let first = kept.first else { return }
+    /// Writes the originals (flushed; never over an existing file) and returns those written: a
+    /// file that changed since it was read (another SHA-256) is not kept, since it is no longer
+    /// what was received. On failure what was written goes again.
+    func writeOriginals(_ originals: [ReceivedOriginal], to places: [DocumentOriginal]) throws -> [DocumentOriginal] {
+        guard let first = places.first else { return [] }
+        var written: [DocumentOriginal] = []
         do {
             try AtomicFile.createDirectory(first.url.deletingLastPathComponent())
-            for (original, place) in zip(originals, kept) {
-                try AtomicFile.write(original.bytes, to: place.url, overwrite: false)
+            for (original, place) in zip(originals, places) {
+                switch original.content {
+                case .bytes(let bytes):
+                    try AtomicFile.write(bytes, to: place.url, overwrite: false)
+                case .file(let source, let sha256):
+                    guard try Self.copy(source, to: place.url, sha256: sha256) else { continue }
+                }
+                written.append(place)
             }
         } catch {
-            removeOriginals(kept)
+            removeOriginals(places)
             throw error
         }
+        return written
+    }
+
+    /// Copies `source` to `target` a chunk at a time through a flushed temporary file, when its
+    /// content has the SHA-256 `expected`; false (nothing written) when it has not, or it cannot
+    /// be read any more.
+    private static func copy(_ source: URL, to target: URL, sha256 expected: String) throws -> Bool {
+        guard let input = try? FileHandle(forReadingFrom: source) else { return false }
+        defer { try? input.close() }
+        let temporary = AtomicFile.makeTemporaryURL(beside: target)
+        guard FileManager.default.createFile(atPath: temporary.path, contents: nil, attributes: [.posixPermissions: 0o600]),
+              let output = try? FileHandle(forWritingTo: temporary) else {
+            throw AtomicFileError(errno: errno, operation: "open", path: target.path)
+        }
+        var hasher = SHA256()
+        do {
+            defer { try? output.close() }
+            while let chunk = try input.read(upToCount: 1 << 20), !chunk.isEmpty {
+                hasher.update(data: chunk)
+                try output.write(contentsOf: chunk)
+            }
+        } catch {
+            _ = unlink(temporary.path)
+            throw AtomicFileError(errno: EIO, operation: "write", path: target.path)
+        }
+        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        guard digest == expected else {
+            _ = unlink(temporary.path)
+            return false
+        }
+        do {
+            try AtomicFile.publish(temporary: temporary, to: target, overwrite: false)
+        } catch {
+            _ = unlink(temporary.path)
+            throw error
+        }
+        return true
     }
 
     func recordOriginals(_ kept: [DocumentOriginal], of id: Int, in database: Database) throws {

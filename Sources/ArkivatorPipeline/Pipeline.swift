@@ -293,7 +293,7 @@ private final class Run: Sendable {
             state.assemblies[index].originalPDF = originalPDF
             if options.archive?.library != nil, options.archive?.redact == false {
                 state.assemblies[index].originals = files.map {
-                    ReceivedOriginal(name: $0.url.lastPathComponent, format: $0.format.rawValue, bytes: $0.bytes)
+                    ReceivedOriginal(name: $0.url.lastPathComponent, format: $0.format.rawValue, file: $0.url, sha256: $0.sha256)
                 }
             }
             state.queue.insert(contentsOf: jobs, at: 0)

@@ -22,7 +22,6 @@ document.addEventListener("DOMContentLoaded", () => {
         const handle = handles[index];
         handle.style.left = `${(x / width) * 100}%`;
         handle.style.top = `${(y / height) * 100}%`;
-        handle.setAttribute("aria-valuetext", `${Math.round(x)}, ${Math.round(y)}`);
         field(`x${index + 1}`).value = Math.round(x);
         field(`y${index + 1}`).value = Math.round(y);
       });
