@@ -196,7 +196,9 @@ extension Library {
         guard !originals.isEmpty else { return [] }
         try AtomicFile.createDirectory(folder)
         let inTrash = folder.standardizedFileURL.path.hasPrefix(trashRoot.standardizedFileURL.path + "/")
-        return originals.map { original in
+        // An original that is not where the database says (a library restored from a backup) stays
+        // as recorded; `reindex --adopt` links it to where it is.
+        return originals.filter { FileManager.default.fileExists(atPath: $0.path) }.map { original in
             let name = inTrash ? "original-\(original.number)-\(original.url.lastPathComponent)"
                 : "\(original.number).\(DocumentOriginal.fileExtension(original.format))"
             return OriginalMove(number: original.number, from: original.url, to: folder.appendingPathComponent(name))
@@ -216,6 +218,43 @@ extension Library {
         for move in moves {
             try database.execute("UPDATE document_originals SET path = ? WHERE document_id = ? AND number = ?",
                                  [paths.stored(move.to.path), id, move.number])
+        }
+    }
+
+    // MARK: Adoption
+
+    /// Whether a file is a document's original: in `Originaler/`, or `original-…` in the trash.
+    func isOriginalPath(_ path: String) -> Bool {
+        let standard = URL(fileURLWithPath: path).standardizedFileURL
+        if standard.path.hasPrefix(originalsRoot.standardizedFileURL.path + "/") { return true }
+        return standard.path.hasPrefix(trashRoot.standardizedFileURL.path + "/") && standard.lastPathComponent.hasPrefix("original-")
+    }
+
+    /// Links the originals found on disk for a document to its row (after a restore from a
+    /// backup): `Originaler/<id>/<n>.<ext>`, or `Papirkurv/<id>/original-<n>-…` in the trash.
+    /// With one original, pages not yet linked are its pages in order.
+    func adoptOriginals(ofRow id: Int, sha256: String, in database: Database) throws {
+        let short = ShortID.of(sha256)
+        var found: [Int: String] = [:]
+        for path in Self.plainFiles(under: originalsRoot.appendingPathComponent(short, isDirectory: true)) {
+            let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+            if let number = Int(name) { found[number] = path }
+        }
+        for path in Self.plainFiles(under: trashRoot.appendingPathComponent(short, isDirectory: true)) {
+            let parts = URL(fileURLWithPath: path).lastPathComponent.split(separator: "-", maxSplits: 2)
+            if parts.count == 3, parts[0] == "original", let number = Int(parts[1]) { found[number] = path }
+        }
+        for (number, path) in found {
+            let ending = URL(fileURLWithPath: path).pathExtension.lowercased()
+            try database.execute("""
+                INSERT INTO document_originals (document_id, number, name, format, path) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (document_id, number) DO UPDATE SET path = excluded.path
+                """, [id, number, URL(fileURLWithPath: path).lastPathComponent, ending == "jpg" ? "jpeg" : ending,
+                      paths.stored(path)])
+        }
+        if found.count == 1, let number = found.keys.first {
+            try database.execute("UPDATE pages SET original = ?, original_page = number WHERE document_id = ? AND original IS NULL",
+                                 [number, id])
         }
     }
 

@@ -161,6 +161,8 @@ extension Library {
             if let root = ArchiveLayout.root(of: [file]), !root.path.hasPrefix(trashRoot.path) { roots.insert(root) }
         }
         for root in roots { Self.removeEmptyFolders(root) }
+        // Every file there is arkivator's own, known to this database or not (filed after a backup).
+        for path in Self.plainFiles(under: originalsRoot) { Shredder.shred(path) }
         Self.removeEmptyFolders(originalsRoot)
         try? FileManager.default.removeItem(at: trashRoot)
         removeStaleSnapshots()
