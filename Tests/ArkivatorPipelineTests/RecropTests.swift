@@ -84,10 +84,6 @@ import Testing
                 .compactMap { $0 as? String }.filter { AtomicFile.isTemporaryName(URL(fileURLWithPath: $0).lastPathComponent) } ?? []
             #expect(leftovers.isEmpty)
 
-            // Turned by a quarter, then the whole picture: the stored outline follows.
-            let whole = try household.recrop(wrongID, page: 1, .init(quarterTurns: 0, whole: true))
-            #expect(whole.pages.first?.crop?.isWhole == true)
-
             // Refusals in words: corners that make no sheet, a page that is not there.
             #expect(throws: RecropFailure.badCorners(PageCrop(corners: [[0, 0], [10, 0], [10, 10], [0, 10]], quarterTurns: 0,
                                                               width: 1800, height: 2400, source: .user).problem)) {
