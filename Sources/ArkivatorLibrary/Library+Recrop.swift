@@ -86,9 +86,9 @@ extension Library {
             endIntent(intent)
             throw error
         }
-        // Committed: the new contents take their places (finished by recovery after a crash).
-        PageReplacement.place(staged)
-        endIntent(intent)
+        // Committed: the new contents take their places. One that cannot now (finished by the
+        // recovery after a crash) keeps the intent, so the next open of the library finishes it.
+        if PageReplacement.place(staged) { endIntent(intent) }
         return try document(old.sha256)
     }
 
@@ -172,11 +172,18 @@ enum PageReplacement {
         case committed = "replace-committed"
     }
 
-    /// Puts each staged file in its place (replacing the old content at once).
-    static func place(_ staged: [(temporary: URL, target: URL)]) {
-        for item in staged where rename(item.temporary.path, item.target.path) == 0 {
+    /// Puts each staged file in its place (replacing the old content at once); false when one
+    /// could not be.
+    static func place(_ staged: [(temporary: URL, target: URL)]) -> Bool {
+        var all = true
+        for item in staged {
+            guard rename(item.temporary.path, item.target.path) == 0 else {
+                all = false
+                continue
+            }
             try? AtomicFile.syncDirectory(item.target.deletingLastPathComponent())
         }
+        return all
     }
 
     /// Recovery of an intent a crashed process left: a prepared one's temporaries are removed
