@@ -128,22 +128,32 @@ public struct PageCleaner: Sendable {
 
     /// Cleans a page: the gray copy is what is cleaned; the colour copy is read for coloured marks
     /// and then let go (``PagePixels/releaseColour()``), so a large page holds no colour after.
-    public func clean(_ page: PagePixels) throws(ImagingError) -> CleanedPage {
+    ///
+    /// With `given` (corners set by hand, in the page's pixels) the sheet detector is not asked:
+    /// that quadrilateral is flattened to a rectangle; corners at the picture's own corners keep
+    /// the whole picture, as a scan.
+    public func clean(_ page: PagePixels, sheet given: Quad? = nil) throws(ImagingError) -> CleanedPage {
         let gray = page.gray
         var report = CleanupReport(sheet: nil, estimatedDPI: 0, scale: 1, skewDegrees: 0, quarterTurns: 0)
 
         // 1. A sheet on a background (phone photo) is flattened and cropped; a scan fills the
         // image and is only brought to about 300 DPI. One projective transform flattens, crops
         // and scales a sheet at once.
-        let analysis = try gray.analysisCopy(longSide: 600)
-        let small = try analysis.image.grayBytes()
+        let located: Quad?
+        if let given {
+            located = given.isWhole(width: gray.width, height: gray.height) ? nil : given
+        } else {
+            let analysis = try gray.analysisCopy(longSide: 600)
+            let small = try analysis.image.grayBytes()
+            located = sheetDetector.detect(gray: small, width: analysis.image.width, height: analysis.image.height)
+                .map { $0.scaled(by: 1 / analysis.scale) }
+        }
         let placed: Image
         /// Places a mask made at `scale` of the page the way the page was placed.
         let placeMask: (Image, Double) throws(ImagingError) -> Image
         let xHeight: Double
         var sheet: Quad?
-        if let found = sheetDetector.detect(gray: small, width: analysis.image.width, height: analysis.image.height) {
-            let quad = found.scaled(by: 1 / analysis.scale)
+        if let quad = located {
             let size = quad.meanSize
             let (factor, x) = try measure(gray, inside: quad.corners, pageSize: size, recorded: nil, into: &report)
             report.sheet = quad

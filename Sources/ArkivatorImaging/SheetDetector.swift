@@ -27,6 +27,13 @@ public struct Quad: Sendable, Equatable, Codable {
         return Quad(topLeft: s(topLeft), topRight: s(topRight), bottomRight: s(bottomRight), bottomLeft: s(bottomLeft))
     }
 
+    /// True when the corners are a `width × height` picture's own (within half a pixel).
+    public func isWhole(width: Int, height: Int) -> Bool {
+        let w = Double(width), h = Double(height)
+        let expected = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)]
+        return zip(corners, expected).allSatisfy { abs($0.x - $1.x) < 0.5 && abs($0.y - $1.y) < 0.5 }
+    }
+
     /// Mean lengths of the top and bottom edges, and of the left and right edges.
     public var meanSize: (width: Double, height: Double) {
         func d(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }

@@ -31,11 +31,12 @@ extension Library {
     }
 
     func unknownFiles(in database: Database) throws -> [String] {
-        let known = Set(try database.rows("SELECT path FROM document_files").compactMap {
+        let known = Set(try database.rows("SELECT path FROM document_files UNION ALL SELECT path FROM document_originals").compactMap {
             $0[0].string.map { URL(fileURLWithPath: paths.resolved($0)).standardizedFileURL.path }
         })
         var roots = try archiveRoots(in: database)
         roots.insert(trashRoot)
+        roots.insert(originalsRoot)
         var found: Set<String> = []
         for root in roots {
             for path in Self.plainFiles(under: root) where !known.contains(path) { found.insert(path) }
@@ -72,8 +73,11 @@ extension Library {
         let unknown = try unknownArchiveFiles()
         let trash = trashRoot.standardizedFileURL.path + "/"
         var groups: [String: [ArchivedFile]] = [:]
+        var originals: [String] = []
         for path in unknown {
-            if path.hasPrefix(trash), let part = Self.trashPart(path) {
+            if isOriginalPath(path) {
+                originals.append(path)  // linked below, with the document they belong to
+            } else if path.hasPrefix(trash), let part = Self.trashPart(path) {
                 groups[part.key, default: []].append(part.file)
             } else if !path.hasPrefix(trash), let part = Self.archivePart(path) {
                 groups[part.key, default: []].append(part.file)
@@ -91,6 +95,16 @@ extension Library {
                 continue
             }
             try adopt(letter, files: files, members: members, trashed: key.hasPrefix(trash), into: &report)
+            try withDatabase { database in
+                if let row = try database.firstRow("SELECT id FROM documents WHERE sha256 = ?", [letter.sha256])?[0].int {
+                    try adoptOriginals(ofRow: row, sha256: letter.sha256, in: database)
+                }
+            }
+        }
+        let stillUnknown = Set(try unknownArchiveFiles())
+        for path in originals where stillUnknown.contains(path) {
+            report.left.append((path, UserMessage(nb: "et bilde slik det ble tatt, uten dokument i biblioteket",
+                                                  en: "a photo as taken, with no document in the library")))
         }
         return report
     }

@@ -76,6 +76,7 @@ extension Library {
         }
         document.title = Redaction.redact(document.title)
         try rewrite(document, from: old, programVersion: programVersion)
+        try noteCorrected(changes, row: document.number)
         return try self.document(document.sha256)
     }
 

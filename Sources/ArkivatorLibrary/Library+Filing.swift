@@ -28,18 +28,24 @@ extension Library {
     ///
     /// - Throws: ``LibraryFailure`` `.duplicate` / `.inTrash` when the library already has the
     ///   document (nothing is written), or whatever `write` or the database threw.
+    ///
+    /// `originals` (the files as received) are kept in the library folder (``originalsRoot``),
+    /// announced and recorded in the same step.
     @discardableResult
-    public func file(_ document: LibraryDocument,
+    public func file(_ document: LibraryDocument, originals: [ReceivedOriginal] = [],
                      write: (FilingReservation) throws -> [ArchivedFile]) throws -> LibraryDocument {
         if let existing = try existing(sha256: document.sha256) {
             throw existing.trashed ? LibraryFailure.inTrash(existing.title, id: existing.id)
                                    : LibraryFailure.duplicate(existing.title, id: existing.id)
         }
-        let intent = try beginIntent("file", paths: [String]())
+        let places = keptOriginals(originals, of: document)
+        let intent = try beginIntent("file", paths: places.map { paths.stored($0.path) })
         defer { endIntent(intent) }
         let files: [ArchivedFile]
+        let kept: [DocumentOriginal]
         do {
-            files = try write(FilingReservation(library: self, intent: intent))
+            kept = try writeOriginals(originals, to: places)
+            files = try write(FilingReservation(library: self, intent: intent, kept: places.map { $0.url }))
         } catch {
             // Whatever the writer had published under the names it reserved goes too.
             _ = try? withDatabase { database in try undo(intent: intent, in: database) }
@@ -51,6 +57,7 @@ extension Library {
             return try withDatabase { database in
                 let (stored, terms) = try database.inTransaction {
                     let result = try insert(recorded, into: database)
+                    try recordOriginals(kept, of: result.0.number, in: database)
                     try enqueueUpload(document: result.0.number, in: database)
                     try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
                     return result
@@ -60,6 +67,7 @@ extension Library {
             }
         } catch {
             for file in files { _ = unlink(file.path) }
+            removeOriginals(kept)
             if let failure = error as? DatabaseError, failure.isUniqueConstraintViolation,
                let existing = try? existing(sha256: document.sha256) {
                 throw LibraryFailure.duplicate(existing.title, id: existing.id)
@@ -119,8 +127,11 @@ extension Library {
                                  [id, file.kind.rawValue, file.page, paths.stored(file.path)])
         }
         for page in document.pages {
-            try database.execute("INSERT INTO pages (document_id, number, ocr_confidence, width, height) VALUES (?, ?, ?, ?, ?)",
-                                 [id, page.number, page.ocrConfidence, page.width, page.height])
+            try database.execute("""
+                INSERT INTO pages (document_id, number, ocr_confidence, width, height, original, original_page, crop)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                """, [id, page.number, page.ocrConfidence, page.width, page.height, page.original, page.originalPage,
+                      try page.crop.map(Self.cropJSON)])
         }
         let terms = try index(row: id, in: database)
         var stored = document

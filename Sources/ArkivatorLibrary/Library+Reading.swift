@@ -240,10 +240,13 @@ extension Library {
         document.updatedAt = row[20].string ?? ""
         document.trashedAt = row[21].string
         document.fieldConfidence = row[22].string.flatMap { try? JSONDecoder().decode([String: Double].self, from: Data($0.utf8)) }
-        document.pages = try database.rows(
-            "SELECT number, ocr_confidence, width, height FROM pages WHERE document_id = ? ORDER BY number", [id]).map {
+        document.pages = try database.rows("""
+            SELECT number, ocr_confidence, width, height, original, original_page, crop FROM pages
+            WHERE document_id = ? ORDER BY number
+            """, [id]).map {
                 LibraryDocument.Page(number: $0[0].int ?? 0, ocrConfidence: $0[1].double, width: $0[2].int ?? 0,
-                                     height: $0[3].int ?? 0)
+                                     height: $0[3].int ?? 0, original: $0[4].int, originalPage: $0[5].int,
+                                     crop: $0[6].string.flatMap(Self.crop))
             }
         document.files = try files(of: id, in: database)
         return document

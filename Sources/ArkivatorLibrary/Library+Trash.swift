@@ -22,12 +22,14 @@ extension Library {
         try AtomicFile.createDirectory(trashRoot)
         try AtomicFile.createDirectory(folder)
         let plan = try DocumentFiling.trashPlan(document, folder: folder)
+        let originals = try originalMoves(try self.originals(of: document.sha256), to: folder)
         let origin = String(decoding: try JSONEncoder().encode(document.files.map(paths.stored)), as: UTF8.self)
-        try move(plan.moves) { database in
+        try move(plan.moves + originals.map(\.pair)) { database in
             try unindex(row: document.number, in: database)
             try database.execute("UPDATE documents SET trashed_at = ?, trash_origin = ?, updated_at = ? WHERE id = ?",
                                  [Self.now(), origin, Self.now(), document.number])
             try replaceFiles(of: document.number, with: plan.files, in: database)
+            try recordOriginalMoves(originals, of: document.number, in: database)
         }
         return try self.document(id)
     }
@@ -43,10 +45,13 @@ extension Library {
         let before = ((try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? [])
             .map(paths.resolved)
         let plan = try DocumentFiling.restorePlan(document, origin: before, defaultRoot: defaultArchiveRoot)
-        try move(plan.moves) { database in
+        let originals = try originalMoves(try self.originals(of: document.sha256),
+                                          to: originalsRoot.appendingPathComponent(document.shortID, isDirectory: true))
+        try move(plan.moves + originals.map(\.pair)) { database in
             try database.execute("UPDATE documents SET trashed_at = NULL, trash_origin = NULL, updated_at = ? WHERE id = ?",
                                  [Self.now(), document.number])
             try replaceFiles(of: document.number, with: plan.files, in: database)
+            try recordOriginalMoves(originals, of: document.number, in: database)
             let terms = try index(row: document.number, in: database)
             database.knownTerms?.formUnion(terms)
         }
@@ -72,6 +77,7 @@ extension Library {
     /// library's own folder: nothing lists it there), and goes with it here.
     func purge(_ document: LibraryDocument) throws {
         for file in document.files { Shredder.shred(file.path) }
+        removeOriginals(try originals(of: document.sha256))
         try withDatabase { database in
             try shredThumbnail(row: document.number, in: database)
             try database.inTransaction {
@@ -140,6 +146,9 @@ extension Library {
         let (documents, files, origins) = try withDatabase { database in
             let count = try database.firstRow("SELECT count(*) FROM documents")?[0].int ?? 0
             let files = try database.rows("SELECT path FROM document_files").compactMap { $0[0].string.map(paths.resolved) }
+            for path in try database.rows("SELECT path FROM document_originals").compactMap({ $0[0].string.map(paths.resolved) }) {
+                Shredder.shred(path)
+            }
             let origins = try database.rows("SELECT trash_origin FROM documents WHERE trash_origin IS NOT NULL")
                 .compactMap { $0[0].string }
                 .flatMap { (try? JSONDecoder().decode([ArchivedFile].self, from: Data($0.utf8))) ?? [] }
@@ -159,6 +168,9 @@ extension Library {
             Shredder.shred(thumbnailRoot.appendingPathComponent(name).path)
         }
         _ = rmdir(thumbnailRoot.path)
+        // Every file there is arkivator's own, known to this database or not (filed after a backup).
+        for path in Self.plainFiles(under: originalsRoot) { Shredder.shred(path) }
+        Self.removeEmptyFolders(originalsRoot)
         try? FileManager.default.removeItem(at: trashRoot)
         removeStaleSnapshots()
         let directory = location.directory

@@ -142,7 +142,7 @@ public final class Library: Sendable {
             // A writer that died may have left temporary files (a PDF made before its names were
             // reserved): no writer is running now, so every one in the archive folders is garbage.
             if !intents.isEmpty {
-                for root in try archiveRoots(in: database) { fixed += Self.removeTemporaries(under: root) }
+                for root in try archiveRoots(in: database).union([originalsRoot]) { fixed += Self.removeTemporaries(under: root) }
             }
             return fixed
         }
@@ -183,6 +183,7 @@ public final class Library: Sendable {
             for path in files.map(self.paths.resolved) where FileManager.default.fileExists(atPath: path) {
                 let used = try self.paths.lookupForms(path).contains {
                     try database.firstRow("SELECT 1 FROM document_files WHERE path = ?", [$0]) != nil
+                        || database.firstRow("SELECT 1 FROM document_originals WHERE path = ?", [$0]) != nil
                 }
                 if !used, unlink(path) == 0 { fixed += 1 }
             }
@@ -201,6 +202,8 @@ public final class Library: Sendable {
                     if rename(to, from) == 0 { fixed += 1 }
                 }
             }
+        } else if let action = row[0].string, let replace = PageReplacement.Action(rawValue: action) {
+            fixed += PageReplacement.recover(replace, paths: paths, library: self)
         }
         try database.execute("DELETE FROM filing_intents WHERE id = ?", [id])
         return fixed
@@ -237,16 +240,20 @@ public final class Library: Sendable {
 public final class FilingReservation: Sendable {
     private let library: Library
     private let intent: Int
+    /// Files the library itself wrote for the document first (its originals): announced with
+    /// every reservation, so they are found after a crash too.
+    private let kept: [URL]
 
-    init(library: Library, intent: Int) {
+    init(library: Library, intent: Int, kept: [URL] = []) {
         self.library = library
         self.intent = intent
+        self.kept = kept
     }
 
     /// Records (durably) that these files are about to appear, before any of them does. Call
     /// again with the new names when the writer moves on to another name.
     public func reserve(_ files: [URL]) throws {
-        try library.updateIntent(intent, paths: files.map { library.paths.stored($0.path) })
+        try library.updateIntent(intent, paths: (kept + files).map { library.paths.stored($0.path) })
     }
 }
 

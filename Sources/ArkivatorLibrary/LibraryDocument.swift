@@ -61,11 +61,23 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
         public var ocrConfidence: Double?
         public var width: Int
         public var height: Int
-        public init(number: Int, ocrConfidence: Double?, width: Int, height: Int) {
+        /// Which of the document's originals the page came from (1…; see ``Library/originals(of:)``)
+        /// and which page or frame of it (1…); nil when not recorded.
+        public var original: Int?
+        public var originalPage: Int?
+        /// The sheet's outline in the original and the turn applied; nil for a page read from a
+        /// PDF's text, or filed before outlines were kept.
+        public var crop: PageCrop?
+
+        public init(number: Int, ocrConfidence: Double?, width: Int, height: Int, original: Int? = nil,
+                    originalPage: Int? = nil, crop: PageCrop? = nil) {
             self.number = number
             self.ocrConfidence = ocrConfidence
             self.width = width
             self.height = height
+            self.original = original
+            self.originalPage = originalPage
+            self.crop = crop
         }
     }
 

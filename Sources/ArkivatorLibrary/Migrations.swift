@@ -248,6 +248,25 @@ public enum Migrations {
             );
             CREATE INDEX text_versions_by_document ON text_versions(document_id, id);
             """),
+        Migration(version: 10, name: "originals and page outlines", sql: """
+            -- Each document's files as received (a phone's JPEG or HEIC, a PNG, a PDF …), byte for byte,
+            -- kept in the library folder (`Originaler/<id>/`), never uploaded; gone with the document.
+            CREATE TABLE document_originals (
+                document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                number      INTEGER NOT NULL,               -- 1… in the order received
+                name        TEXT NOT NULL,                  -- the file's name as received
+                format      TEXT NOT NULL,                  -- jpeg | png | tiff | webp | heic | pdf | gif | bmp
+                path        TEXT NOT NULL UNIQUE,           -- relative to the library folder
+                PRIMARY KEY (document_id, number)
+            );
+            -- Where each page came from, and the sheet's outline in it: JSON {corners: [[x, y]×4],
+            -- quarterTurns, width, height, source: found | whole | user} in the original's pixels.
+            ALTER TABLE pages ADD COLUMN original INTEGER;
+            ALTER TABLE pages ADD COLUMN original_page INTEGER;
+            ALTER TABLE pages ADD COLUMN crop TEXT;
+            -- The fields a person corrected by hand (comma-separated): a page read again keeps them.
+            ALTER TABLE documents ADD COLUMN corrected_fields TEXT NOT NULL DEFAULT '';
+            """),
         Migration(version: 11, name: "thumbnails", sql: """
             -- A small JPEG of the first page in the library's own folder (see `Library+Thumbnails`),
             -- stored relative to the library; NULL until made, '' when there is no page to make one from.

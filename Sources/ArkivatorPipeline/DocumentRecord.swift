@@ -118,6 +118,13 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         /// Where the text came from, in words, when it is not one reading alone: "text layer +
         /// OCR of N pictures"; absent otherwise.
         public var source: String?
+        /// The sheet's outline in the page as decoded, and the quarter turns applied (`corners`,
+        /// `quarterTurns`, `width`, `height`, `source`: `found`, `whole` or `user`); absent for a
+        /// page read from a PDF's text.
+        public var crop: PageCrop?
+        /// Which of the document's files the page came from (1…), and which page or frame of it (1…).
+        public var original: Int?
+        public var originalPage: Int?
     }
 
     public init(sources: [String]) {

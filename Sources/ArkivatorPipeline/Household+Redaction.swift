@@ -53,6 +53,7 @@ extension Household {
             guard let encoded = try? EncodedPages.inspect([UInt8](Data(contentsOf: pdf.url))) else {
                 report.unreadable += 1
                 report.inText = try library.redact(document.sha256, programVersion: programVersion)
+                try library.forgetOriginals(document.sha256)
                 return report
             }
             for index in 0..<encoded.count {
@@ -72,6 +73,8 @@ extension Household {
             try AtomicFile.write(bytes, to: pdf.url, overwrite: true)
         }
         report.inText = try library.redact(document.sha256, programVersion: programVersion)
+        // The photo as taken shows the number too: it is not kept.
+        try library.forgetOriginals(document.sha256)
         // The first page may now hold a box: its thumbnail is made again.
         _ = try? ThumbnailMaker.thumbnail(document.sha256, in: library, remake: true)
         return report

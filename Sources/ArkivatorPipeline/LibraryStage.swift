@@ -8,12 +8,12 @@ import Foundation
 enum LibraryStage {
     /// Files the document: archive files through `write`, then its row, files and index entry.
     static func file(_ record: inout DocumentRecord, pages: [PageReader.ReadPage], originalPDF: [UInt8]? = nil,
-                     archive: ArchiveOptions,
+                     originals: [ReceivedOriginal] = [], archive: ArchiveOptions,
                      library: Library) throws {
         var written: [ArchivedFile]?
         let document = record.libraryDocument
         do {
-            let stored = try library.file(document) { reservation in
+            let stored = try library.file(document, originals: originals) { reservation in
                 let files = try ArchiveStage(options: archive).write(document, pages: pages, originalPDF: originalPDF,
                                                                    willPublish: reservation.reserve)
                 written = files
@@ -44,7 +44,8 @@ extension DocumentRecord {
     var libraryDocument: LibraryDocument {
         let k = classification
         let pages = pageReports.enumerated().map { index, page in
-            LibraryDocument.Page(number: index + 1, ocrConfidence: page.ocrConfidence, width: page.width, height: page.height)
+            LibraryDocument.Page(number: index + 1, ocrConfidence: page.ocrConfidence, width: page.width, height: page.height,
+                                 original: page.original, originalPage: page.originalPage, crop: page.crop)
         }
         var document = LibraryDocument(
             sha256: id ?? "", sourceName: sourceName, title: k?.title ?? fallbackTitle,

@@ -1,3 +1,4 @@
+import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorOCR
 import Foundation
@@ -28,11 +29,13 @@ final class PageReader: @unchecked Sendable {
         /// Whether orientation detection (OSD) was asked: only when the first reading looks poor
         /// or the page lies in landscape.
         var orientationChecked = false
+        /// The sheet's outline in the page as decoded and the turn applied (see ``PageCrop``).
+        var crop: PageCrop?
 
         var kept: ReadPage {
             ReadPage(report: cleaned.report, width: cleaned.gray.width, height: cleaned.gray.height, ocr: ocr,
                      cleanupSeconds: cleanupSeconds, ocrSeconds: ocrSeconds, jpeg: jpeg, writeSeconds: writeSeconds,
-                     orientationChecked: orientationChecked)
+                     orientationChecked: orientationChecked, crop: crop)
         }
     }
 
@@ -55,6 +58,12 @@ final class PageReader: @unchecked Sendable {
         var fromTextLayer = false
         /// How many pictures of a page read from its text layer were read by OCR as well.
         var picturesRead = 0
+        /// The sheet's outline in the page as decoded and the turn applied; nil for a page read
+        /// from a PDF's text layer.
+        var crop: PageCrop?
+        /// Which of the document's files the page came from (1…), and which page or frame of it (1…).
+        var original: Int?
+        var originalPage: Int?
     }
 
     /// Reads a PDF page from its text layer, and by OCR the pictures in it that may hold text
@@ -91,9 +100,11 @@ final class PageReader: @unchecked Sendable {
     /// JPEG quality of archived pages: a cleaned A4 page stays well under 2 MB.
     static let jpegQuality = 80
 
-    /// Reads a page and, for the archive, encodes the cleaned page as JPEG.
-    func read(_ image: PagePixels, encodeJPEG: Bool) throws -> Result {
-        var result = try read(image)
+    /// Reads a page and, for the archive, encodes the cleaned page as JPEG. With `crop` (corners
+    /// and a turn set by hand) the sheet is not looked for, nor the orientation, nor the page read
+    /// as it came: the quadrilateral is flattened to a rectangle and turned as told.
+    func read(_ image: PagePixels, encodeJPEG: Bool, crop: PageCrop? = nil) throws -> Result {
+        var result = try crop.map { try read(image, crop: $0) } ?? read(image)
         if encodeJPEG {
             let start = Date()
             result.jpeg = try result.cleaned.gray.jpegData(quality: Self.jpegQuality)
@@ -141,9 +152,26 @@ final class PageReader: @unchecked Sendable {
             cleaned.report.guardCheck = check
         }
         let done = Date()
+        let (width, height) = (image.gray.width, image.gray.height)
+        let crop = cleaned.report.sheet?.crop(width: width, height: height, quarterTurns: cleaned.report.quarterTurns, source: .found)
+            ?? PageCrop.whole(width: width, height: height, quarterTurns: cleaned.report.quarterTurns)
         return Result(cleaned: cleaned, ocr: ocr,
                       cleanupSeconds: cleanedAt.timeIntervalSince(start),
-                      ocrSeconds: done.timeIntervalSince(cleanedAt), orientationChecked: checkOrientation)
+                      ocrSeconds: done.timeIntervalSince(cleanedAt), orientationChecked: checkOrientation, crop: crop)
+    }
+
+    /// Cleans and reads one page inside the given outline, turned as given.
+    private func read(_ image: PagePixels, crop: PageCrop) throws -> Result {
+        let start = Date()
+        guard let quad = Quad(crop), crop.problem == nil else { throw RecropFailure.badCorners(crop.problem) }
+        var cleaned = try cleaner.clean(image, sheet: quad)
+        if crop.quarterTurns != 0 { cleaned = try cleaned.rotated(quarterTurns: crop.quarterTurns) }
+        let cleanedAt = Date()
+        let ocr = try engine.recognize(cleaned.text)
+        var kept = crop
+        kept.source = .user
+        return Result(cleaned: cleaned, ocr: ocr, cleanupSeconds: cleanedAt.timeIntervalSince(start),
+                      ocrSeconds: Date().timeIntervalSince(cleanedAt), crop: kept)
     }
 
     private static func looksPoor(_ page: OCRPage) -> Bool {

@@ -140,7 +140,8 @@ private final class Run: Sendable {
         /// One page, decoded by the worker that reads it (so only the pages being read are in memory).
         /// `keepsOriginal`: the document's archive PDF is the PDF it came as, so a page read from its
         /// text layer needs no image.
-        case page(document: Int, page: Int, file: EncodedPages, index: Int, keepsOriginal: Bool)
+        /// `origin`: which of the document's files (1…) the page is in.
+        case page(document: Int, page: Int, file: EncodedPages, origin: Int, index: Int, keepsOriginal: Bool)
     }
 
     private struct Assembly: Sendable {
@@ -152,6 +153,8 @@ private final class Run: Sendable {
         /// The PDF the document came as, kept as its archive PDF: one PDF file whose every page
         /// has a trustworthy text layer (and no fødselsnummer to mask in it).
         var originalPDF: [UInt8]?
+        /// The files as received, kept with the library (see ``Library/file(_:originals:write:)``).
+        var originals: [ReceivedOriginal] = []
     }
 
     private struct State: Sendable {
@@ -201,8 +204,9 @@ private final class Run: Sendable {
         while let job = take() {
             switch job {
             case .open(let index): open(index)
-            case .page(let document, let page, let file, let pageIndex, let keepsOriginal):
-                read(document: document, page: page, file: file, index: pageIndex, keepsOriginal: keepsOriginal, with: reader)
+            case .page(let document, let page, let file, let origin, let pageIndex, let keepsOriginal):
+                read(document: document, page: page, file: file, origin: origin, index: pageIndex, keepsOriginal: keepsOriginal,
+                     with: reader)
             }
         }
     }
@@ -257,9 +261,10 @@ private final class Run: Sendable {
         }
         var jobs: [Job] = []
         if existing == nil, failure == nil {
-            for file in encoded {
+            for (number, file) in encoded.enumerated() {
                 for page in 0..<file.count {
-                    jobs.append(.page(document: index, page: jobs.count, file: file, index: page, keepsOriginal: originalPDF != nil))
+                    jobs.append(.page(document: index, page: jobs.count, file: file, origin: number + 1, index: page,
+                                      keepsOriginal: originalPDF != nil))
                 }
             }
         }
@@ -287,14 +292,19 @@ private final class Run: Sendable {
             state.assemblies[index].pageImageNames = Array(repeating: nil, count: pageCount)
             state.assemblies[index].remaining = pageCount
             state.assemblies[index].originalPDF = originalPDF
+            if options.archive?.library != nil, options.archive?.redact == false {
+                state.assemblies[index].originals = files.map {
+                    ReceivedOriginal(name: $0.url.lastPathComponent, format: $0.format.rawValue, file: $0.url, sha256: $0.sha256)
+                }
+            }
             state.queue.insert(contentsOf: jobs, at: 0)
             return jobs.count
         }
         for _ in 0..<wake { available.signal() }
     }
 
-    private func read(document index: Int, page: Int, file: EncodedPages, index pageIndex: Int, keepsOriginal: Bool,
-                      with reader: PageReader) {
+    private func read(document index: Int, page: Int, file: EncodedPages, origin: Int, index pageIndex: Int,
+                      keepsOriginal: Bool, with reader: PageReader) {
         var outcome: PageReader.Result?
         var kept: PageReader.ReadPage?
         var failure: DocumentFailure?
@@ -352,6 +362,8 @@ private final class Run: Sendable {
             }
         }
         kept?.exifOrientation = file.exifOrientation
+        kept?.original = origin
+        kept?.originalPage = pageIndex + 1
         let last: Assembly? = state.withLockedValue { state in
             state.assemblies[index].record.timings.decode += decodeSeconds
             if let kept {
@@ -408,8 +420,8 @@ private final class Run: Sendable {
             if archive.redact { record.text = Redaction.redact(record.text) }
             do {
                 if let library = archive.library {
-                    try LibraryStage.file(&record, pages: pages, originalPDF: assembly.originalPDF, archive: archive,
-                                          library: library)
+                    try LibraryStage.file(&record, pages: pages, originalPDF: assembly.originalPDF,
+                                          originals: assembly.originals, archive: archive, library: library)
                     if record.libraryStatus == .added { stage(index, .written) }
                 } else {
                     record.files = try ArchiveStage(options: archive).write(record.libraryDocument, pages: pages,

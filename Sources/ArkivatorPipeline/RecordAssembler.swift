@@ -42,7 +42,8 @@ enum RecordAssembler {
                 textLayer: page.fromTextLayer ? true : nil,
                 picturesRead: page.picturesRead > 0 ? page.picturesRead : nil,
                 source: page.picturesRead > 0
-                    ? "text layer + OCR of \(page.picturesRead) picture\(page.picturesRead == 1 ? "" : "s")" : nil))
+                    ? "text layer + OCR of \(page.picturesRead) picture\(page.picturesRead == 1 ? "" : "s")" : nil,
+                crop: page.fromTextLayer ? nil : page.crop, original: page.original, originalPage: page.originalPage))
         }
         record.text = text
         // A fødselsnummer may stand in the text (where it was printed), nowhere else: low-confidence

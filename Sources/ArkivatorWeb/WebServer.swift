@@ -118,6 +118,7 @@ public struct WebServer: Sendable {
         addLibraryRoutes(pages: pages)
         addDocumentRoutes(pages: pages)
         addThumbnailRoutes(pages: pages)
+        addRecropRoutes(pages: pages)
         addReviewRoutes(pages: pages)
         addFamilyRoutes(pages: pages)
         addSettingsRoutes(pages: pages)

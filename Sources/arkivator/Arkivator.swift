@@ -22,7 +22,7 @@ struct Arkivator: ParsableCommand {
             flersiders TIFF. Pages of one letter are named NAME_p1, NAME_p2 … or are one multi-page TIFF.
             """,
         version: ArkivatorVersion.current,
-        subcommands: [Ingest.self, Watch.self, Search.self, List.self, Show.self, Edit.self, Delete.self, Restore.self, Redact.self,
+        subcommands: [Ingest.self, Watch.self, Search.self, List.self, Show.self, Edit.self, Delete.self, Restore.self, Redact.self, Recrop.self,
                       Family.self, Backup.self, Export.self, Reindex.self, Erase.self, Classify.self, Doctor.self,
                       Queue.self, Upload.self, Config.self, Serve.self])
 }

@@ -46,6 +46,7 @@ PHONE = (390, 844)
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
     from selenium.common.exceptions import WebDriverException
@@ -491,6 +492,108 @@ def capture(c, driver, base):
         driver.execute_cdp_cmd("Emulation.setScriptExecutionDisabled", {"value": False})
 
 
+
+
+def word_recall(truth, predicted):
+    """The share of the truth's words (lower case, punctuation trimmed, with repeats) the reading holds."""
+    def words(text):
+        return [w.strip(".,:;!?()«»\"'–-").lower() for w in text.split() if w.strip(".,:;!?()«»\"'–-")]
+    left = {}
+    for w in words(predicted):
+        left[w] = left.get(w, 0) + 1
+    found = 0
+    for w in words(truth):
+        if left.get(w, 0) > 0:
+            left[w] -= 1
+            found += 1
+    return found / max(1, len(words(truth)))
+
+
+def stray_words(truth, predicted):
+    """The share of the reading's words that are not the letter's (a second sheet read with it)."""
+    return 1 - word_recall(predicted, truth) if predicted.split() else 0.0
+
+
+def upload_one(c, driver, path):
+    """Uploads one photo as its own letter and returns its document page's path once filed."""
+    c.open("/upload")
+    driver.find_element(By.ID, "files").send_keys(str(path))
+    driver.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: "arkivert" in c.text(), f"{path.name} filed")
+    link = driver.find_element(By.CSS_SELECTOR, "#progress a[href^='/documents/']")
+    return link.get_attribute("href").replace(c.base, "")
+
+
+def recrop_steps(c, driver):
+    """A photo whose automatic crop took a receipt for part of the letter: the photo as taken is
+    downloadable, the corner handles are dragged to the letter's corners (and moved with the
+    arrow keys) at phone and desktop size, and the page read again holds the letter's words as
+    well as the same letter photographed cleanly does."""
+    fixtures = REPO / "Tests/Fixtures/recrop"
+    truth = (fixtures / "recrop.txt").read_text(encoding="utf-8")
+    corners = json.loads((fixtures / "recrop.json").read_text(encoding="utf-8"))["wrong"]["page_corners"]
+
+    c.step("recrop: the clean photo of the letter, for comparison")
+    clean_page = upload_one(c, driver, fixtures / "recrop-clean.jpg")
+    c.open(clean_page)
+    clean = word_recall(truth, driver.find_element(By.ID, "text").text)
+
+    c.step("recrop: the photo as taken is downloadable beside the cleaned page")
+    page = upload_one(c, driver, fixtures / "recrop-wrong.jpg")
+    c.open(page)
+    automatic_text = driver.find_element(By.ID, "text").text
+    automatic = word_recall(truth, automatic_text)
+    link = driver.find_element(By.CSS_SELECTOR, "a[href$='/originals/1']")
+    c.expect("slik det ble tatt" in link.text, f"the download says what it is: {link.text}")
+    got = driver.execute_async_script("""
+        const done = arguments[1];
+        fetch(arguments[0]).then(async (r) => done([r.status, r.headers.get('content-type'), (await r.arrayBuffer()).byteLength]),
+                                 () => done(null));""", link.get_attribute("href"))
+    c.expect(got == [200, "image/jpeg", (fixtures / "recrop-wrong.jpg").stat().st_size],
+             f"the original comes back byte for byte as image/jpeg: {got}")
+
+    for size, label in ((PHONE, "phone"), ((1280, 800), "desktop")):
+        c.step(f"recrop: drag the corners to the letter's at {label} size, and apply")
+        driver.set_window_size(*size)
+        c.open(page)
+        form = driver.find_element(By.CSS_SELECTOR, "form.recrop")
+        photo = form.find_element(By.CSS_SELECTOR, ".recrop-photo img")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", photo)
+        c.wait(lambda: driver.execute_script("return arguments[0].complete && arguments[0].naturalWidth > 0;", photo),
+               "the photo is shown")
+        width, height = int(form.get_attribute("data-width")), int(form.get_attribute("data-height"))
+        handles = form.find_elements(By.CSS_SELECTOR, ".handle")
+        c.expect(len(handles) == 4 and all(h.is_displayed() and h.get_attribute("aria-label") for h in handles),
+                 "four labelled corner handles")
+        for handle, (x, y) in zip(handles, corners):
+            # In view before measuring, so nothing scrolls between measuring and dragging.
+            driver.execute_script("arguments[0].scrollIntoView({block: 'center'});", handle)
+            box = driver.execute_script("return arguments[0].getBoundingClientRect().toJSON();", photo)
+            here = driver.execute_script("const r = arguments[0].getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2];", handle)
+            target = (box["x"] + x / width * box["width"], box["y"] + y / height * box["height"])
+            ActionChains(driver).move_to_element(handle).click_and_hold() \
+                .move_by_offset(round(target[0] - here[0]), round(target[1] - here[1])).release().perform()
+        fields = lambda: [float(form.find_element(By.NAME, n).get_attribute("value"))
+                          for i in range(1, 5) for n in (f"x{i}", f"y{i}")]
+        moved = fields()
+        off = max(abs(a - b) for a, b in zip(moved, [v for point in corners for v in point]))
+        c.expect(off <= 0.02 * width, f"the handles stand at the letter's corners (off by {off:.0f} px): {moved}")
+        handles[0].send_keys(Keys.ARROW_RIGHT)
+        c.expect(fields()[0] > moved[0], "the arrow keys move a focused handle")
+        handles[0].send_keys(Keys.ARROW_LEFT)
+        c.shot(f"11-recrop-{label}")
+        form.find_element(By.CSS_SELECTOR, "button.apply").click()
+        c.wait(lambda: "lagret=1" in driver.current_url and driver.find_elements(By.ID, "text"), "the page read again")
+        recropped_text = driver.find_element(By.ID, "text").text
+        recropped = word_recall(truth, recropped_text)
+        print(f"browser test: word recall at {label} size: clean photo {clean:.3f}, automatic crop {automatic:.3f}, "
+              f"corners moved by hand {recropped:.3f}; words not the letter's: automatic crop "
+              f"{stray_words(truth, automatic_text):.3f}, by hand {stray_words(truth, recropped_text):.3f}", flush=True)
+        c.expect(recropped >= clean - 0.02, f"the page read again holds the letter's words ({recropped:.3f} against {clean:.3f})")
+    c.shot("12-recropped")
+    driver.set_window_size(*PHONE)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -672,6 +775,8 @@ def main():
         c.wait(lambda: driver.current_url == document_url and "papirkurven" not in c.text(), "back after undo")
         c.open("/")
         c.expect("3 dokumenter" in c.text(), "every letter in the library again")
+
+        recrop_steps(c, driver)
 
         c.step("a WebDAV server that stops: Settings and the library say why")
         dav_port = free_port()

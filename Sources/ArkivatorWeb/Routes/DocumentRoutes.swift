@@ -14,17 +14,18 @@ extension WebServer {
         let store = self.store, templates = self.templates, household = self.household
         pages.get("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
-            let (document, household, versions) = try await store.read { library in
-                (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id))
+            let (document, household, versions, originals) = try await store.read { library in
+                (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
+                 try library.originals(of: id))
             }
             let words = Words(templates, context)
             let query = WebForm(request.uri.query ?? "")
             let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
-            var view = DocumentView(document, household: household, words: words, notice: notice)
+            var view = DocumentView(document, household: household, words: words, notice: notice, originals: originals)
             if document.trashedAt == nil {
                 view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
             }
-            return templates.page("document", title: document.title, model: view, context: context)
+            return templates.page("document", title: document.title, model: view, context: context, scripts: ["recrop.js"])
         }
         pages.post("/documents/{id}/text") { request, context -> Response in
             let id = try Self.documentID(context)

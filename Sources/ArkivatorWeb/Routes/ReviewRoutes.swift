@@ -12,17 +12,19 @@ extension WebServer {
         pages.get("/review") { request, context -> Response in
             let words = Words(templates, context)
             let skipped = ReviewQueue.skipped(WebForm(request.uri.query ?? "")["hoppet"])
-            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail) in
+            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail, [DocumentOriginal]) in
                 let waiting = try library.count(DocumentFilter(waitingForReview: true))
                 let next = try library.list(DocumentFilter(waitingForReview: true), limit: skipped.count + 1)
                 let (id, stillSkipped) = ReviewQueue.next(in: next.map(\.id), skipped: skipped)
                 return (waiting, try id.map { try library.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
-                        try id.map { try library.thumbnail($0) } ?? .none)
+                        try id.map { try library.thumbnail($0) } ?? .none,
+                        try id.map { try library.originals(of: $0) } ?? [])
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
             }
-            var model = ReviewView(document, waiting: found.0, skipped: found.3, household: found.2, words: words)
+            var model = ReviewView(document, waiting: found.0, skipped: found.3, household: found.2, words: words,
+                                   originals: found.5)
             if case .file(_, let version) = found.4 {
                 model.thumbnail = Self.thumbnailLink(id: document.shortID, version: version, none: false)
             } else if found.4 == .missing {
@@ -30,7 +32,8 @@ extension WebServer {
             }
             model.textEditor = TextEditorView(document, back: "review", open: true,
                                               notice: TextEditorView.notice(WebForm(request.uri.query ?? ""), words: words), words: words)
-            return templates.page("review", title: words["review"], model: model, context: context, section: "review")
+            return templates.page("review", title: words["review"], model: model, context: context, scripts: ["recrop.js"],
+                                  section: "review")
         }
         pages.post("/review/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
@@ -93,6 +96,8 @@ extension WebServer {
         var thumbnail: String?
         /// "Rett teksten" (set by the route).
         var textEditor: TextEditorView?
+        let photos: [PhotoView]
+        let hasPhotos: Bool
 
         /// One reason in words, with the words to check when the OCR was unsure of some.
         struct Reason {
@@ -101,7 +106,8 @@ extension WebServer {
             let more: String?
         }
 
-        init(_ document: LibraryDocument, waiting: Int, skipped: [String], household: [String], words: Words) {
+        init(_ document: LibraryDocument, waiting: Int, skipped: [String], household: [String], words: Words,
+             originals: [DocumentOriginal] = []) {
             id = document.shortID
             title = document.title
             let others = skipped.filter { $0 != document.shortID }.count
@@ -125,6 +131,8 @@ extension WebServer {
             hasImages = !images.isEmpty
             textParts = Piece.lowConfidence(document.text, ranges: document.lowConfidence)
             hasText = !document.text.isEmpty
+            photos = PhotoView.photos(document, originals: originals, words: words, back: "/review")
+            hasPhotos = !photos.isEmpty
         }
     }
 }

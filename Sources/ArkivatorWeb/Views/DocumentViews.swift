@@ -19,8 +19,12 @@ struct DocumentView {
     let files: [[String: String]]
     /// "Rett teksten", with the text's versions (set by the page's route).
     var textEditor: TextEditorView?
+    /// Each page's photo as taken (see ``PhotoView``).
+    let photos: [PhotoView]
+    let hasPhotos: Bool
 
-    init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil) {
+    init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil,
+         originals: [DocumentOriginal] = []) {
         id = document.shortID
         self.notice = notice
         self.problem = problem
@@ -56,6 +60,8 @@ struct DocumentView {
             }
             return ["href": "/documents/\(document.shortID)/files/\(index)", "label": label]
         }
+        photos = PhotoView.photos(document, originals: originals, words: words)
+        hasPhotos = !photos.isEmpty
     }
 
     /// The page images, each linking to itself at full size (to zoom on a phone).

@@ -148,6 +148,8 @@ extension DocumentView: MustacheParent {
         case "textParts": textParts
         case "files": files
         case "textEditor": textEditor
+        case "photos": photos
+        case "hasPhotos": hasPhotos
         default: nil
         }
     }
@@ -201,6 +203,8 @@ extension WebServer.ReviewView: MustacheParent {
         case "hasText": hasText
         case "textParts": textParts
         case "textEditor": textEditor
+        case "photos": photos
+        case "hasPhotos": hasPhotos
         default: nil
         }
     }
