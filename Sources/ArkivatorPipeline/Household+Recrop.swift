@@ -94,8 +94,11 @@ extension Household {
             try Self.searchablePDF(of: updated, old: file.url, page: page, jpeg: jpeg, ocr: read.ocr,
                                    size: (read.cleaned.gray.width, read.cleaned.gray.height))
         }
-        return try library.replacePage(PageRereading(page: page, document: updated, startedFrom: document.updatedAt,
-                                                     jpeg: jpeg, pdf: pdf), programVersion: programVersion)
+        let replaced = try library.replacePage(PageRereading(page: page, document: updated, startedFrom: document.updatedAt,
+                                                             jpeg: jpeg, pdf: pdf), programVersion: programVersion)
+        // The first page changed: its thumbnail is made again.
+        if page == 1 { _ = try? ThumbnailMaker.thumbnail(replaced.sha256, in: library, remake: true) }
+        return replaced
     }
 
     /// The document with page `page`'s new reading: its text in place of the old page's, the
