@@ -71,8 +71,10 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
                 changed.signal()
             }.start()
             try await gate.waitForArrival(store)
+            // Opens the gate if the reads wait for the change after all (the test then fails rather
+            // than hangs); long, since a machine busy with other work slows the reads a great deal.
             let watchdog = Task {
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(for: .seconds(300))
                 gate.open()
             }
             let listed = try await store.read { (try $0.count(), try $0.list()) }
@@ -108,8 +110,10 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
                 done.signal()
             }.start()
             try await gate.waitForArrival(store)
+            // Opens the gate if the reads wait for the change after all (the test then fails rather
+            // than hangs); long, since a machine busy with other work slows the reads a great deal.
             let watchdog = Task {
-                try await Task.sleep(for: .seconds(60))
+                try await Task.sleep(for: .seconds(300))
                 gate.open()
             }
             let count = try await store.read { try $0.count() }

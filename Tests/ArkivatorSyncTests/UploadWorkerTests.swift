@@ -204,7 +204,7 @@ import Testing
 
         let started = Date()
         // A long deadline: the pass ends as soon as nothing is pending (a busy machine only delays it).
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).run(until: Date().addingTimeInterval(240))
+        let report = await UploadWorker(library: sandbox.library, environment: [:]).run(until: Date().addingTimeInterval(600))
         let elapsed = Date().timeIntervalSince(started)
         #expect(report.entries.map(\.outcome) == [.retrying, .retrying, .retrying, .done])
         let job = try #require(try sandbox.library.uploadJobs().first)
@@ -230,7 +230,7 @@ import Testing
         try sandbox.fileDocuments(3, destination: "webdav:\(proxy.url)/")
 
         let started = Date()
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).run(until: Date().addingTimeInterval(240))
+        let report = await UploadWorker(library: sandbox.library, environment: [:]).run(until: Date().addingTimeInterval(600))
         let elapsed = Date().timeIntervalSince(started)
         let jobs = try sandbox.library.uploadJobs()
         #expect(jobs.allSatisfy { $0.state == .done }, "\(jobs.map { "\($0.state) \($0.lastError ?? "")" })")
@@ -257,7 +257,7 @@ import Testing
 
         // On the uploads' own executor, as `serve` runs them: the back-off's sleeps do not wait for
         // a cooperative pool that other suites keep busy.
-        let report = await UploadExecutor().task { await worker.run(until: Date().addingTimeInterval(240)) }.value
+        let report = await UploadExecutor().task { await worker.run(until: Date().addingTimeInterval(600)) }.value
         #expect(report.entries.map(\.outcome) == [.retrying, .retrying, .retrying, .retrying, .retrying, .failed])
         let job = try #require(try sandbox.library.uploadJobs().first)
         #expect(job.state == .error)
