@@ -348,7 +348,11 @@ private final class Run: Sendable {
                 failure = DocumentFailure(error, in: .intake)
             }
         }
-        decodeAndRead()
+        if needsImage, size.width * size.height >= PagePixels.largePage {
+            MemoryReturn.whileReadingLargePage(decodeAndRead)
+        } else {
+            decodeAndRead()
+        }
         pixelBudget.give(taken)
         var imageName: String?
         if kept != nil, let directory = options.pageImageDirectory {

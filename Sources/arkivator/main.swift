@@ -4,5 +4,4 @@ import ArkivatorCore
 // setting it later has no effect. Without a limit of 1, a page takes several times longer and
 // parallel pages slow each other down, so the program starts itself again with it set.
 OpenMPLimit.ensure()
-MemoryReturn.configure()
 Arkivator.main()
