@@ -153,6 +153,8 @@ bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json
 	@echo
 	python3 scripts/bench/web_bench.py --arkivator $(BIN_RELEASE) --library .bench/search/library
 	@echo
+	python3 scripts/bench/recrop_bench.py --arkivator $(BIN_RELEASE)
+	@echo
 	python3 scripts/bench/watch_idle.py --arkivator $(BIN_RELEASE) --seconds 30
 	@echo
 	python3 scripts/bench/watch_crash.py --arkivator $(BIN_RELEASE) --images ../shared/corpus/dev/images \
