@@ -123,6 +123,7 @@ extension Library {
                                  [id, page.number, page.ocrConfidence, page.width, page.height])
         }
         let terms = try index(row: id, in: database)
+        try fileAppointments(of: document, row: id, now: now, in: database)
         var stored = document
         stored.number = id
         stored.addedAt = now

@@ -14,13 +14,14 @@ extension WebServer {
         let store = self.store, templates = self.templates, household = self.household
         pages.get("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
-            let (document, household) = try await store.read { library in
-                (try library.document(id), try library.familyMembers().map(\.name))
+            let (document, household, appointments) = try await store.read { library in
+                (try library.document(id), try library.familyMembers().map(\.name), try library.appointments(ofDocument: id))
             }
             let words = Words(templates, context)
             let notice = WebForm(request.uri.query ?? "").value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
             return templates.page("document", title: document.title,
-                                  model: DocumentView(document, household: household, words: words, notice: notice), context: context)
+                                  model: DocumentView(document, household: household, words: words, notice: notice,
+                                                      appointments: appointments), context: context)
         }
         pages.get("/documents/{id}/files/{index}") { _, context -> Response in
             let id = try Self.documentID(context)

@@ -17,8 +17,21 @@ struct DocumentView {
     let hasText: Bool
     let textParts: [Piece]
     let files: [[String: String]]
+    let hasAppointments: Bool
+    let appointments: [AppointmentItem]
 
-    init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil) {
+    /// One appointment the letter calls to, moves or cancels, in words.
+    struct AppointmentItem {
+        let when: String
+        let place: String?
+        let bring: String?
+        let change: String?
+        let cancelled: Bool
+        let moved: Bool
+    }
+
+    init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil,
+         appointments stored: [StoredAppointment] = []) {
         id = document.shortID
         self.notice = notice
         self.problem = problem
@@ -54,6 +67,14 @@ struct DocumentView {
             }
             return ["href": "/documents/\(document.shortID)/files/\(index)", "label": label]
         }
+        appointments = stored.map { stored in
+            let appointment = stored.appointment
+            return AppointmentItem(
+                when: appointment.date + " " + (appointment.time.map { "kl. " + $0 } ?? words["appointmentsNoTime"]),
+                place: appointment.place, bring: appointment.bring, change: appointment.change,
+                cancelled: appointment.cancelled, moved: stored.changedBy != nil && !appointment.cancelled)
+        }
+        hasAppointments = !appointments.isEmpty
     }
 
     /// The page images, each linking to itself at full size (to zoom on a phone).
