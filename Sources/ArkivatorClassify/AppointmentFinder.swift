@@ -13,6 +13,8 @@ struct AppointmentFinder {
     /// The letter's own date, when found: appointments lie after it.
     let letterDate: CalendarDate?
     let birthDates: Set<CalendarDate>
+    /// Stands in for the letter's date when the text has none (the year of a day printed without one).
+    var scanDate: CalendarDate? = nil
 
     private struct Candidate {
         var date: CalendarDate
@@ -27,13 +29,28 @@ struct AppointmentFinder {
         var candidates: [Candidate] = []
         for (index, line) in letter.lowercasedLines.enumerated() {
             let scalars = Array(line.unicodeScalars)
-            for match in NorwegianDate.find(in: line) {
+            var matches = NorwegianDate.find(in: line)
+            // "tirsdag 15. april kl. 09.30": a weekday's day without a year is the next such day
+            // from the letter's date.
+            if let reference = letterDate ?? scanDate {
+                for dayMonth in NorwegianDate.findWithoutYear(in: line) {
+                    let before = String(String.UnicodeScalarView(scalars[..<dayMonth.range.lowerBound]))
+                    let word = before.split(separator: " ").last.map { $0.trimmingCharacters(in: .punctuationCharacters) }
+                    guard let word, Self.weekdays.contains(word),
+                          var date = CalendarDate(year: reference.year, month: dayMonth.month, day: dayMonth.day) else { continue }
+                    if date < reference, let next = CalendarDate(year: reference.year + 1, month: dayMonth.month, day: dayMonth.day) {
+                        date = next
+                    }
+                    matches.append(NorwegianDate.Match(date: date, range: dayMonth.range))
+                }
+            }
+            for match in matches {
                 let (before, after) = Self.context(of: match, in: scalars, line: index, letter: letter)
                 let score = score(match.date, before: before, after: after, line: index, letter: letter)
                 candidates.append(Candidate(date: match.date, line: index, score: score))
             }
         }
-        guard let best = candidates.filter({ $0.score >= 4 })
+        guard let best = candidates.filter({ $0.score >= 5 })
             .max(by: { ($0.score, -$0.line) < ($1.score, -$1.line) }) else { return [] }
         var appointment = Appointment(date: best.date.iso)
         appointment.time = time(for: best, in: letter)
@@ -79,7 +96,11 @@ struct AppointmentFinder {
         let lastWord = before.split(separator: " ").last.map { $0.trimmingCharacters(in: .punctuationCharacters) } ?? ""
         if Self.weekdays.contains(lastWord) { score += 4 }
         if Self.appointmentLabels.contains(where: { label.contains($0) }) { score += 3 }
-        let trimmedLabel = label.trimmingCharacters(in: .whitespaces)
+        var trimmedLabel = label.trimmingCharacters(in: .whitespaces)
+        if Self.weekdays.contains(lastWord) {
+            trimmedLabel = String(trimmedLabel.dropLast(trimmedLabel.split(separator: " ").last?.count ?? 0))
+                .trimmingCharacters(in: .whitespaces)
+        }
         if trimmedLabel.hasSuffix("dato:") || trimmedLabel.hasSuffix("dato") || trimmedLabel.hasSuffix("dag:") {
             score += 1
         }
@@ -125,7 +146,10 @@ struct AppointmentFinder {
     /// lines; the appointment's own time before an arrival time.
     private func time(for candidate: Candidate, in letter: LetterText) -> String? {
         let line = letter.lowercasedLines[candidate.line]
-        if let match = NorwegianDate.find(in: line).first(where: { $0.date == candidate.date }) {
+        let range = NorwegianDate.find(in: line).first(where: { $0.date == candidate.date })?.range
+            ?? NorwegianDate.findWithoutYear(in: line).first(where: { $0.day == candidate.date.day && $0.month == candidate.date.month })?.range
+        if let range {
+            let match = NorwegianDate.Match(date: candidate.date, range: range)
             let (_, after) = Self.context(of: match, in: Array(line.unicodeScalars), line: candidate.line, letter: letter)
             if let time = ClockTime.first(in: after) { return time.text }
         }

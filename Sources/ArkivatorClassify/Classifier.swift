@@ -48,7 +48,8 @@ public struct Classifier: Sendable {
                                      printedSpecialty: specialty?.printed, institution: institution?.name)
         confidence["title"] = min(confidence["docType"] ?? 0, confidence["documentDate"] ?? 0)
 
-        let appointments = AppointmentFinder(letterDate: dateSource == "letter" ? documentDate : nil, birthDates: birthDates)
+        let appointments = AppointmentFinder(letterDate: dateSource == "letter" ? documentDate : nil, birthDates: birthDates,
+                                             scanDate: scanDate)
             .find(in: letter)
 
         let needsReview = confidence.filter { $0.value < reviewThreshold }.map(\.key).sorted()
