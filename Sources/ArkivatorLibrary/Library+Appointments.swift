@@ -16,6 +16,18 @@ public struct StoredAppointment: Sendable, Equatable, Codable {
     public var documentTitle: String
     /// Short id of the later letter that moved or cancelled it, if any.
     public var changedBy: String?
+
+    public init(uid: String, appointment: Appointment, person: String?, sender: String?, specialty: String?,
+                documentID: String, documentTitle: String, changedBy: String?) {
+        self.uid = uid
+        self.appointment = appointment
+        self.person = person
+        self.sender = sender
+        self.specialty = specialty
+        self.documentID = documentID
+        self.documentTitle = documentTitle
+        self.changedBy = changedBy
+    }
 }
 
 extension Library {
