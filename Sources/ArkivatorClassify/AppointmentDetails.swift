@@ -97,9 +97,10 @@ enum AppointmentDetails {
         text.contains(". ") || text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?")
     }
 
-    /// At most 300 characters.
+    /// At most 300 characters, any fødselsnummer masked (it stays in the letter's text alone).
     private static func clipped(_ text: String) -> String {
-        text.count <= 300 ? text : String(text.prefix(299)) + "…"
+        let masked = Redaction.redact(text)
+        return masked.count <= 300 ? masked : String(masked.prefix(299)) + "…"
     }
 }
 
