@@ -113,24 +113,26 @@ enum AppointmentChange {
     static let earlierWords = movedWords + cancelWords + ["opprinnelig", "tidligere", "tidlegare", "var satt opp", "fra "]
 
     /// `cancelled` when the appointment's own line says it is off; `replaces` the earlier date a
-    /// move names (or the appointment's own date when it is cancelled).
-    static func read(_ letter: LetterText, appointment: CalendarDate, letterDate: CalendarDate?) -> (cancelled: Bool, replaces: CalendarDate?) {
+    /// move names (or the appointment's own date when it is cancelled); `moved` when the letter
+    /// says it moves or replaces an earlier one.
+    static func read(_ letter: LetterText, appointment: CalendarDate, letterDate: CalendarDate?)
+        -> (cancelled: Bool, replaces: CalendarDate?, moved: Bool) {
         // Only lines that state a change: not the rules ("Timer som ikke er avlyst …", "Dersom du
         // trenger ny time …").
         let stating = sentences(letter).filter { line in !conditional.contains { line.contains($0) } }
         let moves = stating.contains { line in movedWords.contains { line.contains($0) } }
         let cancels = stating.contains { line in cancelWords.contains { line.contains($0) } }
-        guard moves || cancels else { return (false, nil) }
+        guard moves || cancels else { return (false, nil, false) }
         for line in stating where earlierWords.contains(where: { line.contains($0) }) {
             for match in NorwegianDate.find(in: line) where match.date != appointment && match.date != letterDate {
-                return (false, match.date)
+                return (false, match.date, true)
             }
         }
         let ownLine = stating.first { line in NorwegianDate.find(in: line).contains { $0.date == appointment } }
         if cancels, let ownLine, cancelWords.contains(where: { ownLine.contains($0) }) || !moves {
-            return (true, appointment)
+            return (true, appointment, false)
         }
-        return (false, nil)
+        return (false, nil, moves)
     }
 
     /// The letter's sentences, lower case: lines joined, split after a full stop, question or

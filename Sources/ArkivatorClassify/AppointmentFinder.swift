@@ -60,6 +60,7 @@ struct AppointmentFinder {
         let change = AppointmentChange.read(letter, appointment: best.date, letterDate: letterDate)
         appointment.cancelled = change.cancelled
         appointment.replaces = change.replaces?.iso
+        appointment.moved = change.moved
         return [appointment]
     }
 

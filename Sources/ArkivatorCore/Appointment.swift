@@ -19,9 +19,12 @@ public struct Appointment: Sendable, Codable, Equatable, Hashable {
     public var cancelled: Bool
     /// The earlier appointment's date (`YYYY-MM-DD`) when the letter moves or cancels one.
     public var replaces: String?
+    /// True when the letter says it moves or replaces an earlier appointment ("ny time", "flyttet",
+    /// "erstatter"), whether or not it names the earlier day.
+    public var moved: Bool
 
     public init(date: String, time: String? = nil, place: String? = nil, bring: String? = nil,
-                change: String? = nil, cancelled: Bool = false, replaces: String? = nil) {
+                change: String? = nil, cancelled: Bool = false, replaces: String? = nil, moved: Bool = false) {
         self.date = date
         self.time = time
         self.place = place
@@ -29,9 +32,10 @@ public struct Appointment: Sendable, Codable, Equatable, Hashable {
         self.change = change
         self.cancelled = cancelled
         self.replaces = replaces
+        self.moved = moved
     }
 
-    private enum CodingKeys: String, CodingKey { case date, time, place, bring, change, cancelled, replaces }
+    private enum CodingKeys: String, CodingKey { case date, time, place, bring, change, cancelled, replaces, moved }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -42,10 +46,11 @@ public struct Appointment: Sendable, Codable, Equatable, Hashable {
         change = try c.decodeIfPresent(String.self, forKey: .change)
         cancelled = try c.decodeIfPresent(Bool.self, forKey: .cancelled) ?? false
         replaces = try c.decodeIfPresent(String.self, forKey: .replaces)
+        moved = try c.decodeIfPresent(Bool.self, forKey: .moved) ?? false
     }
 
     /// Always prints `date`, `time`, `place`, `bring` and `change` (null when unknown);
-    /// `cancelled` and `replaces` only when set.
+    /// `cancelled`, `replaces` and `moved` only when set.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(date, forKey: .date)
@@ -55,6 +60,7 @@ public struct Appointment: Sendable, Codable, Equatable, Hashable {
         try c.encode(change, forKey: .change)
         if cancelled { try c.encode(true, forKey: .cancelled) }
         try c.encodeIfPresent(replaces, forKey: .replaces)
+        if moved { try c.encode(true, forKey: .moved) }
     }
 
     /// The day as a calendar date (nil only for a malformed stored value).

@@ -32,7 +32,8 @@ public struct StoredAppointment: Sendable, Equatable, Codable {
 
 extension Library {
     /// Files the appointments a new letter states. One that moves or cancels an earlier
-    /// appointment (`replaces`) of the same person from the same sender or department updates it;
+    /// appointment (`replaces`, or `moved` without the earlier day) of the same person from the
+    /// same sender or department updates it;
     /// one the library already knows (same person, sender, day and time: a reminder) is not added
     /// again. Runs inside the filing transaction.
     func fileAppointments(of document: LibraryDocument, row id: Int, now: String, in database: Database) throws {
@@ -42,13 +43,24 @@ extension Library {
             guard CalendarDate(iso: appointment.date) != nil else { continue }
             let place = appointment.place.map(Redaction.redact), bring = appointment.bring.map(Redaction.redact)
             let change = appointment.change.map(Redaction.redact)
-            if let old = appointment.replaces,
-               let earlier = try database.firstRow("""
-                   SELECT a.id FROM appointments AS a JOIN documents AS d ON d.id = a.document_id
-                   WHERE a.date = ? AND d.trashed_at IS NULL AND coalesce(a.person, '') = coalesce(?, '') COLLATE NOCASE
-                     AND (a.sender = ? COLLATE NOCASE OR a.specialty = ? COLLATE NOCASE OR (? IS NULL AND ? IS NULL))
-                   ORDER BY a.id DESC LIMIT 1
-                   """, [old, person, sender, specialty, sender, specialty])?[0].int {
+            // The earlier appointment: on the day the letter names, or (a letter that says it moves
+            // one without naming the day) the next one not cancelled from the letter's date.
+            let sameSource = """
+                FROM appointments AS a JOIN documents AS d ON d.id = a.document_id
+                WHERE d.trashed_at IS NULL AND a.document_id != ? AND coalesce(a.person, '') = coalesce(?, '') COLLATE NOCASE
+                  AND (a.sender = ? COLLATE NOCASE OR a.specialty = ? COLLATE NOCASE OR (? IS NULL AND ? IS NULL))
+                """
+            let source: [any DatabaseValueConvertible] = [id, person, sender, specialty, sender, specialty]
+            var earlier: Int?
+            if let old = appointment.replaces {
+                earlier = try database.firstRow("SELECT a.id " + sameSource + " AND a.date = ? ORDER BY a.id DESC LIMIT 1",
+                                                source + [old])?[0].int
+            } else if appointment.moved {
+                earlier = try database.firstRow("SELECT a.id " + sameSource
+                                                + " AND a.cancelled = 0 AND a.date >= ? ORDER BY a.date, a.id LIMIT 1",
+                                                source + [document.documentDate])?[0].int
+            }
+            if let earlier {
                 try database.execute("""
                     UPDATE appointments SET date = ?, time = ?, place = coalesce(?, place), bring = coalesce(?, bring),
                         change = coalesce(?, change), cancelled = ?, changed_by = ?, updated_at = ? WHERE id = ?

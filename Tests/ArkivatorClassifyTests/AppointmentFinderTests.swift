@@ -113,6 +113,14 @@ import Testing
         #expect(cancelled.first?.date == "2025-06-03")
         #expect(cancelled.first?.cancelled == true)
         #expect(cancelled.first?.replaces == "2025-06-03")
+        let replacing = appointments("""
+            Dato: 10.05.2025
+            Denne innkallingen erstatter tidligere innkalling.
+            Ny tid: onsdag 11.06.2025 kl. 12.00
+            """)
+        #expect(replacing.first?.date == "2025-06-11")
+        #expect(replacing.first?.moved == true)
+        #expect(replacing.first?.replaces == nil)
         // A rule about cancelling is not a cancellation.
         let rule = appointments("""
             Dato: 10.05.2025
@@ -123,6 +131,7 @@ import Testing
             """)
         #expect(rule.first?.cancelled == false)
         #expect(rule.first?.replaces == nil)
+        #expect(rule.first?.moved == false)
     }
 
     @Test func lettersWithDatesAndTimesButNoAppointment() {

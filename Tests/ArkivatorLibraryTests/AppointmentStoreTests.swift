@@ -59,6 +59,16 @@ import Testing
         }
     }
 
+    @Test func aLetterThatMovesWithoutNamingTheDayMovesTheNextOne() throws {
+        try withLibrary { library, _ in
+            try library.record([Self.letter("p", date: "2025-04-01", [Appointment(date: "2025-05-02", time: "08:00")]),
+                                Self.letter("q", date: "2025-04-02", [Appointment(date: "2025-06-03", time: "09:45")])])
+            try library.record([Self.letter("r", date: "2025-05-10", [Appointment(date: "2025-06-17", time: "10:00", moved: true)])])
+            // The one already past at the moving letter's date stays; the next one moves.
+            #expect(try library.appointments().map(\.appointment.date) == ["2025-05-02", "2025-06-17"])
+        }
+    }
+
     @Test func trashedLettersHideTheirAppointments() throws {
         try withLibrary { library, _ in
             let letter = Self.letter("t", date: "2025-05-01", [Appointment(date: "2025-06-03", time: nil)])
