@@ -11,7 +11,7 @@ APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-de
 # heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
 # Chromium, its driver and selenium run the web app's browser test (scripts/test/browser_test.py).
 TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples qpdf \
-                    chromium chromium-driver python3-selenium
+                    chromium chromium-driver python3-selenium python3-icalendar
 # What scripts/fixtures/make_fixtures.py draws the samples and test pages with (Debian's own Python).
 FIXTURE_APT_PACKAGES = python3-pil python3-numpy fonts-dejavu-core fonts-liberation
 # What the corpus generator beside the checkout draws letters with (its README's list).

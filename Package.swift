@@ -111,7 +111,7 @@ let package = Package(
         ], resources: [.copy("Resources")]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
-            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary", "ArkivatorSync",
+            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorArchive", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary", "ArkivatorSync",
             "ArkivatorWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

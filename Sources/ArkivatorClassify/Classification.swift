@@ -25,4 +25,7 @@ public struct Classification: Sendable, Equatable, Codable {
     public var needsReview: [String]
     /// True when the text holds a fødselsnummer (the number itself is never copied out of the text).
     public var containsFodselsnummer: Bool
+    /// The appointments the letter calls to (at most one today); nil only in records made
+    /// before appointments were read.
+    public var appointments: [Appointment]?
 }

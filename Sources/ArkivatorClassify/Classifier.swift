@@ -48,13 +48,18 @@ public struct Classifier: Sendable {
                                      printedSpecialty: specialty?.printed, institution: institution?.name)
         confidence["title"] = min(confidence["docType"] ?? 0, confidence["documentDate"] ?? 0)
 
+        let appointments = AppointmentFinder(letterDate: dateSource == "letter" ? documentDate : nil, birthDates: birthDates,
+                                             scanDate: scanDate)
+            .find(in: letter)
+
         let needsReview = confidence.filter { $0.value < reviewThreshold }.map(\.key).sorted()
         return Classification(
             docType: docType, documentDate: documentDate.iso, documentDateSource: dateSource, scanDate: scanDate.iso,
             institution: institution?.name, specialty: specialty?.specialty.name,
             person: person.member?.name ?? person.printedName, familyMember: person.member?.name,
             keywords: keywords, title: title, confidence: confidence.mapValues { ($0 * 100).rounded() / 100 },
-            needsReview: needsReview, containsFodselsnummer: !person.fodselsnumre.isEmpty)
+            needsReview: needsReview, containsFodselsnummer: !person.fodselsnumre.isEmpty,
+            appointments: appointments)
     }
 }
 

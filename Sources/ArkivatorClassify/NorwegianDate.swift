@@ -38,6 +38,38 @@ public enum NorwegianDate {
         return matches
     }
 
+    /// A day and month printed without a year ("tirsdag 15. april", "15. apr."), with where it
+    /// stood; full dates (those ``find(in:)`` reads) are not among them.
+    public struct DayMonth: Sendable, Equatable {
+        public var day: Int
+        public var month: Int
+        public var range: Range<Int>
+    }
+
+    /// Every day and month without a year in one line, in order.
+    public static func findWithoutYear(in line: String) -> [DayMonth] {
+        let scalars = Array(line.unicodeScalars)
+        let full = find(in: line).map(\.range)
+        var found: [DayMonth] = []
+        var i = 0
+        while i < scalars.count {
+            guard isDigit(scalars[i]), i == 0 || !isDigit(scalars[i - 1]) && !isLetter(scalars[i - 1]),
+                  !full.contains(where: { $0.contains(i) }) else { i += 1; continue }
+            var k = i
+            guard let day = number(scalars, &k, maxDigits: 2), k < scalars.count, scalars[k] == "." else { i += 1; continue }
+            k += 1
+            skipSpaces(scalars, &k, max: 2)
+            var word = ""
+            while k < scalars.count, isLetter(scalars[k]) { word.unicodeScalars.append(scalars[k]); k += 1 }
+            if let month = months[word.lowercased()], (1...31).contains(day.value) {
+                if k < scalars.count, scalars[k] == "." { k += 1 }
+                found.append(DayMonth(day: day.value, month: month, range: i..<k))
+            }
+            i = max(k, i + 1)
+        }
+        return found
+    }
+
     /// The text of a date in one of the supported forms (for tests and round trips).
     public static func format(_ date: CalendarDate, style: Int) -> String {
         let monthNames = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"]

@@ -45,6 +45,8 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
     public var trashedAt: String?
     /// How sure the rules were of each field (`docType`, `person`, `documentDate` …), 0…1.
     public var fieldConfidence: [String: Double]?
+    /// The appointments the letter calls to, moves or cancels (filed into the `appointments` table).
+    public var appointments: [Appointment]?
 
     public struct TextRange: Sendable, Equatable, Codable {
         public var start: Int

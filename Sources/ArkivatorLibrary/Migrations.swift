@@ -272,6 +272,30 @@ public enum Migrations {
             -- stored relative to the library; NULL until made, '' when there is no page to make one from.
             ALTER TABLE documents ADD COLUMN thumbnail TEXT;
             """),
+        Migration(version: 12, name: "appointments", sql: """
+            -- The appointments letters call to (see `Library+Appointments`). A later letter that moves
+            -- or cancels one updates its row (`changed_by`) instead of adding a second; `uid` stays, so
+            -- a calendar sees the same event move.
+            CREATE TABLE appointments (
+                id            INTEGER PRIMARY KEY,
+                uid           TEXT NOT NULL UNIQUE,
+                document_id   INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                changed_by    INTEGER REFERENCES documents(id) ON DELETE SET NULL,
+                person        TEXT,                   -- household member if matched, else as printed
+                sender        TEXT,                   -- institution
+                specialty     TEXT,
+                date          TEXT NOT NULL,          -- YYYY-MM-DD
+                time          TEXT,                   -- HH:MM, NULL when the letter gives none
+                place         TEXT,
+                bring         TEXT,
+                change        TEXT,
+                cancelled     INTEGER NOT NULL DEFAULT 0,
+                updated_at    TEXT NOT NULL
+            );
+            CREATE INDEX appointments_date ON appointments (date);
+            CREATE INDEX appointments_document ON appointments (document_id);
+            CREATE INDEX appointments_changed_by ON appointments (changed_by);
+            """),
     ]
 }
 

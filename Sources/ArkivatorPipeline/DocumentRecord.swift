@@ -150,7 +150,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, failure, timings, pageReports
         case docType, documentDate, documentDateSource, scanDate, institution, specialty, person, familyMember
-        case keywords, title, confidence, needsReview, containsFodselsnummer, llm, files
+        case keywords, title, confidence, needsReview, containsFodselsnummer, appointments, llm, files
         case libraryId, libraryStatus, libraryMessage
     }
 
@@ -182,6 +182,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(k?.confidence ?? [:], forKey: .confidence)
         try c.encode(k?.needsReview ?? [], forKey: .needsReview)
         try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
+        try c.encode(k?.appointments ?? [], forKey: .appointments)
         try c.encodeIfPresent(llm, forKey: .llm)
         try c.encode(files.map(FileList.init), forKey: .files)
         try c.encode(libraryID, forKey: .libraryId)

@@ -57,6 +57,7 @@ extension DocumentRecord {
             lowConfidence: lowConfidenceWords.map { LibraryDocument.TextRange(start: $0.start, length: $0.length) },
             pages: pages)
         document.fieldConfidence = k?.confidence
+        document.appointments = k?.appointments
         return document
     }
 }

@@ -92,6 +92,15 @@ def main():
     print(f"{'wrong member':19s}" + "".join(f"{s['person']['misattributedToFamilyMember']:>{width}}" for _, _, s, _ in results))
     print(f"{'institution/worker':19s}" + "".join(f"{len(b):>{width}}" for *_, b in results))
     print(f"{'CER':19s}" + "".join(f"{s['cer'] * 100:>{width - 1}.1f}%" for _, _, s, _ in results))
+    # Appointments: date and time right among letters that state one; letters without one given one.
+    def appointment(s):
+        return "–" if s.get("appointmentAcc") is None else f"{s['appointmentAcc'] * 100:.1f}%"
+
+    def false_appointments(s):
+        checked = s.get("appointmentsChecked") or {}
+        return "–" if not checked else f"{s['appointmentsFalse']}/{checked['without']}"
+    print(f"{'appointment':19s}" + "".join(f"{appointment(s):>{width}}" for _, _, s, _ in results))
+    print(f"{'false appointments':19s}" + "".join(f"{false_appointments(s):>{width}}" for _, _, s, _ in results))
     for corpus, _, score, bad in results:
         print(f"\n{corpus.name}: docType confusion (rows = truth, columns = predicted)")
         confusion = score["docTypeConfusion"]

@@ -594,6 +594,24 @@ def recrop_steps(c, driver):
     driver.set_window_size(*PHONE)
 
 
+def appointment_on_the_document_page(c):
+    """The photographed innkalling's page shows its appointment: day, time, place."""
+    c.step("the innkalling's page shows its appointment")
+    c.open("/")
+    links = [a.get_attribute("href") for a in c.driver.find_elements(By.CSS_SELECTOR, "a[href*='/documents/']")
+             if "Innkalling" in a.text]
+    c.expect(bool(links), "the library links the innkalling")
+    if not links:
+        return
+    c.driver.get(links[0])
+    section = c.driver.find_elements(By.CSS_SELECTOR, "section.appointments")
+    c.expect(bool(section), "the document page has an appointment section")
+    text = section[0].text if section else ""
+    c.expect("2025-03-27 kl. 10:30" in text and "bygg B" in text,
+             f"the appointment's day, time and place are shown: {text!r}")
+    c.shot("05-appointment")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -698,6 +716,7 @@ def main():
         c.shot("03-library")
         thumbnails_in_lists(c)
         filters_fold_on_a_phone(c)
+        appointment_on_the_document_page(c)
 
         c.step("add a household member")
         c.open("/family")

@@ -14,14 +14,15 @@ extension WebServer {
         let store = self.store, templates = self.templates, household = self.household
         pages.get("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
-            let (document, household, versions, originals) = try await store.read { library in
+            let (document, household, versions, originals, appointments) = try await store.read { library in
                 (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
-                 try library.originals(of: id))
+                 try library.originals(of: id), try library.appointments(ofDocument: id))
             }
             let words = Words(templates, context)
             let query = WebForm(request.uri.query ?? "")
             let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
-            var view = DocumentView(document, household: household, words: words, notice: notice, originals: originals)
+            var view = DocumentView(document, household: household, words: words, notice: notice, originals: originals,
+                                    appointments: appointments)
             if document.trashedAt == nil {
                 view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
             }

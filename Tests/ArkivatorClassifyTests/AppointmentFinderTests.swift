@@ -1,0 +1,179 @@
+import ArkivatorCore
+@testable import ArkivatorClassify
+import Foundation
+import Testing
+
+/// Appointments on letters written for these tests (not from any corpus).
+@Suite struct AppointmentFinderTests {
+    static let scan = CalendarDate(year: 2025, month: 12, day: 1)!
+
+    private func appointments(_ text: String) -> [Appointment] {
+        Classifier().classify(text, scanDate: Self.scan).appointments ?? []
+    }
+
+    @Test func summonsWithLabelledLines() {
+        let found = appointments("""
+            Sykehuset Innlandet
+            Medisinsk poliklinikk
+            Dato: 12.03.2025
+            INNKALLING TIL POLIKLINISK TIME
+            Pasient: Nordmann, Kari, født 14.03.1980
+            Du er satt opp til kontroll hos lege.
+            Dato: torsdag 03.04.2025
+            Tid: kl. 08.30
+            Sted: Bygg 4, 2. etasje, resepsjon B
+            Ta med
+            - Oversikt over medisinene du bruker
+            - Gyldig legitimasjon
+            Dersom du ikke kan komme
+            Gi beskjed senest 24 timer før på telefon 62 53 60 00 (hverdager kl. 08.00–15.00).
+            """)
+        #expect(found.count == 1)
+        #expect(found.first?.date == "2025-04-03")
+        #expect(found.first?.time == "08:30")
+        #expect(found.first?.place == "Bygg 4, 2. etasje, resepsjon B")
+        #expect(found.first?.bring == "Oversikt over medisinene du bruker; Gyldig legitimasjon")
+        #expect(found.first?.change?.hasPrefix("Gi beskjed senest 24 timer før") == true)
+        #expect(found.first?.cancelled == false)
+    }
+
+    @Test func nynorskAndArrivalOnly() {
+        let nynorsk = appointments("""
+            Helse Førde
+            Førde, 2. mai 2025
+            Du har fått time til undersøking ved Augepoliklinikken.
+            Dato: måndag 16. juni 2025
+            Klokka: 13.45
+            Stad: Sentralblokka, 3. etasje
+            """)
+        #expect(nynorsk.map(\.date) == ["2025-06-16"])
+        #expect(nynorsk.first?.time == "13:45")
+        #expect(nynorsk.first?.place == "Sentralblokka, 3. etasje")
+        // Only the arrival time is printed: it is the time to be there.
+        let operation = appointments("""
+            Vestre Viken, Bærum sykehus
+            Dato: 20.10.2025
+            Vi har satt deg opp til operasjon av kneet.
+            Operasjonsdato: fredag 7. november 2025
+            Oppmøte: kl. 07.15 i resepsjonen, Dagkirurgisk enhet
+            Du må faste fra midnatt.
+            """)
+        #expect(operation.first?.date == "2025-11-07")
+        #expect(operation.first?.time == "07:15")
+        #expect(operation.first?.place == "resepsjonen, Dagkirurgisk enhet")
+    }
+
+    @Test func sentenceFormsYearlessDaysAndOCRNoise() {
+        let sentence = appointments("""
+            Bergen, 1. september 2025
+            Emma har fått time ved Barnepoliklinikken mandag
+            6. oktober 2025 klokken
+            10.15. Meld fra hvis timen ikke passer.
+            """)
+        #expect(sentence.first?.date == "2025-10-06")
+        #expect(sentence.first?.time == "10:15")
+        let yearless = appointments("""
+            Oslo, 20.11.2025
+            Innkalling til time ved Ortopedisk poliklinikk.
+            Du har fått time til MR av venstre kne tirsdag 13. januar kl 9.
+            """)
+        #expect(yearless.first?.date == "2026-01-13")
+        #expect(yearless.first?.time == "09:00")
+        let noisy = appointments("""
+            Dato: 02.02.2025
+            Innkalling
+            Tidspunkt: onsdag 12.03.2025 kl 14,30
+            """)
+        #expect(noisy.first?.date == "2025-03-12")
+        #expect(noisy.first?.time == "14:30")
+        let timeless = appointments("""
+            Dato: 02.02.2025
+            Innkalling til time ved Barnepoliklinikken
+            Dato: tirsdag 18. mars 2025
+            """)
+        #expect(timeless.first?.date == "2025-03-18")
+        #expect(timeless.first?.time == nil)
+    }
+
+    @Test func movedAndCancelled() {
+        let moved = appointments("""
+            Dato: 10.05.2025
+            Ny time
+            Timen din 03.06.2025 er dessverre flyttet.
+            Ny tid: onsdag 11.06.2025 kl. 12.00
+            """)
+        #expect(moved.first?.date == "2025-06-11")
+        #expect(moved.first?.time == "12:00")
+        #expect(moved.first?.replaces == "2025-06-03")
+        #expect(moved.first?.cancelled == false)
+        let cancelled = appointments("""
+            Dato: 10.05.2025
+            Timen din tirsdag 03.06.2025 kl. 10.00 er dessverre avlyst. Du får ny innkalling.
+            """)
+        #expect(cancelled.first?.date == "2025-06-03")
+        #expect(cancelled.first?.cancelled == true)
+        #expect(cancelled.first?.replaces == "2025-06-03")
+        let replacing = appointments("""
+            Dato: 10.05.2025
+            Denne innkallingen erstatter tidligere innkalling.
+            Ny tid: onsdag 11.06.2025 kl. 12.00
+            """)
+        #expect(replacing.first?.date == "2025-06-11")
+        #expect(replacing.first?.moved == true)
+        #expect(replacing.first?.replaces == nil)
+        // A rule about cancelling is not a cancellation.
+        let rule = appointments("""
+            Dato: 10.05.2025
+            Innkalling
+            Tid: mandag 16.06.2025 kl. 09.00
+            Timer som ikke blir brukt og ikke er
+            avlyst, blir fakturert.
+            """)
+        #expect(rule.first?.cancelled == false)
+        #expect(rule.first?.replaces == nil)
+        #expect(rule.first?.moved == false)
+    }
+
+    @Test func lettersWithDatesAndTimesButNoAppointment() {
+        let letters = [
+            """
+            Sørlandet sykehus
+            Kristiansand, 3. november 2025
+            EPIKRISE
+            Pasient: Nordmann, Ola, født 11.02.1978
+            Innlagt: mandag 27.10.2025 kl. 14.20. Utskrevet: 01.11.2025 kl. 11.00.
+            Operert tirsdag 28.10.2025. Kontroll ved poliklinikken om seks uker, innkalling kommer.
+            """,
+            """
+            Fürst medisinsk laboratorium
+            Svar dato: 05.11.2025
+            Prøve tatt: tirsdag 04.11.2025 kl. 08.15
+            Hemoglobin 13,9 g/dL
+            """,
+            """
+            NAV
+            Vedtak om arbeidsavklaringspenger
+            Dato: 14.10.2025
+            Du får pengene fra mandag 20.10.2025 til og med 19.10.2026.
+            Har du spørsmål, ring oss på 55 55 33 33, hverdager kl. 09.00–15.00. Timen din hos veileder avtaler dere selv.
+            """,
+            """
+            Legekontoret
+            Dato: 01.10.2025
+            Resept
+            Paracet 500 mg, 1 tablett ved behov, inntil 4 ganger i døgnet. Siste time hos lege: 30.09.2025 kl. 10.00.
+            """,
+        ]
+        for letter in letters { #expect(appointments(letter).isEmpty, "\(letter.prefix(30))") }
+    }
+
+    @Test func clockTimes() {
+        #expect(ClockTime.first(in: " kl. 14.30")?.text == "14:30")
+        #expect(ClockTime.first(in: ", klokken 9.05")?.text == "09:05")
+        #expect(ClockTime.first(in: " 14:30 i hallen")?.text == "14:30")
+        #expect(ClockTime.first(in: " - 14.03.2025") == nil)
+        #expect(ClockTime.labelled("oppmøte: kl. 07.15 i resepsjonen")?.arrival == true)
+        #expect(ClockTime.labelled("klokkeslett: 11.00")?.time.text == "11:00")
+        #expect(ClockTime.labelled("tid: 25.99") == nil)
+    }
+}
