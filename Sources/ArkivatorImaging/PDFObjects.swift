@@ -38,6 +38,11 @@ final class PDFObjects {
     private var places: [Int: Place] = [:]
     private var trailer: [String: PDFValue] = [:]
     private var objectStreams: [Int: [Int: PDFValue]] = [:]
+    /// The cross-reference sections read so far, by offset: each is read once, and at most 64.
+    private var sectionsRead = Set<Int>()
+    /// How many object streams are being opened inside one another (a stream's `/Length` may
+    /// be an object in another stream); kept small so a chain of them cannot exhaust the stack.
+    private var streamsOpening = 0
 
     private enum Place {
         case offset(Int)
@@ -50,8 +55,7 @@ final class PDFObjects {
         guard let keyword = Self.lastIndex(of: Array("startxref".utf8), in: bytes, within: 2048) else { return nil }
         var lexer = PDFLexer(bytes, at: keyword + 9)
         guard var next = lexer.value()?.int else { return nil }
-        var seen = Set<Int>()
-        while next > 0, next < bytes.count, seen.insert(next).inserted, seen.count < 64 {
+        while next > 0, next < bytes.count, !sectionsRead.contains(next), sectionsRead.count < 64 {
             guard let previous = readSection(at: next) else { return nil }
             next = previous
         }
@@ -100,7 +104,14 @@ final class PDFObjects {
             var lexer = PDFLexer(bytes, at: offset)
             return lexer.indirectObject()?.value
         case .inStream(let stream, let index)?:
-            if objectStreams[stream] == nil { objectStreams[stream] = readObjectStream(stream) ?? [:] }
+            if objectStreams[stream] == nil {
+                guard streamsOpening < 4 else { return nil }
+                // Marked read before it is read: a stream whose `/Length` lies in itself finds nothing.
+                objectStreams[stream] = [:]
+                streamsOpening += 1
+                defer { streamsOpening -= 1 }
+                objectStreams[stream] = readObjectStream(stream) ?? [:]
+            }
             return objectStreams[stream]?[index]
         case nil:
             return nil
@@ -134,6 +145,7 @@ final class PDFObjects {
         let predictor = resolve(parameters["Predictor"])?.int ?? 1
         guard predictor >= 10 else { return predictor == 1 ? inflated : nil }
         let columns = resolve(parameters["Columns"])?.int ?? 1, colors = resolve(parameters["Colors"])?.int ?? 1
+        guard (1...32).contains(colors), (1...(1 << 20)).contains(columns) else { return nil }
         return Self.unpredict(inflated, rowBytes: columns * colors, pixelBytes: colors)
     }
 
@@ -151,6 +163,7 @@ final class PDFObjects {
     /// Reads the section at `offset` (a table or a stream), keeping entries already known (a
     /// later section wins); returns the previous section's offset, 0 for none, nil when unreadable.
     private func readSection(at offset: Int) -> Int? {
+        guard sectionsRead.count < 64, sectionsRead.insert(offset).inserted else { return nil }
         var lexer = PDFLexer(bytes, at: offset)
         if lexer.skipKeyword("xref") {
             while true {
@@ -168,7 +181,7 @@ final class PDFObjects {
             }
             guard lexer.skipKeyword("trailer"), let section = lexer.value()?.dictionary else { return nil }
             trailer.merge(section) { known, _ in known }
-            if let hybrid = section["XRefStm"]?.int { _ = readSection(at: hybrid) }
+            if let hybrid = section["XRefStm"]?.int, !sectionsRead.contains(hybrid) { _ = readSection(at: hybrid) }
             return section["Prev"]?.int ?? 0
         }
         var streamLexer = PDFLexer(bytes, at: offset)
