@@ -40,7 +40,7 @@ import Testing
         }
         #expect(try decoded("/Predictor 12 /Columns 5") == [1, 2, 3, 4, 5, 2, 3, 4, 5, 6])
         #expect(try decoded("/Predictor 12 /Columns -5 /Colors -1") == nil)
-        #expect(try decoded("/Predictor 12 /Columns 1099511627776 /Colors 1099511627776") == nil)
+        #expect(try decoded("/Predictor 12 /Columns 99999999999 /Colors 99999999999") == nil)
         #expect(try decoded("/Predictor 12 /Columns 5 /Colors 0") == nil)
     }
 
