@@ -130,7 +130,7 @@ final class PDFObjects {
     func decodedData(_ value: PDFValue, limit: Int = 16 << 20) -> [UInt8]? {
         guard let dictionary = value.dictionary, let stored = storedData(value) else { return nil }
         let filters = Self.filters(dictionary, resolve: resolve)
-        if filters.isEmpty { return Array(stored) }
+        if filters.isEmpty { return stored.count <= limit ? Array(stored) : nil }
         guard filters == ["FlateDecode"] else { return nil }
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0

@@ -69,4 +69,27 @@ import Testing
         let objects = try #require(PDFObjects(file))
         #expect(objects.object(2) == nil)
     }
+
+    @Test func aPageWhoseDrawingNamesOnePartOverAndOverIsNotRead() throws {
+        func page(repeats: Int) throws -> PDFPicture? {
+            let padding = [UInt8](repeating: 32, count: 1 << 20)
+            let objects = classic([
+                Array("<< /Type /Catalog /Pages 2 0 R >>".utf8),
+                Array("<< /Type /Pages /Kids [3 0 R] /Count 1 >>".utf8),
+                Array(("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 100 100] /Resources << /XObject << /Im0 5 0 R >> >> "
+                       + "/Contents [4 0 R" + String(repeating: " 6 0 R", count: repeats) + "] >>").utf8),
+                Array("<< /Length 30 >>\nstream\nq 100 0 0 100 0 0 cm /Im0 Do Q\nendstream".utf8),
+                Array(("<< /Type /XObject /Subtype /Image /Width 100 /Height 100 /ColorSpace /DeviceGray /BitsPerComponent 8 "
+                       + "/Filter /DCTDecode /Length 4 >>\nstream\n").utf8) + [0xFF, 0xD8, 0xFF, 0xD9] + Array("\nendstream".utf8),
+                Array("<< /Length \(padding.count) >>\nstream\n".utf8) + padding + Array("\nendstream".utf8),
+            ])
+            var file = objects
+            // The catalog is the trailer's root.
+            let trailer = try #require(file.indices.reversed().first { file[$0...].starts(with: Array("<< /Size".utf8)) })
+            file.replaceSubrange(trailer..<(trailer + 2), with: Array("<< /Root 1 0 R".utf8))
+            return PDFPicture.find(in: try #require(PDFObjects(file)), page: 0)
+        }
+        #expect(try page(repeats: 3) != nil, "a few parts are read")
+        #expect(try page(repeats: 17) == nil, "17 MB of drawing instructions are not")
+    }
 }
