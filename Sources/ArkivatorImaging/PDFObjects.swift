@@ -38,6 +38,9 @@ final class PDFObjects {
     private var places: [Int: Place] = [:]
     private var trailer: [String: PDFValue] = [:]
     private var objectStreams: [Int: [Int: PDFValue]] = [:]
+    /// The objects read so far by offset (nil: unreadable), each read once however often it is
+    /// named (a page tree's `/Kids` may name one large object many times).
+    private var read: [Int: PDFValue?] = [:]
     /// The cross-reference sections read so far, by offset: each is read once, and at most 64.
     private var sectionsRead = Set<Int>()
     /// How many object streams are being opened inside one another (a stream's `/Length` may
@@ -101,8 +104,11 @@ final class PDFObjects {
     func object(_ number: Int) -> PDFValue? {
         switch places[number] {
         case .offset(let offset)?:
+            if let known = read[number] { return known }
             var lexer = PDFLexer(bytes, at: offset)
-            return lexer.indirectObject()?.value
+            let value = lexer.indirectObject()?.value
+            read[number] = .some(value)
+            return value
         case .inStream(let stream, let index)?:
             if objectStreams[stream] == nil {
                 guard streamsOpening < 4 else { return nil }
