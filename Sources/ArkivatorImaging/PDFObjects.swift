@@ -38,8 +38,9 @@ final class PDFObjects {
     private var places: [Int: Place] = [:]
     private var trailer: [String: PDFValue] = [:]
     private var objectStreams: [Int: [Int: PDFValue]] = [:]
-    /// The objects read so far by offset (nil: unreadable), each read once however often it is
-    /// named (a page tree's `/Kids` may name one large object many times).
+    /// The objects read so far, by their offset in the file (nil: unreadable): each place is read
+    /// once however often it is named (a page tree's `/Kids` may name one large object many
+    /// times, or many numbers the cross-reference puts at one offset).
     private var read: [Int: PDFValue?] = [:]
     /// The cross-reference sections read so far, by offset: each is read once, and at most 64.
     private var sectionsRead = Set<Int>()
@@ -104,10 +105,10 @@ final class PDFObjects {
     func object(_ number: Int) -> PDFValue? {
         switch places[number] {
         case .offset(let offset)?:
-            if let known = read[number] { return known }
+            if let known = read[offset] { return known }
             var lexer = PDFLexer(bytes, at: offset)
             let value = lexer.indirectObject()?.value
-            read[number] = .some(value)
+            read[offset] = .some(value)
             return value
         case .inStream(let stream, let index)?:
             if objectStreams[stream] == nil {
@@ -231,10 +232,15 @@ final class PDFObjects {
               count >= 0, count < 1_000_000, let data = decodedData(stream) else { return nil }
         var header = PDFLexer(data, at: 0)
         var objects: [Int: PDFValue] = [:]
+        // Each place in the stream read once, however many of its objects the header puts there.
+        var byPlace: [Int: PDFValue?] = [:]
         for index in 0..<count {
             guard header.value()?.int != nil, let at = header.value()?.int, first + at < data.count else { return nil }
-            var reader = PDFLexer(data, at: first + at)
-            objects[index] = reader.value()
+            if byPlace[first + at] == nil {
+                var reader = PDFLexer(data, at: first + at)
+                byPlace[first + at] = .some(reader.value())
+            }
+            objects[index] = byPlace[first + at] ?? nil
         }
         return objects
     }
