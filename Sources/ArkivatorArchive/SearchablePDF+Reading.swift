@@ -39,8 +39,10 @@ extension SearchablePDF {
             let boxHeight = heightPoints / scale
             let top = (pageHeight - y + heightPoints * 0.15) / scale - boxHeight
             let width = stretch / 100 * Double(encoded.count) * fontSize * 0.5 / scale
-            lines.append(Line(text: fromWinAnsi(encoded), box: [Int((x / scale).rounded()), Int(top.rounded()),
-                                                                 max(1, Int(width.rounded())), max(1, Int(boxHeight.rounded()))]))
+            // A number no page of ours has (infinite, or beyond any page) leaves the line out.
+            let box = [x / scale, top, width, boxHeight].map { $0.rounded() }
+            guard box.allSatisfy({ abs($0) < 1e9 }) else { continue }
+            lines.append(Line(text: fromWinAnsi(encoded), box: [Int(box[0]), Int(box[1]), max(1, Int(box[2])), max(1, Int(box[3]))]))
         }
         return lines
     }
@@ -134,10 +136,10 @@ private struct OwnPDF {
         let table = String(decoding: bytes[xref...], as: UTF8.self)
         let rows = table.split(separator: "\n")
         guard rows.count > 3, rows[0] == "xref", let count = rows[1].split(separator: " ").last.flatMap({ Int($0) }),
-              count > 1, rows.count > count + 2 else { return nil }
+              count > 1, count < rows.count - 2 else { return nil }
         var offsets = [0]
         for row in rows[3..<(count + 2)] {
-            guard let offset = Int(row.prefix(10)), offset < xref else { return nil }
+            guard let offset = Int(row.prefix(10)), offset >= 0, offset < xref else { return nil }
             offsets.append(offset)
         }
         self.bytes = bytes
@@ -174,7 +176,7 @@ private struct OwnPDF {
               let open = body.prefix(4096).firstRange(of: Array(">>\nstream\n".utf8)) else { return nil }
         let dictionary = String(decoding: body[..<open.lowerBound], as: UTF8.self)
         guard let range = dictionary.range(of: "/Length "), let length = Int(dictionary[range.upperBound...].prefix { $0.isNumber }),
-              length >= 0, open.upperBound + length <= bytes.count else { return nil }
+              length >= 0, length <= bytes.count - open.upperBound else { return nil }
         return (dictionary, Array(bytes[open.upperBound..<(open.upperBound + length)]))
     }
 }

@@ -16,8 +16,8 @@ public struct RecropFailure: UserFacingError, Sendable, Equatable {
 
     /// The document has no page with that number.
     public static func noSuchPage(_ page: Int, pages: Int) -> RecropFailure {
-        RecropFailure("noSuchPage", nb: "Dokumentet har ingen side \(page) (det har \(pages) sider).",
-                      en: "The document has no page \(page) (it has \(pages) pages).")
+        RecropFailure("noSuchPage", nb: "Dokumentet har ingen side \(page) (det har \(pages == 1 ? "én side" : "\(pages) sider")).",
+                      en: "The document has no page \(page) (it has \(pages == 1 ? "one page" : "\(pages) pages")).")
     }
 
     /// The photo as taken was not kept (filed before originals were kept, or hidden by `redact`).

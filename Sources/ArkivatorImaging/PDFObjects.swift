@@ -38,6 +38,15 @@ final class PDFObjects {
     private var places: [Int: Place] = [:]
     private var trailer: [String: PDFValue] = [:]
     private var objectStreams: [Int: [Int: PDFValue]] = [:]
+    /// The objects read so far, by their offset in the file (nil: unreadable): each place is read
+    /// once however often it is named (a page tree's `/Kids` may name one large object many
+    /// times, or many numbers the cross-reference puts at one offset).
+    private var read: [Int: PDFValue?] = [:]
+    /// The cross-reference sections read so far, by offset: each is read once, and at most 64.
+    private var sectionsRead = Set<Int>()
+    /// How many object streams are being opened inside one another (a stream's `/Length` may
+    /// be an object in another stream); kept small so a chain of them cannot exhaust the stack.
+    private var streamsOpening = 0
 
     private enum Place {
         case offset(Int)
@@ -50,8 +59,7 @@ final class PDFObjects {
         guard let keyword = Self.lastIndex(of: Array("startxref".utf8), in: bytes, within: 2048) else { return nil }
         var lexer = PDFLexer(bytes, at: keyword + 9)
         guard var next = lexer.value()?.int else { return nil }
-        var seen = Set<Int>()
-        while next > 0, next < bytes.count, seen.insert(next).inserted, seen.count < 64 {
+        while next > 0, next < bytes.count, !sectionsRead.contains(next), sectionsRead.count < 64 {
             guard let previous = readSection(at: next) else { return nil }
             next = previous
         }
@@ -97,10 +105,20 @@ final class PDFObjects {
     func object(_ number: Int) -> PDFValue? {
         switch places[number] {
         case .offset(let offset)?:
+            if let known = read[offset] { return known }
             var lexer = PDFLexer(bytes, at: offset)
-            return lexer.indirectObject()?.value
+            let value = lexer.indirectObject()?.value
+            read[offset] = .some(value)
+            return value
         case .inStream(let stream, let index)?:
-            if objectStreams[stream] == nil { objectStreams[stream] = readObjectStream(stream) ?? [:] }
+            if objectStreams[stream] == nil {
+                guard streamsOpening < 4 else { return nil }
+                // Marked read before it is read: a stream whose `/Length` lies in itself finds nothing.
+                objectStreams[stream] = [:]
+                streamsOpening += 1
+                defer { streamsOpening -= 1 }
+                objectStreams[stream] = readObjectStream(stream) ?? [:]
+            }
             return objectStreams[stream]?[index]
         case nil:
             return nil
@@ -119,7 +137,7 @@ final class PDFObjects {
     func decodedData(_ value: PDFValue, limit: Int = 16 << 20) -> [UInt8]? {
         guard let dictionary = value.dictionary, let stored = storedData(value) else { return nil }
         let filters = Self.filters(dictionary, resolve: resolve)
-        if filters.isEmpty { return Array(stored) }
+        if filters.isEmpty { return stored.count <= limit ? Array(stored) : nil }
         guard filters == ["FlateDecode"] else { return nil }
         var out: UnsafeMutablePointer<UInt8>?
         var size = 0
@@ -134,6 +152,7 @@ final class PDFObjects {
         let predictor = resolve(parameters["Predictor"])?.int ?? 1
         guard predictor >= 10 else { return predictor == 1 ? inflated : nil }
         let columns = resolve(parameters["Columns"])?.int ?? 1, colors = resolve(parameters["Colors"])?.int ?? 1
+        guard (1...32).contains(colors), (1...(1 << 20)).contains(columns) else { return nil }
         return Self.unpredict(inflated, rowBytes: columns * colors, pixelBytes: colors)
     }
 
@@ -151,6 +170,7 @@ final class PDFObjects {
     /// Reads the section at `offset` (a table or a stream), keeping entries already known (a
     /// later section wins); returns the previous section's offset, 0 for none, nil when unreadable.
     private func readSection(at offset: Int) -> Int? {
+        guard sectionsRead.count < 64, sectionsRead.insert(offset).inserted else { return nil }
         var lexer = PDFLexer(bytes, at: offset)
         if lexer.skipKeyword("xref") {
             while true {
@@ -168,7 +188,7 @@ final class PDFObjects {
             }
             guard lexer.skipKeyword("trailer"), let section = lexer.value()?.dictionary else { return nil }
             trailer.merge(section) { known, _ in known }
-            if let hybrid = section["XRefStm"]?.int { _ = readSection(at: hybrid) }
+            if let hybrid = section["XRefStm"]?.int, !sectionsRead.contains(hybrid) { _ = readSection(at: hybrid) }
             return section["Prev"]?.int ?? 0
         }
         var streamLexer = PDFLexer(bytes, at: offset)
@@ -212,10 +232,15 @@ final class PDFObjects {
               count >= 0, count < 1_000_000, let data = decodedData(stream) else { return nil }
         var header = PDFLexer(data, at: 0)
         var objects: [Int: PDFValue] = [:]
+        // Each place in the stream read once, however many of its objects the header puts there.
+        var byPlace: [Int: PDFValue?] = [:]
         for index in 0..<count {
             guard header.value()?.int != nil, let at = header.value()?.int, first + at < data.count else { return nil }
-            var reader = PDFLexer(data, at: first + at)
-            objects[index] = reader.value()
+            if byPlace[first + at] == nil {
+                var reader = PDFLexer(data, at: first + at)
+                byPlace[first + at] = .some(reader.value())
+            }
+            objects[index] = byPlace[first + at] ?? nil
         }
         return objects
     }

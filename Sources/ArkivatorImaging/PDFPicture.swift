@@ -27,6 +27,9 @@ struct PDFPicture: Sendable {
 
     var pixels: Int { width * height }
 
+    /// The most bytes of drawing instructions a page is read with.
+    static let programLimit = 16 << 20
+
     /// The picture of page `index` (from 0), or nil when the page is anything else: turned,
     /// several pictures or other marks, a picture that does not cover the page, a mask, a
     /// palette, 16 bits or another filter.
@@ -43,9 +46,11 @@ struct PDFPicture: Sendable {
         case .array(let parts)?: contents = parts.compactMap { objects.resolve($0) }
         default: return nil
         }
+        // The parts together at most 16 MB, however many times a part is named.
         var program: [UInt8] = []
         for part in contents {
-            guard let data = objects.decodedData(part) else { return nil }
+            guard program.count < Self.programLimit,
+                  let data = objects.decodedData(part, limit: Self.programLimit - program.count) else { return nil }
             program += data + [10]
         }
         let resources = objects.resolve(page["Resources"])?.dictionary ?? [:]

@@ -79,7 +79,10 @@ extension EncodedPages {
     static func leanJPEG(_ base: UnsafePointer<UInt8>, count: Int, width: Int, height: Int,
                          exifOrientation: Int?) throws(InputError) -> PagePixels? {
         var w: Int32 = 0, h: Int32 = 0, samples: Int32 = 0, ycck: Int32 = 0, cmyk: Int32 = 0
-        guard readHeaderMemJpeg(base, count, &w, &h, &samples, &ycck, &cmyk) == 0, cmyk == 0, ycck == 0 else { return nil }
+        // The size is checked before decoding: a scanned PDF's picture may be larger than its
+        // dictionary (which the pixel budget counted) says.
+        guard readHeaderMemJpeg(base, count, &w, &h, &samples, &ycck, &cmyk) == 0, cmyk == 0, ycck == 0,
+              Int(w) == width, Int(h) == height else { return nil }
         var warnings: Int32 = 0
         guard let grayPix = pixReadMemJpeg(base, count, 0, 1, &warnings, Int32(L_JPEG_READ_LUMINANCE)) else {
             throw InputError.undecodable

@@ -90,6 +90,7 @@ import Testing
                 try household.recrop(wrongID, page: 1, .init(corners: [[0, 0], [10, 0], [10, 10], [0, 10]]))
             }
             #expect(throws: RecropFailure.noSuchPage(2, pages: 1)) { try household.recrop(wrongID, page: 2, .init(whole: true)) }
+            #expect(RecropFailure.noSuchPage(2, pages: 1).userMessage.norwegian == "Dokumentet har ingen side 2 (det har én side).")
 
             // The originals go to the trash with the document, come back with it, and are gone when purged.
             _ = try library.delete(wrongID)

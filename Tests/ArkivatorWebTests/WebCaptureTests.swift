@@ -158,7 +158,7 @@ import Testing
                 #expect(try ids.count == 2 && ids.map { try letter(fixture, $0) } == [[pages[0]], [pages[1]]])
                 let shown = try await client.execute(uri: "/upload?mottatt=\(ids.joined(separator: ","))", method: .get, headers: browser.headers)
                 #expect(shown.status == .ok && shown.text.contains("Mottatt")
-                        && shown.text.components(separatedBy: "mottatt, leses snart").count == 3)
+                        && shown.text.components(separatedBy: ">mottatt, leses snart<").count == 3)
                 #expect(waiting() == 0)
             }
         }

@@ -53,6 +53,8 @@ import Testing
                 let crossed = try await client.execute(uri: "/documents/\(id)/pages/1/recrop", method: .post, headers: browser.form,
                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)&x1=0&y1=0&x2=100&y2=100&x3=100&y3=0&x4=0&y4=100&turn=0"))
                 #expect(crossed.status == .badRequest && crossed.text.contains("danner ikke et ark"), "\(crossed.status)")
+                #expect(crossed.text.contains("class=\"text-editor\"") && crossed.text.contains("/static/recrop.js"),
+                        "the document page shown again is the whole page, its text editor too")
                 let applied = try await client.execute(uri: "/documents/\(id)/pages/1/recrop", method: .post, headers: browser.form,
                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)&whole=1&turn=0"))
                 #expect(applied.status == .seeOther && applied.headers[.location] == "/documents/\(id)?lagret=1")

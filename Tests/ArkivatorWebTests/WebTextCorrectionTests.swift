@@ -25,6 +25,7 @@ import Testing
             try await fixture.signedIn { client, browser in
                 let page = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers)
                 #expect(page.text.contains("Rett teksten") && page.text.contains("<textarea id=\"side1\" name=\"side1\""))
+                #expect(page.text.components(separatedBy: "id=\"tekst\"").count == 2, "one place on the page is #tekst: the editor")
                 #expect(page.text.contains("170972 •••••") && !page.text.contains(WebFixture.number), "the number masked in the editor")
                 #expect(page.text.contains("Et skjult fødselsnummer (•••••) kan stå som det står"))
                 #expect(page.text.contains("&lt;script&gt;") && !page.text.contains("<script>alert"), "escaped")

@@ -31,6 +31,8 @@ import Testing
                 #expect(form.text.contains(#"id="camera" name="pages" type="file" accept="image/*" capture="environment""#)
                         && form.text.contains(#"id="files" name="pages" type="file" accept="image/*,application/pdf" multiple>"#)
                         && form.text.contains("<script src=\"/static/tray.js\"") && form.text.contains("<script src=\"/static/upload.js\""))
+                // The script names the stages with the words the page without script uses.
+                #expect(form.text.contains("data-stages=\"{&quot;classified&quot;:&quot;klassifisert&quot;"))
                 #expect(try await client.execute(uri: "/static/upload.js", method: .get).headers[.contentType]?
                     .hasPrefix("text/javascript") == true)
                 #expect(try await client.execute(uri: "/api/v1/uploads", method: .post, headers: browser.headers).status

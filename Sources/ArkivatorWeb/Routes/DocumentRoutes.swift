@@ -13,20 +13,8 @@ extension WebServer {
     func addDocumentRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household
         pages.get("/documents/{id}") { request, context -> Response in
-            let id = try Self.documentID(context)
-            let (document, household, versions, originals, appointments) = try await store.read { library in
-                (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
-                 try library.originals(of: id), try library.appointments(ofDocument: id))
-            }
-            let words = Words(templates, context)
-            let query = WebForm(request.uri.query ?? "")
-            let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
-            var view = DocumentView(document, household: household, words: words, notice: notice, originals: originals,
-                                    appointments: appointments)
-            if document.trashedAt == nil {
-                view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
-            }
-            return templates.page("document", title: document.title, model: view, context: context, scripts: ["recrop.js"])
+            try await Self.documentPage(try Self.documentID(context), store: store, templates: templates, context: context,
+                                        query: WebForm(request.uri.query ?? ""))
         }
         pages.post("/documents/{id}/text") { request, context -> Response in
             let id = try Self.documentID(context)
@@ -54,18 +42,14 @@ extension WebServer {
         pages.post("/documents/{id}/edit") { request, context -> Response in
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            let (document, household) = try await store.read { library in
-                (try library.document(id), try library.familyMembers().map(\.name))
-            }
+            let document = try await store.read { try $0.document(id) }
             let changes = try EditView.changes(form, to: document)
             guard !changes.isEmpty else { return Self.redirect("/documents/\(document.shortID)?lagret=0") }
             do {
                 _ = try await store.write { try $0.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
             } catch let failure as LibraryFailure where failure.code == .badTitle {
-                let words = Words(templates, context)
-                return templates.page("document", title: document.title, model: DocumentView(
-                    document, household: household, words: words, problem: failure.userMessage.text(in: context.language)),
-                    context: context, status: .badRequest)
+                return try await Self.documentPage(document.shortID, store: store, templates: templates, context: context,
+                                                   problem: failure.userMessage.text(in: context.language))
             }
             return Self.redirect("/documents/\(document.shortID)?lagret=1")
         }
@@ -128,5 +112,25 @@ extension WebServer {
         let name = file.url.lastPathComponent.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "dokument"
         headers[.contentDisposition] = (file.kind == .image ? "inline" : "attachment") + "; filename*=UTF-8''\(name)"
         return Response(status: .ok, headers: headers, body: body)
+    }
+
+    /// The document page: the letter, its files, its photos as taken and, while it is not in the
+    /// trash, "Rett teksten" with its versions; with `problem` (and 400) when a change asked for
+    /// could not be made. The one place the page is put together, for every route that shows it.
+    static func documentPage(_ id: String, store: AsyncLibrary, templates: Templates, context: WebContext,
+                             query: WebForm = WebForm(""), problem: String? = nil) async throws -> Response {
+        let (document, household, versions, originals, appointments) = try await store.read { library in
+            (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
+             try library.originals(of: id), try library.appointments(ofDocument: id))
+        }
+        let words = Words(templates, context)
+        let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
+        var view = DocumentView(document, household: household, words: words, notice: notice, problem: problem, originals: originals,
+                                appointments: appointments)
+        if document.trashedAt == nil {
+            view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
+        }
+        return templates.page("document", title: document.title, model: view, context: context,
+                              status: problem == nil ? .ok : .badRequest, scripts: ["recrop.js"])
     }
 }

@@ -44,13 +44,8 @@ extension WebServer {
                 // Cleanup and OCR of one page: seconds of C work, on a thread of its own.
                 _ = try await Blocking.run { try household.recrop(shortID, page: page, change) }
             } catch let failure as RecropFailure {
-                let (document, members, originals) = try await store.read { library in
-                    (try library.document(shortID), try library.familyMembers().map(\.name), try library.originals(of: shortID))
-                }
-                let words = Words(templates, context)
-                return templates.page("document", title: document.title, model: DocumentView(
-                    document, household: members, words: words, problem: failure.userMessage.text(in: context.language),
-                    originals: originals), context: context, status: .badRequest, scripts: ["recrop.js"])
+                return try await Self.documentPage(shortID, store: store, templates: templates, context: context,
+                                                   problem: failure.userMessage.text(in: context.language))
             }
             if form.value("back") == "/review" { return Self.redirect("/review") }
             return Self.redirect("/documents/\(shortID)?lagret=1")

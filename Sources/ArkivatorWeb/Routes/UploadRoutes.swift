@@ -29,7 +29,7 @@ extension WebServer {
             // After the form was sent without script: what became of each letter it made.
             let sent = (WebForm(request.uri.query ?? "")["mottatt"] ?? "").split(separator: ",").prefix(Self.uploadPageLimit)
                 .map(String.init).filter(UploadInbox.isUploadID)
-            var model: [String: Any] = [:]
+            var model: [String: Any] = ["stages": Self.stageWords(words)]
             if !sent.isEmpty {
                 let statuses = try await store.read { library in
                     try sent.compactMap { try Self.uploadStatus($0, inbox: inbox, library: library, words: words) }
@@ -177,6 +177,15 @@ extension WebServer {
                            en: "You chose no images or PDF. Choose at least one page and send again.")
         }
         return letters
+    }
+
+    /// What each stage of an upload is called (`captureStage_…`), as JSON for the page's script:
+    /// the words the page without script uses too.
+    static func stageWords(_ words: Words) -> String {
+        let stages = ["open", "received", "cleaned", "recognised", "classified", "written", "indexed", "done", "duplicate", "failed"]
+        let named = Dictionary(uniqueKeysWithValues: stages.map { ($0, words["captureStage_" + $0]) })
+        let json = (try? JSONSerialization.data(withJSONObject: named, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: json, as: UTF8.self)
     }
 
     /// One letter sent by the form, as the upload page lists it.

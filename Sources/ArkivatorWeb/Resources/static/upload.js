@@ -15,12 +15,8 @@
   const token = document.querySelector('meta[name="csrf-token"]').content;
   const norwegian = document.documentElement.lang === "nb";
   const say = (nb, en) => (norwegian ? nb : en);
-  const stages = {
-    open: say("sender", "sending"), received: say("mottatt", "received"), cleaned: say("renset", "cleaned"),
-    recognised: say("lest", "read"), classified: say("klassifisert", "classified"), written: say("skrevet", "written"),
-    indexed: say("arkivert", "filed"), done: say("arkivert", "filed"),
-    duplicate: say("fantes fra før", "already in the library"), failed: say("feilet", "failed")
-  };
+  // The stages in words, as the page without script names them (strings.json, captureStage_…).
+  const stages = JSON.parse(list.dataset.stages || "{}");
   let sending = 0;
   window.addEventListener("beforeunload", (event) => {
     if (sending === 0 && tray.pages().length === 0) return;
