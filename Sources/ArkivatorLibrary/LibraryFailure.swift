@@ -6,7 +6,7 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     public enum Code: String, Sendable {
         case duplicate, inTrash, notFound, ambiguous, notInTrash, wrongKey, sealing
         case trashed, nothingToChange, badTitle, emptyQuery, targetExists, fileMissing, busy
-        case noUploadJob, alreadyUploaded, closed
+        case noUploadJob, alreadyUploaded, closed, badShareDays, noLettersToShare
         case backupFolderMissing, notABackup, libraryNotEmpty, libraryInUse, keyMissingForBackup, keyDoesNotFit
     }
 

@@ -296,6 +296,35 @@ public enum Migrations {
             CREATE INDEX appointments_document ON appointments (document_id);
             CREATE INDEX appointments_changed_by ON appointments (changed_by);
             """),
+        Migration(version: 14, name: "share links", sql: """
+            -- Read-only links to chosen letters for a doctor (see `Library+ShareLinks`): only the
+            -- SHA-256 of the link's secret is kept, so the database never holds a link that works.
+            CREATE TABLE share_links (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                token_hash  TEXT NOT NULL UNIQUE,
+                created_at  TEXT NOT NULL,          -- UTC, ISO 8601
+                expires_at  TEXT NOT NULL,          -- UTC, ISO 8601
+                revoked_at  TEXT                    -- UTC, ISO 8601; NULL while it works
+            );
+            -- The letters of a link, in the order chosen; gone with the letter when it is purged.
+            CREATE TABLE share_link_documents (
+                link_id     INTEGER NOT NULL REFERENCES share_links(id) ON DELETE CASCADE,
+                position    INTEGER NOT NULL,
+                document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                PRIMARY KEY (link_id, position)
+            );
+            CREATE INDEX share_link_documents_by_document ON share_link_documents (document_id);
+            -- Every opening of a link: when, what (the page or the PDF), and a coarse hint of the
+            -- client ("Mobil · Safari"), never its address.
+            CREATE TABLE share_link_openings (
+                id          INTEGER PRIMARY KEY,
+                link_id     INTEGER NOT NULL REFERENCES share_links(id) ON DELETE CASCADE,
+                opened_at   TEXT NOT NULL,
+                what        TEXT NOT NULL,          -- page | pdf
+                client      TEXT NOT NULL
+            );
+            CREATE INDEX share_link_openings_by_link ON share_link_openings (link_id, id);
+            """),
     ]
 }
 

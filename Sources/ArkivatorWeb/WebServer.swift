@@ -17,8 +17,8 @@ import NIOSSL
 /// template that escapes what it shows.
 ///
 /// Routes come in groups with their own gate: the open sign-in pages, the pages of a signed-in
-/// browser (``PageSession``: session and CSRF), and `/api/v1` (``APIAuth``: a device's token or a
-/// session; JSON errors). Errors become answers in one place (``ErrorResponses``).
+/// browser (``PageSession``: session and CSRF), `/api/v1` (``APIAuth``: a device's token or a
+/// session; JSON errors), and a share link's letters (`/delt/…`: the link's secret, no session). Errors become answers in one place (``ErrorResponses``).
 public struct WebServer: Sendable {
     public struct Options: Sendable {
         /// Where to listen; loopback unless a password is set (see ``check()``).
@@ -114,6 +114,8 @@ public struct WebServer: Sendable {
         let open = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: false))
         let pages = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: true))
         let api = router.group("/api/v1").add(middleware: APIAuth(store: store, idle: options.idleLock))
+        // A share link's letters are read without signing in: this group has no session at all.
+        let shared = router.group(RouterPath(Self.sharedPrefix))
         addSignInRoutes(open: open, pages: pages)
         addLibraryRoutes(pages: pages)
         addDocumentRoutes(pages: pages)
@@ -124,6 +126,8 @@ public struct WebServer: Sendable {
         addSettingsRoutes(pages: pages)
         addUploadRoutes(pages: pages, api: api)
         addAPIRoutes(api: api)
+        addShareRoutes(pages: pages)
+        addSharedRoutes(shared: shared)
         routeTable.fill(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router
     }
@@ -155,6 +159,8 @@ public struct WebServer: Sendable {
         try await check()
         let idle = options.idleLock, inbox = options.inbox
         try await store.write { try $0.endIdleWebSessions(idle: idle) }
+        // The PDFs of share links that no longer work are not kept.
+        try? await store.write { library in try library.removeStaleSharePacks() }
         if let inbox { try await store.files { UploadInbox(inbox: inbox).removeAbandoned() } }
         do {
             try await application().runService()

@@ -55,8 +55,9 @@ import Testing
         answersEveryField(results)
         let banner = UploadState.Banner(reason: "r")
         answersEveryField(banner)
-        answersEveryField(WebServer.LibraryView(deleted: ["id": "a"], uploadBanner: banner, filters: filters, results: results))
-        answersEveryField(WebServer.SearchView(filters: filters, results: results))
+        answersEveryField(WebServer.LibraryView(deleted: ["id": "a"], uploadBanner: banner, filters: filters, results: results,
+                                                   shareLink: "/del/ny"))
+        answersEveryField(WebServer.SearchView(filters: filters, results: results, shareLink: "/del/ny?q=time"))
         let view = DocumentView(document, household: ["Kari"], words: words, notice: "n", problem: "p")
         answersEveryField(view)
         let edit = EditView(document, action: "/a", button: "b", skip: "/s", skipped: "abcdef1234", household: ["Kari"], words: words)
@@ -66,7 +67,26 @@ import Testing
         answersEveryField(WebServer.ReviewView.Reason(text: "t", words: ["w"], more: "m"))
         answersEveryField(WebServer.PasswordView(setup: true, action: "/setup", problem: "p", code: "c", intro: "i",
                                                  autocomplete: "new-password", button: "b"))
+        try shareViewsAnswerEveryField(document: document, summary: summary, words: words)
         answersEveryField(Templates.Chrome(title: "t", lang: "nb", signedIn: true, csrf: "c", scripts: [["src": "/s"]],
                                            section: ["library": true]))
+    }
+
+    func shareViewsAnswerEveryField(document: LibraryDocument, summary: DocumentSummary, words: Words) throws {
+        answersEveryField(ShareLetterRow(document, checked: true, words: words))
+        answersEveryField(ShareFormView(picked: [document], listed: [summary], household: ["Kari"], person: "Kari", query: "time",
+                                        problem: "p", words: words))
+        let now = Date()
+        let link = ShareLink(id: 1, createdAt: now, expiresAt: now.addingTimeInterval(60), revokedAt: nil,
+                             letters: [ShareLink.Letter(id: "abababab", title: "t")],
+                             openings: [ShareOpening(openedAt: now, what: .page, client: "mobile · Safari")])
+        answersEveryField(ShareMadeView(link: link, address: "http://x/delt/y", words: words))
+        var shares = SharesView(links: [link], words: words)
+        shares.notice = "n"
+        answersEveryField(shares)
+        answersEveryField(try #require(shares.links.first))
+        let shared = SharedView(link: link, letters: [document], pdf: "/delt/y/pdf", words: words)
+        answersEveryField(shared)
+        answersEveryField(try #require(shared.letters.first))
     }
 }

@@ -23,12 +23,13 @@ struct WebFixture {
     /// The inbox uploads are handed to.
     var inbox: URL { directory.appendingPathComponent("bibliotek/Innboks", isDirectory: true).standardizedFileURL }
 
-    init(directory: URL, idleLock: TimeInterval = 15 * 60, uploads: Bool = true,
+    /// `port` 0 for a live server on a free port (`.live` tests).
+    init(directory: URL, idleLock: TimeInterval = 15 * 60, uploads: Bool = true, port: Int = 8080,
          clock: @escaping @Sendable () -> Date = { Date() }) throws {
         self.directory = directory
         library = try Library.open(LibraryLocation(directory: directory.appendingPathComponent("bibliotek")))
         var options = WebServer.Options(
-            idleLock: idleLock, passwordCost: 4,
+            port: port, idleLock: idleLock, passwordCost: 4,
             inbox: uploads ? directory.appendingPathComponent("bibliotek/Innboks", isDirectory: true).standardizedFileURL : nil)
         options.clock = clock
         // A wrong password is answered at once here (the pause is the throttle's, tested on its own).

@@ -28,13 +28,16 @@ import re
 import json
 import http.client
 import struct
+import urllib.error
 import urllib.parse
+import urllib.request
 import zlib
 import os
 import shutil
 import socket
 import subprocess
 import sys
+import sqlite3
 import tempfile
 import time
 from pathlib import Path
@@ -612,6 +615,88 @@ def appointment_on_the_document_page(c):
     c.shot("05-appointment")
 
 
+def share_link_to_a_doctor(c, new_browser, arkivator, library):
+    """Two letters chosen on «Del med legen» make a link; a second browser that never signed in
+    (a fresh Chromium session without cookies) reads exactly those letters, masked, and the PDF;
+    the owner sees the opening on «Delinger», revokes the link after a question, and the link
+    says «trukket tilbake» (410); a link whose expiry has passed says «utløpt» (410)."""
+    driver = c.driver
+    c.step("share two letters with a doctor: choose them and make a link")
+    c.open("/")
+    driver.find_element(By.CSS_SELECTOR, ".share-start a").click()
+    c.wait(lambda: driver.find_elements(By.CSS_SELECTOR, "ul.share-letters input[type=checkbox]"), "the letters to choose from")
+    boxes = driver.find_elements(By.CSS_SELECTOR, "ul.share-letters input[type=checkbox]")
+    c.expect(len(boxes) >= 3, f"the newest letters are listed to choose from ({len(boxes)})")
+    chosen = []
+    for box in boxes[:2]:
+        box.click()
+        label = driver.find_element(By.CSS_SELECTOR, f"label[for='{box.get_attribute('id')}'] strong").text
+        chosen.append((box.get_attribute("value"), label))
+    driver.find_element(By.CSS_SELECTOR, "input[name=days][value='7']").click()
+    c.shot("11-share-form")
+    driver.find_element(By.CSS_SELECTOR, "form[action='/del/ny'][method=post] button[type=submit]").click()
+    c.wait(lambda: driver.find_elements(By.ID, "share-address"), "the link made")
+    address = driver.find_element(By.ID, "share-address").text.strip()
+    c.expect(re.fullmatch(re.escape(c.base) + r"/delt/[A-Za-z0-9_-]{40,}", address) is not None, f"the link's address: {address!r}")
+    c.shot("11-share-made")
+
+    c.step("the link in a second browser that never signed in: exactly those letters")
+    other = new_browser()
+    try:
+        d = Check(other, c.base, c.out, c.axe)
+        other.get(address)
+        d.wait(lambda: other.find_elements(By.CSS_SELECTOR, "article h2"), "the shared letters", timeout=20)
+        titles = [h.text for h in other.find_elements(By.CSS_SELECTOR, "article h2")]
+        c.expect(sorted(titles) == sorted(t for _, t in chosen), f"only the chosen letters {chosen}: {titles}")
+        text = d.text()
+        c.expect(re.search(r"\b\d{11}\b", text) is None, "no fødselsnummer on the shared page")
+        c.expect(not other.find_elements(By.CSS_SELECTOR, "form[action='/logout'], a[href^='/documents/'], img"),
+                 "no menu, no link into the archive, no page image")
+        c.expect(other.find_elements(By.CSS_SELECTOR, "meta[name=robots][content*=noindex]"), "not indexed")
+        answer = urllib.request.urlopen(address, timeout=20)
+        c.expect(answer.headers.get("Referrer-Policy") == "no-referrer" and "noindex" in answer.headers.get("X-Robots-Tag", "")
+                 and answer.headers.get("Cache-Control") == "no-store", f"private headers: {dict(answer.headers)}")
+        d.shot("12-share-public")
+
+        c.step("the owner sees the openings on «Delinger» and revokes the link after a question")
+        c.open("/delinger")
+        first = driver.find_elements(By.CSS_SELECTOR, "ol.share-links > li")[0]
+        c.expect("Åpnet 2 ganger" in first.text and "Virker" in first.text, f"the openings counted: {first.text!r}")
+        first.find_elements(By.CSS_SELECTOR, "details summary")[0].click()
+        c.expect("Mobil · Chrome" in first.text or "Datamaskin · Chrome" in first.text or "annen nettleser" in first.text,
+                 f"each opening with a hint of the client: {first.text!r}")
+        c.shot("11-shares")
+        first.find_elements(By.CSS_SELECTOR, "details summary")[-1].click()
+        c.expect("Trekke tilbake lenke" in first.text, "revoking asks first")
+        first.find_element(By.CSS_SELECTOR, "form[action$='/revoke'] button").click()
+        c.wait(lambda: "er trukket tilbake" in c.text(), "the link is revoked, and it says so")
+        c.shot("11-shares-revoked")
+        other.refresh()
+        d.wait(lambda: "Denne delingen er trukket tilbake" in d.text(), "the second browser is told the share is revoked", timeout=20)
+        try:
+            urllib.request.urlopen(address, timeout=20)
+            c.expect(False, "a revoked link still answers")
+        except urllib.error.HTTPError as gone:
+            c.expect(gone.code == 410, f"a revoked link answers 410, not {gone.code}")
+        d.shot("12-share-revoked")
+
+        c.step("a link past its expiry says «utløpt»")
+        made = subprocess.run([arkivator, "share", "link", chosen[0][0], "--days", "1", "--url", c.base, "--library", str(library)],
+                              capture_output=True, text=True, timeout=60)
+        c.expect(made.returncode == 0 and "/delt/" in made.stdout, f"arkivator share link: {made.stdout} {made.stderr}")
+        link = made.stdout.strip().splitlines()[-1]
+        other.get(link)
+        d.wait(lambda: other.find_elements(By.CSS_SELECTOR, "article h2"), "the new link works", timeout=20)
+        with sqlite3.connect(library / "arkivator.sqlite") as db:
+            db.execute("UPDATE share_links SET expires_at = '2000-01-01T00:00:00.000Z' WHERE id = (SELECT max(id) FROM share_links)")
+        other.refresh()
+        d.wait(lambda: "Denne delingen er utløpt" in d.text(), "the second browser is told the share has expired", timeout=20)
+        c.violations += d.violations
+        c.checked += d.checked
+    finally:
+        other.quit()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -643,6 +728,13 @@ def main():
         return 2
     driver = webdriver.Chrome(service=Service(driver_path), options=options)
     driver.set_window_size(*PHONE)
+
+    def new_browser():
+        """A second, fresh Chromium session: no cookies, never signed in."""
+        other = webdriver.Chrome(service=Service(driver_path), options=options)
+        other.set_window_size(*PHONE)
+        other.set_script_timeout(60)
+        return other
     driver.set_script_timeout(60)
     c = Check(driver, base, a.out, axe)
     try:
@@ -795,6 +887,7 @@ def main():
         c.open("/")
         c.expect("3 dokumenter" in c.text(), "every letter in the library again")
 
+        share_link_to_a_doctor(c, new_browser, a.arkivator, library)
         recrop_steps(c, driver)
 
         c.step("a WebDAV server that stops: Settings and the library say why")

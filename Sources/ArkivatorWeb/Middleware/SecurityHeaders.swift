@@ -17,7 +17,8 @@ struct SecurityHeaders: RouterMiddleware {
         var response = try await next(request, context)
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[.xContentTypeOptions] = "nosniff"
-        response.headers[.referrerPolicy] = "same-origin"
+        // A shared letter's page keeps its own `no-referrer`: its address is its secret.
+        if response.headers[.referrerPolicy] != "no-referrer" { response.headers[.referrerPolicy] = "same-origin" }
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.xRobotsTag] = "noindex, nofollow"
         if !request.uri.path.hasPrefix("/static/"), response.headers[.cacheControl]?.hasPrefix("private") != true {

@@ -84,7 +84,7 @@ struct WebError: Error, Sendable {
         case .nothingToChange:
             return WebError(.badRequest, code: failure.errorCode, nb: "Ingenting å endre: ingen av feltene er annerledes.",
                             en: "Nothing to change: none of the fields differ.")
-        case .badTitle, .emptyQuery:
+        case .badTitle, .emptyQuery, .badShareDays, .noLettersToShare:
             return WebError(.badRequest, code: failure.errorCode, message: message)
         case .trashed:
             return WebError(.conflict, code: failure.errorCode, nb: "Dokumentet ligger i papirkurven. Gjenopprett det først.",

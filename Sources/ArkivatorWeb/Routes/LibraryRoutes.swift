@@ -30,7 +30,7 @@ extension WebServer {
                 deleted: found.deleted.map { ["id": $0.shortID, "title": $0.title] },
                 uploadBanner: waiting.banner(words),
                 filters: FilterView(query, action: "/", withQuery: false, household: found.household, words: words),
-                results: results)
+                results: results, shareLink: Self.shareStart(query))
             return templates.page("library", title: words["library"], model: model, context: context, section: "library")
         }
         pages.get("/search") { request, context -> Response in
@@ -52,7 +52,7 @@ extension WebServer {
                 }
             }
             let model = SearchView(filters: FilterView(query, action: "/search", withQuery: true, household: household, words: words),
-                                   results: results)
+                                   results: results, shareLink: Self.shareStart(query))
             let title = text.isEmpty ? words["search"] : words.text("Søk: \(text)", "Search: \(text)")
             return templates.page("search", title: title, model: model, context: context)
         }
@@ -63,11 +63,20 @@ extension WebServer {
         let uploadBanner: UploadState.Banner?
         let filters: FilterView
         let results: ResultsView
+        /// «Del brev med legen», for the person or search shown.
+        let shareLink: String
     }
 
     struct SearchView {
         let filters: FilterView
         let results: ResultsView
+        let shareLink: String
+    }
+
+    /// «Del med legen» (``addShareRoutes(pages:)``) listing the person's letters or the search's.
+    static func shareStart(_ query: WebForm) -> String {
+        let kept = query.query(keeping: ["person", "q"])
+        return "/del/ny" + (kept.isEmpty ? "" : "?" + kept)
     }
 
     static func results(_ documents: [DocumentSummary], total: Int, page: Int, query: WebForm, path: String, words: Words,

@@ -3,6 +3,8 @@ import Foundation
 /// An `application/x-www-form-urlencoded` body or query, by field name (the first of each).
 struct WebForm: Sendable {
     private var fields: [String: String] = [:]
+    /// Every field in order, repeated names included (checkboxes that share a name).
+    private var pairs: [(name: String, value: String)] = []
 
     init(_ encoded: String) {
         for pair in encoded.split(separator: "&") {
@@ -10,7 +12,9 @@ struct WebForm: Sendable {
             guard let rawName = parts.first else { continue }
             let decode = { (s: Substring) in s.replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? "" }
             let name = decode(rawName)
-            if fields[name] == nil { fields[name] = parts.count > 1 ? decode(parts[1]) : "" }
+            let value = parts.count > 1 ? decode(parts[1]) : ""
+            if fields[name] == nil { fields[name] = value }
+            pairs.append((name, value))
         }
     }
 
@@ -19,6 +23,11 @@ struct WebForm: Sendable {
     /// The field trimmed, nil when absent or blank.
     func value(_ name: String) -> String? {
         fields[name].map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// Every value sent under `name`, trimmed, blanks left out (ticked checkboxes that share it).
+    func values(_ name: String) -> [String] {
+        pairs.filter { $0.name == name }.map { $0.value.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
     }
 
     /// Whether a checkbox with the value `true` was ticked.

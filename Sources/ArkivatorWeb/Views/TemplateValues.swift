@@ -111,6 +111,7 @@ extension WebServer.LibraryView: MustacheParent {
         case "uploadBanner": uploadBanner
         case "filters": filters
         case "results": results
+        case "shareLink": shareLink
         default: nil
         }
     }
@@ -121,6 +122,7 @@ extension WebServer.SearchView: MustacheParent {
         switch name {
         case "filters": filters
         case "results": results
+        case "shareLink": shareLink
         default: nil
         }
     }

@@ -1,0 +1,88 @@
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+extension WebServer {
+    /// The owner's side of sharing letters with a doctor: «Del med legen» (choose letters, from a
+    /// person's letters, a search or ids handed over by another page, and how long the link
+    /// works), the link made (shown once), and «Delinger» (every link, its letters, expiry,
+    /// status and openings; revoke after a question).
+    func addShareRoutes(pages: RouterGroup<WebContext>) {
+        let store = self.store, templates = self.templates, secure = options.secureCookies
+        pages.get("/del/ny") { request, context -> Response in
+            let query = WebForm(request.uri.query ?? "")
+            return try await Self.shareForm(query, chosen: Self.chosenIDs(query), store: store, templates: templates, context: context)
+        }
+        pages.post("/del/ny") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let ids = Self.chosenIDs(form)
+            guard let days = Int(form.value("days") ?? ""), Library.shareLinkDays.contains(days) else { throw WebError.badField("days") }
+            guard !ids.isEmpty else {
+                return try await Self.shareForm(form, chosen: [], store: store, templates: templates, context: context,
+                                                problem: context.text("Velg minst ett brev å dele.", "Choose at least one letter to share."))
+            }
+            let made = try await store.write { library in try library.createShareLink(ids, days: days) }
+            let scheme = secure ? "https" : "http"
+            let address = "\(scheme)://\(request.head.authority ?? "127.0.0.1")\(Self.sharedPrefix)/\(made.token)"
+            let words = Words(templates, context)
+            let model = ShareMadeView(link: made.link, address: address, words: words)
+            return templates.page("sharemade", title: words["shareMadeTitle"], model: model, context: context, section: "shares")
+        }
+        pages.get("/delinger") { request, context -> Response in
+            let query = WebForm(request.uri.query ?? "")
+            let links = try await store.read { library in try library.shareLinks() }
+            let words = Words(templates, context)
+            var model = SharesView(links: links, words: words)
+            if let revoked = query.value("trukket").flatMap(Int.init) {
+                model.notice = words.text("Lenke \(revoked) er trukket tilbake. Den virker ikke lenger.",
+                                          "Link \(revoked) is revoked. It no longer works.")
+            }
+            return templates.page("shares", title: words["sharesTitle"], model: model, context: context, section: "shares")
+        }
+        pages.post("/delinger/{link}/revoke") { _, context -> Response in
+            guard let id = context.parameters.get("link", as: Int.self),
+                  try await store.write({ library in try library.revokeShareLink(id) }) else { throw WebError.notFound }
+            return Self.redirect("/delinger?trukket=\(id)")
+        }
+    }
+
+    /// The letters a form or query names (`id`, repeated), each a checked document id, in order,
+    /// each once.
+    static func chosenIDs(_ form: WebForm) -> [String] {
+        var ids: [String] = []
+        for id in form.values("id").map({ $0.lowercased() }) where isDocumentID(id) && !ids.contains(id) { ids.append(id) }
+        return Array(ids.prefix(200))
+    }
+
+    /// «Del med legen»: the letters chosen (ticked), then the letters of the person or search
+    /// asked for (not ticked), how long the link works, and «Lag lenke».
+    static func shareForm(_ query: WebForm, chosen: [String], store: AsyncLibrary, templates: Templates, context: WebContext,
+                          problem: String? = nil) async throws -> Response {
+        let text = (query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let person = query.value("person")
+        var chosenFilter = DocumentFilter()
+        if let person { if PersonFilter.isUnknown(person) { chosenFilter.withoutPerson = true } else { chosenFilter.person = person } }
+        let filter = chosenFilter
+        let found = try await store.read { library in
+            let picked = chosen.compactMap { id -> LibraryDocument? in
+                guard let document = try? library.document(id), document.trashedAt == nil else { return nil }
+                return document
+            }
+            let listed: [DocumentSummary] = if !text.isEmpty {
+                (try? library.search(text, filter: filter, limit: 100).hits) ?? []
+            } else if person != nil {
+                try library.page(filter, limit: 100).documents
+            } else {
+                chosen.isEmpty ? try library.page(filter, limit: 30).documents : []
+            }
+            return (picked: picked, listed: listed, household: try library.familyMembers().map(\.name))
+        }
+        let words = Words(templates, context)
+        let model = ShareFormView(picked: found.picked, listed: found.listed, household: found.household, person: person ?? "",
+                                  query: text, problem: problem, words: words)
+        return templates.page("shareform", title: words["shareFormTitle"], model: model, context: context,
+                              status: problem == nil ? .ok : .badRequest, section: "shares")
+    }
+}

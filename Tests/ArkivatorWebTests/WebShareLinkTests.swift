@@ -1,0 +1,111 @@
+import ArkivatorCore
+import ArkivatorLibrary
+@testable import ArkivatorWeb
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Share links over a live server on 127.0.0.1: chosen in the web app, opened without a
+/// session, only the chosen letters, no fødselsnummer, every opening logged, and 410 with the
+/// words once revoked or expired.
+@Suite struct WebShareLinkTests {
+    static let iPhone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 "
+        + "(KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+
+    @Test func aLinkShowsOnlyTheChosenLettersWithoutASessionUntilRevokedOrExpired() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir, port: 0)
+            try await fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await fixture.server.application().test(.live) { client in
+                let browser = try await Browser.signIn(client)
+                // Without a session the owner's pages send the browser to sign in.
+                #expect(try await client.execute(uri: "/del/ny", method: .get).headers[.location] == "/login")
+                #expect(try await client.execute(uri: "/delinger", method: .get).headers[.location] == "/login")
+
+                // The form with the epikrise chosen (another page hands the ids over) and Ola's letters.
+                let form = try await client.execute(uri: "/del/ny?id=b2b2b2b2b2&person=Ola+Nordmann", method: .get, headers: browser.headers)
+                #expect(form.status == .ok)
+                #expect(form.text.contains("id=\"share-b2b2b2b2b2\" name=\"id\" value=\"b2b2b2b2b2\" checked"))
+                #expect(form.text.contains("name=\"days\" value=\"14\" checked"))
+                #expect(!form.text.contains(WebFixture.number))
+
+                // Made without the CSRF token: refused; with it: the address, shown once.
+                let body = "id=b2b2b2b2b2&days=7"
+                let forged = try await client.execute(uri: "/del/ny", method: .post, headers: browser.form, body: ByteBuffer(string: body))
+                #expect(forged.status == .forbidden)
+                let odd = try await client.execute(uri: "/del/ny", method: .post, headers: browser.form,
+                                                   body: ByteBuffer(string: body.replacingOccurrences(of: "7", with: "5") + "&_csrf=\(browser.csrf)"))
+                #expect(odd.status == .badRequest)
+                let made = try await client.execute(uri: "/del/ny", method: .post, headers: browser.form,
+                                                    body: ByteBuffer(string: body + "&_csrf=\(browser.csrf)"))
+                #expect(made.status == .ok)
+                let start = try #require(made.text.range(of: "/delt/"))
+                let path = "/delt/" + made.text[start.upperBound...].prefix { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
+                #expect(path.count > 40)
+
+                // Opened with no cookie at all: only the epikrise, masked, and the headers that keep it private.
+                let shared = try await client.execute(uri: path, method: .get, headers: [.userAgent: Self.iPhone])
+                #expect(shared.status == .ok)
+                #expect(shared.text.contains("2024-05-02 Epikrise Hjerteavdelingen"))
+                #expect(shared.text.contains("170972 •••••"))
+                #expect(shared.text.contains("&lt;script&gt;"), "the letter's text is escaped")
+                #expect(!shared.text.contains("Innkalling Ortopedisk"), "a letter not chosen")
+                #expect(!shared.text.contains(WebFixture.number) && !shared.text.contains("43859"))
+                #expect(!shared.text.contains("/documents/"), "never the archive's own files")
+                #expect(!shared.text.contains("/logout"), "no session's menu")
+                #expect(shared.text.contains("<meta name=\"robots\" content=\"noindex, nofollow\">"))
+                #expect(shared.headers[.xRobotsTag] == "noindex, nofollow")
+                #expect(shared.headers[.referrerPolicy] == "no-referrer")
+                #expect(shared.headers[.cacheControl] == "no-store")
+                #expect(shared.headers[.setCookie] == nil)
+
+                let links = try fixture.library.shareLinks()
+                let link = try #require(links.first)
+                #expect(links.count == 1 && link.letters.map(\.id) == ["b2b2b2b2b2"])
+                #expect(link.openings.count == 1 && link.openings.first?.client == "mobile · Safari")
+                #expect(abs(link.expiresAt.timeIntervalSince(link.createdAt) - 7 * 86_400) < 0.01)
+
+                // The owner sees the opening on «Delinger».
+                let list = try await client.execute(uri: "/delinger", method: .get, headers: browser.headers)
+                #expect(list.text.contains("Åpnet 1 gang") && list.text.contains("Mobil · Safari"))
+                #expect(list.text.contains("action=\"/delinger/\(link.id)/revoke\""))
+
+                // Revoked: 410 with the words, for the page and everything under it.
+                let unforged = try await client.execute(uri: "/delinger/\(link.id)/revoke", method: .post, headers: browser.form,
+                                                        body: ByteBuffer(string: ""))
+                #expect(unforged.status == .forbidden)
+                let revoked = try await client.execute(uri: "/delinger/\(link.id)/revoke", method: .post, headers: browser.form,
+                                                       body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(revoked.status == .seeOther)
+                let gone = try await client.execute(uri: path, method: .get)
+                #expect(gone.status == .gone && gone.text.contains("Denne delingen er trukket tilbake"))
+                #expect(!gone.text.contains("Epikrise"))
+                #expect(gone.headers[.referrerPolicy] == "no-referrer")
+
+                // Expired (the expiry set in the past through the library): 410 with its words.
+                let second = try fixture.library.createShareLink(["a1a1"], days: 1)
+                #expect(try await client.execute(uri: "/delt/\(second.token)", method: .get).status == .ok)
+                try fixture.library.setShareLinkExpiry(second.link.id, to: Date().addingTimeInterval(-60))
+                let expired = try await client.execute(uri: "/delt/\(second.token)", method: .get)
+                #expect(expired.status == .gone && expired.text.contains("Denne delingen er utløpt"))
+                #expect(!expired.text.contains("Innkalling"))
+                let unknown = try await client.execute(uri: "/delt/" + String(repeating: "x", count: 43), method: .get)
+                #expect(unknown.status == .notFound)
+
+                let after = try await client.execute(uri: "/delinger", method: .get, headers: browser.headers)
+                #expect(after.text.contains("Trukket tilbake") && after.text.contains("Utløpt"))
+                #expect(!after.text.contains("/revoke\""), "nothing left to revoke")
+            }
+        }
+    }
+
+    @Test func theClientHintKeepsOnlyTheKindOfDeviceAndBrowser() {
+        #expect(ShareClientHint.of(userAgent: Self.iPhone) == "mobile · Safari")
+        #expect(ShareClientHint.of(userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "
+            + "Chrome/126.0 Safari/537.36 Edg/126.0") == "computer · Edge")
+        #expect(ShareClientHint.of(userAgent: nil) == "unknown · other")
+        #expect(ShareClientHint.shown("mobile · Safari", language: .english) == "Phone · Safari")
+    }
+}
