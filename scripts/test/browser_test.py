@@ -633,6 +633,7 @@ def share_link_to_a_doctor(c, new_browser, arkivator, library):
         label = driver.find_element(By.CSS_SELECTOR, f"label[for='{box.get_attribute('id')}'] strong").text
         chosen.append((box.get_attribute("value"), label))
     driver.find_element(By.CSS_SELECTOR, "input[name=days][value='7']").click()
+    driver.execute_script("window.scrollTo(0, 0)")
     c.shot("11-share-form")
     driver.find_element(By.CSS_SELECTOR, "form[action='/del/ny'][method=post] button[type=submit]").click()
     c.wait(lambda: driver.find_elements(By.ID, "share-address"), "the link made")
