@@ -64,6 +64,8 @@ extension Household {
         var pdfPage: SearchablePDF.Page
         /// How many words were boxed.
         var boxes: Int
+        /// The page's text as read again, before anything was hidden.
+        var reading: String
     }
 
     /// Every page of `document` read again (its page images, else the pages of its PDF; a PDF
@@ -115,6 +117,7 @@ extension Household {
         }
         let pdfPage = SearchablePDF.Page(jpeg: jpeg, width: image.width, height: image.height, dpi: 300,
                                          lines: PageRedaction.redactedLines(page, marked: marked, known: known))
-        return BoxedPage(file: nil, jpeg: jpeg, changed: jpeg != original, pdfPage: pdfPage, boxes: marked.count)
+        return BoxedPage(file: nil, jpeg: jpeg, changed: jpeg != original, pdfPage: pdfPage, boxes: marked.count,
+                         reading: page.text)
     }
 }

@@ -46,10 +46,13 @@ extension Household {
         for letter in letters {
             let read = try Self.boxedPages(of: letter.document, known: letter.known, engine: engine) {
                 done += 1
-                progress?(done, total)
+                progress?(min(done, total), total)
             }
             guard read.unreadable == 0, !read.pages.isEmpty else {
                 throw SharePackFailure.unreadable(Redaction.redact(letter.document.title), id: letter.document.shortID)
+            }
+            if let page = letter.pageMissingANumber(read.pages.map(\.reading)) {
+                throw SharePackFailure.notFoundAgain(Redaction.redact(letter.document.title), id: letter.document.shortID, page: page)
             }
             letterPages.append(read.pages.map(\.pdfPage))
             boxes += read.pages.reduce(0) { $0 + $1.boxes }
@@ -138,6 +141,26 @@ struct SharedLetter {
     /// How many pages the pack reads again for this letter.
     var pagesToRead: Int {
         document.files.images.isEmpty ? max(1, document.pageCount) : document.files.images.count
+    }
+
+    /// The first page (1…) on which the letter's text, as the library keeps it, shows more
+    /// numbers than the page read again does: there the number's words were not found, and a
+    /// box would be missing. Nil when every page's numbers were found again.
+    func pageMissingANumber(_ readings: [String]) -> Int? {
+        let kept = document.text.split(separator: "\u{0C}", omittingEmptySubsequences: false).map(String.init)
+        for (index, reading) in readings.enumerated() where index < kept.count {
+            if Self.numbersShown(kept[index], known: known) > Self.numbersShown(reading, known: known) { return index + 1 }
+        }
+        return nil
+    }
+
+    /// How many fødselsnumre `text` shows: those the detector finds, and each of `known` that
+    /// stands there split.
+    static func numbersShown(_ text: String, known: Set<String>) -> Int {
+        let masked = Redaction.redact(text)
+        let hidden = Redaction.redact(masked, known: known)
+        let dots = { (text: String) in text.unicodeScalars.filter { $0 == "•" }.count }
+        return Fodselsnummer.matches(in: text).count + (dots(hidden) - dots(masked)) / 11
     }
 
     /// Whether `text` shows a fødselsnummer, or the digits of one of `known` in a row.

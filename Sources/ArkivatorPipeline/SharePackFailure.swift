@@ -4,7 +4,7 @@ import ArkivatorCore
 public struct SharePackFailure: UserFacingError, Sendable, Equatable {
     /// A stable code for scripts and tests.
     public enum Code: String, Sendable {
-        case noLetters, unreadable, numberLeft
+        case noLetters, unreadable, notFoundAgain, numberLeft
     }
 
     public let code: Code
@@ -26,6 +26,13 @@ public struct SharePackFailure: UserFacingError, Sendable, Equatable {
         .init(.unreadable,
               nb: "Sidene i «\(title)» (\(id)) kunne ikke leses på nytt, så fødselsnummeret kunne ikke skjules. Ingen fil ble laget. Ta brevet ut av utvalget, eller skann det på nytt.",
               en: "The pages of “\(title)” (\(id)) could not be read again, so the national ID number could not be hidden. No file was made. Leave the letter out, or scan it again.")
+    }
+
+    /// A number the letter's text holds was not found again on a page read again.
+    static func notFoundAgain(_ title: String, id: String, page: Int) -> SharePackFailure {
+        .init(.notFoundAgain,
+              nb: "Fødselsnummeret på side \(page) i «\(title)» (\(id)) ble ikke funnet igjen da siden ble lest på nytt, så det kunne ikke dekkes. Ingen fil ble laget. Ta brevet ut av utvalget, eller skann siden på nytt.",
+              en: "The national ID number on page \(page) of “\(title)” (\(id)) was not found again when the page was read again, so it could not be covered. No file was made. Leave the letter out, or scan the page again.")
     }
 
     /// The last check found a number in what was made: nothing is written.
