@@ -2,9 +2,11 @@ import Foundation
 
 /// A searchable PDF: each page is the cleaned page image (its JPEG bytes, embedded as they are)
 /// with the recognised text laid over it invisibly, line by line, in the document's reading order,
-/// so that searching, selecting and `pdftotext` give back exactly the archived text.
+/// so that searching, selecting and `pdftotext` give back exactly the archived text. A page may
+/// instead (or as well) carry printed text, drawn visibly: the share pack's cover and index.
 public struct SearchablePDF: Sendable {
-    /// One page: a JPEG, its size in pixels and resolution, and its text lines with their boxes.
+    /// One page: a JPEG (none for a page of printed text only), its size in pixels and
+    /// resolution, its text lines with their boxes, and any printed text.
     public struct Page: Sendable {
         public var jpeg: [UInt8]
         public var width: Int
@@ -13,14 +15,35 @@ public struct SearchablePDF: Sendable {
         public var lines: [Line]
         /// 1 for gray, 3 for colour.
         public var components: Int
+        /// Text drawn visibly in Helvetica, over the image if there is one.
+        public var printed: [Printed]
 
-        public init(jpeg: [UInt8], width: Int, height: Int, dpi: Double = 300, components: Int = 1, lines: [Line]) {
+        public init(jpeg: [UInt8], width: Int, height: Int, dpi: Double = 300, components: Int = 1, lines: [Line],
+                    printed: [Printed] = []) {
             self.jpeg = jpeg
             self.width = width
             self.height = height
             self.dpi = dpi
             self.components = components
             self.lines = lines
+            self.printed = printed
+        }
+    }
+
+    /// A run of visible text: its baseline's start in page pixels (x, y from the top left), its
+    /// size in pixels, and whether it is bold.
+    public struct Printed: Sendable, Equatable {
+        public var text: String
+        public var x: Int
+        public var y: Int
+        public var size: Int
+        public var bold: Bool
+        public init(text: String, x: Int, y: Int, size: Int, bold: Bool = false) {
+            self.text = text
+            self.x = x
+            self.y = y
+            self.size = size
+            self.bold = bold
         }
     }
 
@@ -46,19 +69,28 @@ public struct SearchablePDF: Sendable {
     public func data() -> [UInt8] {
         var writer = PDFObjects()
         let catalog = writer.reserve(), pagesTree = writer.reserve(), font = writer.reserve()
+        let bold = pages.contains { $0.printed.contains(where: \.bold) } ? writer.reserve() : nil
         var pageIDs: [Int] = []
         for page in pages {
-            let image = writer.reserve(), content = writer.reserve(), pageID = writer.reserve()
+            let image = page.jpeg.isEmpty ? nil : writer.reserve()
+            let content = writer.reserve(), pageID = writer.reserve()
             pageIDs.append(pageID)
             let points = (w: Double(page.width) * 72 / page.dpi, h: Double(page.height) * 72 / page.dpi)
-            writer.set(image, dictionary: "/Type /XObject /Subtype /Image /Width \(page.width) /Height \(page.height) "
-                + "/ColorSpace /\(page.components == 3 ? "DeviceRGB" : "DeviceGray") /BitsPerComponent 8 /Filter /DCTDecode",
-                stream: page.jpeg)
+            if let image {
+                writer.set(image, dictionary: "/Type /XObject /Subtype /Image /Width \(page.width) /Height \(page.height) "
+                    + "/ColorSpace /\(page.components == 3 ? "DeviceRGB" : "DeviceGray") /BitsPerComponent 8 /Filter /DCTDecode",
+                    stream: page.jpeg)
+            }
             writer.set(content, dictionary: "", stream: Array(contentStream(page, size: points).utf8))
+            let pictures = image.map { "/XObject << /Im0 \($0) 0 R >> " } ?? ""
+            let fonts = "/F1 \(font) 0 R" + (bold.map { " /F2 \($0) 0 R" } ?? "")
             writer.set(pageID, "<< /Type /Page /Parent \(pagesTree) 0 R /MediaBox [0 0 \(fmt(points.w)) \(fmt(points.h))] "
-                + "/Resources << /XObject << /Im0 \(image) 0 R >> /Font << /F1 \(font) 0 R >> >> /Contents \(content) 0 R >>")
+                + "/Resources << \(pictures)/Font << \(fonts) >> >> /Contents \(content) 0 R >>")
         }
         writer.set(font, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
+        if let bold {
+            writer.set(bold, "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>")
+        }
         writer.set(pagesTree, "<< /Type /Pages /Kids [\(pageIDs.map { "\($0) 0 R" }.joined(separator: " "))] /Count \(pageIDs.count) >>")
         writer.set(catalog, "<< /Type /Catalog /Pages \(pagesTree) 0 R >>")
         let info = writer.reserve()
@@ -67,9 +99,10 @@ public struct SearchablePDF: Sendable {
     }
 
     /// Draws the image over the whole page, then each line in invisible text (render mode 3),
-    /// sized to its box: font size from the box height, horizontal scaling to its width.
+    /// sized to its box: font size from the box height, horizontal scaling to its width; then the
+    /// printed text, visibly.
     private func contentStream(_ page: Page, size: (w: Double, h: Double)) -> String {
-        var s = "q \(fmt(size.w)) 0 0 \(fmt(size.h)) 0 0 cm /Im0 Do Q\nBT 3 Tr\n"
+        var s = page.jpeg.isEmpty ? "BT 3 Tr\n" : "q \(fmt(size.w)) 0 0 \(fmt(size.h)) 0 0 cm /Im0 Do Q\nBT 3 Tr\n"
         let scale = 72 / page.dpi
         for line in page.lines where line.box.count == 4 && !line.text.isEmpty {
             let height = max(1, Double(line.box[3])) * scale
@@ -81,6 +114,14 @@ public struct SearchablePDF: Sendable {
             let natural = Double(encoded.count) * fontSize * 0.5
             let stretch = natural > 0 ? max(10, min(500, Double(line.box[2]) * scale / natural * 100)) : 100
             s += "/F1 \(fmt(fontSize)) Tf \(fmt(stretch)) Tz 1 0 0 1 \(fmt(x)) \(fmt(y)) Tm (\(Self.escaped(encoded))) Tj\n"
+        }
+        s += "ET\n"
+        guard !page.printed.isEmpty else { return s }
+        s += "BT 0 Tr 100 Tz 0 g\n"
+        for run in page.printed where !run.text.isEmpty {
+            let x = Double(run.x) * scale, y = size.h - Double(run.y) * scale
+            s += "/\(run.bold ? "F2" : "F1") \(fmt(max(1, Double(run.size) * scale))) Tf 1 0 0 1 \(fmt(x)) \(fmt(y)) Tm "
+                + "(\(Self.escaped(Self.winAnsi(run.text)))) Tj\n"
         }
         return s + "ET\n"
     }

@@ -22,4 +22,45 @@ public enum Redaction {
         }
         return String(String.UnicodeScalarView(scalars))
     }
+
+    /// `text` with every fødselsnummer masked, and then every one of `known` (11 digits each)
+    /// that still stands there however it is split (by spaces or the separators OCR reads
+    /// between digits: "1709 7243859", "170972-43859") with all its digits made `•`. For numbers
+    /// known to belong to the letter or the household, which OCR may have broken so the detector
+    /// no longer reads them.
+    public static func redact(_ text: String, known: Set<String>) -> String {
+        let masked = redact(text)
+        guard !known.isEmpty else { return masked }
+        var scalars = Array(masked.unicodeScalars)
+        var run: [Int] = []
+        var hidden = false
+        func flush() {
+            defer { run = [] }
+            guard run.count >= 11 else { return }
+            let digits = String(String.UnicodeScalarView(run.map { scalars[$0] }))
+            for number in known where number.count == 11 {
+                var from = digits.startIndex
+                while let found = digits.range(of: number, range: from..<digits.endIndex) {
+                    let start = digits.distance(from: digits.startIndex, to: found.lowerBound)
+                    for k in start..<(start + 11) { scalars[run[k]] = "•" }
+                    hidden = true
+                    from = found.upperBound
+                }
+            }
+        }
+        var gap = 0
+        for (index, scalar) in scalars.enumerated() {
+            if ("0"..."9").contains(scalar) {
+                run.append(index)
+                gap = 0
+            } else if !run.isEmpty, " .-–/:,".unicodeScalars.contains(scalar), gap < 3 {
+                gap += 1
+            } else {
+                flush()
+                gap = 0
+            }
+        }
+        flush()
+        return hidden ? String(String.UnicodeScalarView(scalars)) : masked
+    }
 }

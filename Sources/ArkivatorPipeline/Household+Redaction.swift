@@ -33,41 +33,13 @@ extension Household {
         let metadata = [document.title, document.sourceName, document.person ?? "", document.familyMember ?? ""]
         let known = Set(Fodselsnummer.numbers(in: ([document.text] + metadata).joined(separator: "\n")).map(\.digits))
         let engine = try TesseractEngine(language: language)
-        var report = RedactionReport(inText: 0, boxes: 0, pages: 0, unreadable: 0)
-        var pdfPages: [SearchablePDF.Page] = []
-        if !document.files.images.isEmpty {
-            for file in document.files.images {
-                // A page that cannot be read again is counted, and the others are still done.
-                guard let bytes = try? [UInt8](Data(contentsOf: file.url)), let image = try? Image.decodePages(bytes).first,
-                      let page = try? engine.recognize(image) else {
-                    report.unreadable += 1
-                    continue
-                }
-                let (jpeg, pdfPage, boxes) = try Self.redactedPage(image, page: page, known: known, original: bytes)
-                if jpeg != bytes { try AtomicFile.write(jpeg, to: file.url, overwrite: true) }
-                pdfPages.append(pdfPage)
-                report.boxes += boxes
-                report.pages += 1
-            }
-        } else if let pdf = document.files.pdf {
-            guard let encoded = try? EncodedPages.inspect([UInt8](Data(contentsOf: pdf.url))) else {
-                report.unreadable += 1
-                report.inText = try library.redact(document.sha256, programVersion: programVersion)
-                try library.forgetOriginals(document.sha256)
-                return report
-            }
-            for index in 0..<encoded.count {
-                guard let image = try? encoded.decodePixels(page: index).gray,
-                      let page = try? encoded.textLayer(page: index).map(OCRPage.init(textLayer:)) ?? engine.recognize(image) else {
-                    report.unreadable += 1
-                    continue
-                }
-                let (_, pdfPage, boxes) = try Self.redactedPage(image, page: page, known: known, original: nil)
-                pdfPages.append(pdfPage)
-                report.boxes += boxes
-                report.pages += 1
-            }
+        let read = try Self.boxedPages(of: document, known: known, engine: engine)
+        var report = RedactionReport(inText: 0, boxes: 0, pages: read.pages.count, unreadable: read.unreadable)
+        for page in read.pages {
+            if let file = page.file, page.changed { try AtomicFile.write(page.jpeg, to: file.url, overwrite: true) }
+            report.boxes += page.boxes
         }
+        let pdfPages = read.pages.map(\.pdfPage)
         if let pdf = document.files.pdf, !pdfPages.isEmpty, report.unreadable == 0 {
             let bytes = SearchablePDF(title: Redaction.redact(document.title), pages: pdfPages).data()
             try AtomicFile.write(bytes, to: pdf.url, overwrite: true)
@@ -80,10 +52,62 @@ extension Household {
         return report
     }
 
-    /// One page with its numbers boxed: the archive JPEG (the original bytes, marked, when there
-    /// was nothing to box), the PDF page made from it, and how many words were boxed.
-    private static func redactedPage(_ image: Image, page: OCRPage, known: Set<String>,
-                                     original: [UInt8]?) throws -> ([UInt8], SearchablePDF.Page, Int) {
+    /// A page of a document read again with its numbers boxed.
+    struct BoxedPage {
+        /// The archived page image it came from; nil for a page of a PDF.
+        var file: ArchivedFile?
+        /// The page JPEG with its boxes (the archived bytes, marked, when there was nothing to box).
+        var jpeg: [UInt8]
+        /// Whether ``jpeg`` differs from the archived page image.
+        var changed: Bool
+        /// The page for a PDF, its text lines with every number hidden.
+        var pdfPage: SearchablePDF.Page
+        /// How many words were boxed.
+        var boxes: Int
+        /// The page's text as read again, before anything was hidden.
+        var reading: String
+    }
+
+    /// Every page of `document` read again (its page images, else the pages of its PDF; a PDF
+    /// page with a text layer is taken from it), with each fødselsnummer's words boxed and its
+    /// digits hidden in the text lines; `known` are numbers to find even where OCR split them in a
+    /// way the detector does not read. Nothing is written. `read` is told after each page.
+    static func boxedPages(of document: LibraryDocument, known: Set<String>, engine: TesseractEngine,
+                           read: (() -> Void)? = nil) throws -> (pages: [BoxedPage], unreadable: Int) {
+        var pages: [BoxedPage] = []
+        var unreadable = 0
+        if !document.files.images.isEmpty {
+            for file in document.files.images {
+                defer { read?() }
+                // A page that cannot be read again is counted, and the others are still done.
+                guard let bytes = try? [UInt8](Data(contentsOf: file.url)), let image = try? Image.decodePages(bytes).first,
+                      let page = try? engine.recognize(image) else {
+                    unreadable += 1
+                    continue
+                }
+                var boxed = try boxedPage(image, page: page, known: known, original: bytes)
+                boxed.file = file
+                pages.append(boxed)
+            }
+        } else if let pdf = document.files.pdf {
+            guard let encoded = try? EncodedPages.inspect([UInt8](Data(contentsOf: pdf.url))) else {
+                return ([], 1)
+            }
+            for index in 0..<encoded.count {
+                defer { read?() }
+                guard let image = try? encoded.decodePixels(page: index).gray,
+                      let page = try? encoded.textLayer(page: index).map(OCRPage.init(textLayer:)) ?? engine.recognize(image) else {
+                    unreadable += 1
+                    continue
+                }
+                pages.append(try boxedPage(image, page: page, known: known, original: nil))
+            }
+        }
+        return (pages, unreadable)
+    }
+
+    /// One page with its numbers boxed.
+    private static func boxedPage(_ image: Image, page: OCRPage, known: Set<String>, original: [UInt8]?) throws -> BoxedPage {
         let marked = PageRedaction.numberWords(in: page, known: known)
         let jpeg: [UInt8]
         if marked.isEmpty, let original {
@@ -92,7 +116,8 @@ extension Household {
             jpeg = try PageRedaction.boxedJPEG(image, boxes: PageRedaction.boxes(page, marked: marked))
         }
         let pdfPage = SearchablePDF.Page(jpeg: jpeg, width: image.width, height: image.height, dpi: 300,
-                                         lines: PageRedaction.redactedLines(page, marked: marked))
-        return (jpeg, pdfPage, marked.count)
+                                         lines: PageRedaction.redactedLines(page, marked: marked, known: known))
+        return BoxedPage(file: nil, jpeg: jpeg, changed: jpeg != original, pdfPage: pdfPage, boxes: marked.count,
+                         reading: page.text)
     }
 }

@@ -72,9 +72,10 @@ enum PageRedaction {
     }
 
     /// The page's text lines for a PDF text layer, every number hidden (see ``hidingDigits(_:marked:)``),
-    /// every match masked `DDMMYY •••••`.
-    static func redactedLines(_ page: OCRPage, marked: [Int]) -> [SearchablePDF.Line] {
-        hidingDigits(page, marked: marked).lines.map { SearchablePDF.Line(text: Redaction.redact($0.text), box: $0.box) }
+    /// every match masked `DDMMYY •••••`, and the digits of each of `known` hidden however a
+    /// line splits them (see ``Redaction/redact(_:known:)``).
+    static func redactedLines(_ page: OCRPage, marked: [Int], known: Set<String> = []) -> [SearchablePDF.Line] {
+        hidingDigits(page, marked: marked).lines.map { SearchablePDF.Line(text: Redaction.redact($0.text, known: known), box: $0.box) }
     }
 
     /// The reading with the digits of the marked words that no detector match covers made •
@@ -101,10 +102,20 @@ enum PageRedaction {
 
     /// `image` with a black box over each marked word, as an archive JPEG carrying ``marker``.
     static func boxedJPEG(_ image: Image, boxes: [[Int]]) throws -> [UInt8] {
-        // A margin of a fifth of the word's height: no stroke of a digit stays outside the box.
-        let margin = max(3, (boxes.map { $0.count == 4 ? $0[3] : 0 }.max() ?? 0) / 5)
-        let painted = try image.grayscale().blackedOut(boxes, margin: margin)
+        let painted = try image.grayscale().blackedOut(paintedBoxes(boxes))
         return withMarker(try painted.jpegData(quality: PageReader.jpegQuality))
+    }
+
+    /// The boxes as painted: each word's box with a margin of a fifth of the tallest word's
+    /// height (no stroke of a digit stays outside), widened to whole 8×8 blocks of the JPEG, so
+    /// each block under a box is one even black that compression leaves solid.
+    static func paintedBoxes(_ boxes: [[Int]]) -> [[Int]] {
+        let margin = max(3, (boxes.map { $0.count == 4 ? $0[3] : 0 }.max() ?? 0) / 5)
+        return boxes.filter { $0.count == 4 }.map { box in
+            let left = max(0, box[0] - margin) / 8 * 8, top = max(0, box[1] - margin) / 8 * 8
+            let right = (box[0] + box[2] + margin + 7) / 8 * 8, bottom = (box[1] + box[3] + margin + 7) / 8 * 8
+            return [left, top, right - left, bottom - top]
+        }
     }
 
     /// JPEG bytes with a comment segment (``marker``) after the JFIF header, if any.

@@ -77,6 +77,8 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
     let familyUndo = FamilyUndo()
+    /// Each share link's PDF, made once (``SharePackMaker``).
+    let sharePacks = SharePackMaker()
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household

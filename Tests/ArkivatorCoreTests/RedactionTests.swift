@@ -27,4 +27,18 @@ import Testing
             #expect(Redaction.redact(text) == text)
         }
     }
+
+    @Test func aKnownNumberIsHiddenHoweverOCRSplitIt() {
+        let known: Set<String> = [Self.number]
+        for printed in ["1709 7243859", "170972-43859", "17.09.72 438 59", "1709724 3859"] {
+            let redacted = Redaction.redact("Pasient: Kari Nordmann, f.nr. \(printed) (mor)", known: known)
+            #expect(!redacted.filter(\.isNumber).contains("43859") && redacted.contains("Kari Nordmann, f.nr. •"), "\(redacted)")
+            #expect(redacted.filter { $0 == "•" }.count == 11, "\(redacted)")
+        }
+        // A number the detector finds is masked as always; other digits, and an unknown split number, stay.
+        #expect(Redaction.redact("f.nr. \(Self.number)", known: known) == "f.nr. 170972 •••••")
+        for text in ["Tlf. 22 33 44 55", "1709 7243858", "17097\n243859"] {
+            #expect(Redaction.redact(text, known: known) == text, "\(text)")
+        }
+    }
 }

@@ -5,6 +5,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 /// Share links over a live server on 127.0.0.1: chosen in the web app, opened without a
@@ -99,6 +100,60 @@ import Testing
                 #expect(!after.text.contains("/revoke\""), "nothing left to revoke")
             }
         }
+    }
+
+    /// A real letter (the fixture `clean.png`, its number the household's), filed through real OCR:
+    /// the link's PDF is the share pack, made once and kept, without the number; gone when revoked.
+    @Test func theLinksPDFIsTheSharePackWithoutTheNumber() async throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/pdftotext") else {
+            Issue.record("poppler-utils is needed")
+            return
+        }
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir, port: 0)
+            let library = fixture.library.location.directory
+            #expect(try CLI.run(["family", "add", "Ingrid Marie Haugseth", "--fnr", WebFixture.number], library: library).status == 0)
+            let scan = dir.appendingPathComponent("henvisning.png")
+            try FileManager.default.copyItem(at: Fixtures.url("clean.png"), to: scan)
+            let ingest = try CLI.run(["ingest", scan.path], library: library)
+            #expect(ingest.status == 0, "\(ingest.stderr)")
+            let letter = try #require(try fixture.library.page().documents.first { $0.title.contains("Henvisning") })
+            let made = try fixture.library.createShareLink([letter.id])
+            try await fixture.server.application().test(.live) { client in
+                let pdf = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
+                #expect(pdf.status == .ok)
+                #expect(pdf.headers[.contentType] == "application/pdf" && pdf.headers[.contentDisposition]?.hasPrefix("attachment") == true)
+                #expect(pdf.headers[.referrerPolicy] == "no-referrer" && pdf.headers[.cacheControl] == "no-store")
+                let file = dir.appendingPathComponent("delt.pdf")
+                try Data(buffer: pdf.body).write(to: file)
+                let text = try Self.pdfText(file)
+                #expect(text.contains("føflekk"), "\(text)")
+                #expect(!text.contains(WebFixture.number) && !text.contains("43859"))
+                let kept = try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path)
+                #expect(kept.count == 1, "made once and kept: \(kept)")
+                let again = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
+                #expect(again.status == .ok && again.body == pdf.body)
+                #expect(try fixture.library.shareLink(made.link.id)?.openings.map(\.what) == [.pdf, .pdf])
+
+                try fixture.library.revokeShareLink(made.link.id)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path).isEmpty)
+                let gone = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
+                #expect(gone.status == .gone && gone.text.contains("trukket tilbake"))
+            }
+        }
+    }
+
+    /// The PDF's text as poppler's `pdftotext` reads it.
+    static func pdfText(_ file: URL) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/pdftotext")
+        process.arguments = ["-enc", "UTF-8", file.path, "-"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
     }
 
     @Test func theClientHintKeepsOnlyTheKindOfDeviceAndBrowser() {

@@ -11,6 +11,7 @@ extension WebServer {
     /// status and openings; revoke after a question).
     func addShareRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, secure = options.secureCookies
+        let household = self.household, sharePacks = self.sharePacks
         pages.get("/del/ny") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             return try await Self.shareForm(query, chosen: Self.chosenIDs(query), store: store, templates: templates, context: context)
@@ -24,6 +25,13 @@ extension WebServer {
                                                 problem: context.text("Velg minst ett brev å dele.", "Choose at least one letter to share."))
             }
             let made = try await store.write { library in try library.createShareLink(ids, days: days) }
+            // The PDF is made now, in the background, so the doctor's download is ready at once.
+            let token = made.token
+            Task {
+                guard case .open(let link, let letters)? = try? await store.read({ library in try library.sharedLetters(token: token) }),
+                      !letters.isEmpty else { return }
+                _ = try? await sharePacks.pdf(link: link.id, letters: letters, household: household)
+            }
             let scheme = secure ? "https" : "http"
             let address = "\(scheme)://\(request.head.authority ?? "127.0.0.1")\(Self.sharedPrefix)/\(made.token)"
             let words = Words(templates, context)

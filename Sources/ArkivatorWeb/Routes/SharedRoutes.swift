@@ -26,6 +26,40 @@ extension WebServer {
             let model = SharedView(link: link, letters: letters, pdf: "\(Self.sharedPrefix)/\(token)/pdf", words: words)
             return Self.withoutReferrer(templates.page("shared", title: words["sharedTitle"], model: model, context: context))
         }
+        addSharedPDFRoute(shared: shared)
+    }
+
+    /// The share PDF: made once (``SharePackMaker``), then streamed from the library's folder.
+    func addSharedPDFRoute(shared: RouterGroup<WebContext>) {
+        let store = self.store, templates = self.templates, household = self.household, sharePacks = self.sharePacks
+        let logger = options.logger
+        shared.get("{token}/pdf") { request, context -> Response in
+            let token = context.parameters.get("token") ?? ""
+            let found = try await store.read { library in try library.sharedLetters(token: token) }
+            guard case .open(let link, let letters) = found else { return Self.sharedGone(found, templates: templates, context: context) }
+            guard !letters.isEmpty else { throw WebError.notFound }
+            let made: (body: ResponseBody, size: Int)?
+            do {
+                made = try await FileStream.body(try await sharePacks.pdf(link: link.id, letters: letters, household: household))
+            } catch {
+                logger.error("share PDF for link \(link.id): \(String(describing: type(of: error))) \(WebError.from(error).code)")
+                made = nil
+            }
+            guard let made else {
+                let t = context.language
+                return Self.withoutReferrer(templates.page("message", title: t.text("PDF-en kunne ikke lages", "The PDF could not be made"), model: [
+                    "text": t.text("Brevene kan fortsatt leses på siden lenken åpner. Be den som delte dem, om en PDF på en annen måte.",
+                                   "The letters can still be read on the page the link opens. Ask the person who shared them for a PDF another way."),
+                    "link": ["href": "\(Self.sharedPrefix)/\(token)", "label": t.text("Til brevene", "To the letters")],
+                ] as [String: Any], context: context, status: .internalServerError))
+            }
+            let client = ShareClientHint.of(userAgent: request.headers[.userAgent])
+            try await store.write { library in try library.recordShareOpening(link.id, what: .pdf, client: client) }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/pdf"
+            headers[.contentDisposition] = "attachment; filename=\"delte-brev.pdf\""
+            return Self.withoutReferrer(Response(status: .ok, headers: headers, body: made.body))
+        }
     }
 
     /// The plain page of a link that does not open: unknown (404), expired or revoked (410).

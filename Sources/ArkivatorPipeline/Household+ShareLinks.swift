@@ -1,0 +1,20 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+extension Household {
+    /// The share PDF (``writeSharePack(_:to:progress:)``) of link `id`'s letters as they stand,
+    /// made now when it has not been made yet, and kept in the library's own folder `Delinger/`
+    /// (see ``Library/sharePackURL(_:letters:)``): made once, served many times. A PDF of the
+    /// link's letters as they stood before (one since put in the trash, a text since corrected)
+    /// is removed. Blocking (Tesseract reads each page again): never on the cooperative pool.
+    public func sharePack(link id: Int, letters: [LibraryDocument]) throws -> URL {
+        let url = library.sharePackURL(id, letters: letters)
+        if FileManager.default.fileExists(atPath: url.path) { return url }
+        try AtomicFile.createDirectory(library.shareFolderURL)
+        _ = try writeSharePack(letters.map(\.sha256), to: url)
+        library.removeSharePacks(id, keeping: url)
+        return url
+    }
+}

@@ -1,0 +1,201 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+
+/// The share pack's first pages, drawn as printed text on A4: whom the letters concern (name and
+/// birth date, never the number) and an index of the letters (date, type, sender, title, the
+/// page each starts on), continued on further pages when it is long. In Bokmål, for a Norwegian
+/// doctor, with a line in English.
+struct SharePackCover {
+    /// Someone the letters concern.
+    struct Person: Equatable {
+        var name: String?
+        /// `YYYY-MM-DD`, if known.
+        var birthDate: String?
+    }
+
+    /// One letter in the index.
+    struct Entry {
+        var date: String
+        var type: String
+        var sender: String
+        var title: String
+        var person: String?
+        /// The letter's pages in the pack.
+        var pages: Int
+
+        init(_ document: LibraryDocument, pages: Int) {
+            let masked = document.masked
+            date = SharePackCover.shown(date: masked.documentDate)
+            type = masked.docType.titleWord
+            sender = masked.institution ?? "–"
+            // The title starts with the date, which has a column of its own.
+            let title = masked.title
+            self.title = title.hasPrefix(masked.documentDate + " ") ? String(title.dropFirst(masked.documentDate.count + 1)) : title
+            person = ShownPerson.name(familyMember: masked.familyMember, person: masked.person)
+            self.pages = pages
+        }
+    }
+
+    /// The PDF's title.
+    static let title = "Brev fra helsetjenesten"
+
+    var persons: [Person]
+    var entries: [Entry]
+    /// `YYYY-MM-DD`.
+    var made: String
+
+    // A4 at 300 DPI, 2 cm margins; sizes in pixels (a point is 300/72 pixels).
+    static let width = 2480, height = 3508, margin = 236
+    static let titleSize = 75, bodySize = 46, tableSize = 40
+    /// The index's columns: where each starts, from the left margin, and how wide it is.
+    static let columns = (date: (0, 250), type: (250, 260), sender: (510, 520), title: (1050, 820), page: (1900, 108))
+
+    /// The cover and index pages.
+    func pages() -> [SearchablePDF.Page] {
+        var pages: [[SearchablePDF.Printed]] = []
+        var runs: [SearchablePDF.Printed] = []
+        var y = Self.margin
+        func text(_ text: String, at x: Int = 0, size: Int = Self.bodySize, bold: Bool = false) {
+            runs.append(SearchablePDF.Printed(text: text, x: Self.margin + x, y: y, size: size, bold: bold))
+        }
+        func newPage() {
+            pages.append(runs)
+            runs = []
+            y = Self.margin
+        }
+
+        y += Self.titleSize
+        text(Self.title, size: Self.titleSize, bold: true)
+        y += Self.bodySize * 3 / 2
+        let pageCount = entries.reduce(0) { $0 + $1.pages }
+        text("Delt fra Arkivator \(Self.shown(date: made)): \(entries.count) brev, \(pageCount) \(pageCount == 1 ? "side" : "sider").")
+        y += Self.bodySize * 5 / 2
+        let named = persons.filter { $0.name != nil }
+        if persons.count > 1 {
+            text("Brevene gjelder flere personer:", bold: true)
+            for person in persons {
+                y += Self.bodySize * 3 / 2
+                text(Self.line(person), at: 40)
+            }
+        } else {
+            text("Gjelder:", bold: true)
+            text(named.first.map(Self.line) ?? "Ukjent person", at: 270)
+        }
+        y += Self.bodySize * 5 / 2
+        for line in Self.wrap("Fødselsnummer er skjult: dekket med svarte felt på sidene og fjernet fra teksten. "
+                              + "(Letters from the health services; national ID numbers are covered on the pages and removed from the text.)",
+                              width: Self.width - 2 * Self.margin, size: Self.tableSize) {
+            text(line, size: Self.tableSize)
+            y += Self.tableSize * 4 / 3
+        }
+        y += Self.bodySize * 2
+
+        // The index: rows laid out first, then the page each letter starts on, once the number of
+        // cover pages is known.
+        let lineHeight = Self.tableSize * 5 / 4
+        let several = persons.count > 1
+        let rows: [[String]] = entries.map { entry in
+            let title = several ? "\(entry.person ?? "Ukjent person"): \(entry.title)" : entry.title
+            return [entry.date, entry.type, entry.sender, title]
+        }
+        let wrapped = rows.map { row in
+            [Self.wrap(row[0], width: Self.columns.date.1, size: Self.tableSize),
+             Self.wrap(row[1], width: Self.columns.type.1, size: Self.tableSize),
+             Self.wrap(row[2], width: Self.columns.sender.1, size: Self.tableSize),
+             Self.wrap(row[3], width: Self.columns.title.1, size: Self.tableSize)]
+        }
+        func header(_ continued: Bool) {
+            text(continued ? "Innhold (fortsatt)" : "Innhold", bold: true)
+            y += Self.bodySize * 3 / 2
+            for (name, column) in [("Dato", Self.columns.date), ("Type", Self.columns.type), ("Avsender", Self.columns.sender),
+                                   ("Tittel", Self.columns.title), ("Side", Self.columns.page)] {
+                text(name, at: column.0, size: Self.tableSize, bold: true)
+            }
+            y += lineHeight * 3 / 2
+        }
+        y += Self.bodySize
+        header(false)
+        // Where each row stands: (cover page, y); the start pages are filled in after.
+        var placed: [(page: Int, y: Int)] = []
+        for cells in wrapped {
+            let height = max(1, cells.map(\.count).max() ?? 1) * lineHeight
+            if y + height > Self.height - Self.margin {
+                newPage()
+                y += Self.bodySize
+                header(true)
+            }
+            placed.append((pages.count, y))
+            for (cell, column) in zip(cells, [Self.columns.date, Self.columns.type, Self.columns.sender, Self.columns.title]) {
+                for (k, line) in cell.enumerated() {
+                    runs.append(SearchablePDF.Printed(text: line, x: Self.margin + column.0, y: y + k * lineHeight, size: Self.tableSize))
+                }
+            }
+            y += height + lineHeight / 2
+        }
+        newPage()
+        var start = pages.count + 1
+        for (entry, place) in zip(entries, placed) {
+            pages[place.page].append(SearchablePDF.Printed(text: "\(start)", x: Self.margin + Self.columns.page.0, y: place.y,
+                                                           size: Self.tableSize))
+            start += entry.pages
+        }
+        return pages.map { SearchablePDF.Page(jpeg: [], width: Self.width, height: Self.height, dpi: 300, lines: [], printed: $0) }
+    }
+
+    /// `Kari Nordmann, født 26.01.1987`.
+    static func line(_ person: Person) -> String {
+        let name = person.name ?? "Ukjent person"
+        return person.birthDate.map { "\(name), født \(shown(date: $0))" } ?? name
+    }
+
+    /// `DD.MM.YYYY` for `YYYY-MM-DD`; anything else as it is.
+    static func shown(date: String) -> String {
+        guard let (year, month, day) = CalendarDate.isoComponents(date) else { return date }
+        return String(format: "%02d.%02d.%04d", day, month, year)
+    }
+
+    /// `text` broken into lines no wider than `width` pixels at `size` (Helvetica's advances, about);
+    /// a word wider than a line is cut.
+    static func wrap(_ text: String, width: Int, size: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ").map(String.init) {
+            let candidate = line.isEmpty ? word : line + " " + word
+            if advance(candidate, size: size) <= Double(width) {
+                line = candidate
+                continue
+            }
+            if !line.isEmpty { lines.append(line) }
+            line = ""
+            var rest = word
+            while advance(rest, size: size) > Double(width), rest.count > 1 {
+                var cut = rest.count - 1
+                while cut > 1, advance(String(rest.prefix(cut)), size: size) > Double(width) { cut -= 1 }
+                lines.append(String(rest.prefix(cut)))
+                rest = String(rest.dropFirst(cut))
+            }
+            line = rest
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
+    }
+
+    /// The width of `text` in pixels at `size`, from Helvetica's advances (rounded into classes).
+    static func advance(_ text: String, size: Int) -> Double {
+        text.reduce(0.0) { sum, c in
+            let em: Double
+            switch c {
+            case "i", "j", "l", "'", "|": em = 0.23
+            case " ", ".", ",", ":", ";", "!", "f", "t", "I", "/", "(", ")", "[", "]", "-": em = 0.29
+            case "r": em = 0.34
+            case "m", "M", "W", "æ", "Æ", "Œ", "œ": em = 0.9
+            case "w": em = 0.73
+            case "–": em = 0.56
+            default: em = c.isUppercase ? 0.7 : 0.56
+            }
+            return sum + em * Double(size)
+        } * 1.05
+    }
+}
