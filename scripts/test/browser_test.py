@@ -618,7 +618,7 @@ def appointment_on_the_document_page(c):
 def share_link_to_a_doctor(c, new_browser, arkivator, library):
     """Two letters chosen on «Del med legen» make a link; a second browser that never signed in
     (a fresh Chromium session without cookies) reads exactly those letters, masked, and the PDF;
-    the owner sees the opening on «Delinger», revokes the link after a question, and the link
+    the owner sees the openings on «Delinger», revokes the link after a question, and the link
     says «trukket tilbake» (410); a link whose expiry has passed says «utløpt» (410)."""
     driver = c.driver
     c.step("share two letters with a doctor: choose them and make a link")
@@ -658,11 +658,18 @@ def share_link_to_a_doctor(c, new_browser, arkivator, library):
         c.expect(answer.headers.get("Referrer-Policy") == "no-referrer" and "noindex" in answer.headers.get("X-Robots-Tag", "")
                  and answer.headers.get("Cache-Control") == "no-store", f"private headers: {dict(answer.headers)}")
         d.shot("12-share-public")
+        pdf_link = other.find_element(By.CSS_SELECTOR, "a[href$='/pdf']").get_attribute("href")
+        pdf = urllib.request.urlopen(pdf_link, timeout=120)
+        body = pdf.read()
+        c.expect(pdf.headers.get("Content-Type") == "application/pdf" and body.startswith(b"%PDF"), "the share PDF downloads")
+        pdf_text = subprocess.run(["pdftotext", "-enc", "UTF-8", "-", "-"], input=body, capture_output=True, timeout=60).stdout
+        c.expect(re.search(rb"\d{6} ?\d{5}", pdf_text) is None and all(t.split()[1].encode() in pdf_text for _, t in chosen),
+                 "the share PDF holds the chosen letters and no fødselsnummer")
 
         c.step("the owner sees the openings on «Delinger» and revokes the link after a question")
         c.open("/delinger")
         first = driver.find_elements(By.CSS_SELECTOR, "ol.share-links > li")[0]
-        c.expect("Åpnet 2 ganger" in first.text and "Virker" in first.text, f"the openings counted: {first.text!r}")
+        c.expect("Åpnet 3 ganger" in first.text and "Virker" in first.text, f"the openings counted: {first.text!r}")
         first.find_elements(By.CSS_SELECTOR, "details summary")[0].click()
         c.expect("Mobil · Chrome" in first.text or "Datamaskin · Chrome" in first.text or "annen nettleser" in first.text,
                  f"each opening with a hint of the client: {first.text!r}")
