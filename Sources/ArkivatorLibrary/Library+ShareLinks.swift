@@ -213,6 +213,16 @@ extension Library {
         }
     }
 
+    /// Overwrites and removes the PDFs of the links that share the document in row `row` (it is
+    /// being purged: no copy of its pages stays behind).
+    func shredSharePacks(ofRow row: Int, in database: Database) throws {
+        let links = try database.rows("SELECT DISTINCT link_id FROM share_link_documents WHERE document_id = ?", [row]).compactMap { $0[0].int }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: shareFolderURL.path)) ?? []
+        for link in links {
+            for name in names where name.hasPrefix("\(link)-") { Shredder.shred(shareFolderURL.appendingPathComponent(name).path) }
+        }
+    }
+
     /// Removes the PDFs of links that no longer work (revoked or expired); best effort.
     public func removeStaleSharePacks(now: Date = Date()) throws {
         for link in try shareLinks() where link.status(now: now) != .active { removeSharePacks(link.id) }

@@ -33,7 +33,12 @@ import Testing
             guard case .open(_, let left) = try library.sharedLetters(token: made.token) else { Issue.record("closed"); return }
             #expect(left.map(\.shortID) == [Letters.epikrise.shortID])
             #expect(throws: LibraryFailure.self) { try library.createShareLink([Letters.innkalling.shortID]) }
+            // A purged letter's pages stay in no share PDF.
+            let pack = library.sharePackURL(made.link.id, letters: left)
+            try FileManager.default.createDirectory(at: library.shareFolderURL, withIntermediateDirectories: true)
+            try Data("%PDF".utf8).write(to: pack)
             _ = try library.delete(Letters.innkalling.shortID, purge: true)
+            #expect(!FileManager.default.fileExists(atPath: pack.path))
             #expect(try library.shareLink(made.link.id)?.letters.map(\.id) == [Letters.epikrise.shortID])
 
             try library.recordShareOpening(made.link.id, what: .page, client: "mobile · Safari", now: now)
