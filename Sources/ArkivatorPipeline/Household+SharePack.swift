@@ -44,18 +44,12 @@ extension Household {
         var letterPages: [[SearchablePDF.Page]] = []
         var boxes = 0
         for letter in letters {
-            let read = try Self.boxedPages(of: letter.document, known: letter.known, engine: engine) {
+            let read = try Self.maskedPages(of: letter, engine: engine) {
                 done += 1
                 progress?(min(done, total), total)
             }
-            guard read.unreadable == 0, !read.pages.isEmpty else {
-                throw SharePackFailure.unreadable(Redaction.redact(letter.document.title), id: letter.document.shortID)
-            }
-            if let page = letter.pageMissingANumber(read.pages.map(\.reading)) {
-                throw SharePackFailure.notFoundAgain(Redaction.redact(letter.document.title), id: letter.document.shortID, page: page)
-            }
-            letterPages.append(read.pages.map(\.pdfPage))
-            boxes += read.pages.reduce(0) { $0 + $1.boxes }
+            letterPages.append(read.map(\.pdfPage))
+            boxes += read.reduce(0) { $0 + $1.boxes }
         }
         let cover = SharePackCover(
             persons: Self.persons(of: letters),
@@ -68,6 +62,34 @@ extension Household {
               texts.allSatisfy({ !SharedLetter.holdsNumber($0, known: known) }) else { throw SharePackFailure.numberLeft }
         try AtomicFile.write(bytes, to: url, overwrite: true)
         return SharePackSummary(letters: letters.count, pages: pages.count, boxes: boxes)
+    }
+
+    /// One letter's page images as JPEGs, each fødselsnummer under a solid black box, as in the
+    /// share pack (for a page shown on a screen rather than in the PDF). The archived letter is
+    /// not changed. `progress` is told (pages read, pages to read).
+    /// - Throws: as ``writeSharePack(_:to:progress:)``.
+    public func sharedPageImages(_ id: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [[UInt8]] {
+        guard let letter = try sharedLetters([id]).first else { throw SharePackFailure.noLetters }
+        let engine = try TesseractEngine(language: "nor")
+        var done = 0
+        let pages = try Self.maskedPages(of: letter, engine: engine) {
+            done += 1
+            progress?(min(done, letter.pagesToRead), letter.pagesToRead)
+        }
+        return pages.map(\.jpeg)
+    }
+
+    /// A letter's pages read again and boxed (see ``boxedPages(of:known:engine:read:)``), or a
+    /// refusal when a page could not be read again or a number its text holds was not found
+    /// again on its page.
+    static func maskedPages(of letter: SharedLetter, engine: TesseractEngine, read: (() -> Void)? = nil) throws -> [BoxedPage] {
+        let title = Redaction.redact(letter.document.title), id = letter.document.shortID
+        let boxed = try boxedPages(of: letter.document, known: letter.known, engine: engine, read: read)
+        guard boxed.unreadable == 0, !boxed.pages.isEmpty else { throw SharePackFailure.unreadable(title, id: id) }
+        if let page = letter.pageMissingANumber(boxed.pages.map(\.reading)) {
+            throw SharePackFailure.notFoundAgain(title, id: id, page: page)
+        }
+        return boxed.pages
     }
 
     /// Plain text of the chosen letters for an AI assistant, names and numbers replaced.
