@@ -33,8 +33,10 @@ extension Household {
     /// are not changed. Before the file is written its text is read back, and nothing is written
     /// when a number still stands there. `ids` are the ids or short ids the library takes.
     /// `progress` is told (pages read, pages to read) as the pages are read.
-    /// - Throws: ``SharePackFailure`` when no letter is chosen or a letter's pages cannot be read
-    ///   again; ``LibraryFailure`` for an id that is unknown, ambiguous or in the trash.
+    /// - Throws: ``SharePackFailure`` when no letter is chosen, a letter's pages cannot be read
+    ///   again, a number a letter's text holds is not found again on its page, or the finished
+    ///   text still shows one; ``LibraryFailure`` for an id that is unknown, ambiguous or in the
+    ///   trash. Nothing is written then.
     public func writeSharePack(_ ids: [String], to url: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SharePackSummary {
         let letters = try sharedLetters(ids)
         let engine = try TesseractEngine(language: "nor")
