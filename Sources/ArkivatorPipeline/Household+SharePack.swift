@@ -33,8 +33,10 @@ extension Household {
     /// are not changed. Before the file is written its text is read back, and nothing is written
     /// when a number still stands there. `ids` are the ids or short ids the library takes.
     /// `progress` is told (pages read, pages to read) as the pages are read.
-    /// - Throws: ``SharePackFailure`` when no letter is chosen or a letter's pages cannot be read
-    ///   again; ``LibraryFailure`` for an id that is unknown, ambiguous or in the trash.
+    /// - Throws: ``SharePackFailure`` when no letter is chosen, a letter's pages cannot be read
+    ///   again, a number a letter's text holds is not found again on its page, or the finished
+    ///   text still shows one; ``LibraryFailure`` for an id that is unknown, ambiguous or in the
+    ///   trash. Nothing is written then.
     public func writeSharePack(_ ids: [String], to url: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SharePackSummary {
         let letters = try sharedLetters(ids)
         let engine = try TesseractEngine(language: "nor")
@@ -44,18 +46,12 @@ extension Household {
         var letterPages: [[SearchablePDF.Page]] = []
         var boxes = 0
         for letter in letters {
-            let read = try Self.boxedPages(of: letter.document, known: letter.known, engine: engine) {
+            let read = try Self.maskedPages(of: letter, engine: engine) {
                 done += 1
                 progress?(min(done, total), total)
             }
-            guard read.unreadable == 0, !read.pages.isEmpty else {
-                throw SharePackFailure.unreadable(Redaction.redact(letter.document.title), id: letter.document.shortID)
-            }
-            if let page = letter.pageMissingANumber(read.pages.map(\.reading)) {
-                throw SharePackFailure.notFoundAgain(Redaction.redact(letter.document.title), id: letter.document.shortID, page: page)
-            }
-            letterPages.append(read.pages.map(\.pdfPage))
-            boxes += read.pages.reduce(0) { $0 + $1.boxes }
+            letterPages.append(read.map(\.pdfPage))
+            boxes += read.reduce(0) { $0 + $1.boxes }
         }
         let cover = SharePackCover(
             persons: Self.persons(of: letters),
@@ -68,6 +64,34 @@ extension Household {
               texts.allSatisfy({ !SharedLetter.holdsNumber($0, known: known) }) else { throw SharePackFailure.numberLeft }
         try AtomicFile.write(bytes, to: url, overwrite: true)
         return SharePackSummary(letters: letters.count, pages: pages.count, boxes: boxes)
+    }
+
+    /// One letter's page images as JPEGs, each fødselsnummer under a solid black box, as in the
+    /// share pack (for a page shown on a screen rather than in the PDF). The archived letter is
+    /// not changed. `progress` is told (pages read, pages to read).
+    /// - Throws: as ``writeSharePack(_:to:progress:)``.
+    public func sharedPageImages(_ id: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [[UInt8]] {
+        guard let letter = try sharedLetters([id]).first else { throw SharePackFailure.noLetters }
+        let engine = try TesseractEngine(language: "nor")
+        var done = 0
+        let pages = try Self.maskedPages(of: letter, engine: engine) {
+            done += 1
+            progress?(min(done, letter.pagesToRead), letter.pagesToRead)
+        }
+        return pages.map(\.jpeg)
+    }
+
+    /// A letter's pages read again and boxed (see ``boxedPages(of:known:engine:read:)``), or a
+    /// refusal when a page could not be read again or a number its text holds was not found
+    /// again on its page.
+    static func maskedPages(of letter: SharedLetter, engine: TesseractEngine, read: (() -> Void)? = nil) throws -> [BoxedPage] {
+        let title = Redaction.redact(letter.document.title), id = letter.document.shortID
+        let boxed = try boxedPages(of: letter.document, known: letter.known, engine: engine, read: read)
+        guard boxed.unreadable == 0, !boxed.pages.isEmpty else { throw SharePackFailure.unreadable(title, id: id) }
+        if let page = letter.pageMissingANumber(boxed.pages.map(\.reading)) {
+            throw SharePackFailure.notFoundAgain(title, id: id, page: page)
+        }
+        return boxed.pages
     }
 
     /// Plain text of the chosen letters for an AI assistant, names and numbers replaced.
