@@ -81,7 +81,7 @@ import Testing
                              letters: [ShareLink.Letter(id: "abababab", title: "t")],
                              openings: [ShareOpening(openedAt: now, what: .page, client: "mobile · Safari")])
         answersEveryField(ShareMadeView(link: link, address: "http://x/delt/y", words: words))
-        var shares = SharesView(links: [link], words: words)
+        var shares = SharesView(links: [link], pdfProblems: [1: UserMessage(nb: "p", en: "p")], words: words)
         shares.notice = "n"
         answersEveryField(shares)
         answersEveryField(try #require(shares.links.first))

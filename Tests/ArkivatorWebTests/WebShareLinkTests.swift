@@ -88,6 +88,13 @@ import Testing
                 // Expired (the expiry set in the past through the library): 410 with its words.
                 let second = try fixture.library.createShareLink(["a1a1"], days: 1)
                 #expect(try await client.execute(uri: "/delt/\(second.token)", method: .get).status == .ok)
+                // This letter's "page" is no picture: its PDF cannot be made, the doctor is told
+                // so in words, and so is the owner on «Delinger».
+                let noPDF = try await client.execute(uri: "/delt/\(second.token)/pdf", method: .get)
+                #expect(noPDF.status == .internalServerError && noPDF.text.contains("PDF-en kunne ikke lages"))
+                #expect(!noPDF.text.contains(dir.path), "no path on the server")
+                let told = try await client.execute(uri: "/delinger", method: .get, headers: browser.headers)
+                #expect(told.text.contains("PDF-en kunne ikke lages (brevene kan fortsatt leses"))
                 try fixture.library.setShareLinkExpiry(second.link.id, to: Date().addingTimeInterval(-60))
                 let expired = try await client.execute(uri: "/delt/\(second.token)", method: .get)
                 #expect(expired.status == .gone && expired.text.contains("Denne delingen er utløpt"))

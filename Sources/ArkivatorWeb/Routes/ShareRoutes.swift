@@ -42,7 +42,7 @@ extension WebServer {
             let query = WebForm(request.uri.query ?? "")
             let links = try await store.read { library in try library.shareLinks() }
             let words = Words(templates, context)
-            var model = SharesView(links: links, words: words)
+            var model = SharesView(links: links, pdfProblems: await sharePacks.problems(), words: words)
             if let revoked = query.value("trukket").flatMap(Int.init) {
                 model.notice = words.text("Lenke \(revoked) er trukket tilbake. Den virker ikke lenger.",
                                           "Link \(revoked) is revoked. It no longer works.")

@@ -99,13 +99,15 @@ struct SharesView {
         let openings: [[String: String]]
         let hasOpenings: Bool
         let revokeQuestion: String
+        /// Why the link's PDF could not be made (the letters can still be read on its page).
+        let pdfProblem: String?
     }
 
     let links: [Row]
     let hasLinks: Bool
     var notice: String?
 
-    init(links: [ShareLink], words: Words, now: Date = Date()) {
+    init(links: [ShareLink], pdfProblems: [Int: UserMessage] = [:], words: Words, now: Date = Date()) {
         self.links = links.map { link in
             let status = link.status(now: now)
             let expiry = switch status {
@@ -135,7 +137,12 @@ struct SharesView {
                 },
                 hasOpenings: count > 0,
                 revokeQuestion: words.text("Trekke tilbake lenke \(link.id)? Den slutter å virke med en gang, også for den som har den.",
-                                           "Revoke link \(link.id)? It stops working at once, also for whoever has it."))
+                                           "Revoke link \(link.id)? It stops working at once, also for whoever has it."),
+                pdfProblem: status == .active ? pdfProblems[link.id].map { problem in
+                    words.text("PDF-en kunne ikke lages (brevene kan fortsatt leses på siden lenken åpner): ",
+                               "The PDF could not be made (the letters can still be read on the page the link opens): ")
+                        + problem.text(in: words.language)
+                } : nil)
         }
         hasLinks = !links.isEmpty
     }
@@ -245,6 +252,7 @@ extension SharesView.Row: MustacheParent {
         case "openings": openings
         case "hasOpenings": hasOpenings
         case "revokeQuestion": revokeQuestion
+        case "pdfProblem": pdfProblem
         default: nil
         }
     }
