@@ -77,6 +77,8 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
     let familyUndo = FamilyUndo()
+    /// Counts calendar feed addresses that open nothing, client by client.
+    let feedThrottle = FeedThrottle()
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household
@@ -117,6 +119,8 @@ public struct WebServer: Sendable {
         addSignInRoutes(open: open, pages: pages)
         addLibraryRoutes(pages: pages)
         addDocumentRoutes(pages: pages)
+        addAppointmentRoutes(pages: pages)
+        addCalendarFeedRoutes(open: router, pages: pages)
         addThumbnailRoutes(pages: pages)
         addRecropRoutes(pages: pages)
         addReviewRoutes(pages: pages)

@@ -19,9 +19,12 @@ struct RequestLog: RouterMiddleware {
         return response
     }
 
-    /// The path as logged: a sign-in link's secret cut off, control characters escaped, numbers masked.
+    /// The path as logged: a sign-in link's or a calendar feed's secret cut off, control
+    /// characters escaped, numbers masked.
     static func loggedPath(_ path: String) -> String {
-        path.hasPrefix("/login/link/") ? "/login/link/…" : ShownName.of(path)
+        if path.hasPrefix("/login/link/") { return "/login/link/…" }
+        if path.hasPrefix("/kalender/") { return "/kalender/…" }
+        return ShownName.of(path)
     }
 }
 
