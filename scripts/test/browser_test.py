@@ -670,7 +670,7 @@ def calendar_feed_and_appointment_correction(c, driver):
     c.expect(bool(mine), "the calendar page lists the member")
     mine[0].find_element(By.CSS_SELECTOR, "form[action$='/new'] button").click()
     c.wait(lambda: "vises bare nå" in c.text(), "the address is shown once")
-    address = driver.find_element(By.CSS_SELECTOR, "input.calendar-address").get_attribute("value")
+    address = driver.find_element(By.ID, "calendar-address").text
     webcal = driver.find_element(By.CSS_SELECTOR, ".calendar-made a[href^='webcal://']").get_attribute("href")
     c.expect("/kalender/" in address and address.endswith(".ics") and webcal.endswith(address.split("/kalender/")[1]),
              f"an http(s) and a webcal address: {address}, {webcal}")

@@ -38,8 +38,8 @@ extension WebServer {
         }
     }
 
-    /// Where a change to the appointments leads: review, or the document's «Time» section with its notice.
+    /// Where a change to the appointments leads: review, or the top of the document page (its notice, then «Time»).
     static func appointmentsBack(_ form: WebForm, id: String, outcome: String) -> String {
-        form["back"] == "review" ? "/review#appointments-heading" : "/documents/\(id)?time=\(outcome)#appointments-heading"
+        form["back"] == "review" ? "/review#appointments-heading" : "/documents/\(id)?time=\(outcome)"
     }
 }

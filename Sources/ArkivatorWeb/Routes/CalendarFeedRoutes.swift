@@ -109,14 +109,14 @@ extension WebServer {
             } else {
                 row["state"] = words["calendarNoFeed"]
             }
-            if let made = page.made, made.member == member.id {
-                row["made"] = ["webcal": made.addresses.webcal, "web": made.addresses.web,
-                               "shownOnce": words.text("Adressen til kalenderen for «\(member.name)» vises bare nå. Kopier den eller åpne den på telefonen før du går videre.",
-                                                       "The address of the calendar for “\(member.name)” is shown only now. Copy it or open it on the phone before you move on.")]
-            }
             return row
         }
         var model: [String: Any] = ["members": rows, "empty": rows.isEmpty]
+        if let made = page.made, let member = members.first(where: { $0.id == made.member }) {
+            model["made"] = ["webcal": made.addresses.webcal, "web": made.addresses.web,
+                             "shownOnce": words.text("Kalenderadressen til «\(member.name)» vises bare nå. Åpne den på telefonen eller kopier den før du går videre.",
+                                                     "The calendar address for “\(member.name)” is shown only now. Open it on the phone or copy it before you move on.")]
+        }
         if let notice = page.notice { model["notice"] = notice }
         return templates.page("calendar", title: words["calendarTitle"], model: model, context: context, section: "family")
     }
