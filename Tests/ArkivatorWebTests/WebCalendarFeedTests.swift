@@ -65,6 +65,7 @@ import Testing
                 #expect(feed.status == .ok)
                 #expect(feed.headers[.contentType] == "text/calendar; charset=utf-8")
                 #expect(feed.headers[.xRobotsTag]?.contains("noindex") == true)
+                #expect(feed.text.contains("\r\nX-WR-CALNAME:Timer: Kari Nordmann\r\n"))
                 let read = try Self.readICS(feed.text, in: dir)
                 #expect(read["zones"] as? [String] == ["Europe/Oslo"])
                 let events = try #require(read["events"] as? [[String: Any]])
@@ -115,6 +116,9 @@ import Testing
                     try await client.execute(uri: uri, method: .post, headers: browser.form,
                                              body: ByteBuffer(string: "_csrf=\(browser.csrf)&" + fields))
                 }
+                // In review too: a letter waiting there can have one added, and the form leads back to review.
+                let review = try await client.execute(uri: "/review", method: .get, headers: browser.headers)
+                #expect(review.text.contains("Legg til en time brevet nevner") && review.text.contains("name=\"back\" value=\"review\""))
                 let page = try await client.execute(uri: "/documents/\(id)", method: .get, headers: browser.headers)
                 #expect(page.text.contains("Rett timen") && page.text.contains("Ingen time i dette brevet"))
                 #expect(page.text.contains("value=\"09:45\""))

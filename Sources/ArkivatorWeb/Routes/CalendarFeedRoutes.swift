@@ -37,7 +37,7 @@ extension WebServer {
             headers[.contentType] = "text/calendar; charset=utf-8"
             headers[.contentDisposition] = "inline; filename=\"arkivator-kalender.ics\""
             return Response(status: .ok, headers: headers,
-                            body: .init(byteBuffer: ByteBuffer(string: AppointmentCalendar.ics(appointments))))
+                            body: .init(byteBuffer: ByteBuffer(string: AppointmentCalendar.ics(appointments, name: "Timer: \(feed.member)"))))
         }
         pages.get("/calendar") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
