@@ -8,10 +8,15 @@ public enum AppointmentCalendar {
     /// Length of an event with a time, in minutes (letters rarely say how long).
     static let minutes = 60
 
-    /// The whole calendar. `stamp` is the DTSTAMP of every event (when the file was made).
-    public static func ics(_ appointments: [StoredAppointment], stamp: Date = Date()) -> String {
+    /// The whole calendar. `stamp` is the DTSTAMP of every event (when the file was made). A
+    /// `name` (a feed's) is the calendar's name in the phone, and asks it to fetch again hourly.
+    public static func ics(_ appointments: [StoredAppointment], name: String? = nil, stamp: Date = Date()) -> String {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Arkivator//Arkivator \(ArkivatorVersion.current)//NB",
                      "CALSCALE:GREGORIAN", "METHOD:PUBLISH", "X-WR-TIMEZONE:Europe/Oslo"]
+        if let name {
+            lines += ["X-WR-CALNAME:" + escape(name), "NAME:" + escape(name), "REFRESH-INTERVAL;VALUE=DURATION:PT1H",
+                      "X-PUBLISHED-TTL:PT1H"]
+        }
         lines += timeZone
         for stored in appointments {
             guard let event = event(stored, stamp: stamp) else { continue }

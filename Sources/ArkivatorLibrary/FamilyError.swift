@@ -103,7 +103,7 @@ public struct FamilyError: UserFacingError, Sendable, Equatable {
             en: "There already is a family member called '\(safe(name))' (id \(id)). Use another name, or remove the old one with 'arkivator family remove \(id)'.")
     }
 
-    static func notFound(_ nameOrID: String) -> FamilyError {
+    public static func notFound(_ nameOrID: String) -> FamilyError {
         FamilyError(.notFound,
             nb: "Fant ingen i familien med navnet eller id-en «\(safe(nameOrID))». Se hvem som finnes med «arkivator family list».",
             en: "Found nobody in the family with the name or id '\(safe(nameOrID))'. See who is there with 'arkivator family list'.")

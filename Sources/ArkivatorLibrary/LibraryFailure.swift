@@ -6,7 +6,7 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     public enum Code: String, Sendable {
         case duplicate, inTrash, notFound, ambiguous, notInTrash, wrongKey, sealing
         case trashed, nothingToChange, badTitle, emptyQuery, targetExists, fileMissing, busy
-        case noUploadJob, alreadyUploaded, closed, badShareDays, noLettersToShare
+        case noUploadJob, alreadyUploaded, closed, badShareDays, noLettersToShare, badAppointment, noAppointment
         case backupFolderMissing, notABackup, libraryNotEmpty, libraryInUse, keyMissingForBackup, keyDoesNotFit
     }
 
@@ -59,6 +59,14 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
     static let nothingToChange = LibraryFailure(.nothingToChange,
         nb: "Ingenting å endre: oppgi minst én av --title, --type, --person, --date, --institution, --text-file, --ocr-text.",
         en: "Nothing to change: give at least one of --title, --type, --person, --date, --institution, --text-file, --ocr-text.")
+
+    static let badAppointment = LibraryFailure(.badAppointment,
+        nb: "Timen trenger en dato som ÅÅÅÅ-MM-DD (for eksempel 2025-06-03), og klokkeslettet, om det er med, som TT:MM (for eksempel 09:45).",
+        en: "The appointment needs a date as YYYY-MM-DD (for example 2025-06-03), and the time, if given, as HH:MM (for example 09:45).")
+
+    static let noAppointment = LibraryFailure(.noAppointment,
+        nb: "Fant ikke timen i dette brevet. Den kan være rettet eller fjernet i en annen fane; last siden på nytt.",
+        en: "The appointment is not in this letter. It may have been corrected or removed in another tab; reload the page.")
 
     static let badTitle = LibraryFailure(.badTitle,
         nb: "Tittelen kan ikke være tom.", en: "The title cannot be empty.")

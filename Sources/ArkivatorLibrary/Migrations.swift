@@ -296,6 +296,18 @@ public enum Migrations {
             CREATE INDEX appointments_document ON appointments (document_id);
             CREATE INDEX appointments_changed_by ON appointments (changed_by);
             """),
+        Migration(version: 13, name: "calendar feeds", sql: """
+            -- A calendar feed per household member (see `Library+CalendarFeeds`): a phone subscribes to
+            -- its secret address. Only the secret's SHA-256 is kept, as for sign-in; a new address
+            -- replaces the old one, and revoking deletes the row. `member_id` is the family row's id
+            -- (never reused); a removed member's feed answers nothing until the member is back.
+            CREATE TABLE calendar_feeds (
+                member_id     INTEGER PRIMARY KEY,
+                token_hash    TEXT NOT NULL UNIQUE,
+                created_at    TEXT NOT NULL,
+                last_fetched  TEXT
+            );
+            """),
         Migration(version: 14, name: "share links", sql: """
             -- Read-only links to chosen letters for a doctor (see `Library+ShareLinks`): only the
             -- SHA-256 of the link's secret is kept, so the database never holds a link that works.

@@ -98,6 +98,8 @@ extension Household {
                                                              jpeg: jpeg, pdf: pdf), programVersion: programVersion)
         // The first page changed: its thumbnail is made again.
         if page == 1 { _ = try? ThumbnailMaker.thumbnail(replaced.sha256, in: library, remake: true) }
+        // The new text may state the appointment otherwise (unless a person corrected it by hand).
+        try rereadAppointments(replaced.sha256)
         return replaced
     }
 

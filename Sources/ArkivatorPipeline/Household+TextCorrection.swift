@@ -1,4 +1,5 @@
 import ArkivatorArchive
+import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
@@ -8,19 +9,36 @@ extension Household {
     /// the index, the `.docx`, the PDF's text) and keeps it as a version: see
     /// ``Library/correctText(_:to:maskNumbers:programVersion:)``. A fødselsnummer in the new
     /// text is treated as the OCR's is: sealed in the library, and masked in every copy of a
-    /// letter whose numbers were hidden (``numbersHidden(_:)``).
+    /// letter whose numbers were hidden (``numbersHidden(_:)``). The letter's appointments are
+    /// read again from the new text, unless a person corrected them by hand (``rereadAppointments(_:)``).
     @discardableResult
     public func correctText(_ id: String, to text: String, programVersion: String = ArkivatorVersion.current) throws -> TextCorrection {
         let document = try library.document(id, revealNumbers: true)
-        return try library.correctText(document.sha256, to: text, maskNumbers: Self.numbersHidden(document),
-                                       programVersion: programVersion)
+        let correction = try library.correctText(document.sha256, to: text, maskNumbers: Self.numbersHidden(document),
+                                                 programVersion: programVersion)
+        if correction.changed { try rereadAppointments(document.sha256) }
+        return correction
     }
 
     /// Brings back the OCR's own reading everywhere (see ``Library/restoreOCRText(_:maskNumbers:programVersion:)``).
     @discardableResult
     public func restoreOCRText(_ id: String, programVersion: String = ArkivatorVersion.current) throws -> TextCorrection {
         let document = try library.document(id, revealNumbers: true)
-        return try library.restoreOCRText(document.sha256, maskNumbers: Self.numbersHidden(document), programVersion: programVersion)
+        let correction = try library.restoreOCRText(document.sha256, maskNumbers: Self.numbersHidden(document),
+                                                    programVersion: programVersion)
+        if correction.changed { try rereadAppointments(document.sha256) }
+        return correction
+    }
+
+    /// Reads a letter's appointments again from its text as it is now, as filing read them (see
+    /// ``Library/rereadAppointments(of:found:)``): false when they were left as they were (corrected
+    /// by hand, or moved by a later letter).
+    @discardableResult
+    public func rereadAppointments(_ id: String) throws -> Bool {
+        let document = try library.document(id, revealNumbers: true)
+        let scan = document.scanDate.flatMap(CalendarDate.init(iso:)) ?? CalendarDate.today() ?? .fallback
+        let found = Classifier(family: try family()).classify(document.text, scanDate: scan).appointments ?? []
+        return try library.rereadAppointments(of: document.sha256, found: found)
     }
 
     /// Whether a document's numbers were hidden by `redact` or `ingest --redact`: a page image

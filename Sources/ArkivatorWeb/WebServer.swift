@@ -79,6 +79,8 @@ public struct WebServer: Sendable {
     let familyUndo = FamilyUndo()
     /// Each share link's PDF, made once (``SharePackMaker``).
     let sharePacks = SharePackMaker()
+    /// Counts calendar feed addresses that open nothing, client by client.
+    let feedThrottle = FeedThrottle()
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household
@@ -121,6 +123,8 @@ public struct WebServer: Sendable {
         addSignInRoutes(open: open, pages: pages)
         addLibraryRoutes(pages: pages)
         addDocumentRoutes(pages: pages)
+        addAppointmentRoutes(pages: pages)
+        addCalendarFeedRoutes(open: router, pages: pages)
         addThumbnailRoutes(pages: pages)
         addRecropRoutes(pages: pages)
         addReviewRoutes(pages: pages)

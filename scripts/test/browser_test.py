@@ -703,6 +703,96 @@ def share_link_to_a_doctor(c, new_browser, arkivator, library):
         c.checked += d.checked
     finally:
         other.quit()
+def calendar_feed_and_appointment_correction(c, driver):
+    """A household member's calendar feed: the innkalling filed to the member, its appointment
+    corrected on the document page (a plain form), the member's feed made on the calendar page,
+    fetched with plain urllib (no cookies) and read with icalendar (the event and its two
+    reminders), then turned off: the old address answers 404."""
+    import datetime
+    import urllib.error
+    import urllib.request
+    from icalendar import Calendar
+
+    c.step("calendar: a member for the innkalling")
+    member = "Kari Kalender"
+    c.open("/family")
+    driver.find_element(By.ID, "name").send_keys(member)
+    driver.find_element(By.CSS_SELECTOR, "form[action='/family/add'] button").click()
+    c.wait(lambda: member in c.text(), "the member listed")
+    c.expect(driver.find_elements(By.CSS_SELECTOR, "a[href='/calendar']"), "the family page links the calendar page")
+
+    page = None
+    c.open("/")
+    for href in [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "a[href*='/documents/']")
+                 if "Innkalling" in a.text]:
+        driver.get(href)
+        section = driver.find_elements(By.CSS_SELECTOR, "section.appointments")
+        if section and "bygg B" in section[0].text:
+            page = href
+            break
+    c.expect(page is not None, "the innkalling with its appointment")
+    driver.find_element(By.CSS_SELECTOR, "form[action$='/edit']").find_element(By.XPATH, "..").find_element(By.TAG_NAME, "summary").click()
+    Select(driver.find_element(By.ID, "person")).select_by_visible_text(member)
+    driver.find_element(By.CSS_SELECTOR, "form[action$='/edit'] button[type=submit]").click()
+    c.wait(lambda: "Endringene er lagret" in c.text(), "the letter is filed to the member")
+
+    c.step("calendar: the appointment corrected on the document page")
+    year = datetime.date.today().year + 1
+    fold = driver.find_element(By.CSS_SELECTOR, "section.appointments details.calendar-fold")
+    fold.find_element(By.TAG_NAME, "summary").click()
+    form = fold.find_element(By.CSS_SELECTOR, "form.calendar-form")
+    for name, value in (("date", f"{year}-06-03"), ("time", "11:15")):
+        driver.execute_script("arguments[0].value = arguments[1]", form.find_element(By.NAME, name), value)
+    place = form.find_element(By.NAME, "place")
+    place.clear()
+    place.send_keys("Poliklinikken, bygg B, 2. etasje")
+    c.shot("13-appointment-correcting")
+    form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
+    c.wait(lambda: "Timen er lagret" in c.text(), "the page says the appointment is saved")
+    section = driver.find_element(By.CSS_SELECTOR, "section.appointments").text
+    c.expect(f"{year}-06-03 kl. 11:15" in section and "2. etasje" in section and "Rettet for hånd" in section,
+             f"the corrected appointment is shown, marked as corrected by hand: {section!r}")
+    c.shot("13-appointment-corrected")
+
+    c.step("calendar: the member's feed, fetched without a session")
+    c.open("/calendar")
+    c.shot("13-calendar")
+    mine = [s for s in driver.find_elements(By.CSS_SELECTOR, "section.calendar-member") if member in s.text]
+    c.expect(bool(mine), "the calendar page lists the member")
+    mine[0].find_element(By.CSS_SELECTOR, "form[action$='/new'] button").click()
+    c.wait(lambda: "vises bare nå" in c.text(), "the address is shown once")
+    address = driver.find_element(By.ID, "calendar-address").text
+    webcal = driver.find_element(By.CSS_SELECTOR, ".calendar-made a[href^='webcal://']").get_attribute("href")
+    c.expect("/kalender/" in address and address.endswith(".ics") and webcal.endswith(address.split("/kalender/")[1]),
+             f"an http(s) and a webcal address: {address}, {webcal}")
+    c.shot("13-calendar-made")
+    with urllib.request.urlopen(address, timeout=10) as answer:
+        kind, body = answer.headers.get("Content-Type"), answer.read()
+    c.expect(kind == "text/calendar; charset=utf-8", f"the feed is a calendar: {kind}")
+    events = list(Calendar.from_ical(body).walk("VEVENT"))
+    c.expect(len(events) == 1, f"one event in the member's feed: {len(events)}")
+    event = events[0]
+    start = event.decoded("dtstart")
+    c.expect(start.isoformat() == f"{year}-06-03T11:15:00+02:00" and event["dtstart"].params.get("TZID") == "Europe/Oslo",
+             f"the corrected time in Europe/Oslo: {start.isoformat()}")
+    c.expect("2. etasje" in str(event.get("location")), "the corrected place")
+    alarms = sorted(int(a.decoded("trigger").total_seconds()) for a in event.walk("VALARM"))
+    c.expect(alarms == [-86400, -7200], f"reminders a day and two hours before: {alarms}")
+
+    c.step("calendar: turned off after a question, the old address answers 404")
+    mine = [s for s in driver.find_elements(By.CSS_SELECTOR, "section.calendar-member") if member in s.text][0]
+    fold = mine.find_elements(By.CSS_SELECTOR, "details.calendar-fold")[-1]
+    fold.find_element(By.TAG_NAME, "summary").click()
+    c.expect("Slå av kalenderadressen" in fold.text, "turning off asks first")
+    fold.find_element(By.CSS_SELECTOR, "form[action$='/revoke'] button").click()
+    c.wait(lambda: "er slått av" in c.text(), "the page says it is turned off")
+    c.shot("13-calendar-revoked")
+    try:
+        urllib.request.urlopen(address, timeout=10)
+        c.expect(False, "the revoked address still answers")
+    except urllib.error.HTTPError as refused:
+        c.expect(refused.code == 404 and "virker ikke" in refused.read().decode("utf-8"),
+                 f"the revoked address answers 404 in plain words: {refused.code}")
 
 
 def main():
@@ -897,6 +987,7 @@ def main():
 
         share_link_to_a_doctor(c, new_browser, a.arkivator, library)
         recrop_steps(c, driver)
+        calendar_feed_and_appointment_correction(c, driver)
 
         c.step("a WebDAV server that stops: Settings and the library say why")
         dav_port = free_port()

@@ -19,11 +19,12 @@ struct RequestLog: RouterMiddleware {
         return response
     }
 
-    /// The path as logged: a sign-in link's or share link's secret cut off, control characters
-    /// escaped, numbers masked.
+    /// The path as logged: a sign-in link's, share link's or calendar feed's secret cut off,
+    /// control characters escaped, numbers masked.
     static func loggedPath(_ path: String) -> String {
         if path.hasPrefix("/login/link/") { return "/login/link/…" }
         if path.hasPrefix(WebServer.sharedPrefix + "/") { return WebServer.sharedPrefix + "/…" }
+        if path.hasPrefix("/kalender/") { return "/kalender/…" }
         return ShownName.of(path)
     }
 }

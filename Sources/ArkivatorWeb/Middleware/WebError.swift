@@ -84,7 +84,7 @@ struct WebError: Error, Sendable {
         case .nothingToChange:
             return WebError(.badRequest, code: failure.errorCode, nb: "Ingenting å endre: ingen av feltene er annerledes.",
                             en: "Nothing to change: none of the fields differ.")
-        case .badTitle, .emptyQuery, .badShareDays, .noLettersToShare:
+        case .badTitle, .emptyQuery, .badShareDays, .noLettersToShare, .badAppointment:
             return WebError(.badRequest, code: failure.errorCode, message: message)
         case .trashed:
             return WebError(.conflict, code: failure.errorCode, nb: "Dokumentet ligger i papirkurven. Gjenopprett det først.",
@@ -92,7 +92,7 @@ struct WebError: Error, Sendable {
         case .inTrash:
             return WebError(.conflict, code: failure.errorCode, nb: "Dette brevet ligger allerede i papirkurven. Gjenopprett det derfra.",
                             en: "This letter is already in the trash. Restore it from there.")
-        case .duplicate, .notInTrash, .alreadyUploaded, .targetExists:
+        case .duplicate, .notInTrash, .alreadyUploaded, .targetExists, .noAppointment:
             return WebError(.conflict, code: failure.errorCode, message: message)
         case .busy:
             return WebError(.serviceUnavailable, code: failure.errorCode, message: message)

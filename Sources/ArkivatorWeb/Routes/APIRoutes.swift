@@ -46,13 +46,13 @@ extension WebServer {
         }
         api.get("/documents/{id}") { _, context -> Response in
             let id = try Self.documentID(context)
-            return try JSONAnswer.response(APIDocument(try await store.read { try $0.document(id) }))
+            return try JSONAnswer.response(try await store.read { library in try APIDocument.withAppointments(id, in: library) })
         }
         api.patch("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
             let fields = try await Self.body(Corrections.self, from: request, context: context, fields: Corrections.names,
-                                             nb: "Forventet et JSON-objekt med title, person, type, date, institution, specialty, keywords, text eller reviewed.",
-                                             en: "Expected a JSON object with title, person, type, date, institution, specialty, keywords, text or reviewed.")
+                                             nb: "Forventet et JSON-objekt med title, person, type, date, institution, specialty, keywords, text, appointments eller reviewed.",
+                                             en: "Expected a JSON object with title, person, type, date, institution, specialty, keywords, text, appointments or reviewed.")
             var changes = DocumentChanges(title: fields.title, person: fields.person, institution: fields.institution,
                                           specialty: fields.specialty, keywords: fields.keywords)
             if let type = fields.type {
@@ -64,33 +64,38 @@ extension WebServer {
                 changes.date = day
             }
             let wanted = changes, reviewed = fields.reviewed == true, text = fields.text, household = self.household
+            let appointments = fields.appointments?.map(\.appointment)
             // Absent fields stay as they are: `{}` changes nothing and answers the document as it is.
-            let document = try await store.write { library -> LibraryDocument in
+            let document = try await store.write { library -> APIDocument in
                 let document = try library.document(id)
-                guard !wanted.isEmpty || reviewed || text != nil else { return document }
+                guard !wanted.isEmpty || reviewed || text != nil || appointments != nil else { return try APIDocument.withAppointments(id, in: library) }
                 if !wanted.isEmpty { _ = try library.edit(document.shortID, wanted, programVersion: ArkivatorVersion.current) }
                 if let text { _ = try household.correctText(document.sha256, to: text) }
+                // After the text: appointments given by hand are not read again from it.
+                if let appointments { try library.replaceAppointments(of: document.sha256, with: appointments) }
                 if reviewed { try library.markReviewed(document.shortID) }
-                return try library.document(document.shortID)
+                return try APIDocument.withAppointments(document.sha256, in: library)
             }
-            return try JSONAnswer.response(APIDocument(document))
+            return try JSONAnswer.response(document)
         }
         // Trashing is not a DELETE: the document stays readable (with `trashedAt`) and can be restored.
         api.post("/documents/{id}/trash") { _, context -> Response in
             let id = try Self.documentID(context)
-            let document = try await store.write { library -> LibraryDocument in
+            let document = try await store.write { library -> APIDocument in
                 let document = try library.document(id)
-                return document.trashedAt == nil ? try library.delete(document.shortID) : document
+                if document.trashedAt == nil { _ = try library.delete(document.shortID) }
+                return try APIDocument.withAppointments(document.sha256, in: library)
             }
-            return try JSONAnswer.response(APIDocument(document))
+            return try JSONAnswer.response(document)
         }
         api.post("/documents/{id}/restore") { _, context -> Response in
             let id = try Self.documentID(context)
-            let document = try await store.write { library -> LibraryDocument in
+            let document = try await store.write { library -> APIDocument in
                 let document = try library.document(id)
-                return document.trashedAt != nil ? try library.restore(document.shortID) : document
+                if document.trashedAt != nil { _ = try library.restore(document.shortID) }
+                return try APIDocument.withAppointments(document.sha256, in: library)
             }
-            return try JSONAnswer.response(APIDocument(document))
+            return try JSONAnswer.response(document)
         }
         api.get("/family") { _, _ -> Response in
             try JSONAnswer.response(try await store.read { try $0.familyMembers() }.map(APIMember.init))
@@ -184,7 +189,7 @@ extension WebServer {
 
     /// A document's corrections; absent fields stay as they are.
     struct Corrections: Decodable {
-        static let names = ["title", "person", "type", "date", "institution", "specialty", "keywords", "text", "reviewed"]
+        static let names = ["title", "person", "type", "date", "institution", "specialty", "keywords", "text", "appointments", "reviewed"]
         var title: String?
         var person: String?
         var type: String?
@@ -194,8 +199,25 @@ extension WebServer {
         var keywords: [String]?
         /// The corrected text (pages separated by a form feed); kept as a version.
         var text: String?
+        /// The letter's appointments as a person corrected them (replacing those it called to;
+        /// `[]`: none); never read again from the text.
+        var appointments: [AppointmentInput]?
         /// True: the document leaves the review queue.
         var reviewed: Bool?
+    }
+
+    /// One appointment in ``Corrections``: the day, and what else the letter says.
+    struct AppointmentInput: Decodable {
+        var date: String
+        var time: String?
+        var place: String?
+        var bring: String?
+        var change: String?
+        var cancelled: Bool?
+
+        var appointment: Appointment {
+            Appointment(date: date, time: time, place: place, bring: bring, change: change, cancelled: cancelled ?? false)
+        }
     }
 
     /// A new member of the household, checked as `docs/openapi.json` describes it before the

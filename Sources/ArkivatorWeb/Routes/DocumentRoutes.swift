@@ -119,14 +119,15 @@ extension WebServer {
     /// could not be made. The one place the page is put together, for every route that shows it.
     static func documentPage(_ id: String, store: AsyncLibrary, templates: Templates, context: WebContext,
                              query: WebForm = WebForm(""), problem: String? = nil) async throws -> Response {
-        let (document, household, versions, originals, appointments) = try await store.read { library in
+        let (document, household, versions, originals, appointments, corrected) = try await store.read { library in
             (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
-             try library.originals(of: id), try library.appointments(ofDocument: id))
+             try library.originals(of: id), try library.appointments(ofDocument: id), try library.correctedFields(id))
         }
         let words = Words(templates, context)
         let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
+            ?? AppointmentsView.notice(query, words: words)
         var view = DocumentView(document, household: household, words: words, notice: notice, problem: problem, originals: originals,
-                                appointments: appointments)
+                                appointments: appointments, appointmentsCorrected: corrected.contains(Library.correctedAppointments))
         if document.trashedAt == nil {
             view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
         }

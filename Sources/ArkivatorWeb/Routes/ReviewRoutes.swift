@@ -12,13 +12,16 @@ extension WebServer {
         pages.get("/review") { request, context -> Response in
             let words = Words(templates, context)
             let skipped = ReviewQueue.skipped(WebForm(request.uri.query ?? "")["hoppet"])
-            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail, [DocumentOriginal]) in
+            let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail, [DocumentOriginal],
+                                                           [StoredAppointment], Bool) in
                 let waiting = try library.count(DocumentFilter(waitingForReview: true))
                 let next = try library.list(DocumentFilter(waitingForReview: true), limit: skipped.count + 1)
                 let (id, stillSkipped) = ReviewQueue.next(in: next.map(\.id), skipped: skipped)
                 return (waiting, try id.map { try library.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
                         try id.map { try library.thumbnail($0) } ?? .none,
-                        try id.map { try library.originals(of: $0) } ?? [])
+                        try id.map { try library.originals(of: $0) } ?? [],
+                        try id.map { try library.appointments(ofDocument: $0) } ?? [],
+                        try id.map { try library.correctedFields($0).contains(Library.correctedAppointments) } ?? false)
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
@@ -30,6 +33,8 @@ extension WebServer {
             } else if found.4 == .missing {
                 model.thumbnail = Self.thumbnailLink(id: document.shortID, version: nil, none: false)
             }
+            model.appointmentsView = AppointmentsView(id: document.shortID, stored: found.6, trashed: false, corrected: found.7,
+                                                      back: "review", words: words)
             model.textEditor = TextEditorView(document, back: "review", open: true,
                                               notice: TextEditorView.notice(WebForm(request.uri.query ?? ""), words: words), words: words)
             return templates.page("review", title: words["review"], model: model, context: context, scripts: ["recrop.js"],
@@ -96,6 +101,8 @@ extension WebServer {
         var thumbnail: String?
         /// "Rett teksten" (set by the route).
         var textEditor: TextEditorView?
+        /// The letter's appointments, to correct like the other fields (set by the route).
+        var appointmentsView: AppointmentsView?
         let photos: [PhotoView]
         let hasPhotos: Bool
 

@@ -83,8 +83,10 @@ struct APIDocument: Encodable {
     var updatedAt: String
     var trashedAt: String?
     var fieldConfidence: [String: Double]?
+    /// The appointments the letter calls to, moves or cancels.
+    var appointments: [APIAppointment]
 
-    init(_ document: LibraryDocument) {
+    init(_ document: LibraryDocument, appointments: [StoredAppointment]) {
         id = document.shortID
         sha256 = document.sha256
         title = document.title
@@ -112,6 +114,37 @@ struct APIDocument: Encodable {
         updatedAt = document.updatedAt
         trashedAt = document.trashedAt
         fieldConfidence = document.fieldConfidence
+        self.appointments = appointments.map(APIAppointment.init)
+    }
+
+    /// A document with its appointments, as the API answers it (inside a store closure).
+    static func withAppointments(_ id: String, in library: Library) throws -> APIDocument {
+        let document = try library.document(id)
+        return APIDocument(document, appointments: try library.appointments(ofDocument: document.sha256))
+    }
+}
+
+/// An appointment as the API gives it: absent values left out.
+struct APIAppointment: Encodable {
+    var uid: String
+    var date: String
+    var time: String?
+    var place: String?
+    var bring: String?
+    var change: String?
+    var cancelled: Bool
+    /// The short id of the later letter that moved or cancelled it.
+    var changedBy: String?
+
+    init(_ stored: StoredAppointment) {
+        uid = stored.uid
+        date = stored.appointment.date
+        time = stored.appointment.time
+        place = stored.appointment.place
+        bring = stored.appointment.bring
+        change = stored.appointment.change
+        cancelled = stored.appointment.cancelled
+        changedBy = stored.changedBy
     }
 }
 

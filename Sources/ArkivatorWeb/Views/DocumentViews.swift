@@ -23,21 +23,11 @@ struct DocumentView {
     let photos: [PhotoView]
     let hasPhotos: Bool
 
-    let hasAppointments: Bool
-    let appointments: [AppointmentItem]
-
-    /// One appointment the letter calls to, moves or cancels, in words.
-    struct AppointmentItem {
-        let when: String
-        let place: String?
-        let bring: String?
-        let change: String?
-        let cancelled: Bool
-        let moved: Bool
-    }
+    /// The «Time» section (see ``AppointmentsView``).
+    let appointmentsView: AppointmentsView
 
     init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil,
-         originals: [DocumentOriginal] = [], appointments stored: [StoredAppointment] = []) {
+         originals: [DocumentOriginal] = [], appointments stored: [StoredAppointment] = [], appointmentsCorrected: Bool = false) {
         id = document.shortID
         self.notice = notice
         self.problem = problem
@@ -75,14 +65,8 @@ struct DocumentView {
         }
         photos = PhotoView.photos(document, originals: originals, words: words)
         hasPhotos = !photos.isEmpty
-        appointments = stored.map { stored in
-            let appointment = stored.appointment
-            return AppointmentItem(
-                when: appointment.date + " " + (appointment.time.map { words.text("kl. \($0)", "at \($0)") } ?? words["appointmentsNoTime"]),
-                place: appointment.place, bring: appointment.bring, change: appointment.change,
-                cancelled: appointment.cancelled, moved: stored.changedBy != nil && !appointment.cancelled)
-        }
-        hasAppointments = !appointments.isEmpty
+        appointmentsView = AppointmentsView(id: document.shortID, stored: stored, trashed: document.trashedAt != nil,
+                                            corrected: appointmentsCorrected, words: words)
     }
 
     /// The page images, each linking to itself at full size (to zoom on a phone).

@@ -152,22 +152,7 @@ extension DocumentView: MustacheParent {
         case "textEditor": textEditor
         case "photos": photos
         case "hasPhotos": hasPhotos
-        case "hasAppointments": hasAppointments
-        case "appointments": appointments
-        default: nil
-        }
-    }
-}
-
-extension DocumentView.AppointmentItem: MustacheParent {
-    func child(named name: String) -> Any? {
-        switch name {
-        case "when": when
-        case "place": place
-        case "bring": bring
-        case "change": change
-        case "cancelled": cancelled
-        case "moved": moved
+        case "appointmentsView": appointmentsView
         default: nil
         }
     }
@@ -223,6 +208,7 @@ extension WebServer.ReviewView: MustacheParent {
         case "textEditor": textEditor
         case "photos": photos
         case "hasPhotos": hasPhotos
+        case "appointmentsView": appointmentsView
         default: nil
         }
     }

@@ -32,8 +32,13 @@ document.addEventListener("DOMContentLoaded", () => {
       draw();
     };
 
+    // Shown once the photo is there: a photo still loading (lazily, far down the page) has no
+    // size, and the four handles would stand on one point.
+    const image = photo.querySelector("img");
+    const show = () => { for (const handle of handles) handle.hidden = false; };
+    if (!image || (image.complete && image.naturalWidth > 0)) show();
+    else image.addEventListener("load", show, { once: true });
     handles.forEach((handle, index) => {
-      handle.hidden = false;
       handle.addEventListener("pointerdown", (event) => {
         event.preventDefault();
         handle.setPointerCapture(event.pointerId);
