@@ -111,13 +111,13 @@ extension Library {
         }
     }
 
-    private static let appointmentQuery = """
+    static let appointmentQuery = """
         SELECT a.uid, a.date, a.time, a.place, a.bring, a.change, a.cancelled, a.person, a.sender, a.specialty,
                d.sha256, d.title, (SELECT sha256 FROM documents WHERE id = a.changed_by)
         FROM appointments AS a JOIN documents AS d ON d.id = a.document_id
         """
 
-    private static func appointment(_ row: Row) -> StoredAppointment {
+    static func appointment(_ row: Row) -> StoredAppointment {
         StoredAppointment(
             uid: row[0].string ?? "",
             appointment: Appointment(date: row[1].string ?? "", time: row[2].string, place: row[3].string,

@@ -296,6 +296,14 @@ public enum Migrations {
             CREATE INDEX appointments_document ON appointments (document_id);
             CREATE INDEX appointments_changed_by ON appointments (changed_by);
             """),
+        Migration(version: 16, name: "each member's timeline", sql: """
+            -- A household member's letters, newest first, with what their episodes are made of
+            -- (type, specialty, sender): the timeline reads this index alone, never a row (a row
+            -- holds the letter's text). `trashed_at` lets SQLite see that it covers the condition.
+            CREATE INDEX documents_timeline
+                ON documents(family_member, document_date, id, doc_type, specialty, institution, trashed_at)
+                WHERE trashed_at IS NULL AND family_member IS NOT NULL;
+            """),
     ]
 }
 
