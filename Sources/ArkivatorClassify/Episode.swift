@@ -115,10 +115,16 @@ public struct EpisodeRule: Sendable {
     public func episodes(_ letters: [EpisodeLetter]) -> [Episode] {
         struct Open {
             var episode: Episode
-            var senders: Set<String>
+            var lastDay: Int
             var supporting: Bool
+            var senders: Set<String> = []
         }
         var open: [Open] = []
+        // Where to look, so that 20,000 letters cost no more than a glance each: the latest
+        // episode of each area (only it can still be open: a new one of the area starts only when
+        // the last has closed), and the treating episodes each sender has written in.
+        var latest: [String: Int] = [:]
+        var bySender: [String: [Int]] = [:]
         // Most letters share a handful of (specialty, sender) pairs: each pair is reasoned about once.
         var reasons: [String: (area: String?, office: Bool)] = [:]
         for letter in letters.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) {
@@ -128,25 +134,29 @@ public struct EpisodeRule: Sendable {
                 reason = reasoned(specialty: letter.specialty, sender: letter.sender)
                 reasons[key] = reason
             }
-            let area = reason.area
+            let area = reason.area, areaKey = reason.area ?? "\u{0}"
             let sender = Self.trimmed(letter.sender).map(Fuzzy.normalized)
-            let since = letter.date.dayNumber - window
+            let day = letter.date.dayNumber, since = day - window
             let supportingArea = area.map(Self.supportingAreas.contains) == true
             var chosen: Int?
             if !reason.office, letter.type == .labSvar || letter.type == .resept || supportingArea, let sender {
-                chosen = open.indices.filter {
-                    !open[$0].supporting && open[$0].senders.contains(sender) && open[$0].episode.last.dayNumber >= since
-                }.max { open[$0].episode.last < open[$1].episode.last }
+                let stillOpen = (bySender[sender] ?? []).filter { open[$0].lastDay >= since }
+                bySender[sender] = stillOpen
+                chosen = stillOpen.max { open[$0].lastDay < open[$1].lastDay || (open[$0].lastDay == open[$1].lastDay && $0 < $1) }
             }
-            if chosen == nil {
-                chosen = open.lastIndex { $0.episode.area == area && $0.episode.last.dayNumber >= since }
-            }
-            if let index = chosen {
+            if chosen == nil, let index = latest[areaKey], open[index].lastDay >= since { chosen = index }
+            let index: Int
+            if let chosen {
+                index = chosen
                 open[index].episode.letters.append(letter)
-                if let sender { open[index].senders.insert(sender) }
+                open[index].lastDay = day
             } else {
-                open.append(Open(episode: Episode(area: area, letters: [letter]), senders: sender.map { [$0] } ?? [],
-                                 supporting: supportingArea))
+                index = open.count
+                open.append(Open(episode: Episode(area: area, letters: [letter]), lastDay: day, supporting: supportingArea))
+                latest[areaKey] = index
+            }
+            if let sender, !open[index].supporting, open[index].senders.insert(sender).inserted {
+                bySender[sender, default: []].append(index)
             }
         }
         return open.map(\.episode).enumerated().sorted { a, b in

@@ -85,6 +85,21 @@ import Testing
         #expect(rule.episodes([]).isEmpty)
     }
 
+    /// The timeline's most: 20,000 letters of a few areas and senders, gathered in one pass.
+    @Test func twentyThousandLetters() throws {
+        let start = try #require(CalendarDate(iso: "1990-01-01"))
+        let senders = ["Lia legesenter", "Haukeland universitetssjukehus", "Fürst medisinsk laboratorium", "Apotek 1 Torget"]
+        let letters = try (0..<20_000).map { index in
+            EpisodeLetter(id: index, date: try #require(start.adding(days: index / 2)), type: index % 3 == 0 ? .labSvar : .annet,
+                          specialty: index % 5 == 0 ? "Kardiologi" : nil, sender: senders[index % senders.count])
+        }
+        let episodes = rule.episodes(letters)
+        #expect(episodes.reduce(0) { $0 + $1.letters.count } == 20_000, "every letter once")
+        #expect(Set(episodes.compactMap(\.area)) == ["Kardiologi", "Allmennmedisin", "Haukeland universitetssjukehus",
+                                                      "Medisinsk biokjemi", "Apotek"])
+        #expect(episodes.allSatisfy { $0.letters.map(\.date) == $0.letters.map(\.date).sorted() })
+    }
+
     @Test func daysBetweenCalendarDates() throws {
         let day = { (iso: String) in CalendarDate(iso: iso)! }
         #expect(day("1970-01-01").dayNumber == 0)

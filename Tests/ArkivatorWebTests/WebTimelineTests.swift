@@ -160,4 +160,30 @@ import Testing
             }
         }
     }
+
+    /// An episode of more letters than are shown: its newest 30, and the library for the rest.
+    @Test func aLongEpisodeShowsItsNewestLetters() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            let per = try FamilyStore.open(library: fixture.library.location).add(name: "Per Nordmann")
+            var letters: [LibraryDocument] = []
+            var date = try #require(CalendarDate(iso: "2020-01-06"))
+            for index in 0..<32 {
+                letters.append(Self.letter(String(format: "e%03d", index), "Time \(index)", .annet, member: "Per Nordmann",
+                                           date: date.iso, sender: "Lia legesenter"))
+                date = try #require(date.adding(days: 7))
+            }
+            try fixture.library.record(letters)
+            try await fixture.signedIn { client, browser in
+                let page = try await client.execute(uri: "/family/\(per.id)/timeline", method: .get, headers: browser.headers)
+                #expect(page.text.contains("32 brev i 1 forløp"))
+                #expect(page.text.contains("<h3 id=\"forlop-1\">Allmennmedisin</h3>"))
+                #expect(page.text.matches(of: /href="\/documents\/e0/).count == 30)
+                #expect(!page.text.contains("Time 1<") && page.text.contains("Time 2<") && page.text.contains("Time 31<"),
+                        "the newest 30")
+                #expect(page.text.contains("2 eldre brev i forløpet vises ikke her. "
+                                           + "<a href=\"/?person=Per%20Nordmann&amp;from=2020-01-06&amp;to=2020-08-10\">Se dem i biblioteket</a>"))
+            }
+        }
+    }
 }

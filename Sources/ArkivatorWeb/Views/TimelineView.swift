@@ -21,7 +21,7 @@ struct TimelineView {
             self.memberID = memberID
             self.step = step
             area = query.value("fag")
-            shown = min(50 * step, max(1, Int(query.value("antall") ?? "") ?? step))
+            shown = min(10 * step, max(1, Int(query.value("antall") ?? "") ?? step))
             print = query.value("utskrift") == "1"
         }
 
@@ -42,6 +42,8 @@ struct TimelineView {
     struct Plan: Sendable {
         /// The filter's value for letters in no area.
         static let noArea = "uten"
+        /// Letters shown of one episode at most (its newest); the rest are a link to the library away.
+        static let lettersShown = 30
         /// Each area with its letters, most letters first.
         let areas: [(key: String, area: String?, letters: Int)]
         let letters: Int
@@ -69,8 +71,11 @@ struct TimelineView {
             shown = Array(kept.prefix(request.shown))
         }
 
+        /// The letters shown of an episode: its newest ``lettersShown``, oldest first.
+        static func shownLetters(_ episode: Episode) -> ArraySlice<EpisodeLetter> { episode.letters.suffix(lettersShown) }
+
         /// The library rows of the letters shown.
-        var shownRows: [Int] { shown.flatMap { $0.letters.map(\.id) } }
+        var shownRows: [Int] { shown.flatMap { Self.shownLetters($0).map(\.id) } }
     }
 
     /// What the route read for the page.
@@ -104,6 +109,8 @@ struct TimelineView {
         let senders: String?
         let count: String
         let letters: [DocumentRow]
+        /// How many earlier letters are left out, and the library's list of the episode's days.
+        let earlier: [String: String]?
     }
 
     let member: String
@@ -150,7 +157,8 @@ struct TimelineView {
             return EpisodeItem(anchor: "forlop-\(index + 1)", area: label(episode.area), period: period,
                                senders: episode.senders.joined(separator: ", ").nonEmpty,
                                count: words.language.count(episode.letters.count, ("brev", "letter"), ("brev", "letters")),
-                               letters: episode.letters.compactMap { found.summaries[$0.id] }.map { DocumentRow($0, words: words) })
+                               letters: Plan.shownLetters(episode).compactMap { found.summaries[$0.id] }.map { DocumentRow($0, words: words) },
+                               earlier: Self.earlier(episode, member: found.member, words: words))
         }
         emptyText = plan.letters == 0 ? words.text("Ingen brev er arkivert om \(found.member) ennå.",
                                                    "No letters about \(found.member) are filed yet.")
@@ -159,6 +167,18 @@ struct TimelineView {
         cappedText = found.capped ? words.text("Tidslinjen viser de \(WebServer.timelineLetters) nyeste brevene. Eldre brev finner du i biblioteket.",
                                                "The timeline shows the \(WebServer.timelineLetters) newest letters. Older ones are in the library list.") : nil
         printedOn = words.text("Skrevet ut \(today.iso) fra Arkivator.", "Printed \(today.iso) from Arkivator.")
+    }
+}
+
+extension TimelineView {
+    /// For an episode of more letters than are shown: how many are left out, and the library
+    /// filtered to the member and the episode's days.
+    static func earlier(_ episode: Episode, member: String, words: Words) -> [String: String]? {
+        let left = episode.letters.count - Plan.lettersShown
+        guard left > 0 else { return nil }
+        return ["text": words.text("\(left) eldre brev i forløpet vises ikke her.", "\(left) earlier letters of this episode are not shown here."),
+                "link": "/?" + WebForm("").query(keeping: [], adding: [("person", member), ("from", episode.first.iso),
+                                                                        ("to", episode.last.iso)])]
     }
 }
 
@@ -220,6 +240,7 @@ extension TimelineView.EpisodeItem: MustacheParent {
         case "senders": senders
         case "count": count
         case "letters": letters
+        case "earlier": earlier
         default: nil
         }
     }
