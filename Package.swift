@@ -100,6 +100,7 @@ let package = Package(
         // The web app (`arkivator serve`): a thin shell over the library, like the command line.
         .target(name: "ArkivatorWeb", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorPipeline",
+            "ArkivatorClassify",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),

@@ -337,6 +337,14 @@ public enum Migrations {
             );
             CREATE INDEX share_link_openings_by_link ON share_link_openings (link_id, id);
             """),
+        Migration(version: 16, name: "each member's timeline", sql: """
+            -- A household member's letters, newest first, with what their episodes are made of
+            -- (type, specialty, sender): the timeline reads this index alone, never a row (a row
+            -- holds the letter's text). `trashed_at` lets SQLite see that it covers the condition.
+            CREATE INDEX documents_timeline
+                ON documents(family_member, document_date, id, doc_type, specialty, institution, trashed_at)
+                WHERE trashed_at IS NULL AND family_member IS NOT NULL;
+            """),
     ]
 }
 

@@ -129,6 +129,10 @@ public final class Watcher: @unchecked Sendable {
 
     // The loop's state: only the thread in `run()` touches these.
     private var pipeline: Pipeline?
+    /// The household as it stood when the pipeline was made: a member added or changed since
+    /// (on the web app's family page, by `arkivator family`) makes it again, so the next letter
+    /// about them is matched to them.
+    private var pipelineFamily: [FamilyMemberSummary]?
     private var lastWork: Date
     /// When each document is read (see ``WatchSchedule``).
     var schedule: WatchSchedule
@@ -301,17 +305,20 @@ public final class Watcher: @unchecked Sendable {
 
     // MARK: - The OCR engines
 
-    /// The pipeline, made now if it was unloaded.
+    /// The pipeline, made now if it was unloaded or the household changed.
     func loadPipeline() throws -> Pipeline {
-        if let pipeline { return pipeline }
+        let family = try? library.familyMembers()
+        if let pipeline, family == pipelineFamily { return pipeline }
         let made = try makePipeline()
         pipeline = made
+        pipelineFamily = family
         return made
     }
 
     /// Frees the engines (and what the allocator and SQLite hold) while nothing arrives.
     private func unloadPipeline() {
         pipeline = nil
+        pipelineFamily = nil
         library.releaseMemory()
         Self.trimMemory()
     }

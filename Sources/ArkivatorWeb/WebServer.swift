@@ -129,6 +129,7 @@ public struct WebServer: Sendable {
         addRecropRoutes(pages: pages)
         addReviewRoutes(pages: pages)
         addFamilyRoutes(pages: pages)
+        addTimelineRoutes(pages: pages)
         addSettingsRoutes(pages: pages)
         addUploadRoutes(pages: pages, api: api)
         addAPIRoutes(api: api)

@@ -4,6 +4,7 @@ import ArkivatorLLM
 @testable import ArkivatorPipeline
 import ArkivatorSync
 import Foundation
+import NIOConcurrencyHelpers
 import TestSupport
 import Testing
 
@@ -117,6 +118,27 @@ import Testing
             #expect(filing.options.archive?.library === household.library)
             #expect(filing.options.assistant != nil)
             #expect(try household.makePipeline(.init(jobs: 1)).options.archive?.root == household.library.defaultArchiveRoot)
+        }
+    }
+
+    /// A member added while the watcher holds its pipeline (the web app's family page) is known
+    /// to the next letter: the pipeline is made again, and only then.
+    @Test func theWatchersPipelineIsMadeAgainWhenTheHouseholdChanges() async throws {
+        try await withHousehold { household, dir in
+            let made = NIOLockedValueBox(0)
+            let watcher = try Watcher(library: household.library, options: .init(folder: dir.appendingPathComponent("Innboks")),
+                                      makePipeline: {
+                made.withLockedValue { $0 += 1 }
+                return try household.makePipeline(.init(jobs: 1, filing: false))
+            }, report: { _ in })
+            _ = try watcher.loadPipeline()
+            _ = try watcher.loadPipeline()
+            #expect(made.withLockedValue { $0 } == 1)
+            try household.library.family { try $0.add(name: "Siri Lund") }
+            _ = try watcher.loadPipeline()
+            #expect(made.withLockedValue { $0 } == 2)
+            _ = try watcher.loadPipeline()
+            #expect(made.withLockedValue { $0 } == 2)
         }
     }
 }

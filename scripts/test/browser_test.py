@@ -23,6 +23,7 @@ plain form without JavaScript.
 """
 
 import argparse
+import datetime
 import importlib.util
 import re
 import json
@@ -793,6 +794,140 @@ def calendar_feed_and_appointment_correction(c, driver):
     except urllib.error.HTTPError as refused:
         c.expect(refused.code == 404 and "virker ikke" in refused.read().decode("utf-8"),
                  f"the revoked address answers 404 in plain words: {refused.code}")
+def text_pdf(path, lines):
+    """A one-page letter with its own text (Helvetica, as an office program writes it), which
+    Arkivator reads from the PDF without OCR: quick to file."""
+    sys.path.insert(0, str(REPO / "scripts/fixtures"))
+    import pdfwrite
+
+    def string(text):
+        out = bytearray(b"(")
+        for ch in text:
+            out += b"\\" + ch.encode() if ch in "()\\" else (b"\x96" if ch == "\u2013" else ch.encode("latin-1"))
+        return bytes(out + b")")
+    ops, y = [], 790
+    for line in lines:
+        if line:
+            ops.append(b"BT /F1 10.5 Tf 70 %d Td " % y + string(line) + b" Tj ET")
+        y -= 15
+    font = "/F1 << /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"
+    page = f"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << {font} >> >> /Contents 4 0 R >>"
+    path.write_bytes(pdfwrite.document([page.encode(), pdfwrite.stream(b"\n".join(ops))], [3]))
+
+
+def timeline_letters(today):
+    """Six letters about Siri Lund: a cardiology course (referral, epikrise, lab result,
+    prescription, and an innkalling to an appointment 30 days from today) and an older
+    orthopaedic one."""
+    def day(offset):
+        return (today + datetime.timedelta(days=offset)).strftime("%d.%m.%Y")
+
+    def weekday(offset):
+        return ["mandag", "tirsdag", "onsdag", "torsdag", "fredag", "lørdag", "søndag"][
+            (today + datetime.timedelta(days=offset)).weekday()]
+    patient = "Pasient: Siri Lund, født 12.04.1985"
+    address = ["Siri Lund", "Strandgata 4", "5004 Bergen", ""]
+    haukeland = ["Haukeland universitetssjukehus"]
+    return {
+        "henvisning": ["Lia legesenter", "Storgata 10, 5003 Bergen", "Telefon 55 00 11 22", "",
+                       "Haukeland universitetssjukehus", "Kardiologisk poliklinikk", "5021 Bergen", "",
+                       f"Dato: {day(-120)}", "Henvisning til kardiologisk poliklinikk", patient,
+                       "Pasienten har hatt hjertebank og tung pust ved anstrengelse de siste månedene.",
+                       "EKG hos fastlegen viste ekstraslag. Ber om vurdering og ekkokardiografi.", "",
+                       "Med vennlig hilsen", "Per Hansen", "Fastlege"],
+        "epikrise": haukeland + ["Hjerteavdelingen", "Postboks 1400, 5021 Bergen", ""] + address
+                    + [f"Dato: {day(-90)}", "Epikrise", patient,
+                       f"Innlagt {day(-95)} med hjertebank. Utskrevet {day(-90)}.",
+                       "Diagnose: Paroksysmal atrieflimmer. Startet behandling med betablokker.",
+                       "Kontroll ved Hjertepoliklinikken om tre måneder.", "", "Med vennlig hilsen", "Overlege Kari Vik"],
+        "provesvar": haukeland + ["Avdeling for medisinsk biokjemi og farmakologi", "5021 Bergen", ""] + address
+                     + [f"Dato: {day(-89)}", "Prøvesvar", patient,
+                        "Hemoglobin 13,1 g/dL (referanse 11,7-15,3)", "TSH 1,9 mIE/L (referanse 0,4-4,5)",
+                        "Kreatinin 68 µmol/L (referanse 45-90)", "", "Rekvirent: Hjerteavdelingen"],
+        "resept": haukeland + ["Hjerteavdelingen", "5021 Bergen", ""] + address
+                  + [f"Dato: {day(-88)}", "Resept", patient,
+                     "Metoprolol 50 mg depottabletter, 1 tablett daglig.", "Resepten er sendt som e-resept.",
+                     "", "Med vennlig hilsen", "Overlege Kari Vik"],
+        "innkalling": haukeland + ["Hjertepoliklinikken", "Postboks 1400, 5021 Bergen", ""] + address
+                      + [f"Dato: {day(-10)}", "INNKALLING TIL POLIKLINISK TIME", patient,
+                         "Du er satt opp til kontroll hos kardiolog.", f"Dato: {weekday(30)} {day(30)}", "Tid: kl. 10.30",
+                         "Sted: Sentralblokka, 2. etasje, Hjertepoliklinikken", "Ta med",
+                         "- Oversikt over medisinene du bruker", "Dersom du ikke kan komme",
+                         "Gi beskjed senest 24 timer før på telefon 55 97 50 00."],
+        "ortopedi": ["St. Olavs hospital", "Ortopedisk poliklinikk", "7006 Trondheim", ""] + address
+                    + [f"Dato: {day(-700)}", "Epikrise", patient,
+                       "Behandlet for brudd i høyre håndledd. Gipsen ble fjernet etter seks uker.",
+                       "Ingen videre kontroll.", "", "Med vennlig hilsen", "Lege Ola Berg"],
+    }
+
+
+def timeline_of_a_member(c, work):
+    """A member with six letters: their timeline shows the innkalling's appointment at the top,
+    the letters in episodes (the cardiology course as one), filtered by specialty without
+    JavaScript, and a view for printing."""
+    d = c.driver
+    c.step("timeline: a member with six letters, the appointment at the top")
+    c.open("/family")
+    d.find_element(By.ID, "name").send_keys("Siri Lund")
+    d.execute_script("arguments[0].value = '1985-04-12'", d.find_element(By.ID, "born"))
+    d.find_element(By.CSS_SELECTOR, "form[action='/family/add'] button").click()
+    c.wait(lambda: "La til «Siri Lund»" in c.text(), "the member added")
+    row = [r for r in d.find_elements(By.CSS_SELECTOR, "tbody tr") if "Siri Lund" in r.text][0]
+    timeline = row.find_element(By.CSS_SELECTOR, "a[href$='/timeline']").get_attribute("href")
+    today = datetime.date.today()
+    folder = work / "tidslinje"
+    folder.mkdir()
+    letters = timeline_letters(today)
+    for name, lines in letters.items():
+        text_pdf(folder / f"{name}.pdf", lines)
+    c.open("/upload")
+    d.find_element(By.ID, "files").send_keys("\n".join(str(folder / f"{name}.pdf") for name in letters))
+    d.find_element(By.CSS_SELECTOR, "input[name=grouping][value=each]").click()
+    d.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: len(d.find_elements(By.CSS_SELECTOR, "#progress li")) == 6
+           and all("arkivert" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#progress li")),
+           "the six letters filed", timeout=180)
+    d.get(timeline)
+    soon = (today + datetime.timedelta(days=30)).isoformat()
+    c.expect("Tidslinje: Siri Lund" in d.title and "6 brev i 2 forløp" in c.text(), f"the timeline of six letters: {c.text()[:600]}")
+    upcoming = d.find_element(By.CSS_SELECTOR, ".timeline-upcoming").text
+    c.expect(f"{soon} kl. 10:30" in upcoming and "Sentralblokka" in upcoming, f"the appointment at the top: {upcoming!r}")
+    first = d.find_element(By.CSS_SELECTOR, ".timeline-episode")
+    c.expect(d.find_element(By.CSS_SELECTOR, ".timeline-upcoming").location["y"] < first.location["y"],
+             "the appointment above every episode")
+    headings = [h.text for h in d.find_elements(By.CSS_SELECTOR, ".timeline-episode h3")]
+    badges = [b.text for b in first.find_elements(By.CSS_SELECTOR, ".badge")]
+    c.expect(headings == ["Kardiologi", "Ortopedi"] and badges == ["Henvisning", "Epikrise", "Lab-svar", "Resept", "Innkalling"],
+             f"the cardiology course as one episode, oldest letter first: {headings} {badges}")
+    c.shot("13-timeline")
+    shot_of(c, d, "13-timeline-episodes", ".timeline-episode")
+    d.find_element(By.XPATH, "//nav[contains(@class,'timeline-areas')]//a[starts-with(normalize-space(), 'Ortopedi')]").click()
+    c.wait(lambda: [h.text for h in d.find_elements(By.CSS_SELECTOR, ".timeline-episode h3")] == ["Ortopedi"],
+           "the filter keeps the orthopaedic episode")
+    d.find_element(By.CSS_SELECTOR, ".timeline-episode a[href^='/documents/']").click()
+    c.wait(lambda: "/documents/" in d.current_url, "a letter's title opens its page")
+    d.get(timeline)
+    d.find_element(By.XPATH, "//a[normalize-space()='Skriv ut']").click()
+    c.wait(lambda: "utskrift=1" in d.current_url, "the view for printing")
+    button = d.find_element(By.CSS_SELECTOR, ".timeline-print-button")
+    c.expect(button.is_displayed() and not d.find_elements(By.CSS_SELECTOR, ".timeline img.thumb"),
+             "a «Skriv ut» button, no thumbnails")
+    c.shot("13-timeline-print")
+    d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    try:
+        c.expect(not d.find_element(By.CSS_SELECTOR, "header").is_displayed() and not button.is_displayed(),
+                 "printed without the menu and the buttons")
+        c.expect(f"{soon} kl. 10:30" in c.text(), "the appointment is printed")
+        for label, (w, h) in (("desktop", (1280, 800)), ("phone", PHONE)):
+            d.set_window_size(w, h)
+            time.sleep(0.2)
+            d.save_screenshot(str(c.out / f"13-timeline-printed-{label}.png"))
+    finally:
+        d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        d.set_window_size(*PHONE)
+    c.open("/?person=Siri+Lund")
+    c.expect(d.find_element(By.CSS_SELECTOR, "a[href$='/timeline']").get_attribute("href") == timeline,
+             "the library filtered to the member links to the timeline")
 
 
 def main():
@@ -1022,6 +1157,7 @@ def main():
             return found and "Prøv igjen" in found[0].text
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
+        timeline_of_a_member(c, work)
         capture(c, driver, base)
         c.step(f"accessibility: {c.checked} pages checked by axe-core; of minor or moderate impact: "
                + (", ".join(f"{k} ({v})" for k, v in sorted(c.lesser.items())) or "none"))

@@ -16,7 +16,7 @@ extension WebServer {
             let deleted = query.value("slettet").flatMap { Self.isDocumentID($0) ? $0 : nil }
             let found = try await store.read { library in
                 let listed = try library.page(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
-                return (total: listed.total, documents: listed.documents, household: try library.familyMembers().map(\.name),
+                return (total: listed.total, documents: listed.documents, household: try library.familyMembers(),
                         deleted: deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 })
             }
             // Never a live check of the destination here (up to 5 s): Settings does that.
@@ -26,10 +26,15 @@ extension WebServer {
             if found.total == 0 {
                 results.emptyText = filter == DocumentFilter() ? words["libraryEmpty"] : words["noMatches"]
             }
+            // Filtered to one household member: the way to their timeline.
+            let member = filter.person.flatMap { person in
+                found.household.first { $0.name.caseInsensitiveCompare(person) == .orderedSame }
+            }
             let model = LibraryView(
                 deleted: found.deleted.map { ["id": $0.shortID, "title": $0.title] },
                 uploadBanner: waiting.banner(words),
-                filters: FilterView(query, action: "/", withQuery: false, household: found.household, words: words),
+                timeline: member.map { ["link": "/family/\($0.id)/timeline", "label": words.text("Tidslinje for \($0.name)", "Timeline of \($0.name)")] },
+                filters: FilterView(query, action: "/", withQuery: false, household: found.household.map(\.name), words: words),
                 results: results, shareLink: Self.shareStart(query))
             return templates.page("library", title: words["library"], model: model, context: context, section: "library")
         }
@@ -61,6 +66,8 @@ extension WebServer {
     struct LibraryView {
         let deleted: [String: String]?
         let uploadBanner: UploadState.Banner?
+        /// Link and words to the timeline of the member the list is filtered to.
+        var timeline: [String: String]? = nil
         let filters: FilterView
         let results: ResultsView
         /// «Del brev med legen», for the person or search shown.

@@ -109,6 +109,7 @@ extension WebServer.LibraryView: MustacheParent {
         switch name {
         case "deleted": deleted
         case "uploadBanner": uploadBanner
+        case "timeline": timeline
         case "filters": filters
         case "results": results
         case "shareLink": shareLink

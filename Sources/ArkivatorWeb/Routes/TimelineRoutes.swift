@@ -1,0 +1,39 @@
+import ArkivatorClassify
+import ArkivatorCore
+import ArkivatorLibrary
+import Foundation
+import Hummingbird
+
+extension WebServer {
+    /// How many letters a timeline gathers into episodes at most (the newest); older ones are in the library.
+    static let timelineLetters = 20_000
+    /// Episodes shown at first, and how many more «Vis eldre» adds.
+    static let timelineStep = 20
+
+    /// Each household member's timeline: upcoming appointments, then the letters about them
+    /// gathered into episodes (``EpisodeRule``), newest first, with a filter by area and a view
+    /// for printing (`?utskrift=1`).
+    func addTimelineRoutes(pages: RouterGroup<WebContext>) {
+        let store = self.store, templates = self.templates
+        pages.get("/family/{member}/timeline") { request, context -> Response in
+            let id = try Self.memberID(context)
+            let query = WebForm(request.uri.query ?? "")
+            let today = CalendarDate.today() ?? .fallback
+            let asked = TimelineView.Request(query, memberID: id, step: Self.timelineStep)
+            // Read, gathered into episodes and the shown letters read, on the library's threads.
+            let found = try await store.read { library -> TimelineView.Found? in
+                guard let member = try library.familyMembers().first(where: { $0.id == id }) else { return nil }
+                let read = try library.timelineEntries(member: member.name, limit: Self.timelineLetters)
+                let plan = TimelineView.Plan(read.entries, request: asked)
+                return TimelineView.Found(member: member.name, plan: plan, summaries: try library.summaries(rows: plan.shownRows),
+                                          appointments: try library.upcomingAppointments(member: member.name, from: today),
+                                          capped: read.more)
+            }
+            guard let found else { throw WebError.notFound }
+            let words = Words(templates, context)
+            let view = TimelineView(found, request: asked, words: words)
+            return templates.page("timeline", title: words.text("Tidslinje: \(found.member)", "Timeline: \(found.member)"),
+                                  model: view, context: context, scripts: asked.print ? ["timeline.js"] : [], section: "family")
+        }
+    }
+}
