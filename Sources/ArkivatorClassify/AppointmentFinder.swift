@@ -102,10 +102,14 @@ struct AppointmentFinder {
             trimmedLabel = String(trimmedLabel.dropLast(trimmedLabel.split(separator: " ").last?.count ?? 0))
                 .trimmingCharacters(in: .whitespaces)
         }
-        if trimmedLabel.hasSuffix("dato:") || trimmedLabel.hasSuffix("dato") || trimmedLabel.hasSuffix("dag:") {
-            score += 1
-        }
-        if ClockTime.first(in: after) != nil { score += 3 } else if nextLinesGiveTime(after: line, in: letter) { score += 3 }
+        let dateLabel = trimmedLabel.hasSuffix("dato:") || trimmedLabel.hasSuffix("dato") || trimmedLabel.hasSuffix("dag:")
+        if dateLabel { score += 1 }
+        let timed = ClockTime.first(in: after) != nil || nextLinesGiveTime(after: line, in: letter)
+        if timed { score += 3 }
+        // "Dato: 26.12.2026" over "Tid: kl. 10.30" in a summons: a bare date label with a time
+        // beside or below it is the appointment's, like "Tidspunkt:" (the letter's own date line
+        // has no time, and the letter's date gives way below).
+        if dateLabel && timed { score += 2 }
         if Self.otherLabels.contains(where: { label.contains($0) }) { score -= 7 }
         if birthDates.contains(date) { score -= 8 }
         // The earlier appointment a letter moves or cancels gives way to the new one.

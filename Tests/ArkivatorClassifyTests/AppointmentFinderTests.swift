@@ -37,6 +37,29 @@ import Testing
         #expect(found.first?.cancelled == false)
     }
 
+    /// A bare date label over a time label, with no weekday: "Dato:" is the appointment's when a
+    /// time stands beside or below it, while the letter's own "Dato:" line has none.
+    @Test(arguments: [
+        ("Dato: 26.12.2025\nTid: kl. 10.30\nSted: Bygg B, 2. etasje", "Bygg B, 2. etasje"),
+        ("Dato: 26.12.2025\nKlokkeslett: 10:30\nOppmøtested: Resepsjonen", "Resepsjonen"),
+        ("Dag/dato: 26.12.25\nKlokken: 10.30", nil),
+    ] as [(String, String?)])
+    func bareDateLabelOverATime(lines: String, place: String?) {
+        let found = appointments("""
+            Sykehuset Innlandet HF
+            Medisinsk poliklinikk
+            Dato: 12.11.2025
+            INNKALLING TIL POLIKLINISK TIME
+            Du er satt opp til time ved Medisinsk poliklinikk.
+            \(lines)
+            Avbestilling må skje senest 24 timer før timen.
+            """)
+        #expect(found.count == 1)
+        #expect(found.first?.date == "2025-12-26")
+        #expect(found.first?.time == "10:30")
+        #expect(found.first?.place == place)
+    }
+
     @Test func nynorskAndArrivalOnly() {
         let nynorsk = appointments("""
             Helse Førde
