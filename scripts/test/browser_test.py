@@ -895,6 +895,12 @@ def timeline_of_a_member(c, work):
     first = d.find_element(By.CSS_SELECTOR, ".timeline-episode")
     c.expect(d.find_element(By.CSS_SELECTOR, ".timeline-upcoming").location["y"] < first.location["y"],
              "the appointment above every episode")
+    d.find_element(By.CSS_SELECTOR, ".timeline-upcoming a[href^='/documents/']").click()
+    c.wait(lambda: d.find_elements(By.CSS_SELECTOR, "section.appointments"), "the appointment's letter opens on its page")
+    c.expect(f"{soon} kl. 10:30" in d.find_element(By.CSS_SELECTOR, "section.appointments").text,
+             f"the letter's page shows the same appointment: {d.find_element(By.CSS_SELECTOR, 'section.appointments').text!r}")
+    d.get(timeline)
+    first = d.find_element(By.CSS_SELECTOR, ".timeline-episode")
     headings = [h.text for h in d.find_elements(By.CSS_SELECTOR, ".timeline-episode h3")]
     badges = [b.text for b in first.find_elements(By.CSS_SELECTOR, ".badge")]
     c.expect(headings == ["Kardiologi", "Ortopedi"] and badges == ["Henvisning", "Epikrise", "Lab-svar", "Resept", "Innkalling"],

@@ -119,6 +119,8 @@ struct TimelineView {
     let screenLink: String
     let printLink: String
     let libraryLink: String
+    /// «Del med legen» with the member's letters listed to choose from.
+    let shareLink: String
     let upcoming: [Upcoming]
     let hasUpcoming: Bool
     let areas: [AreaLink]
@@ -138,6 +140,7 @@ struct TimelineView {
         screenLink = request.link(print: false)
         printLink = request.link(print: true)
         libraryLink = "/?" + WebForm("").query(keeping: [], adding: [("person", found.member)])
+        shareLink = "/del/ny?" + WebForm("").query(keeping: [], adding: [("person", found.member)])
         upcoming = found.appointments.map { stored in
             let appointment = stored.appointment
             return Upcoming(
@@ -193,6 +196,7 @@ extension TimelineView: MustacheParent {
         case "screenLink": screenLink
         case "printLink": printLink
         case "libraryLink": libraryLink
+        case "shareLink": shareLink
         case "upcoming": upcoming
         case "hasUpcoming": hasUpcoming
         case "areas": areas
