@@ -77,6 +77,7 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
     let familyUndo = FamilyUndo()
+    let explanationJobs = ExplanationJobs()
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household
@@ -117,6 +118,7 @@ public struct WebServer: Sendable {
         addSignInRoutes(open: open, pages: pages)
         addLibraryRoutes(pages: pages)
         addDocumentRoutes(pages: pages)
+        addExplanationRoutes(pages: pages)
         addThumbnailRoutes(pages: pages)
         addRecropRoutes(pages: pages)
         addReviewRoutes(pages: pages)
