@@ -28,13 +28,14 @@ public struct ExplanationAnswer: Sendable, Equatable {
             throw LLMFailure.malformed(host, detail: "no text in hva")
         }
         guard trimmed.count <= Self.maxWhatLength else { throw LLMFailure.tooLong(host) }
-        self.what = trimmed
+        self.what = Self.uncut(trimmed, limit: ExplanationPrompt.maxWhatLength)
         // Spelled without ø by a model that was not held to the schema.
         let list = object["gjøre"] ?? object["gjore"]
         if list == nil || list is NSNull {
             steps = []
         } else if let items = list as? [Any], items.allSatisfy({ $0 is String }) {
             steps = items.compactMap { ($0 as? String).map(Self.plain) }.filter { !$0.isEmpty }
+                .map { Self.uncut($0, limit: ExplanationPrompt.maxStepLength) }
         } else {
             throw LLMFailure.malformed(host, detail: "gjøre is not a list of texts")
         }
@@ -50,6 +51,20 @@ public struct ExplanationAnswer: Sendable, Equatable {
         default:
             throw LLMFailure.malformed(host, detail: "frist is not a text")
         }
+    }
+
+    /// `text` up to its last whole sentence when it reaches the schema's `limit` without ending
+    /// one (a server that holds the model to the schema cut it off mid-word); with no sentence
+    /// end at all, "…" marks the cut.
+    static func uncut(_ text: String, limit: Int) -> String {
+        let ends: Set<Character> = [".", "!", "?", "…", "»", ")", "\""]
+        guard text.count >= limit - 5, let last = text.last, !ends.contains(last) else { return text }
+        if let cut = text.indices.last(where: { index in
+            ".!?".contains(text[index]) && text.index(after: index) < text.endIndex && text[text.index(after: index)] == " "
+        }) {
+            return String(text[...cut])
+        }
+        return text + "…"
     }
 
     /// Trimmed, control characters gone, runs of white space one space.

@@ -1,6 +1,6 @@
 import ArkivatorClassify
 import ArkivatorCore
-import ArkivatorLLM
+@testable import ArkivatorLLM
 import Foundation
 import TestSupport
 import Testing
@@ -8,7 +8,7 @@ import Testing
 /// «Forklar brevet» against the fake chat-completions server (`scripts/test/llm_test_server.py`):
 /// a good answer comes back with names put back and numbers masked; time-outs, refusals, junk
 /// and oversize answers are plain failures, never the model's text.
-@Suite struct LetterExplainerTests {
+@Suite(.serialized) struct LetterExplainerTests {
     /// The letter, with a fødselsnummer (valid control digits) and a name the household knows.
     static let letter = AnswerMergeTests.letter.replacingOccurrences(
         of: "Pasient: Kari Nordmann", with: "Pasient: Kari Nordmann, f.nr. 17097243859")
@@ -64,14 +64,31 @@ import Testing
         }
     }
 
-    /// A deadline the letter does not print is dropped; the rest stands.
-    @Test func anInventedDeadlineIsDropped() async throws {
-        let model = try FakeModel(content: #"{"hva": "En innkalling.", "gjøre": [], "frist": "2025-04-30"}"#)
+    /// Dates are held to the letter: a deadline or a step with a day it does not print is dropped
+    /// (the rest stands), and a `hva` with one is no answer.
+    @Test func inventedDatesAreDropped() async throws {
+        let model = try FakeModel(content: """
+            {"hva": "En innkalling.", "gjøre": ["Møt opp 3. juni klokka 09.45.", "Ta med medisinliste.", "Kom 08.04.2025."],
+             "frist": "2025-04-30"}
+            """)
         defer { model.finish() }
         let explanation = try await model.explainer().explain(Self.letter)
         #expect(explanation.what == "En innkalling.")
-        #expect(explanation.steps.isEmpty)
+        #expect(explanation.steps == ["Ta med medisinliste.", "Kom 08.04.2025."])
         #expect(explanation.deadline == nil)
+        let wrong = try FakeModel(content: #"{"hva": "Du har time 3. juni 2025.", "gjøre": [], "frist": ""}"#)
+        defer { wrong.finish() }
+        let failure = await #expect(throws: LLMFailure.self) { try await wrong.explainer().explain(Self.letter) }
+        #expect(failure?.errorCode == "malformed")
+    }
+
+    /// llama.cpp names the model by its file's path: the page shows the file's name.
+    @Test func theModelIsNamedAsPeopleReadIt() {
+        #expect(LetterExplainer.modelName("/root/.cache/arkivator/llm/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf", asked: "default")
+                == "qwen2.5-coder-1.5b-instruct-q4_k_m")
+        #expect(LetterExplainer.modelName("gpt-4o-mini", asked: "default") == "gpt-4o-mini")
+        #expect(LetterExplainer.modelName(nil, asked: "qwen2.5") == "qwen2.5")
+        #expect(LetterExplainer.modelName(" ", asked: "qwen2.5") == "qwen2.5")
     }
 
     @Test func aTimeOutIsAPlainMessage() async throws {
@@ -138,6 +155,15 @@ import Testing
         #expect(answer.what == "Et vedtak fra NAV.")
         #expect(answer.steps == ["Les vedtaket."])
         #expect(answer.deadline == nil)
+    }
+
+    /// A text the server cut off at the schema's length ends at its last whole sentence; a short
+    /// step without a full stop stays as it is.
+    @Test func aCutOffTextEndsAtItsLastSentence() throws {
+        let cut = "Du har fått time. " + String(repeating: "Du må endre timen ", count: 30).prefix(ExplanationPrompt.maxWhatLength - 18)
+        let answer = try ExplanationAnswer(content: #"{"hva": "\#(cut)", "gjøre": ["Ring oss"], "frist": ""}"#, host: "h")
+        #expect(answer.what == "Du har fått time.")
+        #expect(answer.steps == ["Ring oss"])
     }
 
     @Test func messagesForTheWebNameNoCommand() {
