@@ -45,6 +45,9 @@ public struct WebServer: Sendable {
         /// How the throttle waits before answering a wrong password; tests may wait less.
         public var pause: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
         public var logger: Logger
+        /// How long «Forklar brevet» waits for a quick model before the page says the explanation
+        /// is being made (the model goes on in the background).
+        public var explanationWait: Duration = .seconds(15)
 
         public init(host: String = "127.0.0.1", port: Int = 8080, idleLock: TimeInterval = 15 * 60,
                     passwordCost: UInt8 = 12, secureCookies: Bool = false, inbox: URL? = nil,
@@ -77,7 +80,7 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
     let familyUndo = FamilyUndo()
-    let explanationJobs = ExplanationJobs()
+    let explanationJobs: ExplanationJobs
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household
@@ -86,6 +89,7 @@ public struct WebServer: Sendable {
         templates = try Templates.load()
         throttle = SignInThrottle(clock: options.clock, sleep: options.pause)
         setupCode = SetupCode.make().value
+        explanationJobs = ExplanationJobs(wait: options.explanationWait)
     }
 
 

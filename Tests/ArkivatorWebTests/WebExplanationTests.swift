@@ -1,5 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 @testable import ArkivatorWeb
 import Foundation
 import HTTPTypes
@@ -80,6 +81,13 @@ import Testing
                 #expect(saved.status == .seeOther)
                 page = try await client.execute(uri: letter, method: .get, headers: browser.headers).text
                 #expect(page.contains("Forklaringen ble laget fra en eldre versjon av brevets tekst."))
+
+                // Turned off again: the explanation kept is still shown, and why no new one can be made.
+                try fixture.library.setSetting(.llmEnabled, "false")
+                page = try await client.execute(uri: letter, method: .get, headers: browser.headers).text
+                #expect(page.contains("Dette er en epikrise fra Vestvik sykehus"))
+                #expect(page.contains("Språkmodellen er slått av, så en ny forklaring kan ikke lages nå."))
+                #expect(!page.contains("\(letter)/explain"))
             }
         }
     }
@@ -106,6 +114,41 @@ import Testing
                                                       body: ByteBuffer(string: "_csrf=feil"))
                 #expect(forged.status == .forbidden)
                 #expect(Self.requests(in: dir) == 1)
+            }
+        }
+    }
+
+    /// A slow model: the POST goes back to the letter after a short wait, the page says the
+    /// explanation is being made (and how to see it), and shows it once the model has answered.
+    @Test func aSlowModelIsShownAsBeingMade() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            var options = WebServer.Options(passwordCost: 4)
+            options.pause = { _ in }
+            options.explanationWait = .milliseconds(300)
+            let server = try WebServer(household: Household(library: fixture.library), options: options)
+            let file = dir.appendingPathComponent("answer.json")
+            try Self.answer.write(to: file, atomically: true, encoding: .utf8)
+            let model = try ChildServer.script("llm_test_server.py", ["--answer", file.path, "--delay", "2"],
+                                               log: dir.appendingPathComponent("llm.log"))
+            defer { model.stop() }
+            try fixture.library.setSetting(.llmURL, model.url)
+            try fixture.library.setSetting(.llmEnabled, "true")
+            try await server.setPassword(WebFixture.password, again: WebFixture.password)
+            try await server.application().test(.live) { client in
+                let browser = try await Browser.signIn(client)
+                let made = try await client.execute(uri: "/documents/b2b2b2b2b2/explain", method: .post, headers: browser.form,
+                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(made.status == .seeOther)
+                var page = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers).text
+                #expect(page.contains("id=\"forklaring\" aria-labelledby=\"explain-heading\" data-running=\"1\""))
+                #expect(page.contains("Forklaringen lages nå. Det kan ta et par minutter. <a href=\"/documents/b2b2b2b2b2#forklaring\">Oppdater siden</a>"))
+                #expect(!page.contains(">Forklar brevet</button>"), "no second request while one is being made")
+                for _ in 0..<50 where page.contains("data-running=\"1\"") {
+                    try await Task.sleep(for: .milliseconds(200))
+                    page = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers).text
+                }
+                #expect(page.contains("Laget av en språkmodell (test-model)"))
             }
         }
     }

@@ -20,7 +20,11 @@ final class ExplanationJobs: Sendable {
     static let failureShown: TimeInterval = 30 * 60
 
     /// How long «Forklar brevet» waits for a quick model before it shows the page.
-    static let waitBeforeAnswering: Duration = .seconds(15)
+    let wait: Duration
+
+    init(wait: Duration = .seconds(15)) {
+        self.wait = wait
+    }
 
     /// The letter's state: being explained, or the last try failed (lately); nil when neither.
     func state(_ letter: String, now: Date = Date()) -> State? {
@@ -54,9 +58,9 @@ final class ExplanationJobs: Sendable {
         }
     }
 
-    /// Waits until `letter` is no longer being explained, or `limit` has passed.
-    func wait(for letter: String, upTo limit: Duration = ExplanationJobs.waitBeforeAnswering) async {
-        let deadline = ContinuousClock.now + limit
+    /// Waits until `letter` is no longer being explained, or ``wait`` has passed.
+    func wait(for letter: String) async {
+        let deadline = ContinuousClock.now + wait
         while ContinuousClock.now < deadline {
             guard case .running = state(letter) else { return }
             try? await Task.sleep(for: .milliseconds(200))

@@ -10,7 +10,7 @@ document.addEventListener("DOMContentLoaded", () => {
         const status = document.createElement("p");
         status.className = "explain-running";
         status.setAttribute("role", "status");
-        status.textContent = form.dataset.running;
+        status.textContent = form.dataset.status;
         form.after(status);
       });
     }
