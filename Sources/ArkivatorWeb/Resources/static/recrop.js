@@ -32,8 +32,13 @@ document.addEventListener("DOMContentLoaded", () => {
       draw();
     };
 
+    // The handles show once the photo is there: a lazy photo not loaded yet has no size, and
+    // the four would stand on top of each other.
+    const image = photo.querySelector("img");
+    const show = () => { for (const handle of handles) handle.hidden = false; };
+    if (!image || (image.complete && image.naturalWidth)) show();
+    else image.addEventListener("load", show, { once: true });
     handles.forEach((handle, index) => {
-      handle.hidden = false;
       handle.addEventListener("pointerdown", (event) => {
         event.preventDefault();
         handle.setPointerCapture(event.pointerId);
