@@ -19,7 +19,9 @@ import Testing
                 try library.record([LibraryDocument(
                     sha256: String(repeating: "e5", count: 32), sourceName: "brev.jpg", title: "2025-03-14 Innkalling Kirurgisk poliklinikk",
                     docType: .innkalling, person: "Kari Nordmann", familyMember: "Kari Nordmann", documentDate: "2025-03-14",
-                    text: "Innkalling til time\nPasient: Kari Nordmann, f.nr. \(Self.number)\nDu får time tirsdag 8. april 2025 kl. 09.30.")])
+                    text: "Innkalling til time\nPasient: Kari Nordmann, f.nr. \(Self.number)\nDu får time tirsdag 8. april 2025 kl. 09.30."),
+                    LibraryDocument(sha256: String(repeating: "d4", count: 32), sourceName: "blank.jpg", title: "2025-03-14 Annet",
+                                    docType: .annet, person: nil, familyMember: nil, documentDate: "2025-03-14", text: "")])
             }
             var output = try CLI.run(["explain", "e5e5e5"], library: libraryURL)
             #expect(output.status == 1)
@@ -47,6 +49,10 @@ import Testing
             #expect(!output.stdout.contains(Self.number))
             let sent = try String(contentsOf: log, encoding: .utf8)
             #expect(!sent.contains(Self.number) && sent.contains("[FNR-1]"))
+
+            // A letter without text is not sent at all.
+            output = try CLI.run(["explain", "d4d4d4"], library: libraryURL)
+            #expect(output.status == 1 && output.stderr.contains("Brevet har ingen tekst å forklare"), "\(output.stderr)")
 
             // Kept: shown again without asking; --again asks.
             output = try CLI.run(["explain", "e5e5e5"], library: libraryURL)
