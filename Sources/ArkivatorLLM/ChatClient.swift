@@ -128,9 +128,16 @@ public struct ChatClient: Sendable {
             throw LLMFailure.malformed(host, detail: "the answer is not a JSON object")
         }
         guard let choices = object["choices"] as? [[String: Any]], let first = choices.first,
-              let message = first["message"] as? [String: Any], let content = message["content"] as? String else {
+              let message = first["message"] as? [String: Any] else {
             throw LLMFailure.malformed(host, detail: "no choices[0].message.content")
         }
+        // A model that will not answer says so in `refusal` (OpenAI's structured outputs) instead of the content.
+        let content = (message["content"] as? String) ?? ""
+        if let refusal = message["refusal"] as? String, !refusal.isEmpty,
+           content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw LLMFailure.declined(host)
+        }
+        guard message["content"] is String else { throw LLMFailure.malformed(host, detail: "no choices[0].message.content") }
         return ChatAnswer(content: content, model: object["model"] as? String, usedSchema: true)
     }
 

@@ -16,12 +16,7 @@ public struct LetterPrompt: Sendable, Equatable {
     public static let maxTextLength = 2200
 
     public init(text: String, tag: String = LetterPrompt.randomTag()) {
-        let open = "<<<BREV-\(tag)>>>"
-        let close = "<<<SLUTT-\(tag)>>>"
-        var body = Self.compact(text)
-        if body.count > Self.maxTextLength { body = String(body.prefix(Self.maxTextLength)) + "\n[…]" }
-        // The markers cannot appear in the letter (the tag is random), but drop any look-alike anyway.
-        body = body.replacingOccurrences(of: "<<<", with: "‹‹‹").replacingOccurrences(of: ">>>", with: "›››")
+        let (open, close, body) = Self.enclose(text, tag: tag, maxLength: Self.maxTextLength)
         system = Self.system
         user = """
             \(open)
@@ -29,6 +24,16 @@ public struct LetterPrompt: Sendable, Equatable {
             \(close)
             Svar med JSON-objektet for brevet mellom \(open) og \(close).
             """
+    }
+
+    /// The markers around a letter and its text between them: compacted, cut after `maxLength`
+    /// characters, with anything that looks like a marker defused (the tag is random, so the
+    /// letter cannot close them).
+    static func enclose(_ text: String, tag: String, maxLength: Int) -> (open: String, close: String, body: String) {
+        var body = compact(text)
+        if body.count > maxLength { body = String(body.prefix(maxLength)) + "\n[…]" }
+        body = body.replacingOccurrences(of: "<<<", with: "‹‹‹").replacingOccurrences(of: ">>>", with: "›››")
+        return ("<<<BREV-\(tag)>>>", "<<<SLUTT-\(tag)>>>", body)
     }
 
     /// The same for every letter, so a server that caches prompts reads it once.

@@ -337,6 +337,20 @@ public enum Migrations {
             );
             CREATE INDEX share_link_openings_by_link ON share_link_openings (link_id, id);
             """),
+        Migration(version: 15, name: "letter explanations", sql: """
+            -- A letter explained in plain words by a language model (see `Library+Explanations`): the
+            -- newest one per letter, fødselsnumre masked. `text_sha256` is the SHA-256 of the letter's
+            -- stored text it was made from: when the text is corrected later, the page says so.
+            CREATE TABLE explanations (
+                document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+                what          TEXT NOT NULL,
+                steps         TEXT NOT NULL DEFAULT '[]',   -- JSON list of texts
+                deadline      TEXT,                         -- YYYY-MM-DD
+                model         TEXT NOT NULL,
+                text_sha256   TEXT NOT NULL,
+                created_at    TEXT NOT NULL                 -- UTC, ISO 8601
+            );
+            """),
         Migration(version: 16, name: "each member's timeline", sql: """
             -- A household member's letters, newest first, with what their episodes are made of
             -- (type, specialty, sender): the timeline reads this index alone, never a row (a row

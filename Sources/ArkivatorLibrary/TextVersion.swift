@@ -18,7 +18,11 @@ public struct TextVersion: Sendable, Equatable {
     public var changes: [TextDiff.Change]
 
     /// When, as `14.03.2024 10:30` in this machine's time zone (the household's).
-    public var shownTime: String {
+    public var shownTime: String { Self.shownTime(createdAt) }
+
+    /// A stored UTC time (ISO 8601) as `14.03.2024 10:30` in this machine's time zone; the text
+    /// itself when it is not such a time.
+    public static func shownTime(_ createdAt: String) -> String {
         guard let date = ISO8601DateFormatter().date(from: createdAt) else { return createdAt }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = .current

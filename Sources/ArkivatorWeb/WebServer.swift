@@ -45,6 +45,9 @@ public struct WebServer: Sendable {
         /// How the throttle waits before answering a wrong password; tests may wait less.
         public var pause: @Sendable (Double) async -> Void = { try? await Task.sleep(for: .seconds($0)) }
         public var logger: Logger
+        /// How long «Forklar brevet» waits for a quick model before the page says the explanation
+        /// is being made (the model goes on in the background).
+        public var explanationWait: Duration = .seconds(15)
 
         public init(host: String = "127.0.0.1", port: Int = 8080, idleLock: TimeInterval = 15 * 60,
                     passwordCost: UInt8 = 12, secureCookies: Bool = false, inbox: URL? = nil,
@@ -81,6 +84,7 @@ public struct WebServer: Sendable {
     let sharePacks = SharePackMaker()
     /// Counts calendar feed addresses that open nothing, client by client.
     let feedThrottle = FeedThrottle()
+    let explanationJobs: ExplanationJobs
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household
@@ -89,6 +93,7 @@ public struct WebServer: Sendable {
         templates = try Templates.load()
         throttle = SignInThrottle(clock: options.clock, sleep: options.pause)
         setupCode = SetupCode.make().value
+        explanationJobs = ExplanationJobs(wait: options.explanationWait)
     }
 
 
@@ -125,6 +130,7 @@ public struct WebServer: Sendable {
         addDocumentRoutes(pages: pages)
         addAppointmentRoutes(pages: pages)
         addCalendarFeedRoutes(open: router, pages: pages)
+        addExplanationRoutes(pages: pages)
         addThumbnailRoutes(pages: pages)
         addRecropRoutes(pages: pages)
         addReviewRoutes(pages: pages)

@@ -45,4 +45,19 @@ import Testing
         #expect(merged.documentDate == rules.documentDate)
         #expect(merged.documentDateSource == "scan")
     }
+
+    /// «Forklar brevet» on one letter: the real model's answer passes the checks, in the shape asked
+    /// for (whatever its words), and any deadline it keeps is a day the letter prints.
+    @Test func aLetterIsExplainedInTheShapeAskedFor() async throws {
+        let settings = LLMSettings(url: try #require(URL(string: try LocalModel.url())), maskNames: true, timeout: 600, attempts: 2)
+        let explanation = try await LetterExplainer(settings: settings, family: ["Kari Nordmann"]).explain(AnswerMergeTests.letter)
+        #expect(!explanation.what.isEmpty && explanation.what.count <= ExplanationAnswer.maxWhatLength)
+        #expect(explanation.steps.count <= ExplanationAnswer.maxSteps)
+        #expect(explanation.steps.allSatisfy { !$0.isEmpty && $0.count <= ExplanationAnswer.maxStepLength })
+        #expect(explanation.deadline == nil || ["2025-03-14", "2025-04-08"].contains(explanation.deadline ?? ""), "\(explanation)")
+        #expect(!explanation.model.isEmpty)
+        for part in [explanation.what] + explanation.steps {
+            #expect(!part.contains("[FNR-"), "\(part)")
+        }
+    }
 }

@@ -5,6 +5,8 @@
     llm_test_server.py --port P --answer FILE               200 with FILE's text as the message content
     llm_test_server.py --port P --malformed                 200 with a body that is not JSON
     llm_test_server.py --port P --no-schema --answer FILE   400 for response_format json_schema, else as --answer
+    llm_test_server.py --port P --refusal                   200 with the model's refusal (content null, `refusal` set)
+    llm_test_server.py --port P --delay S --answer FILE     waits S seconds before answering (a time-out)
     llm_test_server.py --port P --target URL                forwards to a real server (llama.cpp)
 
 Every request body is appended, one JSON line, to --log FILE (so a test can check what was sent),
@@ -13,6 +15,7 @@ with the request's path and Authorization header.
 import argparse
 import json
 import sys
+import time
 import urllib.error
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -25,6 +28,8 @@ def main():
     parser.add_argument("--answer")
     parser.add_argument("--malformed", action="store_true")
     parser.add_argument("--no-schema", action="store_true")
+    parser.add_argument("--refusal", action="store_true")
+    parser.add_argument("--delay", type=float, default=0)
     parser.add_argument("--target")
     parser.add_argument("--log")
     args = parser.parse_args()
@@ -56,11 +61,18 @@ def main():
                 with open(args.log, "a", encoding="utf-8") as log:
                     log.write(json.dumps({"path": self.path, "authorization": self.headers.get("Authorization"),
                                           "body": body.decode("utf-8", "replace")}) + "\n")
+            if args.delay:
+                time.sleep(args.delay)
             if args.status:
                 self.reply(args.status, json.dumps({"error": {"message": f"status {args.status}"}}))
                 return
             if args.malformed:
                 self.reply(200, "<html>not json</html>", "text/html")
+                return
+            if args.refusal:
+                self.reply(200, json.dumps({"model": "test-model", "choices": [
+                    {"index": 0, "message": {"role": "assistant", "content": None,
+                                             "refusal": "I'm sorry, I cannot help with that."}, "finish_reason": "stop"}]}))
                 return
             request = json.loads(body or b"{}")
             if args.no_schema and request.get("response_format", {}).get("type") == "json_schema":

@@ -9,7 +9,7 @@ extension WebServer {
     /// library call as the API's, and marks the appointments corrected by hand, so reading the
     /// text again never undoes it. Back to the document page, or to review (`back=review`).
     func addAppointmentRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates
+        let store = self.store, templates = self.templates, jobs = explanationJobs
         pages.post("/documents/{id}/appointments") { request, context -> Response in
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
@@ -21,7 +21,7 @@ extension WebServer {
                     return try library.document(id).shortID
                 }
             } catch let failure as LibraryFailure where failure.code == .badAppointment {
-                return try await Self.documentPage(id, store: store, templates: templates, context: context,
+                return try await Self.documentPage(id, store: store, templates: templates, jobs: jobs, context: context,
                                                    problem: failure.userMessage.text(in: context.language))
             }
             return Self.redirect(Self.appointmentsBack(form, id: shortID, outcome: uid == nil ? "lagt-til" : "lagret"))

@@ -11,9 +11,9 @@ extension WebServer {
     /// (with undo), restore, hiding the fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
     /// `delete`, `restore` and `redact`, so the files follow exactly as they do there.
     func addDocumentRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, household = self.household
+        let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs
         pages.get("/documents/{id}") { request, context -> Response in
-            try await Self.documentPage(try Self.documentID(context), store: store, templates: templates, context: context,
+            try await Self.documentPage(try Self.documentID(context), store: store, templates: templates, jobs: jobs, context: context,
                                         query: WebForm(request.uri.query ?? ""))
         }
         pages.post("/documents/{id}/text") { request, context -> Response in
@@ -48,7 +48,7 @@ extension WebServer {
             do {
                 _ = try await store.write { try $0.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
             } catch let failure as LibraryFailure where failure.code == .badTitle {
-                return try await Self.documentPage(document.shortID, store: store, templates: templates, context: context,
+                return try await Self.documentPage(document.shortID, store: store, templates: templates, jobs: jobs, context: context,
                                                    problem: failure.userMessage.text(in: context.language))
             }
             return Self.redirect("/documents/\(document.shortID)?lagret=1")
@@ -117,21 +117,27 @@ extension WebServer {
     /// The document page: the letter, its files, its photos as taken and, while it is not in the
     /// trash, "Rett teksten" with its versions; with `problem` (and 400) when a change asked for
     /// could not be made. The one place the page is put together, for every route that shows it.
-    static func documentPage(_ id: String, store: AsyncLibrary, templates: Templates, context: WebContext,
+    static func documentPage(_ id: String, store: AsyncLibrary, templates: Templates, jobs: ExplanationJobs, context: WebContext,
                              query: WebForm = WebForm(""), problem: String? = nil) async throws -> Response {
         let (document, household, versions, originals, appointments, corrected) = try await store.read { library in
             (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
              try library.originals(of: id), try library.appointments(ofDocument: id), try library.correctedFields(id))
+        }
+        let facts = try await store.read { library in
+            ExplanationView.Facts(stored: try library.explanation(of: id), enabled: try library.isOn(.llmEnabled),
+                                  url: try library.setting(.llmURL), maskNames: try library.isOn(.llmMaskNames))
         }
         let words = Words(templates, context)
         let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
             ?? AppointmentsView.notice(query, words: words)
         var view = DocumentView(document, household: household, words: words, notice: notice, problem: problem, originals: originals,
                                 appointments: appointments, appointmentsCorrected: corrected.contains(Library.correctedAppointments))
+        view.explanation = ExplanationView(letter: document.shortID, facts: facts, state: jobs.state(document.shortID),
+                                           trashed: document.trashedAt != nil, words: words)
         if document.trashedAt == nil {
             view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
         }
         return templates.page("document", title: document.title, model: view, context: context,
-                              status: problem == nil ? .ok : .badRequest, scripts: ["recrop.js"])
+                              status: problem == nil ? .ok : .badRequest, scripts: ["recrop.js", "explain.js"])
     }
 }

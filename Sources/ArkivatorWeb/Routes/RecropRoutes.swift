@@ -9,7 +9,7 @@ extension WebServer {
     /// A document's photos as taken: the original downloaded as it came, each page's photo shown
     /// for moving its corners, and the page read again with the corners and turn chosen.
     func addRecropRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, household = self.household
+        let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs
         pages.get("/documents/{id}/originals/{number}") { _, context -> Response in
             let id = try Self.documentID(context)
             guard let number = context.parameters.get("number", as: Int.self) else { throw WebError.notFound }
@@ -44,7 +44,7 @@ extension WebServer {
                 // Cleanup and OCR of one page: seconds of C work, on a thread of its own.
                 _ = try await Blocking.run { try household.recrop(shortID, page: page, change) }
             } catch let failure as RecropFailure {
-                return try await Self.documentPage(shortID, store: store, templates: templates, context: context,
+                return try await Self.documentPage(shortID, store: store, templates: templates, jobs: jobs, context: context,
                                                    problem: failure.userMessage.text(in: context.language))
             }
             if form.value("back") == "/review" { return Self.redirect("/review") }

@@ -19,6 +19,8 @@ struct DocumentView {
     let files: [[String: String]]
     /// "Rett teksten", with the text's versions (set by the page's route).
     var textEditor: TextEditorView?
+    /// «Forklar brevet» (set by the page's route).
+    var explanation: ExplanationView?
     /// Each page's photo as taken (see ``PhotoView``).
     let photos: [PhotoView]
     let hasPhotos: Bool

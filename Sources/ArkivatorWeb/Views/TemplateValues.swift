@@ -151,6 +151,7 @@ extension DocumentView: MustacheParent {
         case "textParts": textParts
         case "files": files
         case "textEditor": textEditor
+        case "explanation": explanation
         case "photos": photos
         case "hasPhotos": hasPhotos
         case "appointmentsView": appointmentsView
