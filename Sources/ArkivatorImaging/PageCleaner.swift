@@ -35,7 +35,8 @@ public struct CleanupReport: Sendable, Codable, Equatable {
         /// Why the second reading was made: "doubtful" (low confidence, or no text where letters
         /// could be measured).
         public var reason: String
-        /// Each reading's score: the confidence-weighted letters of the words read with confidence.
+        /// Each reading's score: its good letters (words that look like words, read with confidence,
+        /// less noise tokens) times the square root of its good letters per line.
         public var cleanedScore: Double
         public var asIsScore: Double
 

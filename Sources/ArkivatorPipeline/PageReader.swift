@@ -181,31 +181,4 @@ final class PageReader: @unchecked Sendable {
     private static func score(_ page: OCRPage) -> Double {
         page.noText ? 0 : page.meanConfidence * Double(page.words.count)
     }
-
-    /// A cleaned reading below this mean confidence is doubtful, and the guard reads the page as
-    /// it came too. Clean letters read at 0.9 and more; a page that cleanup has harmed reads lower.
-    static let doubtfulConfidence = 0.9
-
-    /// The reading as it came is kept only when it is this much better: on a tie the cleaned
-    /// page, which is the better image to archive, wins.
-    static let guardMargin = 1.05
-
-    /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound.
-    static func guardReason(_ report: CleanupReport, _ page: OCRPage) -> String? {
-        // A page without text whose letters could not even be measured (a blank sheet, a table
-        // top) has nothing a second reading could find.
-        if page.noText { return report.textDPI == nil ? nil : "doubtful" }
-        return page.meanConfidence < doubtfulConfidence ? "doubtful" : nil
-    }
-
-    /// How much good text a reading holds: the letters and digits of the words read with
-    /// confidence 0.6 or more, weighted by their confidence. Noise read from a table top or a
-    /// stamp adds little; words lost to a bad crop or a wrong scale count against a reading.
-    static func guardScore(_ page: OCRPage) -> Double {
-        guard !page.noText else { return 0 }
-        return page.words.reduce(0) { sum, word in
-            let letters = word.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
-            return word.confidence >= 0.6 && letters >= 2 ? sum + word.confidence * Double(letters) : sum
-        }
-    }
 }

@@ -1,0 +1,82 @@
+import ArkivatorImaging
+import ArkivatorOCR
+
+/// The guard: when the cleaned page reads doubtfully, the page is read as it came too, and the
+/// reading that holds more good text is kept.
+extension PageReader {
+    /// A cleaned reading below this mean confidence is doubtful, and the guard reads the page as
+    /// it came too. Clean letters read at 0.9 and more; a page that cleanup has harmed reads lower.
+    static let doubtfulConfidence = 0.9
+
+    /// The reading as it came is kept only when it is this much better: on a tie the cleaned
+    /// page, which is the better image to archive, wins.
+    static let guardMargin = 1.02
+
+    /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound.
+    static func guardReason(_ report: CleanupReport, _ page: OCRPage) -> String? {
+        // A page without text whose letters could not even be measured (a blank sheet, a table
+        // top) has nothing a second reading could find.
+        if page.noText { return report.textDPI == nil ? nil : "doubtful" }
+        return page.meanConfidence < doubtfulConfidence ? "doubtful" : nil
+    }
+
+    /// How much good text a reading holds: its good letters (``goodLetters(_:)``) times the
+    /// square root of the good letters per line. The same page read with its lines broken
+    /// into pieces (columns read apart on a skewed photo, a margin note or a stamp read as lines
+    /// of their own) has as many letters but more lines, and reads worse.
+    static func guardScore(_ page: OCRPage) -> Double {
+        guard !page.noText else { return 0 }
+        let letters = goodLetters(page.words)
+        guard letters > 0 else { return 0 }
+        let lines = page.text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.count
+        return letters * (letters / Double(max(1, lines))).squareRoot()
+    }
+
+    /// The letters and digits of the words that look like words (``wordLetters(_:)``) read with
+    /// confidence 0.6 or more, weighted by their confidence, less those of the tokens that do
+    /// not (letters mixed with digits or signs, two or three capitals, odd case), weighted alike.
+    /// Noise read from a pen stroke, a dashed line or a stamp thus counts against a reading
+    /// instead of for it; words lost to a bad crop or a wrong scale count against it too.
+    static func goodLetters(_ words: [RecognizedWord]) -> Double {
+        words.reduce(0) { sum, word in
+            guard let letters = wordLetters(word.text) else {
+                let signs = word.text.filter { $0.isLetter || $0.isNumber }.count
+                return sum - word.confidence * Double(signs)
+            }
+            return word.confidence >= 0.6 ? sum + word.confidence * Double(letters) : sum
+        }
+    }
+
+    /// The letters (or digits) a token counts when it looks like a word or a number, 0 when it
+    /// is only signs, nil when it looks like noise.
+    /// Quotes, brackets and end punctuation around it, and a hyphen at its end, are left aside.
+    /// A word is letters in lower case, with a capital first, or, from four letters on, all in
+    /// capitals, and may join such parts with hyphens; a number is digits with . , / - : between.
+    static func wordLetters(_ token: String) -> Int? {
+        var core = Substring(token)
+        while let first = core.first, leading.contains(first) { core = core.dropFirst() }
+        while let last = core.last, trailing.contains(last) { core = core.dropLast() }
+        guard !core.isEmpty else { return 0 }
+        if core.allSatisfy({ $0.isASCII && $0.isNumber || numberSigns.contains($0) }) {
+            return core.filter(\.isNumber).count
+        }
+        var letters = 0
+        for part in core.split(separator: "-", omittingEmptySubsequences: false) {
+            guard !part.isEmpty, part.allSatisfy(\.isLetter) else { return nil }
+            let rest = part.dropFirst()
+            let lowerOrTitle = rest.allSatisfy(\.isLowercase)
+            if lowerOrTitle || (part.count >= 4 && part.allSatisfy(\.isUppercase)) {
+                letters += part.count
+            } else {
+                // Two or three capitals, or capitals and small letters mixed: mostly noise read
+                // from marks, seldom an abbreviation.
+                return nil
+            }
+        }
+        return letters
+    }
+
+    private static let leading: Set<Character> = ["\"", "'", "«", "»", "„", "“", "”", "‘", "’", "(", "["]
+    private static let trailing: Set<Character> = [".", ",", ";", ":", "!", "?", ")", "]", "\"", "'", "«", "»", "”", "’", "-"]
+    private static let numberSigns: Set<Character> = [".", ",", "/", "-", ":"]
+}

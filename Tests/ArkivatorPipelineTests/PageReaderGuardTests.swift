@@ -1,0 +1,61 @@
+@testable import ArkivatorOCR
+@testable import ArkivatorPipeline
+import Testing
+
+/// The guard's measure of a reading: words that look like words count, noise read from marks
+/// counts against a reading, and lines broken into pieces cost.
+@Suite struct PageReaderGuardTests {
+    /// A reading of the given lines, every word read with `confidence`.
+    private func reading(_ lines: [[String]], confidence: Double = 0.9) -> OCRPage {
+        var words: [RecognizedWord] = [], text = ""
+        for line in lines {
+            if !text.isEmpty { text += "\n" }
+            for (index, word) in line.enumerated() {
+                if index > 0 { text += " " }
+                words.append(RecognizedWord(text: word, confidence: confidence, start: text.unicodeScalars.count,
+                                            length: word.unicodeScalars.count, box: [0, 0, 10, 10]))
+                text += word
+            }
+        }
+        return OCRPage(text: text, words: words, meanConfidence: confidence, noText: words.isEmpty)
+    }
+
+    @Test func wordsAndNumbersCountTheirLettersAndNoiseCountsNone() {
+        #expect(PageReader.wordLetters("Beslaglæggel-") == 12)
+        #expect(PageReader.wordLetters("Jøder,") == 5)
+        #expect(PageReader.wordLetters("«Gemstand»") == 8)
+        #expect(PageReader.wordLetters("Ikke-Jøder.") == 9)
+        #expect(PageReader.wordLetters("UDENRIGSMINISTERIET") == 19)
+        #expect(PageReader.wordLetters("10.9.1942") == 7)
+        #expect(PageReader.wordLetters("i") == 1)
+        #expect(PageReader.wordLetters("–") == nil)
+        #expect(PageReader.wordLetters("...") == 0)
+        // Noise: letters mixed with digits or signs, short capitals, odd case.
+        for noise in ["GUM", "OED", "5til-", "l1", "Om»GE", "jøDE", "Zgt3skab", "<nrtotek:"] {
+            #expect(PageReader.wordLetters(noise) == nil, "\(noise)")
+        }
+    }
+
+    @Test func noiseFromMarksCountsAgainstAReading() {
+        let letter = [["Tak", "for", "Deres", "venlige", "Brev", "af", "1.", "ds."],
+                      ["Det", "jødiske", "Spørgsmaal", "i", "Ungarn."]]
+        // The same lines with a dashed line and pen marks read as words, with good confidence.
+        let noisy = [letter[0] + ["GUM", "OED", "GE", "UNN"], letter[1] + ["5>", "Om»", "l1l"]]
+        let clean = PageReader.guardScore(reading(letter)), marked = PageReader.guardScore(reading(noisy))
+        #expect(clean > 0)
+        #expect(marked < clean)
+    }
+
+    @Test func theSameWordsInMoreLinesReadWorse() {
+        let whole = [["efterhaanden", "som", "Krigen", "skrider", "frem", "stedse", "skrappere."],
+                     ["Jøderne", "betragtes", "som", "Folkefjender", "og", "ønskes", "skaffet."]]
+        // Columns read apart: the same words, in four lines.
+        let broken = [["efterhaanden", "som", "Krigen"], ["skrider", "frem", "stedse", "skrappere."],
+                      ["Jøderne", "betragtes", "som"], ["Folkefjender", "og", "ønskes", "skaffet."]]
+        let read = PageReader.guardScore(reading(whole)), apart = PageReader.guardScore(reading(broken))
+        #expect(apart * PageReader.guardMargin < read)
+        // Words read with low confidence count for nothing; an empty reading scores 0.
+        #expect(PageReader.guardScore(reading(whole, confidence: 0.5)) == 0)
+        #expect(PageReader.guardScore(reading([])) == 0)
+    }
+}
