@@ -122,6 +122,16 @@ import Testing
                 let page = try await client.execute(uri: "/documents/\(id)", method: .get, headers: browser.headers)
                 #expect(page.text.contains("Rett timen") && page.text.contains("Ingen time i dette brevet"))
                 #expect(page.text.contains("value=\"09:45\""))
+                // The letter's own .ics, read back by the independent reader: its one event and reminders.
+                #expect(page.text.contains("href=\"/documents/\(id)/time.ics\""))
+                let ics = try await client.execute(uri: "/documents/\(id)/time.ics", method: .get, headers: browser.headers)
+                #expect(ics.status == .ok && ics.headers[.contentType] == "text/calendar; charset=utf-8")
+                #expect(ics.headers[.contentDisposition] == "attachment; filename=\"time-\(Self.year)-06-03.ics\"")
+                let events = try #require(try Self.readICS(ics.text, in: dir)["events"] as? [[String: Any]])
+                #expect(events.count == 1 && events.first?["start"] as? String == "\(Self.year)-06-03T09:45:00+02:00")
+                #expect(events.first?["alarms"] as? [Int] == [-86_400, -7_200])
+                let signedOut = try await client.execute(uri: "/documents/\(id)/time.ics", method: .get)
+                #expect(signedOut.status != .ok)
 
                 let saved = try await post("/documents/\(id)/appointments",
                                            "uid=\(uid.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"

@@ -1,7 +1,9 @@
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
+import HTTPTypes
 import Hummingbird
+import NIOCore
 
 extension WebServer {
     /// A letter's appointments corrected in review like any field: saved (`uid` given), added (no
@@ -10,6 +12,18 @@ extension WebServer {
     /// text again never undoes it. Back to the document page, or to review (`back=review`).
     func addAppointmentRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, jobs = explanationJobs
+        // The letter's appointment as one .ics file, for a calendar that does not subscribe: the
+        // same events (and UIDs) as the member's feed, so adding both never doubles it.
+        pages.get("/documents/{id}/time.ics") { _, context -> Response in
+            let id = try Self.documentID(context)
+            let appointments = try await store.read { try $0.appointments(ofDocument: id) }
+            guard let first = appointments.first else { throw WebError.notFound }
+            var headers = HTTPFields()
+            headers[.contentType] = "text/calendar; charset=utf-8"
+            headers[.contentDisposition] = "attachment; filename=\"time-\(first.appointment.date).ics\""
+            return Response(status: .ok, headers: headers,
+                            body: .init(byteBuffer: ByteBuffer(string: AppointmentCalendar.ics(appointments))))
+        }
         pages.post("/documents/{id}/appointments") { request, context -> Response in
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
