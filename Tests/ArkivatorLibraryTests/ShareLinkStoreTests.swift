@@ -56,4 +56,29 @@ import Testing
             #expect(try library.shareLinks().count == 1)
         }
     }
+
+    /// The page a link opens hides what the share PDF hides: a number OCR split, when it is the
+    /// letter's own (found whole elsewhere in it) or a household member's.
+    @Test func aSharedLetterHidesItsOwnAndTheHouseholdsNumbersHoweverSplit() throws {
+        try withLibrary { library, _ in
+            let number = "17097243859", split = "1709 7243859"
+            let own = Letters.letter("egen", "Epikrise", type: .epikrise, person: "Kari", institution: nil, date: "2024-02-01",
+                                     text: "Pasient f.nr. \(number).\nKontroll av \(split) om tre uker.")
+            let household = Letters.letter("hus", "Lab", type: .labSvar, person: "Kari", institution: nil, date: "2024-02-02",
+                                           text: "Prøve merket \(split).")
+            try library.record([own, household])
+            let made = try library.createShareLink([own.shortID, household.shortID])
+            func texts() throws -> [String] {
+                guard case .open(_, let letters) = try library.sharedLetters(token: made.token) else { return [] }
+                return letters.map(\.text)
+            }
+            let before = try texts()
+            #expect(before.count == 2 && !before[0].contains("43859") && before[0].contains("170972 •••••"), "\(before)")
+            #expect(before[1].contains(split), "no household number known yet")
+
+            try library.family { store in _ = try store.add(name: "Kari", fodselsnummer: number) }
+            let after = try texts()
+            #expect(after.count == 2 && after.allSatisfy { !$0.contains("43859") }, "\(after)")
+        }
+    }
 }
