@@ -74,13 +74,9 @@ extension WebServer {
     /// The feed's address as a phone reaches this web app: `webcal://` (iPhone opens its
     /// calendar with it) and `https://` (or `http://` without TLS), on the host the browser used.
     static func feedAddresses(_ secret: String, request: Request, options: Options) -> (webcal: String, web: String) {
-        let given = request.head.authority ?? ""
-        let safe = !given.isEmpty && given.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0))
-        }
-        let host = safe ? given : "\(options.host):\(options.port)"
+        let own = ownAddress(request, options: options)
         let path = Library.calendarFeedPath(secret)
-        return ("webcal://" + host + path, (options.secureCookies ? "https://" : "http://") + host + path)
+        return ("webcal://" + own.host + path, own.scheme + "://" + own.host + path)
     }
 
     /// What the calendar page shows beside the members.
