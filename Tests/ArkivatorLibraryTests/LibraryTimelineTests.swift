@@ -90,7 +90,9 @@ import Testing
             _ = try library.edit(letter.shortID, DocumentChanges(person: "Ola Nordmann"), programVersion: "test")
             #expect(try library.appointments(ofMember: "Kari Nordmann").isEmpty)
             #expect(try library.upcomingAppointments(member: "Kari Nordmann", from: try #require(CalendarDate(iso: "2025-05-01"))).isEmpty)
-            #expect(try library.appointments(ofMember: "Ola Nordmann").map(\.appointment.date) == ["2025-06-01"])
+            let moved = try library.appointments(ofMember: "Ola Nordmann")
+            #expect(moved.map(\.appointment.date) == ["2025-06-01"] && moved.first?.person == "Ola Nordmann",
+                    "named for the member it is filed under now, in the calendar too")
         }
     }
 }
