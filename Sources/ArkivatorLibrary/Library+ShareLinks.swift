@@ -232,6 +232,19 @@ extension Library {
         }
     }
 
+    /// Whether the share PDF just written at `url` may stay: link `id` still works and still
+    /// shares each of `letters`. When it was revoked, or one of the letters purged, while the
+    /// pages were being read, the file is shredded and false returned (revoking and purging
+    /// remove only the files already there).
+    public func keepsSharePack(_ url: URL, link id: Int, letters: [LibraryDocument], now: Date = Date()) throws -> Bool {
+        if let link = try shareLink(id), link.status(now: now) == .active,
+           Set(letters.map(\.shortID)).isSubset(of: link.letters.map(\.id)) {
+            return true
+        }
+        _ = Shredder.shred(url.path)
+        return false
+    }
+
     /// Removes the PDFs of links that no longer work (revoked or expired); best effort.
     public func removeStaleSharePacks(now: Date = Date()) throws {
         for link in try shareLinks() where link.status(now: now) != .active { removeSharePacks(link.id) }

@@ -81,4 +81,35 @@ import Testing
             #expect(after.count == 2 && after.allSatisfy { !$0.contains("43859") }, "\(after)")
         }
     }
+
+    /// A PDF finished after its link was revoked, or after one of its letters was purged, is not kept.
+    @Test func aPackFinishedAfterRevokingOrPurgingIsShredded() throws {
+        try withLibrary { library, _ in
+            try library.record([Letters.innkalling, Letters.epikrise])
+            try FileManager.default.createDirectory(at: library.shareFolderURL, withIntermediateDirectories: true)
+            func pack(_ link: Int, _ letters: [LibraryDocument]) throws -> URL {
+                let url = library.sharePackURL(link, letters: letters)
+                try Data("%PDF".utf8).write(to: url)
+                return url
+            }
+            let both = try library.createShareLink([Letters.innkalling.shortID, Letters.epikrise.shortID])
+            guard case .open(_, let letters) = try library.sharedLetters(token: both.token) else { Issue.record("closed"); return }
+            let kept = try pack(both.link.id, letters)
+            #expect(try library.keepsSharePack(kept, link: both.link.id, letters: letters))
+            #expect(FileManager.default.fileExists(atPath: kept.path))
+
+            // Purged while the pages were read: the letter is no longer the link's.
+            _ = try library.delete(Letters.innkalling.shortID, purge: true)
+            let late = try pack(both.link.id, letters)
+            #expect(try !library.keepsSharePack(late, link: both.link.id, letters: letters))
+            #expect(!FileManager.default.fileExists(atPath: late.path))
+
+            let one = try library.createShareLink([Letters.epikrise.shortID])
+            guard case .open(_, let shared) = try library.sharedLetters(token: one.token) else { Issue.record("closed"); return }
+            try library.revokeShareLink(one.link.id)
+            let revoked = try pack(one.link.id, shared)
+            #expect(try !library.keepsSharePack(revoked, link: one.link.id, letters: shared))
+            #expect(!FileManager.default.fileExists(atPath: revoked.path))
+        }
+    }
 }
