@@ -91,6 +91,13 @@ import Testing
                                                       headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: ""))
                 #expect(forged.status != .ok)
                 #expect(try fixture.library.calendarFeeds().isEmpty)
+
+                // A client that asked for too many addresses that open nothing waits for the next
+                // such, but a working address is served all the same.
+                for _ in 0..<FeedThrottle.allowedMisses { _ = try await client.execute(uri: path, method: .get) }
+                #expect(try await client.execute(uri: path, method: .get).status == .tooManyRequests)
+                let again = Library.calendarFeedPath(try fixture.library.createCalendarFeed(member: kari.id))
+                #expect(try await client.execute(uri: again, method: .get).status == .ok)
             }
         }
     }

@@ -11,22 +11,25 @@ extension WebServer {
     /// `GET /kalender/<secret>.ics` is open (no session: a phone's calendar has none) and sits
     /// outside the page group; it answers `text/calendar` (``AppointmentCalendar``), or 404 in
     /// plain words once the address is replaced or revoked. Addresses that open nothing are
-    /// counted per client (``FeedThrottle``); the secret never reaches the log (``RequestLog``).
+    /// counted per client, and a client with too many is answered 429 for them (``FeedThrottle``);
+    /// a working address is served all the same. The secret never reaches the log (``RequestLog``).
     /// `/calendar` (signed in) makes an address (shown once: only its hash is kept), replaces it,
     /// and revokes it, each after a question.
     func addCalendarFeedRoutes(open router: Router<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, throttle = feedThrottle, options = self.options
         router.get("/kalender/{file}") { _, context -> Response in
-            if let seconds = await throttle.refusal(client: context.client) {
-                var answer = Self.feedText(.tooManyRequests, context.text(
-                    "For mange kalenderadresser som ikke virker. Vent litt og prøv igjen.",
-                    "Too many calendar addresses that do not work. Wait a while and try again."))
-                answer.headers[.retryAfter] = String(seconds)
-                return answer
-            }
             let file = context.parameters.get("file") ?? ""
             let secret = file.hasSuffix(".ics") ? String(file.dropLast(4)) : ""
+            // A working address is always served (a proxy or a calendar service may fetch many
+            // households' feeds from one address); only one that opens nothing is refused.
             guard let (feed, appointments) = try await store.read({ try $0.calendarFeed(secret: secret) }) else {
+                if let seconds = await throttle.refusal(client: context.client) {
+                    var answer = Self.feedText(.tooManyRequests, context.text(
+                        "For mange kalenderadresser som ikke virker. Vent litt og prøv igjen.",
+                        "Too many calendar addresses that do not work. Wait a while and try again."))
+                    answer.headers[.retryAfter] = String(seconds)
+                    return answer
+                }
                 await throttle.miss(client: context.client)
                 return Self.feedText(.notFound, context.text(
                     "Denne kalenderadressen virker ikke. Den er slått av eller byttet ut. Lag en ny i Arkivator under Kalender.",
