@@ -45,10 +45,8 @@ extension WebServer {
         pages.get("/calendar") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             var page = CalendarPage()
-            if let name = query.value("slatt-av") {
-                page.notice = context.text("Kalenderadressen til «\(name)» er slått av. Kalendere som abonnerte på den, får ingen nye timer.",
-                                           "The calendar address for “\(name)” is turned off. Calendars subscribed to it get no new appointments.")
-            }
+            // The member by id, never a name from the address: a link cannot put words on the page.
+            page.turnedOff = query.value("slatt-av").flatMap { Int($0) }
             return try await Self.calendarPage(store, templates, page, context: context)
         }
         pages.post("/calendar/{member}/new") { request, context -> Response in
@@ -60,12 +58,11 @@ extension WebServer {
         }
         pages.post("/calendar/{member}/revoke") { _, context -> Response in
             let member = try Self.memberID(context)
-            let name = try await store.write { library -> String in
-                guard let name = try library.familyMembers().first(where: { $0.id == member })?.name,
+            try await store.write { library in
+                guard try library.familyMembers().contains(where: { $0.id == member }),
                       try library.revokeCalendarFeed(member: member) else { throw WebError.notFound }
-                return name
             }
-            return Self.redirect("/calendar?" + WebForm("").query(keeping: [], adding: [("slatt-av", name)]))
+            return Self.redirect("/calendar?slatt-av=\(member)")
         }
     }
 
@@ -84,7 +81,8 @@ extension WebServer {
 
     /// What the calendar page shows beside the members.
     struct CalendarPage {
-        var notice: String?
+        /// The member whose address was just turned off.
+        var turnedOff: Int?
         /// The member whose address was just made, and the address (shown this once).
         var made: (member: Int, addresses: (webcal: String, web: String))?
     }
@@ -116,7 +114,11 @@ extension WebServer {
                              "shownOnce": words.text("Kalenderadressen til «\(member.name)» vises bare nå. Åpne den på telefonen eller kopier den før du går videre.",
                                                      "The calendar address for “\(member.name)” is shown only now. Open it on the phone or copy it before you move on.")]
         }
-        if let notice = page.notice { model["notice"] = notice }
+        if let id = page.turnedOff, let member = members.first(where: { $0.id == id }) {
+            model["notice"] = words.text(
+                "Kalenderadressen til «\(member.name)» er slått av. Kalendere som abonnerte på den, får ingen nye timer.",
+                "The calendar address for “\(member.name)” is turned off. Calendars subscribed to it get no new appointments.")
+        }
         return templates.page("calendar", title: words["calendarTitle"], model: model, context: context, section: "family")
     }
 }
