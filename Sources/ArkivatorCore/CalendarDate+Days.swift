@@ -2,7 +2,10 @@
 /// clock): how far apart two letters are, and the day a number of days on.
 extension CalendarDate {
     /// The number of the day counted from 1970-01-01 (day 0); negative before it.
-    public var dayNumber: Int {
+    public var dayNumber: Int { Self.dayNumber(year: year, month: month, day: day) }
+
+    /// The number of a day given by its parts, counted as ``dayNumber`` (the parts unchecked).
+    public static func dayNumber(year: Int, month: Int, day: Int) -> Int {
         // Howard Hinnant's days-from-civil: the year taken to start in March, so February's
         // leap day falls at the end of it.
         let y = month <= 2 ? year - 1 : year

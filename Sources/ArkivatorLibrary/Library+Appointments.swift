@@ -7,7 +7,7 @@ public struct StoredAppointment: Sendable, Equatable, Codable {
     /// Stable across moves: a calendar sees the same event change day rather than a second one.
     public var uid: String
     public var appointment: Appointment
-    /// The household member, or the name as printed.
+    /// The household member the letter is filed under now, or the name as printed.
     public var person: String?
     public var sender: String?
     public var specialty: String?
@@ -112,7 +112,7 @@ extension Library {
     }
 
     static let appointmentQuery = """
-        SELECT a.uid, a.date, a.time, a.place, a.bring, a.change, a.cancelled, a.person, a.sender, a.specialty,
+        SELECT a.uid, a.date, a.time, a.place, a.bring, a.change, a.cancelled, coalesce(d.family_member, a.person), a.sender, a.specialty,
                d.sha256, d.title, (SELECT sha256 FROM documents WHERE id = a.changed_by)
         FROM appointments AS a JOIN documents AS d ON d.id = a.document_id
         """

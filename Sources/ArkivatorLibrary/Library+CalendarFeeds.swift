@@ -88,13 +88,20 @@ extension Library {
         }
     }
 
-    /// Every appointment of one household member (the name exactly, not a part of it), by day.
-    public func appointments(ofMember name: String) throws -> [StoredAppointment] {
-        try withReader { database in
+    /// The appointments of household member `member` (the name exactly, not a part of it), by day
+    /// and time: those of letters filed under the member, and those of letters filed under no
+    /// member that name the member as printed; never those of a letter since filed under another
+    /// member. All of them (cancelled ones too, so a calendar that had one removes it), or with
+    /// `from`, those on or after that day and not cancelled. The one rule the feed and the
+    /// timeline share.
+    public func appointments(ofMember member: String, from: CalendarDate? = nil) throws -> [StoredAppointment] {
+        let upcoming = from == nil ? "" : " AND a.date >= ? AND a.cancelled = 0"
+        let arguments: [any DatabaseValueConvertible] = [member, member] + (from.map { [$0.iso] } ?? [])
+        return try withReader { database in
             try database.rows(Self.appointmentQuery + """
-                 WHERE d.trashed_at IS NULL AND (a.person = ? COLLATE NOCASE OR d.family_member = ? COLLATE NOCASE)
-                 ORDER BY a.date, coalesce(a.time, ''), a.id
-                """, [name, name]).map(Self.appointment)
+                 WHERE d.trashed_at IS NULL
+                   AND (d.family_member = ? COLLATE NOCASE OR (d.family_member IS NULL AND a.person = ? COLLATE NOCASE))
+                """ + upcoming + " ORDER BY a.date, coalesce(a.time, ''), a.id", arguments).map(Self.appointment)
         }
     }
 }

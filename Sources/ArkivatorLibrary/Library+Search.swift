@@ -218,8 +218,8 @@ extension Library {
 
     /// Days from `from` (or the first year's first day) to `to` (or the last year's last day), both counted.
     static func insideDays(from: CalendarDate?, to: CalendarDate?, years: ClosedRange<Int>) -> Int {
-        let first = from.map(dayNumber) ?? dayNumber(year: years.lowerBound, month: 1, day: 1)
-        let last = to.map(dayNumber) ?? dayNumber(year: years.upperBound, month: 12, day: 31)
+        let first = from?.dayNumber ?? CalendarDate.dayNumber(year: years.lowerBound, month: 1, day: 1)
+        let last = to?.dayNumber ?? CalendarDate.dayNumber(year: years.upperBound, month: 12, day: 31)
         return last - first + 1
     }
 
@@ -227,21 +227,9 @@ extension Library {
     static func outsideDays(from: CalendarDate?, to: CalendarDate?, years: ClosedRange<Int>) -> Int? {
         if let from, from.year != years.lowerBound { return nil }
         if let to, to.year != years.upperBound { return nil }
-        let before = from.map { dayNumber($0) - dayNumber(year: $0.year, month: 1, day: 1) } ?? 0
-        let after = to.map { dayNumber(year: $0.year, month: 12, day: 31) - dayNumber($0) } ?? 0
+        let before = from.map { $0.dayNumber - CalendarDate.dayNumber(year: $0.year, month: 1, day: 1) } ?? 0
+        let after = to.map { CalendarDate.dayNumber(year: $0.year, month: 12, day: 31) - $0.dayNumber } ?? 0
         return before + after
-    }
-
-    static func dayNumber(_ date: CalendarDate) -> Int { dayNumber(year: date.year, month: date.month, day: date.day) }
-
-    /// Days since 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
-    static func dayNumber(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     /// The best `limit` matches of an expression of words under the filter, and how many match

@@ -87,6 +87,9 @@ extension Library {
     /// The lifetimes a share link may be given, in days; the default is 14.
     public static let shareLinkDays = [1, 7, 14, 30]
     public static let defaultShareLinkDays = 14
+    /// Where a share link's letters are read below the web app's own address: `/delt/<secret>`.
+    public static let shareLinkPrefix = "/delt"
+    public static func shareLinkPath(_ token: String) -> String { "\(shareLinkPrefix)/\(token)" }
     /// The folder of the share PDFs: `<library>/Delinger`, the library's own (never uploaded).
     public static let shareFolder = "Delinger"
 
@@ -146,9 +149,12 @@ extension Library {
     }
 
     /// What the secret `token` opens now (see ``SharedLetters``). Only reads: the opening is
-    /// written down by ``recordShareOpening(_:what:client:now:)``.
+    /// written down by ``recordShareOpening(_:what:client:now:)``. Each letter is masked as the
+    /// share PDF is: every fødselsnummer, and the digits of the letter's own numbers and the
+    /// household's however OCR split them (``LibraryDocument/masked(known:)``).
     public func sharedLetters(token: String, now: Date = Date()) throws -> SharedLetters {
         guard let id = try shareLinkID(token: token) else { return .unknown }
+        let household = Set(try familyProfiles().compactMap { $0.fodselsnummer?.digits })
         return try withReader { database in
             guard let link = try shareLink(id, in: database) else { return .unknown }
             switch link.status(now: now) {
@@ -159,7 +165,10 @@ extension Library {
                     SELECT d.id FROM share_link_documents s JOIN documents d ON d.id = s.document_id
                     WHERE s.link_id = ? AND d.trashed_at IS NULL ORDER BY s.position
                     """, [id]).compactMap { $0[0].int }
-                return .open(link, try rows.map { try read(row: $0, in: database, revealNumbers: false).masked })
+                return .open(link, try rows.map { row in
+                    let document = try read(row: row, in: database, revealNumbers: true)
+                    return document.masked(known: household.union(document.heldNumbers))
+                })
             }
         }
     }
@@ -221,6 +230,19 @@ extension Library {
         for link in links {
             for name in names where name.hasPrefix("\(link)-") { Shredder.shred(shareFolderURL.appendingPathComponent(name).path) }
         }
+    }
+
+    /// Whether the share PDF just written at `url` may stay: link `id` still works and still
+    /// shares each of `letters`. When it was revoked, or one of the letters purged, while the
+    /// pages were being read, the file is shredded and false returned (revoking and purging
+    /// remove only the files already there).
+    public func keepsSharePack(_ url: URL, link id: Int, letters: [LibraryDocument], now: Date = Date()) throws -> Bool {
+        if let link = try shareLink(id), link.status(now: now) == .active,
+           Set(letters.map(\.shortID)).isSubset(of: link.letters.map(\.id)) {
+            return true
+        }
+        _ = Shredder.shred(url.path)
+        return false
     }
 
     /// Removes the PDFs of links that no longer work (revoked or expired); best effort.

@@ -56,15 +56,8 @@ extension Library {
 
 extension Library {
     /// The appointments of household member `member` on or after `from`, not cancelled, by day and
-    /// time: those of letters filed under the member, and those of letters filed under no member
-    /// that name the member as printed.
+    /// time (see ``appointments(ofMember:from:)``).
     public func upcomingAppointments(member: String, from: CalendarDate) throws -> [StoredAppointment] {
-        try withReader { database in
-            try database.rows(Self.appointmentQuery + """
-                 WHERE d.trashed_at IS NULL AND a.cancelled = 0 AND a.date >= ?
-                   AND (d.family_member = ? OR (d.family_member IS NULL AND a.person = ? COLLATE NOCASE))
-                 ORDER BY a.date, coalesce(a.time, ''), a.id
-                """, [from.iso, member, member]).map(Self.appointment)
-        }
+        try appointments(ofMember: member, from: from)
     }
 }

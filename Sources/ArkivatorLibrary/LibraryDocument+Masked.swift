@@ -6,16 +6,33 @@ extension LibraryDocument {
     /// text and in every metadata field: what an export holds unless the numbers are asked for.
     /// Masking again what the library stored masked changes nothing; a number of a kind that was
     /// not yet recognised when the document was filed is masked here too.
-    public var masked: LibraryDocument {
+    public var masked: LibraryDocument { hiding(Redaction.redact) }
+
+    /// The document masked as ``masked``, and then the digits of each of `known` (11 digits each)
+    /// made `•` wherever OCR split them so the detector no longer reads them (see
+    /// ``Redaction/redact(_:known:)``): what a shared letter shows.
+    public func masked(known: Set<String>) -> LibraryDocument {
+        hiding { Redaction.redact($0, known: known) }
+    }
+
+    /// The 11 digits of every fødselsnummer the document's text and metadata hold, as it was read
+    /// (with its numbers revealed: a masked copy holds none): the numbers to hide however they are
+    /// split elsewhere in it.
+    public var heldNumbers: Set<String> {
+        let metadata = [title, sourceName, person ?? "", familyMember ?? "", institution ?? "", specialty ?? ""]
+        return Set(Fodselsnummer.numbers(in: ([text] + metadata + keywords).joined(separator: "\n")).map(\.digits))
+    }
+
+    private func hiding(_ hide: (String) -> String) -> LibraryDocument {
         var document = self
-        document.sourceName = Redaction.redact(sourceName)
-        document.title = Redaction.redact(title)
-        document.person = person.map(Redaction.redact)
-        document.familyMember = familyMember.map(Redaction.redact)
-        document.institution = institution.map(Redaction.redact)
-        document.specialty = specialty.map(Redaction.redact)
-        document.keywords = keywords.map(Redaction.redact)
-        document.text = Redaction.redact(text)
+        document.sourceName = hide(sourceName)
+        document.title = hide(title)
+        document.person = person.map(hide)
+        document.familyMember = familyMember.map(hide)
+        document.institution = institution.map(hide)
+        document.specialty = specialty.map(hide)
+        document.keywords = keywords.map(hide)
+        document.text = hide(text)
         return document
     }
 }

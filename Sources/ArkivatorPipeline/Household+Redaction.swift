@@ -30,8 +30,7 @@ extension Household {
                        language: String = "nor") throws -> RedactionReport {
         let document = try library.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
-        let metadata = [document.title, document.sourceName, document.person ?? "", document.familyMember ?? ""]
-        let known = Set(Fodselsnummer.numbers(in: ([document.text] + metadata).joined(separator: "\n")).map(\.digits))
+        let known = document.heldNumbers
         let engine = try TesseractEngine(language: language)
         let read = try Self.boxedPages(of: document, known: known, engine: engine)
         var report = RedactionReport(inText: 0, boxes: 0, pages: read.pages.count, unreadable: read.unreadable)

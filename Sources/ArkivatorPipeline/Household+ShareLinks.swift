@@ -8,12 +8,13 @@ extension Household {
     /// made now when it has not been made yet, and kept in the library's own folder `Delinger/`
     /// (see ``Library/sharePackURL(_:letters:)``): made once, served many times. A PDF of the
     /// link's letters as they stood before (one since put in the trash, a text since corrected)
-    /// is removed. Blocking (Tesseract reads each page again): never on the cooperative pool.
+    /// is removed, and so is one finished after the link was revoked or a letter purged. Blocking (Tesseract reads each page again): never on the cooperative pool.
     public func sharePack(link id: Int, letters: [LibraryDocument]) throws -> URL {
         let url = library.sharePackURL(id, letters: letters)
         if FileManager.default.fileExists(atPath: url.path) { return url }
         try AtomicFile.createDirectory(library.shareFolderURL)
         _ = try writeSharePack(letters.map(\.sha256), to: url)
+        guard try library.keepsSharePack(url, link: id, letters: letters) else { throw SharePackFailure.linkChanged }
         library.removeSharePacks(id, keeping: url)
         return url
     }

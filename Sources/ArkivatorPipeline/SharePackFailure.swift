@@ -4,7 +4,7 @@ import ArkivatorCore
 public struct SharePackFailure: UserFacingError, Sendable, Equatable {
     /// A stable code for scripts and tests.
     public enum Code: String, Sendable {
-        case noLetters, unreadable, notFoundAgain, numberLeft
+        case noLetters, unreadable, notFoundAgain, numberLeft, linkChanged
     }
 
     public let code: Code
@@ -34,6 +34,11 @@ public struct SharePackFailure: UserFacingError, Sendable, Equatable {
               nb: "Fødselsnummeret på side \(page) i «\(title)» (\(id)) ble ikke funnet igjen da siden ble lest på nytt, så det kunne ikke dekkes. Ingen fil ble laget. Ta brevet ut av utvalget, eller skann siden på nytt.",
               en: "The national ID number on page \(page) of “\(title)” (\(id)) was not found again when the page was read again, so it could not be covered. No file was made. Leave the letter out, or scan the page again.")
     }
+
+    /// The link was revoked, or one of its letters deleted for good, while its PDF was made.
+    static let linkChanged = SharePackFailure(.linkChanged,
+        nb: "Lenken ble trukket tilbake, eller et av brevene slettet for godt, mens PDF-en ble laget, så den ble ikke tatt vare på. Åpne lenken på nytt.",
+        en: "The link was revoked, or one of its letters deleted for good, while the PDF was being made, so it was not kept. Open the link again.")
 
     /// The last check found a number in what was made: nothing is written.
     static let numberLeft = SharePackFailure(.numberLeft,

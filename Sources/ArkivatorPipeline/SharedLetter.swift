@@ -11,13 +11,12 @@ struct SharedLetter {
 
     init(_ document: LibraryDocument, family: [FamilyProfile]) {
         self.document = document
-        let metadata = [document.title, document.sourceName, document.person ?? "", document.familyMember ?? ""]
-        let inLetter = Fodselsnummer.numbers(in: ([document.text] + metadata).joined(separator: "\n"))
-        known = Set(inLetter.map(\.digits) + family.compactMap { $0.fodselsnummer?.digits })
+        known = document.heldNumbers.union(family.compactMap { $0.fodselsnummer?.digits })
         let name = ShownPerson.name(familyMember: document.familyMember, person: document.person)
         let member = document.familyMember.flatMap { name in family.first { $0.name == name } }
         // Without a household member's profile, the birth date is the letter's own number's, when it holds only one.
-        let birthDate = member?.birthDate ?? (inLetter.count == 1 ? inLetter.first?.birthDateISO : nil)
+        let held = document.heldNumbers
+        let birthDate = member?.birthDate ?? (held.count == 1 ? held.first.flatMap { Fodselsnummer.numbers(in: $0).first?.birthDateISO } : nil)
         person = SharePackCover.Person(name: name, birthDate: birthDate)
     }
 

@@ -57,7 +57,7 @@ extension Arkivator {
             terminal.error(UserMessage(
                 nb: "Lenke \(made.link.id) til \(made.link.letters.count) brev virker til \(ShareLink.shown(made.link.expiresAt)). Den vises bare nå:",
                 en: "Link \(made.link.id) to \(made.link.letters.count) letters works until \(ShareLink.shown(made.link.expiresAt)). It is shown only now:"))
-            terminal.line("\(base)/delt/\(made.token)")
+            terminal.line(base + Library.shareLinkPath(made.token))
         }
     }
 }

@@ -56,4 +56,60 @@ import Testing
             #expect(try library.shareLinks().count == 1)
         }
     }
+
+    /// The page a link opens hides what the share PDF hides: a number OCR split, when it is the
+    /// letter's own (found whole elsewhere in it) or a household member's.
+    @Test func aSharedLetterHidesItsOwnAndTheHouseholdsNumbersHoweverSplit() throws {
+        try withLibrary { library, _ in
+            let number = "17097243859", split = "1709 7243859"
+            let own = Letters.letter("egen", "Epikrise", type: .epikrise, person: "Kari", institution: nil, date: "2024-02-01",
+                                     text: "Pasient f.nr. \(number).\nKontroll av \(split) om tre uker.")
+            let household = Letters.letter("hus", "Lab", type: .labSvar, person: "Kari", institution: nil, date: "2024-02-02",
+                                           text: "Prøve merket \(split).")
+            try library.record([own, household])
+            let made = try library.createShareLink([own.shortID, household.shortID])
+            func texts() throws -> [String] {
+                guard case .open(_, let letters) = try library.sharedLetters(token: made.token) else { return [] }
+                return letters.map(\.text)
+            }
+            let before = try texts()
+            #expect(before.count == 2 && !before[0].contains("43859") && before[0].contains("170972 •••••"), "\(before)")
+            #expect(before[1].contains(split), "no household number known yet")
+
+            try library.family { store in _ = try store.add(name: "Kari", fodselsnummer: number) }
+            let after = try texts()
+            #expect(after.count == 2 && after.allSatisfy { !$0.contains("43859") }, "\(after)")
+        }
+    }
+
+    /// A PDF finished after its link was revoked, or after one of its letters was purged, is not kept.
+    @Test func aPackFinishedAfterRevokingOrPurgingIsShredded() throws {
+        try withLibrary { library, _ in
+            try library.record([Letters.innkalling, Letters.epikrise])
+            try FileManager.default.createDirectory(at: library.shareFolderURL, withIntermediateDirectories: true)
+            func pack(_ link: Int, _ letters: [LibraryDocument]) throws -> URL {
+                let url = library.sharePackURL(link, letters: letters)
+                try Data("%PDF".utf8).write(to: url)
+                return url
+            }
+            let both = try library.createShareLink([Letters.innkalling.shortID, Letters.epikrise.shortID])
+            guard case .open(_, let letters) = try library.sharedLetters(token: both.token) else { Issue.record("closed"); return }
+            let kept = try pack(both.link.id, letters)
+            #expect(try library.keepsSharePack(kept, link: both.link.id, letters: letters))
+            #expect(FileManager.default.fileExists(atPath: kept.path))
+
+            // Purged while the pages were read: the letter is no longer the link's.
+            _ = try library.delete(Letters.innkalling.shortID, purge: true)
+            let late = try pack(both.link.id, letters)
+            #expect(try !library.keepsSharePack(late, link: both.link.id, letters: letters))
+            #expect(!FileManager.default.fileExists(atPath: late.path))
+
+            let one = try library.createShareLink([Letters.epikrise.shortID])
+            guard case .open(_, let shared) = try library.sharedLetters(token: one.token) else { Issue.record("closed"); return }
+            try library.revokeShareLink(one.link.id)
+            let revoked = try pack(one.link.id, shared)
+            #expect(try !library.keepsSharePack(revoked, link: one.link.id, letters: shared))
+            #expect(!FileManager.default.fileExists(atPath: revoked.path))
+        }
+    }
 }

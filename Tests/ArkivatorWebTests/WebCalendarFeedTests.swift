@@ -81,7 +81,12 @@ import Testing
                 // Revoked: the old address answers 404 in plain words.
                 let revoked = try await client.execute(uri: "/calendar/\(kari.id)/revoke", method: .post, headers: browser.form,
                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
-                #expect(revoked.status == .seeOther)
+                #expect(revoked.status == .seeOther && revoked.headers[.location] == "/calendar?slatt-av=\(kari.id)")
+                let told = try await client.execute(uri: "/calendar?slatt-av=\(kari.id)", method: .get, headers: browser.headers)
+                #expect(told.text.contains("Kalenderadressen til «Kari Nordmann» er slått av"))
+                // A link cannot put its own words on the page.
+                let planted = try await client.execute(uri: "/calendar?slatt-av=Ring+oss", method: .get, headers: browser.headers)
+                #expect(planted.status == .ok && !planted.text.contains("Ring oss") && !planted.text.contains("er slått av"))
                 let gone = try await client.execute(uri: path, method: .get)
                 #expect(gone.status == .notFound)
                 #expect(gone.headers[.contentType] == "text/plain; charset=utf-8")
@@ -91,6 +96,13 @@ import Testing
                                                       headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: ""))
                 #expect(forged.status != .ok)
                 #expect(try fixture.library.calendarFeeds().isEmpty)
+
+                // A client that asked for too many addresses that open nothing waits for the next
+                // such, but a working address is served all the same.
+                for _ in 0..<FeedThrottle.allowedMisses { _ = try await client.execute(uri: path, method: .get) }
+                #expect(try await client.execute(uri: path, method: .get).status == .tooManyRequests)
+                let again = Library.calendarFeedPath(try fixture.library.createCalendarFeed(member: kari.id))
+                #expect(try await client.execute(uri: again, method: .get).status == .ok)
             }
         }
     }

@@ -84,6 +84,9 @@ import Testing
                 #expect(gone.status == .gone && gone.text.contains("Denne delingen er trukket tilbake"))
                 #expect(!gone.text.contains("Epikrise"))
                 #expect(gone.headers[.referrerPolicy] == "no-referrer")
+                // An error page at a link's address sends no referrer either: the address is the secret.
+                let astray = try await client.execute(uri: path + "/ukjent", method: .get)
+                #expect(astray.status == .notFound && astray.headers[.referrerPolicy] == "no-referrer")
 
                 // Expired (the expiry set in the past through the library): 410 with its words.
                 let second = try fixture.library.createShareLink(["a1a1"], days: 1)

@@ -17,8 +17,14 @@ struct SecurityHeaders: RouterMiddleware {
         var response = try await next(request, context)
         response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[.xContentTypeOptions] = "nosniff"
-        // A shared letter's page keeps its own `no-referrer`: its address is its secret.
-        if response.headers[.referrerPolicy] != "no-referrer" { response.headers[.referrerPolicy] = "same-origin" }
+        // Every answer at a share link's or a calendar feed's address (its error pages too) sends
+        // no referrer: the address is the secret.
+        let secretAddress = [WebServer.sharedPrefix + "/", "/kalender/"].contains { request.uri.path.hasPrefix($0) }
+        if secretAddress || response.headers[.referrerPolicy] == "no-referrer" {
+            response.headers[.referrerPolicy] = "no-referrer"
+        } else {
+            response.headers[.referrerPolicy] = "same-origin"
+        }
         response.headers[.xFrameOptions] = "DENY"
         response.headers[.xRobotsTag] = "noindex, nofollow"
         if !request.uri.path.hasPrefix("/static/"), response.headers[.cacheControl]?.hasPrefix("private") != true {

@@ -11,22 +11,25 @@ extension WebServer {
     /// `GET /kalender/<secret>.ics` is open (no session: a phone's calendar has none) and sits
     /// outside the page group; it answers `text/calendar` (``AppointmentCalendar``), or 404 in
     /// plain words once the address is replaced or revoked. Addresses that open nothing are
-    /// counted per client (``FeedThrottle``); the secret never reaches the log (``RequestLog``).
+    /// counted per client, and a client with too many is answered 429 for them (``FeedThrottle``);
+    /// a working address is served all the same. The secret never reaches the log (``RequestLog``).
     /// `/calendar` (signed in) makes an address (shown once: only its hash is kept), replaces it,
     /// and revokes it, each after a question.
     func addCalendarFeedRoutes(open router: Router<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, throttle = feedThrottle, options = self.options
         router.get("/kalender/{file}") { _, context -> Response in
-            if let seconds = await throttle.refusal(client: context.client) {
-                var answer = Self.feedText(.tooManyRequests, context.text(
-                    "For mange kalenderadresser som ikke virker. Vent litt og prøv igjen.",
-                    "Too many calendar addresses that do not work. Wait a while and try again."))
-                answer.headers[.retryAfter] = String(seconds)
-                return answer
-            }
             let file = context.parameters.get("file") ?? ""
             let secret = file.hasSuffix(".ics") ? String(file.dropLast(4)) : ""
+            // A working address is always served (a proxy or a calendar service may fetch many
+            // households' feeds from one address); only one that opens nothing is refused.
             guard let (feed, appointments) = try await store.read({ try $0.calendarFeed(secret: secret) }) else {
+                if let seconds = await throttle.refusal(client: context.client) {
+                    var answer = Self.feedText(.tooManyRequests, context.text(
+                        "For mange kalenderadresser som ikke virker. Vent litt og prøv igjen.",
+                        "Too many calendar addresses that do not work. Wait a while and try again."))
+                    answer.headers[.retryAfter] = String(seconds)
+                    return answer
+                }
                 await throttle.miss(client: context.client)
                 return Self.feedText(.notFound, context.text(
                     "Denne kalenderadressen virker ikke. Den er slått av eller byttet ut. Lag en ny i Arkivator under Kalender.",
@@ -42,10 +45,8 @@ extension WebServer {
         pages.get("/calendar") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             var page = CalendarPage()
-            if let name = query.value("slatt-av") {
-                page.notice = context.text("Kalenderadressen til «\(name)» er slått av. Kalendere som abonnerte på den, får ingen nye timer.",
-                                           "The calendar address for “\(name)” is turned off. Calendars subscribed to it get no new appointments.")
-            }
+            // The member by id, never a name from the address: a link cannot put words on the page.
+            page.turnedOff = query.value("slatt-av").flatMap { Int($0) }
             return try await Self.calendarPage(store, templates, page, context: context)
         }
         pages.post("/calendar/{member}/new") { request, context -> Response in
@@ -57,12 +58,11 @@ extension WebServer {
         }
         pages.post("/calendar/{member}/revoke") { _, context -> Response in
             let member = try Self.memberID(context)
-            let name = try await store.write { library -> String in
-                guard let name = try library.familyMembers().first(where: { $0.id == member })?.name,
+            try await store.write { library in
+                guard try library.familyMembers().contains(where: { $0.id == member }),
                       try library.revokeCalendarFeed(member: member) else { throw WebError.notFound }
-                return name
             }
-            return Self.redirect("/calendar?" + WebForm("").query(keeping: [], adding: [("slatt-av", name)]))
+            return Self.redirect("/calendar?slatt-av=\(member)")
         }
     }
 
@@ -74,18 +74,15 @@ extension WebServer {
     /// The feed's address as a phone reaches this web app: `webcal://` (iPhone opens its
     /// calendar with it) and `https://` (or `http://` without TLS), on the host the browser used.
     static func feedAddresses(_ secret: String, request: Request, options: Options) -> (webcal: String, web: String) {
-        let given = request.head.authority ?? ""
-        let safe = !given.isEmpty && given.unicodeScalars.allSatisfy {
-            $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-:[]".unicodeScalars.contains($0))
-        }
-        let host = safe ? given : "\(options.host):\(options.port)"
+        let own = ownAddress(request, options: options)
         let path = Library.calendarFeedPath(secret)
-        return ("webcal://" + host + path, (options.secureCookies ? "https://" : "http://") + host + path)
+        return ("webcal://" + own.host + path, own.scheme + "://" + own.host + path)
     }
 
     /// What the calendar page shows beside the members.
     struct CalendarPage {
-        var notice: String?
+        /// The member whose address was just turned off.
+        var turnedOff: Int?
         /// The member whose address was just made, and the address (shown this once).
         var made: (member: Int, addresses: (webcal: String, web: String))?
     }
@@ -117,7 +114,11 @@ extension WebServer {
                              "shownOnce": words.text("Kalenderadressen til «\(member.name)» vises bare nå. Åpne den på telefonen eller kopier den før du går videre.",
                                                      "The calendar address for “\(member.name)” is shown only now. Open it on the phone or copy it before you move on.")]
         }
-        if let notice = page.notice { model["notice"] = notice }
+        if let id = page.turnedOff, let member = members.first(where: { $0.id == id }) {
+            model["notice"] = words.text(
+                "Kalenderadressen til «\(member.name)» er slått av. Kalendere som abonnerte på den, får ingen nye timer.",
+                "The calendar address for “\(member.name)” is turned off. Calendars subscribed to it get no new appointments.")
+        }
         return templates.page("calendar", title: words["calendarTitle"], model: model, context: context, section: "family")
     }
 }

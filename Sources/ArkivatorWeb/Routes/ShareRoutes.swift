@@ -10,7 +10,7 @@ extension WebServer {
     /// works), the link made (shown once), and «Delinger» (every link, its letters, expiry,
     /// status and openings; revoke after a question).
     func addShareRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, secure = options.secureCookies
+        let store = self.store, templates = self.templates, options = self.options
         let household = self.household, sharePacks = self.sharePacks
         pages.get("/del/ny") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
@@ -32,8 +32,8 @@ extension WebServer {
                       !letters.isEmpty else { return }
                 _ = try? await sharePacks.pdf(link: link.id, letters: letters, household: household)
             }
-            let scheme = secure ? "https" : "http"
-            let address = "\(scheme)://\(request.head.authority ?? "127.0.0.1")\(Self.sharedPrefix)/\(made.token)"
+            let own = Self.ownAddress(request, options: options)
+            let address = "\(own.scheme)://\(own.host)\(Self.sharedPrefix)/\(made.token)"
             let words = Words(templates, context)
             let model = ShareMadeView(link: made.link, address: address, words: words)
             return templates.page("sharemade", title: words["shareMadeTitle"], model: model, context: context, section: "shares")

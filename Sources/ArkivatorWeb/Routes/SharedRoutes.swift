@@ -6,7 +6,7 @@ import Hummingbird
 
 extension WebServer {
     /// Where a share link's letters are read: `/delt/<secret>`.
-    static let sharedPrefix = "/delt"
+    static let sharedPrefix = Library.shareLinkPrefix
 
     /// The doctor's side of a share link: the chosen letters, read-only, without signing in (this
     /// group has no session: it is outside ``PageSession``). Each letter's date, type, sender,

@@ -1,9 +1,10 @@
 import Foundation
 
 /// Slows down guessing calendar feed addresses: a client that asked for ``allowedMisses``
-/// addresses that open nothing within ``window`` is answered 429 without a look-up until the
-/// window has passed. A client whose addresses work is never slowed, so a phone polling its
-/// feed is not affected. (A secret has 256 random bits; this keeps the log and the disk quiet.)
+/// addresses that open nothing within ``window`` is answered 429 for the next that open nothing
+/// until the window has passed. An address that works is served all the same, so a phone (or a
+/// calendar service fetching for many from one address) is never slowed by another's stale
+/// subscription. (A secret has 256 random bits; this keeps the log quiet.)
 actor FeedThrottle {
     static let allowedMisses = 20
     static let window: TimeInterval = 10 * 60

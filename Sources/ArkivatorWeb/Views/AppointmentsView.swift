@@ -46,8 +46,8 @@ struct AppointmentsView {
         self.corrected = corrected
         appointments = stored.enumerated().map { index, stored in
             let appointment = stored.appointment
-            let time = appointment.time.map { words.text("kl. \($0)", "at \($0)") } ?? words["appointmentsNoTime"]
-            return Item(uid: stored.uid, number: index + 1, when: appointment.date + " " + time,
+            let time = Self.time(appointment, words: words)
+            return Item(uid: stored.uid, number: index + 1, when: Self.when(appointment, words: words),
                         place: appointment.place, bring: appointment.bring, change: appointment.change,
                         cancelled: appointment.cancelled, moved: stored.changedBy != nil && !appointment.cancelled,
                         date: appointment.date, time: appointment.time ?? "", placeValue: appointment.place ?? "",
@@ -58,6 +58,16 @@ struct AppointmentsView {
         hasAppointments = !appointments.isEmpty
         removeAllQuestion = words.text("Fjerne alle timene fra dette brevet og kalenderen? De leses ikke inn igjen om teksten rettes.",
                                        "Remove every appointment from this letter and the calendar? They are not read again if the text is corrected.")
+    }
+
+    /// The appointment's time in words: «kl. 09:45», or that the letter gives none.
+    static func time(_ appointment: Appointment, words: Words) -> String {
+        appointment.time.map { words.text("kl. \($0)", "at \($0)") } ?? words["appointmentsNoTime"]
+    }
+
+    /// The appointment's day and time in words: «2025-06-03 kl. 09:45» (the letter's page, review, the timeline).
+    static func when(_ appointment: Appointment, words: Words) -> String {
+        appointment.date + " " + time(appointment, words: words)
     }
 
     /// The appointment a posted form describes (blank fields are no value; the library checks the day and time).

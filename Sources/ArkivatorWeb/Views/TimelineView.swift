@@ -144,7 +144,7 @@ struct TimelineView {
         upcoming = found.appointments.map { stored in
             let appointment = stored.appointment
             return Upcoming(
-                when: appointment.date + " " + (appointment.time.map { words.text("kl. \($0)", "at \($0)") } ?? words["appointmentsNoTime"]),
+                when: AppointmentsView.when(appointment, words: words),
                 from: [stored.specialty, stored.sender].compactMap { $0 }.joined(separator: ", ").nonEmpty,
                 place: appointment.place, id: stored.documentID, title: stored.documentTitle)
         }
