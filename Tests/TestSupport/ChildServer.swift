@@ -53,8 +53,25 @@ public final class ChildServer: @unchecked Sendable {
         public var description: String { message }
     }
 
-    /// A port nothing listens on now (the kernel's choice).
+    /// Ports this test process has handed out: the kernel may offer a port again as soon as the
+    /// probe below closes it, and two servers started at once on one port would answer each
+    /// other's tests.
+    private static let handedOut = NSLock()
+    nonisolated(unsafe) private static var handed: Set<Int> = []
+
+    /// A port nothing listens on now (the kernel's choice), never one handed out before in this process.
     public static func freePort() throws -> Int {
+        for _ in 0..<50 {
+            let port = try probedPort()
+            handedOut.lock()
+            let fresh = handed.insert(port).inserted
+            handedOut.unlock()
+            if fresh { return port }
+        }
+        throw ServerFailure(message: "no fresh port")
+    }
+
+    private static func probedPort() throws -> Int {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard descriptor >= 0 else { throw ServerFailure(message: "socket") }
         defer { close(descriptor) }
