@@ -92,7 +92,9 @@ import Testing
     }
 
     @Test func aTimeOutIsAPlainMessage() async throws {
-        let model = try FakeModel(["--delay", "3"])
+        // The model answers long after the time-out: even a test run that keeps the event loops
+        // busy for seconds cannot let the answer in first.
+        let model = try FakeModel(["--delay", "30"])
         defer { model.finish() }
         let failure = await #expect(throws: LLMFailure.self) { try await model.explainer(timeout: 1).explain(Self.letter) }
         #expect(failure?.errorCode == "timedOut")
