@@ -134,7 +134,7 @@ struct PageLayout {
     }
 
     /// The page as text: blocks in reading order (see ``orderedBlocks()``), cut into columns,
-    /// scribbles left out.
+    /// scribbles and marks (``isMarkLine(_:)``, ``trailingMarks(_:)``) left out.
     func page() -> OCRPage {
         var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
         var dropped = 0
@@ -143,9 +143,14 @@ struct PageLayout {
             for paragraph in block.paragraphs {
                 var firstLine = true
                 for var line in paragraph where !line.isEmpty {
-                    if Self.isScribble(line) {
+                    if Self.isScribble(line) || Self.isMarkLine(line) {
                         dropped += 1
                         continue
+                    }
+                    let marks = Self.trailingMarks(line)
+                    if marks > 0 {
+                        line.removeLast(marks)
+                        dropped += 1
                     }
                     Typography.normalizeDashes(&line)
                     for (index, word) in line.enumerated() {
