@@ -26,9 +26,11 @@ extension PageReader {
     /// of their own) has as many letters but more lines, and reads worse.
     static func guardScore(_ page: OCRPage) -> Double {
         guard !page.noText else { return 0 }
-        let letters = goodLetters(page.words)
+        // Marks left out of the text count as they would have, had they stayed (see
+        // `OCRPage.droppedMarks`): the choice between two readings is made on what each read.
+        let letters = goodLetters(page.words + page.droppedMarks)
         guard letters > 0 else { return 0 }
-        let lines = page.text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.count
+        let lines = page.text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.count + page.droppedMarkLines
         return letters * (letters / Double(max(1, lines))).squareRoot()
     }
 
