@@ -24,6 +24,12 @@ public struct OCRPage: Sendable, Equatable {
     /// Lines left out of `text` because they are not text: every mark read with low confidence
     /// and no word among them (a signature, a stamp's ring, a smudge).
     public var droppedLines = 0
+    /// The marks left out of `text` (whole lines of marks, and marks set apart at the end of a
+    /// typed line; see `PageLayout+Marks`), as they were read, and how many lines were marks
+    /// only: the guard weighs a reading with them, as if they had stayed, so leaving marks out
+    /// never tips its choice between two readings of a page.
+    public var droppedMarks: [RecognizedWord] = []
+    public var droppedMarkLines = 0
 
     public init(text: String, words: [RecognizedWord], meanConfidence: Double, noText: Bool) {
         self.text = text

@@ -134,10 +134,14 @@ struct PageLayout {
     }
 
     /// The page as text: blocks in reading order (see ``orderedBlocks()``), cut into columns,
-    /// scribbles left out.
+    /// scribbles and marks (``isMarkLine(_:)``, ``trailingMarks(_:)``) left out.
     func page() -> OCRPage {
         var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
         var dropped = 0
+        var marks: [RecognizedWord] = [], markLines = 0
+        func keep(_ words: ArraySlice<Word>) {
+            marks += words.map { RecognizedWord(text: $0.text, confidence: $0.confidence, start: 0, length: 0, box: $0.box) }
+        }
         for block in splittingColumns(orderedBlocks()) {
             var first = true
             for paragraph in block.paragraphs {
@@ -146,6 +150,18 @@ struct PageLayout {
                     if Self.isScribble(line) {
                         dropped += 1
                         continue
+                    }
+                    if Self.isMarkLine(line) {
+                        keep(line[...])
+                        markLines += 1
+                        dropped += 1
+                        continue
+                    }
+                    let trailing = Self.trailingMarks(line)
+                    if trailing > 0 {
+                        keep(line.suffix(trailing))
+                        line.removeLast(trailing)
+                        dropped += 1
                     }
                     Typography.normalizeDashes(&line)
                     for (index, word) in line.enumerated() {
@@ -159,6 +175,8 @@ struct PageLayout {
         }
         var page = OCRPage.assemble(items)
         page.droppedLines = dropped
+        page.droppedMarks = marks
+        page.droppedMarkLines = markLines
         return page
     }
 }

@@ -26,9 +26,11 @@ extension PageReader {
     /// of their own) has as many letters but more lines, and reads worse.
     static func guardScore(_ page: OCRPage) -> Double {
         guard !page.noText else { return 0 }
-        let letters = goodLetters(page.words)
+        // Marks left out of the text count as they would have, had they stayed (see
+        // `OCRPage.droppedMarks`): the choice between two readings is made on what each read.
+        let letters = goodLetters(page.words + page.droppedMarks)
         guard letters > 0 else { return 0 }
-        let lines = page.text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.count
+        let lines = page.text.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }.count + page.droppedMarkLines
         return letters * (letters / Double(max(1, lines))).squareRoot()
     }
 
@@ -48,35 +50,6 @@ extension PageReader {
     }
 
     /// The letters (or digits) a token counts when it looks like a word or a number, 0 when it
-    /// is only signs, nil when it looks like noise.
-    /// Quotes, brackets and end punctuation around it, and a hyphen at its end, are left aside.
-    /// A word is letters in lower case, with a capital first, or, from four letters on, all in
-    /// capitals, and may join such parts with hyphens; a number is digits with . , / - : between.
-    static func wordLetters(_ token: String) -> Int? {
-        var core = Substring(token)
-        while let first = core.first, leading.contains(first) { core = core.dropFirst() }
-        while let last = core.last, trailing.contains(last) { core = core.dropLast() }
-        guard !core.isEmpty else { return 0 }
-        if core.allSatisfy({ $0.isASCII && $0.isNumber || numberSigns.contains($0) }) {
-            return core.filter(\.isNumber).count
-        }
-        var letters = 0
-        for part in core.split(separator: "-", omittingEmptySubsequences: false) {
-            guard !part.isEmpty, part.allSatisfy(\.isLetter) else { return nil }
-            let rest = part.dropFirst()
-            let lowerOrTitle = rest.allSatisfy(\.isLowercase)
-            if lowerOrTitle || (part.count >= 4 && part.allSatisfy(\.isUppercase)) {
-                letters += part.count
-            } else {
-                // Two or three capitals, or capitals and small letters mixed: mostly noise read
-                // from marks, seldom an abbreviation.
-                return nil
-            }
-        }
-        return letters
-    }
-
-    private static let leading: Set<Character> = ["\"", "'", "«", "»", "„", "“", "”", "‘", "’", "(", "["]
-    private static let trailing: Set<Character> = [".", ",", ";", ":", "!", "?", ")", "]", "\"", "'", "«", "»", "”", "’", "-"]
-    private static let numberSigns: Set<Character> = [".", ",", "/", "-", ":"]
+    /// is only signs, nil when it looks like noise (``TokenShape/wordLetters(_:)``).
+    static func wordLetters(_ token: String) -> Int? { TokenShape.wordLetters(token) }
 }
