@@ -154,6 +154,11 @@ bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json
 	@echo
 	python3 scripts/bench/bank_compare.py --arkivator $(BIN_RELEASE) $(CURDIR)/../shared/corpus/dev $(SECOND_BANK)
 	@echo
+	@# Real typewritten letters beside the checkout: accuracy per page against plain tesseract's (targets: pooled
+	@# 97 % or more, no page more than 1 point worse).
+	@if [ -f ../shared/realscans/score_real.py ]; then python3 ../shared/realscans/score_real.py --arkivator $(BIN_RELEASE); \
+	  else echo "(../shared/realscans is not here: the real typewritten letters are left out)"; fi
+	@echo
 	python3 scripts/bench/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 	@echo
 	python3 scripts/bench/web_bench.py --arkivator $(BIN_RELEASE) --library .bench/search/library
