@@ -129,6 +129,7 @@ import Testing
             #expect(ingest.status == 0, "\(ingest.stderr)")
             let letter = try #require(try fixture.library.page().documents.first { $0.title.contains("Henvisning") })
             let made = try fixture.library.createShareLink([letter.id])
+            try await fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
             try await fixture.server.application().test(.live) { client in
                 let pdf = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
                 #expect(pdf.status == .ok)
@@ -144,6 +145,19 @@ import Testing
                 let again = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
                 #expect(again.status == .ok && again.body == pdf.body)
                 #expect(try fixture.library.shareLink(made.link.id)?.openings.map(\.what) == [.pdf, .pdf])
+
+                // The owner's own copies on «Delinger»: the same PDF (no opening counted), and the
+                // text for an assistant without the number or the person's name; not without a session.
+                let browser = try await Browser.signIn(client)
+                let own = try await client.execute(uri: "/delinger/\(made.link.id)/pdf", method: .get, headers: browser.headers)
+                #expect(own.status == .ok && own.body == pdf.body)
+                #expect(try fixture.library.shareLink(made.link.id)?.openings.count == 2, "the owner's copy is no opening")
+                let bundle = try await client.execute(uri: "/delinger/\(made.link.id)/tekst", method: .get, headers: browser.headers)
+                #expect(bundle.status == .ok && bundle.headers[.contentType] == "text/plain; charset=utf-8")
+                #expect(bundle.text.contains("føflekk"), "\(bundle.text)")
+                #expect(!bundle.text.contains(WebFixture.number) && !bundle.text.contains("43859") && !bundle.text.contains("Haugseth"))
+                let signedOut = try await client.execute(uri: "/delinger/\(made.link.id)/tekst", method: .get)
+                #expect(signedOut.status != .ok)
 
                 try fixture.library.revokeShareLink(made.link.id)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path).isEmpty)

@@ -3,6 +3,7 @@ import ArkivatorLibrary
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 extension WebServer {
     /// The owner's side of sharing letters with a doctor: «Del med legen» (choose letters, from a
@@ -49,11 +50,48 @@ extension WebServer {
             }
             return templates.page("shares", title: words["sharesTitle"], model: model, context: context, section: "shares")
         }
+        // The owner's own copies of a working link's letters: the same PDF the doctor gets (not
+        // counted as an opening), and the letters as plain text for an AI assistant, with names
+        // and numbers replaced (``Household/shareTextBundle(_:)``).
+        pages.get("/delinger/{link}/pdf") { _, context -> Response in
+            let (link, letters) = try await Self.ownersLink(context, store: store)
+            guard let file = try await FileStream.body(try await sharePacks.pdf(link: link, letters: letters, household: household)) else {
+                throw WebError.notFound
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "application/pdf"
+            headers[.contentDisposition] = "attachment; filename=\"delte-brev-\(link).pdf\""
+            return Response(status: .ok, headers: headers, body: file.0)
+        }
+        pages.get("/delinger/{link}/tekst") { _, context -> Response in
+            let (link, letters) = try await Self.ownersLink(context, store: store)
+            let ids = letters.map(\.shortID)
+            let text = try await Blocking.run { try household.shareTextBundle(ids) }
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; charset=utf-8"
+            headers[.contentDisposition] = "attachment; filename=\"brev-for-assistent-\(link).txt\""
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+        }
         pages.post("/delinger/{link}/revoke") { _, context -> Response in
             guard let id = context.parameters.get("link", as: Int.self),
                   try await store.write({ library in try library.revokeShareLink(id) }) else { throw WebError.notFound }
             return Self.redirect("/delinger?trukket=\(id)")
         }
+    }
+
+    /// A working link of the owner's (`{link}`) and its letters still in the library; 404 for a
+    /// link that is unknown, revoked or expired, or whose letters are all gone.
+    static func ownersLink(_ context: WebContext, store: AsyncLibrary) async throws -> (Int, [LibraryDocument]) {
+        guard let id = context.parameters.get("link", as: Int.self) else { throw WebError.notFound }
+        let letters = try await store.read { library -> [LibraryDocument]? in
+            guard let link = try library.shareLink(id), link.status() == .active else { return nil }
+            return link.letters.compactMap { letter in
+                guard let document = try? library.document(letter.id), document.trashedAt == nil else { return nil }
+                return document
+            }
+        }
+        guard let letters, !letters.isEmpty else { throw WebError.notFound }
+        return (id, letters)
     }
 
     /// The letters a form or query names (`id`, repeated), each a checked document id, in order,
