@@ -35,8 +35,11 @@ public struct Episode: Sendable, Equatable {
     public var last: CalendarDate { letters.last?.date ?? .fallback }
     /// The senders of its letters, each once, in the order they first wrote.
     public var senders: [String] {
-        var seen: Set<String> = [], result: [String] = []
-        for sender in letters.compactMap(\.sender) where seen.insert(Fuzzy.normalized(sender)).inserted { result.append(sender) }
+        // Each sender as printed is normalised once: an episode of thousands of letters has a few senders.
+        var printed: Set<String> = [], seen: Set<String> = [], result: [String] = []
+        for sender in letters.compactMap(\.sender) where printed.insert(sender).inserted {
+            if seen.insert(Fuzzy.normalized(sender)).inserted { result.append(sender) }
+        }
         return result
     }
 }
@@ -125,17 +128,19 @@ public struct EpisodeRule: Sendable {
         // the last has closed), and the treating episodes each sender has written in.
         var latest: [String: Int] = [:]
         var bySender: [String: [Int]] = [:]
-        // Most letters share a handful of (specialty, sender) pairs: each pair is reasoned about once.
-        var reasons: [String: (area: String?, office: Bool)] = [:]
+        // Most letters share a handful of (specialty, sender) pairs: each pair is reasoned about,
+        // and its sender normalised, once.
+        var reasons: [String: (area: String?, office: Bool, sender: String?)] = [:]
         for letter in letters.sorted(by: { ($0.date, $0.id) < ($1.date, $1.id) }) {
             let key = (letter.specialty ?? "") + "\u{1F}" + (letter.sender ?? "")
-            let reason: (area: String?, office: Bool)
+            let reason: (area: String?, office: Bool, sender: String?)
             if let known = reasons[key] { reason = known } else {
-                reason = reasoned(specialty: letter.specialty, sender: letter.sender)
+                let found = reasoned(specialty: letter.specialty, sender: letter.sender)
+                reason = (found.area, found.office, Self.trimmed(letter.sender).map(Fuzzy.normalized))
                 reasons[key] = reason
             }
             let area = reason.area, areaKey = reason.area ?? "\u{0}"
-            let sender = Self.trimmed(letter.sender).map(Fuzzy.normalized)
+            let sender = reason.sender
             let day = letter.date.dayNumber, since = day - window
             let supportingArea = area.map(Self.supportingAreas.contains) == true
             var chosen: Int?
