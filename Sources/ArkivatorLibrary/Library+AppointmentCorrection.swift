@@ -122,12 +122,19 @@ extension Library {
         }
     }
 
+    /// The longest place, thing to bring or way to change an appointment, in characters (Unicode
+    /// scalars, as the API's schema counts them).
+    public static let appointmentTextLimit = 500
+
     /// The appointment with blank texts taken out, or ``LibraryFailure/badAppointment`` when its
-    /// day or time cannot be used.
+    /// day or time cannot be used or a text is longer than ``appointmentTextLimit``.
     static func checked(_ appointment: Appointment) throws -> Appointment {
+        for value in [appointment.place, appointment.bring, appointment.change] {
+            if let value, value.unicodeScalars.count > appointmentTextLimit { throw LibraryFailure.badAppointment }
+        }
         func text(_ value: String?) -> String? {
             let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-            return trimmed.isEmpty ? nil : String(trimmed.prefix(500))
+            return trimmed.isEmpty ? nil : trimmed
         }
         var cleaned = appointment
         cleaned.date = appointment.date.trimmingCharacters(in: .whitespaces)

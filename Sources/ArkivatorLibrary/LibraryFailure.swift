@@ -61,8 +61,8 @@ public struct LibraryFailure: UserFacingError, Sendable, Equatable {
         en: "Nothing to change: give at least one of --title, --type, --person, --date, --institution, --text-file, --ocr-text.")
 
     static let badAppointment = LibraryFailure(.badAppointment,
-        nb: "Timen trenger en dato som ÅÅÅÅ-MM-DD (for eksempel 2025-06-03), og klokkeslettet, om det er med, som TT:MM (for eksempel 09:45).",
-        en: "The appointment needs a date as YYYY-MM-DD (for example 2025-06-03), and the time, if given, as HH:MM (for example 09:45).")
+        nb: "Timen trenger en dato som ÅÅÅÅ-MM-DD (for eksempel 2025-06-03) og klokkeslettet, om det er med, som TT:MM (for eksempel 09:45). Sted, hva du skal ta med og hvordan timen endres kan ha høyst 500 tegn hver.",
+        en: "The appointment needs a date as YYYY-MM-DD (for example 2025-06-03) and the time, if given, as HH:MM (for example 09:45). The place, what to bring and how to change it can have at most 500 characters each.")
 
     static let noAppointment = LibraryFailure(.noAppointment,
         nb: "Fant ikke timen i dette brevet. Den kan være rettet eller fjernet i en annen fane; last siden på nytt.",

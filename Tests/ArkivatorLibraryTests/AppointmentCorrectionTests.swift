@@ -34,8 +34,11 @@ import Testing
             #expect(try !library.rereadAppointments(of: letter.shortID, found: [Appointment(date: "2026-01-01")]))
             #expect(try library.appointments(ofDocument: letter.shortID).map(\.appointment.date) == ["2025-06-05"])
 
-            // Refused: a day that is not one, a time that is not one, another letter's appointment.
-            for bad in [Appointment(date: "2025-02-30"), Appointment(date: "2025-06-05", time: "25:00"), Appointment(date: "i morgen")] {
+            // Refused: a day that is not one, a time that is not one, a place longer than 500
+            // characters (as the API's schema counts them), another letter's appointment.
+            let long = String(repeating: "\u{1F3E5}", count: 501)
+            for bad in [Appointment(date: "2025-02-30"), Appointment(date: "2025-06-05", time: "25:00"), Appointment(date: "i morgen"),
+                        Appointment(date: "2025-06-05", place: long)] {
                 #expect(throws: LibraryFailure.badAppointment) { try library.saveAppointment(bad, uid: uid, document: letter.shortID) }
             }
             let othersUID = try #require(try library.appointments(ofDocument: other.shortID).first?.uid)
