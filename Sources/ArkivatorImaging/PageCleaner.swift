@@ -24,6 +24,9 @@ public struct CleanupReport: Sendable, Codable, Equatable {
     /// How many coloured marks (stamps, pen signatures, ticks, underlining) were left out of the
     /// copy OCR reads; they stay on the archived image. Nil when there were none.
     public var colouredMarks: Int?
+    /// True when pen strokes (marks many lines tall: handwriting, signatures, ticks) were left
+    /// out of the copy OCR reads; they stay on the archived image. Nil when there were none.
+    public var penStrokes: Bool?
 
     /// The page read twice: cleaned, and as it came (only turned upright and, when far from it,
     /// brought to about 300 DPI: no sheet cropping, flattening, straightening or evening of the
@@ -39,6 +42,9 @@ public struct CleanupReport: Sendable, Codable, Equatable {
         /// less noise tokens) times the square root of its good letters per line.
         public var cleanedScore: Double
         public var asIsScore: Double
+        /// When the two readings scored close, how many words the kept reading took from the
+        /// other, where the other was surer of them; nil when they were not combined.
+        public var wordsFromOther: Int?
 
         public init(kept: String, reason: String, cleanedScore: Double, asIsScore: Double) {
             self.kept = kept
@@ -153,6 +159,8 @@ public struct PageCleaner: Sendable {
         /// Places a mask made at `scale` of the page the way the page was placed.
         let placeMask: (Image, Double) throws(ImagingError) -> Image
         let xHeight: Double
+        /// The x-height in the placed page's pixels.
+        let placedXHeight: Double
         var sheet: Quad?
         if let quad = located {
             let size = quad.meanSize
@@ -160,6 +168,7 @@ public struct PageCleaner: Sendable {
             report.sheet = quad
             sheet = quad
             xHeight = x
+            placedXHeight = x * factor
             placed = try gray.flattened(quad, width: Int((size.width * factor).rounded()),
                                         height: Int((size.height * factor).rounded()))
             // Flattened at the mask's own scale, then enlarged: cheaper than flattening at full size.
@@ -172,6 +181,7 @@ public struct PageCleaner: Sendable {
             let (factor, x) = try measure(gray, inside: corners, pageSize: (Double(gray.width), Double(gray.height)),
                                           recorded: page.recordedDPI, into: &report)
             xHeight = x
+            placedXHeight = x * factor
             placed = try gray.scaled(by: factor)
             placeMask = { (mask: Image, scale: Double) throws(ImagingError) -> Image in try mask.scaled(by: factor / scale) }
         }
@@ -191,9 +201,14 @@ public struct PageCleaner: Sendable {
         }
         let frame = Int(Double(even.width) * frameShare)
         let shown = try even.rotated(degrees: turn).whiteFramed(pixels: frame)
-        let text = try marks.map { (m) throws(ImagingError) -> Image in
-            try shown.whitened(where: placeMask(m.mask, m.scale).rotated(degrees: turn))
-        } ?? shown
+        let colourMask = try marks.map { (m) throws(ImagingError) -> Image in try placeMask(m.mask, m.scale).rotated(degrees: turn) }
+        var text = try colourMask.map { (mask) throws(ImagingError) -> Image in try shown.whitened(where: mask) } ?? shown
+        // 4. Pen strokes in gray or black ink are left out of the copy OCR reads too. A coloured
+        // mark's strokes (a stamp over print) are not: the print under them stays.
+        if let strokes = try shown.binarized().penStrokeMask(xHeight: placedXHeight, apartFrom: colourMask) {
+            text = try text.whitened(where: strokes)
+            report.penStrokes = true
+        }
         for image in [shown, text] { image.setResolution(Int(targetDPI.rounded())) }
         return CleanedPage(gray: shown, text: text, report: report)
     }

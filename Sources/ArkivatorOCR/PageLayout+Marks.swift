@@ -28,4 +28,83 @@ extension PageLayout {
         }
         return 0
     }
+
+    /// A token read with less confidence than this may be a mark where it stands apart before a
+    /// typed line; typed words, even faint ones, read with more.
+    static let leadingMarkConfidence = 0.5
+
+    /// How many tokens that begin a typed line are marks: each read with confidence under
+    /// ``leadingMarkConfidence``, of at most three letters or digits, and set apart from the
+    /// line's text, by a gap wider than twice the line's height and three times its usual word
+    /// spacing ("fr      Det jødiske Spørgsmaal"), or by standing wholly left of `margin`, where
+    /// the page's typed lines begin ("oÖ den 31. f.M."). A pencilled tick or letter in the left
+    /// margin is read into the line beside it this way. At least two words of text stay.
+    static func leadingMarks(_ line: [Word], margin: Int?) -> Int {
+        guard line.count >= 3 else { return 0 }
+        let heights = line.map { $0.box[3] }.sorted()
+        let height = heights[heights.count / 2]
+        let gaps = zip(line, line.dropFirst()).map { $1.box[0] - ($0.box[0] + $0.box[2]) }.sorted()
+        let spacing = max(1, gaps[gaps.count / 2])
+        var count = 0
+        while count < line.count - 2 {
+            let word = line[count], next = line[count + 1]
+            let signs = word.text.filter { $0.isLetter || $0.isNumber }.count
+            guard word.confidence < leadingMarkConfidence, signs <= 3 else { break }
+            let gap = next.box[0] - (word.box[0] + word.box[2])
+            let apart = gap > 2 * height && gap > 3 * spacing
+            let inMargin = margin.map { word.box[0] + word.box[2] < $0 - height / 2 } ?? false
+            guard apart || inMargin else { break }
+            count += 1
+        }
+        return count
+    }
+
+    /// Where the page's typed lines begin: the left edge that most lines of three words or more
+    /// start at (within half a line's height), nil when no edge is shared by three lines or more.
+    static func typedMargin(_ lines: [[Word]]) -> Int? {
+        let starts = lines.filter { $0.count >= 3 }.compactMap { line -> (x: Int, height: Int)? in
+            // The line's text begins at its first word read with confidence.
+            guard let first = line.first(where: { $0.confidence >= leadingMarkConfidence }) else { return nil }
+            return (first.box[0], first.box[3])
+        }
+        guard starts.count >= 3 else { return nil }
+        let heights = starts.map(\.height).sorted()
+        let tolerance = max(1, heights[heights.count / 2] / 2)
+        var best: (x: Int, count: Int)?
+        for start in starts {
+            let near = starts.filter { abs($0.x - start.x) <= tolerance }
+            let edge = near.map(\.x).min() ?? start.x
+            if near.count > (best?.count ?? 0) { best = (edge, near.count) }
+        }
+        return best.flatMap { $0.count >= 3 ? $0.x : nil }
+    }
+
+    /// The stretches inside a line that are marks: tokens read with confidence under
+    /// ``leadingMarkConfidence``, of at most three letters or digits each, standing alone in a
+    /// wide space between two parts of the line (wider than twice the line's height and three
+    /// times its usual word spacing on both sides): handwriting between a margin note and a
+    /// reference ("4 Bilag.   sr GO –   Ges. No. 200").
+    static func innerMarks(_ line: [Word]) -> [Range<Int>] {
+        guard line.count >= 3 else { return [] }
+        let heights = line.map { $0.box[3] }.sorted()
+        let height = heights[heights.count / 2]
+        let gaps = zip(line, line.dropFirst()).map { $1.box[0] - ($0.box[0] + $0.box[2]) }
+        let sorted = gaps.sorted()
+        let spacing = max(1, sorted[sorted.count / 2])
+        func wide(_ gap: Int) -> Bool { gap > 2 * height && gap > 3 * spacing }
+        func doubtful(_ word: Word) -> Bool {
+            word.confidence < leadingMarkConfidence && word.text.filter { $0.isLetter || $0.isNumber }.count <= 3
+        }
+        var runs: [Range<Int>] = []
+        var index = 1
+        while index < line.count - 1 {
+            // A run starts after a wide gap (gaps[i - 1] lies between word i - 1 and word i).
+            guard wide(gaps[index - 1]), doubtful(line[index]) else { index += 1; continue }
+            var end = index + 1
+            while end < line.count - 1, !wide(gaps[end - 1]), doubtful(line[end]) { end += 1 }
+            if end < line.count, wide(gaps[end - 1]) { runs.append(index..<end) }
+            index = end
+        }
+        return runs
+    }
 }

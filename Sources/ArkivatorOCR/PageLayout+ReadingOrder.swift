@@ -266,3 +266,65 @@ extension PageLayout {
         return result
     }
 }
+
+/// Side headings: a heading typed in the left margin, beside the text it heads.
+extension PageLayout {
+    /// Blocks of one or two lines that stand in the left margin beside a block of many lines
+    /// (a heading typed beside its paragraph, "Næringsforbud.   Hidtil har …") are read where
+    /// they stand: the tall block is cut before its first line that reaches below the heading's upper half, and the
+    /// heading is read between the two parts, instead of before or after the whole block.
+    func placingSideHeadings(_ blocks: [Block]) -> [Block] {
+        var result = blocks
+        func lines(_ block: Block) -> [(paragraph: Int, words: [Word])] {
+            block.paragraphs.enumerated().flatMap { index, lines in lines.filter { !$0.isEmpty }.map { (index, $0) } }
+        }
+        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
+        func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
+        func block(_ part: ArraySlice<(paragraph: Int, words: [Word])>) -> Block? {
+            guard let first = part.first else { return nil }
+            let words = part.flatMap(\.words)
+            let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
+            let upper = top(first.words), lower = part.map { bottom($0.words) }.max() ?? upper
+            var made = Block(box: [left, upper, right - left, lower - upper])
+            made.paragraphs = []
+            var last: Int?
+            for line in part {
+                if line.paragraph != last { made.paragraphs.append([]) }
+                made.paragraphs[made.paragraphs.count - 1].append(line.words)
+                last = line.paragraph
+            }
+            return made
+        }
+        var index = 0
+        while index < result.count {
+            let heading = result[index]
+            let headingLines = lines(heading)
+            guard (1...2).contains(headingLines.count) else { index += 1; continue }
+            let lineHeight = headingLines.map { bottom($0.words) - top($0.words) }.max() ?? 0
+            // The tall block beside it: many lines of running text (two fifths of the page wide), starting at least a line above the heading and
+            // ending at least a line below it, the heading left of its text (a box may reach a little into it).
+            guard let tallIndex = result.indices.first(where: { other in
+                guard other != index else { return false }
+                let tall = result[other]
+                return lines(tall).count >= 6 && tall.right - tall.left >= pageWidth * 2 / 5
+                    && heading.left < tall.left && heading.right <= tall.left + lineHeight
+                    && tall.top < heading.top - lineHeight && tall.bottom > heading.bottom + lineHeight
+            }) else { index += 1; continue }
+            let tallLines = lines(result[tallIndex])
+            guard let cut = tallLines.firstIndex(where: { bottom($0.words) > heading.top + lineHeight / 2 }), cut > 0,
+                  let above = block(tallLines[..<cut]) else { index += 1; continue }
+            let below = block(tallLines[cut...])
+            var replacement = [above, heading]
+            if let below { replacement.append(below) }
+            // The heading leaves its own place and is read inside the tall block.
+            var rest = result
+            rest.remove(at: index)
+            let target = tallIndex > index ? tallIndex - 1 : tallIndex
+            rest.replaceSubrange(target...target, with: replacement)
+            result = rest
+            // Look again from the start: the tall block's lower part may have another heading beside it.
+            index = 0
+        }
+        return result
+    }
+}

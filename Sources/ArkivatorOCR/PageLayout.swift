@@ -134,7 +134,8 @@ struct PageLayout {
     }
 
     /// The page as text: blocks in reading order (see ``orderedBlocks()``), cut into columns,
-    /// scribbles and marks (``isMarkLine(_:)``, ``trailingMarks(_:)``) left out.
+    /// scribbles and marks (``isMarkLine(_:)``, ``leadingMarks(_:margin:)``, ``innerMarks(_:)``,
+    /// ``trailingMarks(_:)``) left out; a heading in the margin read where it stands (``placingSideHeadings(_:)``).
     func page() -> OCRPage {
         var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
         var dropped = 0
@@ -142,7 +143,9 @@ struct PageLayout {
         func keep(_ words: ArraySlice<Word>) {
             marks += words.map { RecognizedWord(text: $0.text, confidence: $0.confidence, start: 0, length: 0, box: $0.box) }
         }
-        for block in splittingColumns(orderedBlocks()) {
+        let ordered = splittingColumns(placingSideHeadings(orderedBlocks()))
+        let margin = Self.typedMargin(ordered.flatMap { $0.paragraphs.joined() })
+        for block in ordered {
             var first = true
             for paragraph in block.paragraphs {
                 var firstLine = true
@@ -156,6 +159,17 @@ struct PageLayout {
                         markLines += 1
                         dropped += 1
                         continue
+                    }
+                    let leading = Self.leadingMarks(line, margin: margin)
+                    if leading > 0 {
+                        keep(line.prefix(leading))
+                        line.removeFirst(leading)
+                        dropped += 1
+                    }
+                    for run in Self.innerMarks(line).reversed() {
+                        keep(line[run])
+                        line.removeSubrange(run)
+                        dropped += 1
                     }
                     let trailing = Self.trailingMarks(line)
                     if trailing > 0 {

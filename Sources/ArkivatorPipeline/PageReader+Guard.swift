@@ -12,6 +12,17 @@ extension PageReader {
     /// page, which is the better image to archive, wins.
     static let guardMargin = 1.02
 
+    /// Two readings whose scores are this close (the lower at least this share of the higher)
+    /// read the page about as well, each with its own misread words: the kept one takes the
+    /// words the other is surer of (``OCRPage/combined(with:)``). Where one reading is clearly
+    /// better, the other's words are more often wrong than right, and are not asked.
+    static let closeShare = 0.9
+
+    static func closeReadings(_ a: Double, _ b: Double) -> Bool {
+        let high = max(a, b)
+        return high > 0 && min(a, b) / high >= closeShare
+    }
+
     /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound.
     static func guardReason(_ report: CleanupReport, _ page: OCRPage) -> String? {
         // A page without text whose letters could not even be measured (a blank sheet, a table

@@ -143,12 +143,18 @@ final class PageReader: @unchecked Sendable {
             let second = try engine.recognize(asIs.text)
             let cleanedScore = Self.guardScore(ocr), asIsScore = Self.guardScore(second)
             let keepAsIs = asIsScore > Self.guardMargin * cleanedScore
-            let check = CleanupReport.GuardCheck(kept: keepAsIs ? "asIs" : "cleaned", reason: reason,
+            var check = CleanupReport.GuardCheck(kept: keepAsIs ? "asIs" : "cleaned", reason: reason,
                                                  cleanedScore: cleanedScore.rounded(), asIsScore: asIsScore.rounded())
+            var kept = keepAsIs ? second : ocr
+            if Self.closeReadings(cleanedScore, asIsScore) {
+                let combined = kept.combined(with: keepAsIs ? ocr : second)
+                kept = combined.page
+                check.wordsFromOther = combined.taken
+            }
             if keepAsIs {
                 cleaned = asIs
-                ocr = second
             }
+            ocr = kept
             cleaned.report.guardCheck = check
         }
         let done = Date()

@@ -48,4 +48,40 @@ import Testing
         #expect(!PageLayout.isMarkLine(line([("2", 1200)])))
         #expect(!PageLayout.isMarkLine(line([("1", 100), ("2", 200), ("|", 300)])))
     }
+
+    /// Words read with `confidence` at the given (text, x) places.
+    private func line(_ items: [(String, Int, Double)]) -> [PageLayout.Word] {
+        items.map { PageLayout.Word(text: $0.0, confidence: $0.2, box: [$0.1, 900, 20 * $0.0.count, 40]) }
+    }
+
+    @Test func doubtfulMarksBeforeALineAreLeftOut() {
+        // Set apart by a wide gap ("fr      Det jødiske Spørgsmaal").
+        #expect(PageLayout.leadingMarks(line([("fr", 960, 0), ("Det", 1355, 0.96), ("jødiske", 1440, 0.93), ("Spørgsmaal", 1600, 0.91)]),
+                                        margin: 230) == 1)
+        // Close to the text, but left of where the page's lines begin ("oÖ den 31. f.M.").
+        #expect(PageLayout.leadingMarks(line([("oÖ", 112, 0), ("den", 231, 0.96), ("31.", 320, 0.89), ("f.M.", 400, 0.81)]),
+                                        margin: 230) == 1)
+        // A list number read well stays, and so does a faint word at the margin.
+        #expect(PageLayout.leadingMarks(line([("2.", 112, 0.9), ("den", 231, 0.96), ("31.", 320, 0.89), ("f.M.", 400, 0.81)]),
+                                        margin: 230) == 0)
+        #expect(PageLayout.leadingMarks(line([("Det", 231, 0.4), ("var", 320, 0.96), ("der", 420, 0.89), ("ikke", 520, 0.81)]),
+                                        margin: 230) == 0)
+        // Without a margin only a wide gap tells.
+        #expect(PageLayout.leadingMarks(line([("oÖ", 112, 0), ("den", 231, 0.96), ("31.", 320, 0.89)]), margin: nil) == 0)
+    }
+
+    @Test func theTypedMarginIsWhereMostLinesBegin() {
+        let lines = [230, 233, 228, 470, 231].map { x in line([("Dette", x, 0.9), ("er", x + 120, 0.9), ("tekst", x + 180, 0.9)]) }
+        #expect(PageLayout.typedMargin(lines) == 228)
+        #expect(PageLayout.typedMargin(Array(lines.prefix(2))) == nil)
+    }
+
+    @Test func doubtfulMarksBetweenTwoPartsOfALineAreLeftOut() {
+        let words = line([("4", 350, 0.96), ("Bilag.", 409, 0.96), ("sr", 706, 0.2), ("GO", 919, 0.41), ("–", 1195, 0),
+                          ("Ges.:", 1360, 0.48), ("No:", 1480, 0.45), ("200", 1560, 0.95), ("af", 1640, 0.9), ("7.6.43.", 1700, 0.9)])
+        #expect(PageLayout.innerMarks(words).flatMap { Array($0) } == [2, 3, 4])
+        // A word read well in the space is text (a date in the right column).
+        let kept = line([("Kari", 100, 0.9), ("Hansen", 200, 0.9), ("Oslo", 800, 0.9), ("12.3.2024", 1500, 0.9)])
+        #expect(PageLayout.innerMarks(kept).isEmpty)
+    }
 }

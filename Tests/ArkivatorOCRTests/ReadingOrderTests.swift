@@ -116,4 +116,21 @@ import Testing
         #expect(page.text == "Vi har mottatt søknaden din\nMed vennlig hilsen")
         #expect(page.droppedLines == 1)
     }
+
+    /// A heading typed in the left margin beside its paragraph is read where it stands: between
+    /// the lines above it and the line beside it, not before the whole paragraph.
+    @Test func aSideHeadingIsReadWhereItStands() {
+        let body = (0..<8).map { index in
+            line(1000 + 100 * index, [("linje\(index)", 900), ("med", 1060), ("tekst", 1160), ("over", 1300), ("siden", 1420),
+                                        ("og", 1560), ("mer", 1640), ("tekst", 1740), ("her", 1880)])
+        }
+        let page = layout(blocks: [
+            [line(1300, [("Næringsforbud.", 260)])],
+            body,
+        ]).page()
+        let lines = page.text.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines.firstIndex(of: "Næringsforbud.") == 3)
+        #expect(lines.first == "linje0 med tekst over siden og mer tekst her")
+        #expect(lines.count == 9)
+    }
 }

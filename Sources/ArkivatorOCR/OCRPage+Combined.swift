@@ -1,0 +1,105 @@
+/// Two readings of one page, combined word by word.
+extension OCRPage {
+    /// The longest stretch of words, on either side, that one combination step replaces: a word
+    /// misread here and there, not a line read differently.
+    static let combinedStretch = 3
+
+    /// How much surer, in mean confidence, the other reading must be of a stretch of words to
+    /// replace this reading's.
+    static let combinedMargin = 0.1
+
+    /// This reading with its doubtful words put right from `other`, a second reading of the same
+    /// page (the page as it came beside the cleaned page): the two are aligned word by word, and
+    /// where they differ over a short stretch between words both read alike (at most
+    /// ``combinedStretch`` words on either side), the stretch the other reading is surer of (by
+    /// ``combinedMargin``) is taken. Each reading keeps some letters the other loses (a "d" read
+    /// as "å" on one, a stroke through a word on the other), and a misread word reads with less
+    /// confidence than the same word read right.
+    ///
+    /// The text keeps this reading's order and layout, and words taken from the other reading take
+    /// the place of this reading's words on the page (their boxes, shared out by length), so marks
+    /// and redaction boxes stay in this reading's image. Returns the page and how many words were
+    /// taken.
+    public func combined(with other: OCRPage) -> (page: OCRPage, taken: Int) {
+        guard !noText, !other.noText else { return (self, 0) }
+        let ours = words.map(\.text), theirs = other.words.map(\.text)
+        let difference = theirs.difference(from: ours)
+        var removed = Set<Int>(), inserted = Set<Int>()
+        for change in difference {
+            switch change {
+            case .remove(let offset, _, _): removed.insert(offset)
+            case .insert(let offset, _, _): inserted.insert(offset)
+            }
+        }
+        // Words both readings share, in order: the anchors between which the readings differ.
+        let keptOurs = ours.indices.filter { !removed.contains($0) }
+        let keptTheirs = theirs.indices.filter { !inserted.contains($0) }
+        guard keptOurs.count == keptTheirs.count else { return (self, 0) }
+        var replacements: [(ours: Range<Int>, theirs: Range<Int>)] = []
+        var previous = (ours: -1, theirs: -1)
+        for (a, b) in zip(keptOurs + [ours.count], keptTheirs + [theirs.count]) {
+            let stretch = (ours: (previous.ours + 1)..<a, theirs: (previous.theirs + 1)..<b)
+            if !stretch.ours.isEmpty, !stretch.theirs.isEmpty,
+               stretch.ours.count <= Self.combinedStretch, stretch.theirs.count <= Self.combinedStretch,
+               Self.confidence(other.words[stretch.theirs]) > Self.confidence(words[stretch.ours]) + Self.combinedMargin {
+                replacements.append(stretch)
+            }
+            previous = (a, b)
+        }
+        guard !replacements.isEmpty else { return (self, 0) }
+        var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
+        var next = 0
+        var taken = 0
+        func append(_ word: RecognizedWord, box: [Int], breakBefore: LayoutBreak) {
+            items.append((word.text, word.confidence, box, breakBefore))
+        }
+        for replacement in replacements {
+            for index in next..<replacement.ours.lowerBound { append(words[index], box: words[index].box, breakBefore: breakBefore(index)) }
+            let boxes = Self.shared(words[replacement.ours].map(\.box), among: other.words[replacement.theirs].map(\.length))
+            for (offset, word) in other.words[replacement.theirs].enumerated() {
+                append(word, box: boxes[offset], breakBefore: offset == 0 ? breakBefore(replacement.ours.lowerBound) : .none)
+            }
+            taken += replacement.theirs.count
+            next = replacement.ours.upperBound
+        }
+        for index in next..<words.count { append(words[index], box: words[index].box, breakBefore: breakBefore(index)) }
+        var page = OCRPage.assemble(items, typography: false)
+        guard !page.noText else { return (self, 0) }
+        page.droppedLines = droppedLines
+        page.droppedMarks = droppedMarks
+        page.droppedMarkLines = droppedMarkLines
+        return (page, taken)
+    }
+
+    /// What stands before word `index` in the text: a paragraph break, a line break or a space.
+    private func breakBefore(_ index: Int) -> LayoutBreak {
+        guard index > 0 else { return .paragraph }
+        let scalars = text.unicodeScalars
+        let end = words[index].start, start = words[index - 1].start + words[index - 1].length
+        guard start <= end, end <= scalars.count else { return .none }
+        let between = scalars[scalars.index(scalars.startIndex, offsetBy: start)..<scalars.index(scalars.startIndex, offsetBy: end)]
+        let newlines = between.filter { $0 == "\n" }.count
+        return newlines >= 2 ? .paragraph : newlines == 1 ? .line : .none
+    }
+
+    /// The words' confidence, weighted by their length.
+    private static func confidence(_ words: ArraySlice<RecognizedWord>) -> Double {
+        let length = words.reduce(0) { $0 + $1.length }
+        return words.reduce(0) { $0 + $1.confidence * Double($1.length) } / Double(max(1, length))
+    }
+
+    /// `boxes` for words of the given lengths: one to one when they are as many, otherwise the
+    /// box around them all cut across, each word a share of its width by its length.
+    static func shared(_ boxes: [[Int]], among lengths: [Int]) -> [[Int]] {
+        if boxes.count == lengths.count { return boxes }
+        let left = boxes.map { $0[0] }.min() ?? 0, top = boxes.map { $0[1] }.min() ?? 0
+        let right = boxes.map { $0[0] + $0[2] }.max() ?? left, bottom = boxes.map { $0[1] + $0[3] }.max() ?? top
+        let total = max(1, lengths.reduce(0, +))
+        var x = Double(left)
+        return lengths.map { length in
+            let width = Double(right - left) * Double(length) / Double(total)
+            defer { x += width }
+            return [Int(x.rounded()), top, max(1, Int(width.rounded())), bottom - top]
+        }
+    }
+}
