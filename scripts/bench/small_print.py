@@ -11,8 +11,9 @@ photo is read by plain `tesseract PHOTO - -l nor` (OMP_THREAD_LIMIT=1) and by `a
 --no-archive` (a library of its own under OUT), and scored against its truth:
 
   word recall         share of the truth's words found in the reading, counted as multisets (a word
-                      twice in the truth must be read twice); words are the white-space separated
-                      tokens less the punctuation around them, case kept
+                      twice in the truth must be read twice); words are the tokens between white space
+                      and dashes (a range "11,7 - 15,3" read as "11,7-15,3" loses no word), less the
+                      punctuation around them, case kept
   character accuracy  1 - Levenshtein(reading, truth) / len(truth), all white space runs made one space
 
 It prints both per photo, pooled per resolution band and over all photos, plain tesseract beside
@@ -36,11 +37,12 @@ from page_accuracy import levenshtein, normalise  # noqa: E402
 REPO = Path(__file__).resolve().parents[2]
 WORSE_BY = 0.01
 EDGE = re.compile(r"^[\W_]+|[\W_]+$")
+SPLIT = re.compile(r"[\s\-\u2010-\u2015]+")
 
 
 def words(text):
     out = []
-    for token in (text or "").split():
+    for token in SPLIT.split(text or ""):
         w = EDGE.sub("", token)
         if w:
             out.append(w)
@@ -74,6 +76,7 @@ def run_arkivator(exe, folder, jobs, out):
     r = subprocess.run(cmd, capture_output=True, env=env)
     if r.returncode > 1:
         sys.exit(f"arkivator failed ({r.returncode}): {r.stderr.decode('utf-8', 'replace')[-500:]}")
+    (out / "pred-arkivator.jsonl").write_bytes(r.stdout)
     texts = {}
     for line in r.stdout.decode("utf-8", "replace").splitlines():
         try:
@@ -123,6 +126,9 @@ def main(argv=None):
     a.out.mkdir(parents=True, exist_ok=True)
     images = [a.set / "images" / f"{e['name']}.jpg" for e in entries]
     tess = run_tesseract(images, a.jobs)
+    with open(a.out / "pred-tesseract.jsonl", "w", encoding="utf-8") as fh:
+        for name, text in tess.items():
+            fh.write(json.dumps({"source": name, "text": text}, ensure_ascii=False) + "\n")
     ark = run_arkivator(a.arkivator.resolve(), (a.set / "images").resolve(), a.jobs, a.out)
     rows = []
     for e, img in zip(entries, images):
