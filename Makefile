@@ -143,12 +143,19 @@ SECOND_SEED ?= 2
 SECOND_N    ?= 56
 SECOND_BANK ?= .bench/second-bank-$(SECOND_SEED)
 GEN_VENV    := .bench/gen-venv
+# Phone photos of small print (7-9 pt) at 110-150 px/inch, drawn by the project's own script.
+SMALLPRINT ?= .bench/smallprint
 $(REALWORLD)/manifest.json: scripts/fixtures/make_realworld.py scripts/fixtures/make_fixtures.py
 	$(call apt-install,Installerer for testsidene,$(FIXTURE_APT_PACKAGES))
 	rm -rf $(REALWORLD)
 	/usr/bin/python3 scripts/fixtures/make_realworld.py --out $(REALWORLD) --jobs 2
 
-bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json
+$(SMALLPRINT)/manifest.json: scripts/fixtures/make_smallprint.py scripts/fixtures/make_realworld.py scripts/fixtures/make_fixtures.py
+	$(call apt-install,Installerer for testsidene,$(FIXTURE_APT_PACKAGES))
+	rm -rf $(SMALLPRINT)
+	/usr/bin/python3 scripts/fixtures/make_smallprint.py --out $(SMALLPRINT) --jobs 2
+
+bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json $(SMALLPRINT)/manifest.json
 	$(call apt-install,Installerer for målingene,time libheif-examples webp libjpeg-turbo-progs)
 	python3 scripts/bench/bench.py --arkivator $(BIN_RELEASE) --realworld $(REALWORLD) $(BENCH_ARGS)
 	@echo
@@ -158,6 +165,9 @@ bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json
 	@# 97 % or more, no page more than 1 point worse).
 	@if [ -f ../shared/realscans/score_real.py ]; then python3 ../shared/realscans/score_real.py --arkivator $(BIN_RELEASE); \
 	  else echo "(../shared/realscans is not here: the real typewritten letters are left out)"; fi
+	@echo
+	@# Small print in phone photos at 110-150 px/inch: word recall and character accuracy beside plain tesseract's.
+	python3 scripts/bench/small_print.py --arkivator $(BIN_RELEASE) --set $(SMALLPRINT)
 	@echo
 	python3 scripts/bench/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 	@echo
@@ -212,6 +222,7 @@ fixtures:
 	$(call apt-install,Installerer for eksemplene,$(FIXTURE_APT_PACKAGES))
 	/usr/bin/python3 scripts/fixtures/make_fixtures.py
 	/usr/bin/python3 scripts/fixtures/make_realworld.py --test-fixtures Tests/Fixtures/realworld
+	/usr/bin/python3 scripts/fixtures/make_smallprint.py --test-fixture Tests/Fixtures/smallprint
 
 clean:
 	rm -rf .build .demo .bench

@@ -26,6 +26,14 @@ extension Library {
         return (entries, rows.count > limit)
     }
 
+    /// A number drawn anew whenever a letter is added or deleted, or a column its timeline reads
+    /// changes (member, date, type, specialty, sender, the trash), by this process or any other:
+    /// triggers on `documents` draw it (see ``Migrations``). The same stamp means the same letters
+    /// to gather, so a member's episodes can be kept by it; nil when the database keeps none.
+    public func lettersStamp() throws -> Int? {
+        try withReader { try $0.firstRow("SELECT stamp FROM letters_changed WHERE id = 1")?[0].int }
+    }
+
     static func timelineQuery(member: String, limit: Int) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
         ("""
             SELECT d.id, d.document_date, d.doc_type, d.specialty, d.institution FROM documents d

@@ -359,6 +359,27 @@ public enum Migrations {
                 ON documents(family_member, document_date, id, doc_type, specialty, institution, trashed_at)
                 WHERE trashed_at IS NULL AND family_member IS NOT NULL;
             """),
+        Migration(version: 18, name: "a stamp of the letters' changes", sql: """
+            -- One row whose `stamp` is a new random number every time a letter is added or deleted, or
+            -- a column the timeline reads changes, in any process (see `Library.lettersStamp()`): what
+            -- the web app keeps a member's episodes by. Random rather than counted, so a database put
+            -- back from a backup never shows a stamp already seen with other letters.
+            CREATE TABLE letters_changed (
+                id      INTEGER PRIMARY KEY CHECK (id = 1),
+                stamp   INTEGER NOT NULL
+            );
+            INSERT INTO letters_changed (id, stamp) VALUES (1, random());
+            CREATE TRIGGER letters_changed_insert AFTER INSERT ON documents BEGIN
+                UPDATE letters_changed SET stamp = random();
+            END;
+            CREATE TRIGGER letters_changed_delete AFTER DELETE ON documents BEGIN
+                UPDATE letters_changed SET stamp = random();
+            END;
+            CREATE TRIGGER letters_changed_update
+                AFTER UPDATE OF id, family_member, document_date, doc_type, specialty, institution, trashed_at ON documents BEGIN
+                UPDATE letters_changed SET stamp = random();
+            END;
+            """),
     ]
 }
 

@@ -85,6 +85,8 @@ public struct WebServer: Sendable {
     /// Counts calendar feed addresses that open nothing, client by client.
     let feedThrottle = FeedThrottle()
     let explanationJobs: ExplanationJobs
+    /// The episodes of the timelines opened last, kept while the letters stay the same.
+    let timelines = TimelineCache()
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household

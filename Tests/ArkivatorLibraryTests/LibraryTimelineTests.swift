@@ -95,4 +95,43 @@ import Testing
                     "named for the member it is filed under now, in the calendar too")
         }
     }
+
+    /// The stamp a member's episodes are kept by: drawn anew by any change to what the timeline
+    /// reads, from this connection or another one on the same file, and by nothing else.
+    @Test func theLettersStampChangesWithWhatTheTimelineReads() throws {
+        try withLibrary { library, _ throws in
+            var stamp = try #require(try library.lettersStamp())
+            func changed() throws -> Bool {
+                let now = try #require(try library.lettersStamp())
+                defer { stamp = now }
+                return now != stamp
+            }
+            try library.record([Letters.innkalling, Letters.resept])
+            #expect(try changed(), "letters added")
+            #expect(try !changed(), "nothing changed")
+
+            // Another connection to the file, as another process (`ingest`, `edit`) writes it.
+            let raw = try Database(url: library.databaseURL)
+            try raw.execute("UPDATE documents SET thumbnail = NULL, ocr_confidence = 0.5")
+            #expect(try !changed(), "columns the timeline does not read")
+            try raw.execute("UPDATE documents SET trashed_at = '2024-05-01T00:00:00Z' WHERE sha256 = ?", [Letters.resept.sha256])
+            #expect(try changed(), "the trash, set elsewhere")
+            try raw.execute("UPDATE documents SET trashed_at = NULL")
+            #expect(try changed())
+            let other = try Library.open(library.location)
+            _ = try other.edit(Letters.innkalling.shortID, DocumentChanges(date: CalendarDate(iso: "2024-03-16")), programVersion: "test")
+            #expect(try changed(), "a date corrected elsewhere")
+            _ = try other.edit(Letters.resept.shortID, DocumentChanges(person: "Ola"), programVersion: "test")
+            #expect(try changed(), "moved to another member elsewhere")
+
+            _ = try library.edit(Letters.innkalling.shortID, DocumentChanges(specialty: "Ortopedi"), programVersion: "test")
+            #expect(try changed(), "edited")
+            _ = try library.delete(Letters.innkalling.shortID)
+            #expect(try changed(), "to the trash")
+            _ = try library.restore(Letters.innkalling.shortID)
+            #expect(try changed(), "back from the trash")
+            _ = try library.delete(Letters.resept.shortID, purge: true)
+            #expect(try changed(), "deleted for good")
+        }
+    }
 }

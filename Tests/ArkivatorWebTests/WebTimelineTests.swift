@@ -93,7 +93,7 @@ import Testing
                 // Every value the template reads is answered by name.
                 let entries = try fixture.library.timelineEntries(member: "Kari Nordmann", limit: 10).entries
                 let asked = TimelineView.Request(WebForm("fag=Kardiologi&antall=1"), memberID: kari.id, step: 20)
-                let plan = TimelineView.Plan(entries, request: asked)
+                let plan = TimelineView.Plan(TimelineView.Gathered(entries, capped: true), request: asked)
                 let found = TimelineView.Found(member: "Kari Nordmann", plan: plan, summaries: try fixture.library.summaries(rows: plan.shownRows),
                                                appointments: try fixture.library.appointments(), capped: true)
                 let view = TimelineView(found, request: asked, words: Words(try Templates.load(), language: .norwegian))

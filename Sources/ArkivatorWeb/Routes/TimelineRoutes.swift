@@ -15,20 +15,20 @@ extension WebServer {
     /// gathered into episodes (``EpisodeRule``), newest first, with a filter by area and a view
     /// for printing (`?utskrift=1`).
     func addTimelineRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates
+        let store = self.store, templates = self.templates, timelines = self.timelines
         pages.get("/family/{member}/timeline") { request, context -> Response in
             let id = try Self.memberID(context)
             let query = WebForm(request.uri.query ?? "")
             let today = CalendarDate.today() ?? .fallback
             let asked = TimelineView.Request(query, memberID: id, step: Self.timelineStep)
-            // Read, gathered into episodes and the shown letters read, on the library's threads.
+            // Gathered into episodes (or kept from before), and the shown letters read, on the library's threads.
             let found = try await store.read { library -> TimelineView.Found? in
                 guard let member = try library.familyMembers().first(where: { $0.id == id }) else { return nil }
-                let read = try library.timelineEntries(member: member.name, limit: Self.timelineLetters)
-                let plan = TimelineView.Plan(read.entries, request: asked)
+                let gathered = try timelines.gathered(member: member.name, limit: Self.timelineLetters, in: library)
+                let plan = TimelineView.Plan(gathered, request: asked)
                 return TimelineView.Found(member: member.name, plan: plan, summaries: try library.summaries(rows: plan.shownRows),
                                           appointments: try library.upcomingAppointments(member: member.name, from: today),
-                                          capped: read.more)
+                                          capped: gathered.capped)
             }
             guard let found else { throw WebError.notFound }
             let words = Words(templates, context)

@@ -38,7 +38,35 @@ struct TimelineView {
         }
     }
 
-    /// The member's letters gathered into episodes, the areas they fall in, and the episodes shown.
+    /// A member's letters gathered into episodes (``EpisodeRule``), newest first, and the areas
+    /// they fall in: what every request for the timeline starts from, the same for every filter
+    /// and every user (``TimelineCache`` keeps it).
+    struct Gathered: Sendable {
+        let episodes: [Episode]
+        /// Each area with its letters, most letters first.
+        let areas: [(key: String, area: String?, letters: Int)]
+        let letters: Int
+        /// True when the member has more letters than were gathered.
+        let capped: Bool
+
+        init(_ entries: [TimelineEntry], capped: Bool, rule: EpisodeRule = .standard) {
+            let letters = entries.map {
+                EpisodeLetter(id: $0.row, date: CalendarDate(iso: $0.documentDate) ?? .fallback,
+                              type: DocumentType(rawValue: $0.docType) ?? .annet, specialty: $0.specialty, sender: $0.institution)
+            }
+            episodes = rule.episodes(letters)
+            var counts: [String: (area: String?, letters: Int)] = [:]
+            for episode in episodes {
+                counts[episode.area ?? Plan.noArea, default: (episode.area, 0)].letters += episode.letters.count
+            }
+            areas = counts.map { (key: $0.key, area: $0.value.area, letters: $0.value.letters) }
+                .sorted { $0.letters != $1.letters ? $0.letters > $1.letters : $0.key < $1.key }
+            self.letters = letters.count
+            self.capped = capped
+        }
+    }
+
+    /// What one request shows of the gathered episodes: those the filter keeps, as many as asked.
     struct Plan: Sendable {
         /// The filter's value for letters in no area.
         static let noArea = "uten"
@@ -52,21 +80,11 @@ struct TimelineView {
         let shown: [Episode]
         let matching: Int
 
-        init(_ entries: [TimelineEntry], request: Request, rule: EpisodeRule = .standard) {
-            let letters = entries.map {
-                EpisodeLetter(id: $0.row, date: CalendarDate(iso: $0.documentDate) ?? .fallback,
-                              type: DocumentType(rawValue: $0.docType) ?? .annet, specialty: $0.specialty, sender: $0.institution)
-            }
-            let episodes = rule.episodes(letters)
-            var counts: [String: (area: String?, letters: Int)] = [:]
-            for episode in episodes {
-                counts[episode.area ?? Self.noArea, default: (episode.area, 0)].letters += episode.letters.count
-            }
-            areas = counts.map { (key: $0.key, area: $0.value.area, letters: $0.value.letters) }
-                .sorted { $0.letters != $1.letters ? $0.letters > $1.letters : $0.key < $1.key }
-            self.letters = letters.count
-            self.episodes = episodes.count
-            let kept = request.area.map { asked in episodes.filter { ($0.area ?? Self.noArea) == asked } } ?? episodes
+        init(_ gathered: Gathered, request: Request) {
+            areas = gathered.areas
+            letters = gathered.letters
+            episodes = gathered.episodes.count
+            let kept = request.area.map { asked in gathered.episodes.filter { ($0.area ?? Self.noArea) == asked } } ?? gathered.episodes
             matching = kept.count
             shown = Array(kept.prefix(request.shown))
         }
