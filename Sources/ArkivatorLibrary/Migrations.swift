@@ -359,7 +359,7 @@ public enum Migrations {
                 ON documents(family_member, document_date, id, doc_type, specialty, institution, trashed_at)
                 WHERE trashed_at IS NULL AND family_member IS NOT NULL;
             """),
-        Migration(version: 18, name: "a stamp of the letters' changes", sql: """
+        Migration(version: 17, name: "a stamp of the letters' changes", sql: """
             -- One row whose `stamp` is a new random number every time a letter is added or deleted, or
             -- a column the timeline reads changes, in any process (see `Library.lettersStamp()`): what
             -- the web app keeps a member's episodes by. Random rather than counted, so a database put
