@@ -7,9 +7,10 @@ import Foundation
 /// office by its kind ("… legekontor", "… kommune", "… sykehus"). A name on a line that speaks of
 /// someone else is never the sender, wherever it stands: the patient's GP ("Fastlege: …"), a
 /// copy's addressee ("Kopi til: …"), the one who referred ("Henvist av: …"), the addressee under
-/// "Til fastlegen: …". Where the letterhead names none, the letter says who sends it in other
-/// places: the one to pay ("Betales til", "Betalingsmottaker"), the one who prescribed or
-/// issued ("Forskrevet av: …, Storgata legesenter"), the name under the closing, the footer.
+/// "Til fastlegen: …". Where the letterhead's first lines name none, the letter says who sends
+/// it in other places, and they win over a name found lower down: the one to pay ("Betales til",
+/// "Betalingsmottaker"), the one who prescribed or issued ("Forskrevet av: …, Storgata
+/// legesenter"), the name under the closing, the footer.
 struct InstitutionFinder {
     let vocabulary: Vocabulary
 
