@@ -23,13 +23,23 @@ struct DocumentDateFinder {
     func choose(in text: LetterText) -> (date: CalendarDate, confidence: Double)? {
         var candidates: [Candidate] = []
         for (index, line) in text.lines.enumerated() {
-            let matches = NorwegianDate.find(in: line)
+            let damaged = NorwegianDate.findDamaged(in: line)
+            // A date that reads whole only as part of a damaged one ("9.02.2024" in "1 9.02.2024")
+            // is that one's damage, not a date of its own.
+            let matches = NorwegianDate.find(in: line).filter { match in !damaged.contains { $0.range.overlaps(match.range) } }
             let scalars = Array(line.unicodeScalars)
-            for match in matches {
+            for (match, isDamaged) in matches.map({ ($0, false) }) + damaged.map({ ($0, true) }) {
                 let before = String(String.UnicodeScalarView(scalars[..<match.range.lowerBound])).lowercased()
                 let after = String(String.UnicodeScalarView(scalars[match.range.upperBound...])).lowercased()
-                var score = score(before: before, after: after, matchesOnLine: matches.count, line: index,
+                var score = score(before: before, after: after, matchesOnLine: matches.count + damaged.count, line: index,
                                   lineCount: text.lines.count)
+                // A date read only after repairing OCR damage counts where it stands as the letter's
+                // own (labelled, after the place, alone near the top), and a little less than one
+                // printed whole.
+                if isDamaged {
+                    guard score >= Self.damagedDateFloor else { continue }
+                    score -= 1
+                }
                 if birthDates.contains(match.date) { score -= 6 }
                 if match.date > scanDate { score -= 2 }
                 candidates.append(Candidate(date: match.date, score: score, line: index))
@@ -39,6 +49,10 @@ struct DocumentDateFinder {
         let confidence: Double = best.score >= 4 ? 0.95 : best.score >= 1.5 ? 0.8 : best.score >= 0 ? 0.6 : 0.35
         return (best.date, confidence)
     }
+
+    /// The least score a date read after repair needs to count at all: a letter-date label, a place
+    /// before it, or a line of its own near the top.
+    static let damagedDateFloor = 4.5
 
     /// Labels of a reference to the other side's letter.
     static let theirReference = LetterText.theirReferenceLabels + ["deres brev", "dykkar brev"]

@@ -14,14 +14,15 @@ public struct TextEvidence: Sendable {
         lines = letter.normalizedWords
         words = Set(lines.joined())
         datesFound = Set(letter.lines.flatMap { NorwegianDate.find(in: $0).map(\.date) })
-        damagedDates = Set(letter.lines.flatMap(Self.damagedDates(in:)))
+        damagedDates = Set(letter.lines.flatMap { Self.damagedDates(in: $0) + NorwegianDate.findDamaged(in: $0).map(\.date) })
     }
 
     /// How a date stands in the text.
     public enum DateEvidence: Sendable, Equatable {
         /// Printed in one of the forms the rules read.
         case printed
-        /// Printed with a month name OCR damaged by one letter ("5. mal 2025").
+        /// Printed with OCR damage: a month name one letter off ("5. mal 2025"), or the damage
+        /// ``NorwegianDate/findDamaged(in:)`` undoes ("12.03.2O26").
         case damaged
         case absent
     }
