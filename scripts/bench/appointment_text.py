@@ -46,27 +46,43 @@ def predict(arkivator, corpus, out):
             f.write(json.dumps(p, ensure_ascii=False) + "\n")
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def text_set_parser(description):
+    """The options of a measure on letters' exact text: a set already drawn, or a bank to draw one from."""
+    ap = argparse.ArgumentParser(description=description, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--set", type=Path, help="a set already drawn (its truth/ is read)")
     ap.add_argument("--bank", type=Path, help="a letter bank to draw a set from")
     ap.add_argument("--seed", type=int, default=31)
     ap.add_argument("--n", type=int, default=400)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
+    return ap
+
+
+def text_set(a, ap, tmp):
+    """The set the options name: --set as it is, or one drawn from --bank into `tmp`."""
+    if a.set is not None:
+        return a.set
+    if a.bank is None:
+        ap.error("give --set or --bank")
+    corpus = Path(tmp) / "set"
+    draw_text_only(a.bank.resolve(), a.seed, a.n, corpus)
+    return corpus
+
+
+def text_set_name(a, corpus):
+    return corpus.name if a.set else f"{a.bank.name} seed {a.seed} n {a.n}"
+
+
+def main():
+    ap = text_set_parser(__doc__)
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="arkivator-appointments-") as tmp:
-        corpus = a.set
-        if corpus is None:
-            if a.bank is None:
-                ap.error("give --set or --bank")
-            corpus = Path(tmp) / "set"
-            draw_text_only(a.bank.resolve(), a.seed, a.n, corpus)
+        corpus = text_set(a, ap, tmp)
         pred = Path(tmp) / "pred.jsonl"
         predict(a.arkivator, corpus, pred)
         score = subprocess.run([sys.executable, str(CORPUS / "score.py"), "--truth", str(corpus), "--pred", str(pred)],
                                capture_output=True, text=True, check=True).stdout
         line = next((l for l in score.splitlines() if l.startswith("appointments:")), "appointments: (not scored)")
-        print(f"{corpus.name if a.set else f'{a.bank.name} seed {a.seed} n {a.n}'}: {line}")
+        print(f"{text_set_name(a, corpus)}: {line}")
 
 
 if __name__ == "__main__":

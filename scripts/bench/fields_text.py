@@ -14,7 +14,6 @@ With --ocr, the text is what an earlier `arkivator ingest --json` read from the 
 (bank_compare.py writes it under .bench/banks/SET/pred.jsonl): the rules again on the same OCR
 text, without reading the pages again. The exact text leaves out OCR damage, and an earlier
 reading is not the current one: final figures come from bank_compare.py on images."""
-import argparse
 import json
 import subprocess
 import sys
@@ -22,7 +21,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from appointment_text import CORPUS, REPO, draw_text_only, predict  # noqa: E402
+from appointment_text import CORPUS, predict, text_set, text_set_name, text_set_parser  # noqa: E402
 
 
 def ocr_texts(pred, out):
@@ -42,22 +41,12 @@ FIELDS = [("docType", "docTypeOk", "docType"), ("person", "personOk", "person"),
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--set", type=Path, help="a set already drawn (its truth/ is read)")
-    ap.add_argument("--bank", type=Path, help="a letter bank to draw a set from")
-    ap.add_argument("--seed", type=int, default=31)
-    ap.add_argument("--n", type=int, default=400)
-    ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
+    ap = text_set_parser(__doc__)
     ap.add_argument("--ocr", type=Path, help="an ingest's JSON lines for --set: classify its OCR text")
     ap.add_argument("--quiet", action="store_true", help="the shares only, not each wrong field")
     a = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="arkivator-fields-") as tmp:
-        corpus = a.set
-        if corpus is None:
-            if a.bank is None:
-                ap.error("give --set or --bank")
-            corpus = Path(tmp) / "set"
-            draw_text_only(a.bank.resolve(), a.seed, a.n, corpus)
+        corpus = text_set(a, ap, tmp)
         pred = Path(tmp) / "pred.jsonl"
         if a.ocr:
             if a.set is None:
@@ -78,7 +67,7 @@ def main():
         for line in open(pred, encoding="utf-8"):
             p = json.loads(line)
             said[Path(p["source"][0]).name.split("_")[0]] = p
-        name = corpus.name if a.set else f"{a.bank.name} seed {a.seed} n {a.n}"
+        name = text_set_name(a, corpus)
         shares = "  ".join(f"{label} {score[key] * 100:.1f}%" for label, key in
                            [("docType", "docTypeAcc"), ("person", "personAcc"), ("institution", "institutionAcc"),
                             ("date", "documentDateAcc")])
