@@ -47,6 +47,8 @@ extension OCRPage {
             previous = (a, b)
         }
         guard !replacements.isEmpty else { return (self, 0) }
+        let scalars = Array(text.unicodeScalars)
+        func breakBefore(_ index: Int) -> LayoutBreak { self.breakBefore(index, in: scalars) }
         var items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)] = []
         var next = 0
         var taken = 0
@@ -72,13 +74,12 @@ extension OCRPage {
     }
 
     /// What stands before word `index` in the text: a paragraph break, a line break or a space.
-    private func breakBefore(_ index: Int) -> LayoutBreak {
+    /// (`scalars`: the text's Unicode scalars, which the words' places count.)
+    private func breakBefore(_ index: Int, in scalars: [Unicode.Scalar]) -> LayoutBreak {
         guard index > 0 else { return .paragraph }
-        let scalars = text.unicodeScalars
         let end = words[index].start, start = words[index - 1].start + words[index - 1].length
         guard start <= end, end <= scalars.count else { return .none }
-        let between = scalars[scalars.index(scalars.startIndex, offsetBy: start)..<scalars.index(scalars.startIndex, offsetBy: end)]
-        let newlines = between.filter { $0 == "\n" }.count
+        let newlines = scalars[start..<end].filter { $0 == "\n" }.count
         return newlines >= 2 ? .paragraph : newlines == 1 ? .line : .none
     }
 

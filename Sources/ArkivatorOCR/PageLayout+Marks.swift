@@ -16,14 +16,10 @@ extension PageLayout {
     /// go with it. At least two words of text stay.
     static func trailingMarks(_ line: [Word]) -> Int {
         guard line.count >= 3 else { return 0 }
-        let heights = line.map { $0.box[3] }.sorted()
-        let height = heights[heights.count / 2]
-        let gaps = zip(line, line.dropFirst()).map { $1.box[0] - ($0.box[0] + $0.box[2]) }.sorted()
-        let spacing = max(1, gaps[gaps.count / 2])
+        let spacing = LineSpacing(line)
         var index = line.count - 1
         while index >= 2, TokenShape.isMark(line[index].text) {
-            let gap = line[index].box[0] - (line[index - 1].box[0] + line[index - 1].box[2])
-            if gap > 2 * height, gap > 3 * spacing { return line.count - index }
+            if spacing.setsApart(spacing.gaps[index - 1]) { return line.count - index }
             index -= 1
         }
         return 0
@@ -41,19 +37,13 @@ extension PageLayout {
     /// margin is read into the line beside it this way. At least two words of text stay.
     static func leadingMarks(_ line: [Word], margin: Int?) -> Int {
         guard line.count >= 3 else { return 0 }
-        let heights = line.map { $0.box[3] }.sorted()
-        let height = heights[heights.count / 2]
-        let gaps = zip(line, line.dropFirst()).map { $1.box[0] - ($0.box[0] + $0.box[2]) }.sorted()
-        let spacing = max(1, gaps[gaps.count / 2])
+        let spacing = LineSpacing(line)
         var count = 0
         while count < line.count - 2 {
-            let word = line[count], next = line[count + 1]
-            let signs = word.text.filter { $0.isLetter || $0.isNumber }.count
-            guard word.confidence < leadingMarkConfidence, signs <= 3 else { break }
-            let gap = next.box[0] - (word.box[0] + word.box[2])
-            let apart = gap > 2 * height && gap > 3 * spacing
-            let inMargin = margin.map { word.box[0] + word.box[2] < $0 - height / 2 } ?? false
-            guard apart || inMargin else { break }
+            let word = line[count]
+            guard isDoubtfulMark(word) else { break }
+            let inMargin = margin.map { word.box[0] + word.box[2] < $0 - spacing.height / 2 } ?? false
+            guard spacing.setsApart(spacing.gaps[count]) || inMargin else { break }
             count += 1
         }
         return count
@@ -86,15 +76,10 @@ extension PageLayout {
     /// reference ("4 Bilag.   sr GO –   Ges. No. 200").
     static func innerMarks(_ line: [Word]) -> [Range<Int>] {
         guard line.count >= 3 else { return [] }
-        let heights = line.map { $0.box[3] }.sorted()
-        let height = heights[heights.count / 2]
-        let gaps = zip(line, line.dropFirst()).map { $1.box[0] - ($0.box[0] + $0.box[2]) }
-        let sorted = gaps.sorted()
-        let spacing = max(1, sorted[sorted.count / 2])
-        func wide(_ gap: Int) -> Bool { gap > 2 * height && gap > 3 * spacing }
-        func doubtful(_ word: Word) -> Bool {
-            word.confidence < leadingMarkConfidence && word.text.filter { $0.isLetter || $0.isNumber }.count <= 3
-        }
+        let spacing = LineSpacing(line)
+        let gaps = spacing.gaps
+        func wide(_ gap: Int) -> Bool { spacing.setsApart(gap) }
+        let doubtful = isDoubtfulMark
         var runs: [Range<Int>] = []
         var index = 1
         while index < line.count - 1 {
@@ -107,4 +92,29 @@ extension PageLayout {
         }
         return runs
     }
+
+    /// A token read with confidence under ``leadingMarkConfidence``, of at most three letters or
+    /// digits: a mark where it stands apart from a typed line's text.
+    static func isDoubtfulMark(_ word: Word) -> Bool {
+        word.confidence < leadingMarkConfidence && word.text.filter { $0.isLetter || $0.isNumber }.count <= 3
+    }
+}
+
+/// How a line's words stand: its height and usual word spacing (the medians), and the gap after
+/// each word; a gap wider than twice the height and three times the spacing sets words apart.
+struct LineSpacing {
+    let height: Int
+    let spacing: Int
+    /// `gaps[i]` lies between word `i` and word `i + 1`.
+    let gaps: [Int]
+
+    init(_ line: [PageLayout.Word]) {
+        let heights = line.map { $0.box[3] }.sorted()
+        height = heights.isEmpty ? 0 : heights[heights.count / 2]
+        gaps = zip(line, line.dropFirst()).map { $1.box[0] - ($0.box[0] + $0.box[2]) }
+        let sorted = gaps.sorted()
+        spacing = max(1, sorted.isEmpty ? 1 : sorted[sorted.count / 2])
+    }
+
+    func setsApart(_ gap: Int) -> Bool { gap > 2 * height && gap > 3 * spacing }
 }
