@@ -38,3 +38,21 @@ extension Image {
         return try Image.wrap(pixDilateBrick(nil, writing.pix, 3, 3), "pixDilateBrick")
     }
 }
+
+extension Image {
+    /// The share (0…1) of this 1-bit image's dark pixels that lie under any of `masks` (1-bit,
+    /// aligned at the top left); 0 for an image with no dark pixels.
+    func share(coveredBy masks: [Image]) throws(ImagingError) -> Double {
+        var total: Int32 = 0
+        guard depth == 1, pixCountPixels(pix, &total, nil) == 0, total > 0 else { return 0 }
+        var union: Image?
+        for mask in masks where mask.depth == 1 {
+            union = try union.map { (u) throws(ImagingError) in try Image.wrap(pixOr(nil, u.pix, mask.pix), "pixOr") } ?? mask
+        }
+        guard let union else { return 0 }
+        let covered = try Image.wrap(pixAnd(nil, pix, union.pix), "pixAnd")
+        var count: Int32 = 0
+        guard pixCountPixels(covered.pix, &count, nil) == 0 else { return 0 }
+        return (Double(count) / Double(total) * 1000).rounded() / 1000
+    }
+}

@@ -12,6 +12,10 @@ public struct TextSize: Sendable, Equatable, Codable {
     /// 5.3 pt (0.074 inch) in the middle of that range.
     public static let typicalXHeightInches = 5.3 / 72
 
+    /// How many letters ``Image/textSize(in:longSide:minimumLetters:)`` needs in a small picture:
+    /// one short typed line.
+    public static let snippetLetters = 8
+
     /// The resolution at which this x-height is that of ordinary body text.
     public var dpi: Double { xHeight / Self.typicalXHeightInches }
 }
@@ -26,8 +30,13 @@ extension Image {
     /// x-height. Marks under 5 pixels at that scale are left out: they are paper grain, dust and
     /// the texture of a table, which would otherwise outnumber the letters of a photo; a peak
     /// just above that is no estimate either.
+    ///
+    /// `minimumLetters` is how many letter-shaped marks an estimate needs: a page's 150 by
+    /// default. A small picture (a line cut from a screen, a label, a receipt's strip) holds only
+    /// a few dozen letters, and is measured with ``snippetLetters``: the picture is measured at
+    /// its own size then, so its letters are never shrunk towards grain.
     public func textSize(in region: (x: Int, y: Int, width: Int, height: Int)? = nil,
-                         longSide: Int = 1400) throws(ImagingError) -> TextSize? {
+                         longSide: Int = 1400, minimumLetters: Int = 150) throws(ImagingError) -> TextSize? {
         var source = try grayscale()
         if let region {
             source = try source.cropped(x: region.x, y: region.y, width: region.width, height: region.height)
@@ -39,8 +48,9 @@ extension Image {
         var list: UnsafeMutablePointer<BOXA>? = boxes
         defer { boxaDestroy(&list) }
         let count = Int(boxaGetCount(boxes))
-        // Marks taller than a twentieth of the page are lines, boxes or pictures, not letters.
-        let tallest = max(8, small.height / 20)
+        // Marks taller than a twentieth of the page are lines, boxes or pictures, not letters; in a
+        // small picture of a few lines a letter may stand almost as tall as the picture.
+        let tallest = max(8, minimumLetters < 150 ? small.height * 9 / 10 : small.height / 20)
         var histogram = [Int](repeating: 0, count: tallest + 2)
         var letters = 0
         for index in 0..<count {
@@ -51,7 +61,7 @@ extension Image {
             histogram[Int(h)] += 1
             letters += 1
         }
-        guard letters >= 150 else { return nil }
+        guard letters >= minimumLetters else { return nil }
         // The peak of the histogram smoothed over neighbouring heights, refined to the centre of
         // mass of the three heights around it.
         var best = 5
@@ -61,10 +71,12 @@ extension Image {
             if smoothed > bestCount { best = h; bestCount = smoothed }
         }
         // A peak at the smallest heights is grain and dust (or letters too small and blurred to
-        // stand apart): no estimate.
-        guard best > 6 else { return nil }
+        // stand apart): no estimate. A picture measured at its own size has no grain made small.
+        guard best > (factor < 1 ? 6 : 5) else { return nil }
         let around = (best - 1)...(best + 1)
         let mass = around.reduce(0) { $0 + histogram[$1] }
+        // Few letters make a peak only when most of them share it: a third of the marks.
+        guard letters >= 150 || 3 * mass >= letters else { return nil }
         let centre = mass > 0 ? Double(around.reduce(0) { $0 + $1 * histogram[$1] }) / Double(mass) : Double(best)
         return TextSize(xHeight: centre / factor, letters: letters)
     }

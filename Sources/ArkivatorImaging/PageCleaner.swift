@@ -27,6 +27,9 @@ public struct CleanupReport: Sendable, Codable, Equatable {
     /// True when pen strokes (marks many lines tall: handwriting, signatures, ticks) were left
     /// out of the copy OCR reads; they stay on the archived image. Nil when there were none.
     public var penStrokes: Bool?
+    /// The share (0…1) of the page's dark pixels that coloured marks and pen strokes took out of
+    /// the copy OCR reads; nil when nothing was left out.
+    public var inkLeftOut: Double?
 
     /// The page read twice: cleaned, and as it came (only turned upright and, when far from it,
     /// brought to about 300 DPI: no sheet cropping, flattening, straightening or evening of the
@@ -35,8 +38,9 @@ public struct CleanupReport: Sendable, Codable, Equatable {
     public struct GuardCheck: Sendable, Codable, Equatable {
         /// Which reading was kept: "cleaned" or "asIs".
         public var kept: String
-        /// Why the second reading was made: "doubtful" (low confidence, or no text where letters
-        /// could be measured).
+        /// Why the second reading was made: "doubtful" (low confidence), "noText" (the cleaned
+        /// page read as no text), "inkLeftOut" (cleanup left much of the page's ink out) or "small" (a
+        /// picture too small to risk a cleanup step's mistake on).
         public var reason: String
         /// Each reading's score: its good letters (words that look like words, read with confidence,
         /// less noise tokens) times the square root of its good letters per line.
@@ -126,6 +130,9 @@ public struct PageCleaner: Sendable {
     public static let smallestSkew = 0.3
     /// Width of the white frame put round every page, as a share of its width (0.6 %: 1.3 mm).
     public var frameShare = 0.006
+    /// Pages whose shorter side has fewer pixels than this (after scaling) get no frame: a
+    /// label, a receipt's strip or a line cut from a screen, not a scan with dark edges.
+    static let framedFrom = 1000
 
     public init() {}
 
@@ -158,9 +165,10 @@ public struct PageCleaner: Sendable {
         let placed: Image
         /// Places a mask made at `scale` of the page the way the page was placed.
         let placeMask: (Image, Double) throws(ImagingError) -> Image
-        let xHeight: Double
+        /// The letters' x-height as measured, nil when too few letters could be measured.
+        let xHeight: Double?
         /// The x-height in the placed page's pixels.
-        let placedXHeight: Double
+        let placedXHeight: Double?
         var sheet: Quad?
         if let quad = located {
             let size = quad.meanSize
@@ -168,7 +176,7 @@ public struct PageCleaner: Sendable {
             report.sheet = quad
             sheet = quad
             xHeight = x
-            placedXHeight = x * factor
+            placedXHeight = x.map { $0 * factor }
             placed = try gray.flattened(quad, width: Int((size.width * factor).rounded()),
                                         height: Int((size.height * factor).rounded()))
             // Flattened at the mask's own scale, then enlarged: cheaper than flattening at full size.
@@ -181,14 +189,17 @@ public struct PageCleaner: Sendable {
             let (factor, x) = try measure(gray, inside: corners, pageSize: (Double(gray.width), Double(gray.height)),
                                           recorded: page.recordedDPI, into: &report)
             xHeight = x
-            placedXHeight = x * factor
+            placedXHeight = x.map { $0 * factor }
             placed = try gray.scaled(by: factor)
             placeMask = { (mask: Image, scale: Double) throws(ImagingError) -> Image in try mask.scaled(by: factor / scale) }
         }
 
         // 2. Coloured marks (stamps, signatures, ticks) stay on the page people look at and are
-        // left out of the copy OCR reads.
-        let marks = try page.colour?.colouredMarkMask(xHeight: xHeight, sheet: sheet, scale: page.colourScale)
+        // left out of the copy OCR reads. Every step that leaves ink out judges a shape by the
+        // letters' size: without a measured size (too few letters) no ink is left out.
+        let marks = try xHeight.flatMap { (x) throws(ImagingError) in
+            try page.colour?.colouredMarkMask(xHeight: x, sheet: sheet, scale: page.colourScale)
+        }
         report.colouredMarks = marks?.marks
         page.releaseColour()
 
@@ -199,15 +210,24 @@ public struct PageCleaner: Sendable {
             report.skewDegrees = skew.degrees
             turn = -skew.degrees
         }
-        let frame = Int(Double(even.width) * frameShare)
+        // The frame whitens a scanner's dark edges; a small picture (a label, a line cut from a
+        // screen) has none, and its letters may touch its edge.
+        let frame = min(even.width, even.height) >= Self.framedFrom ? Int(Double(even.width) * frameShare) : 0
         let shown = try even.rotated(degrees: turn).whiteFramed(pixels: frame)
         let colourMask = try marks.map { (m) throws(ImagingError) -> Image in try placeMask(m.mask, m.scale).rotated(degrees: turn) }
         var text = try colourMask.map { (mask) throws(ImagingError) -> Image in try shown.whitened(where: mask) } ?? shown
         // 4. Pen strokes in gray or black ink are left out of the copy OCR reads too. A coloured
         // mark's strokes (a stamp over print) are not: the print under them stays.
-        if let strokes = try shown.binarized().penStrokeMask(xHeight: placedXHeight, apartFrom: colourMask) {
+        let binary = try shown.binarized()
+        let strokes = try placedXHeight.flatMap { (x) throws(ImagingError) in try binary.penStrokeMask(xHeight: x, apartFrom: colourMask) }
+        if let strokes {
             text = try text.whitened(where: strokes)
             report.penStrokes = true
+        }
+        // How much of the page's ink was left out: the guard reads a page as it came as well
+        // when a step took much of it (letters judged as marks).
+        if colourMask != nil || strokes != nil {
+            report.inkLeftOut = try binary.share(coveredBy: [colourMask, strokes].compactMap { $0 })
         }
         for image in [shown, text] { image.setResolution(Int(targetDPI.rounded())) }
         return CleanedPage(gray: shown, text: text, report: report)
@@ -224,7 +244,7 @@ public struct PageCleaner: Sendable {
         var gray = page.gray
         let resolution = Self.resolution(page: Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height)),
                                          recorded: page.recordedDPI, text: cleaned.textDPI)
-        let factor = scaleFactor(for: resolution.dpi, textDPI: cleaned.textDPI)
+        let factor = scaleFactor(for: resolution.dpi, textDPI: cleaned.textDPI, pixels: Double(gray.width * gray.height))
         gray = try gray.scaled(by: factor)
         // The resolution is recorded below; the caller's image stays as it was.
         if gray === page.gray { gray = try Image.wrap(pixCopy(nil, gray.pix), "pixCopy") }
@@ -237,28 +257,48 @@ public struct PageCleaner: Sendable {
     /// Measures the letters inside `corners`, settles the page's resolution from them, its size
     /// (`pageSize`, taken as A4) and the file's `recorded` DPI, writes all three findings to
     /// `report`, and returns the factor that brings the page to about 300 DPI.
-    /// The x-height returned is the letters' own, or that of body text at the settled resolution
-    /// when there were too few letters to measure.
+    /// The x-height returned is the letters' own; nil when there were too few letters to measure.
+    /// A picture too small to be a page at a readable resolution (a line cut from a screen, a
+    /// label, a receipt's strip) is measured by its few letters (``TextSize/snippetLetters``):
+    /// taken as an A4 page it would be a thumbnail, and its letters scaled as such would be
+    /// enlarged too little and judged as pen strokes.
     private func measure(_ gray: Image, inside corners: [Point], pageSize: (width: Double, height: Double),
-                         recorded: Int?, into report: inout CleanupReport) throws(ImagingError) -> (factor: Double, xHeight: Double) {
-        let text = try gray.textSize(in: Self.inside(corners, width: gray.width, height: gray.height))
+                         recorded: Int?, into report: inout CleanupReport) throws(ImagingError) -> (factor: Double, xHeight: Double?) {
+        let region = Self.inside(corners, width: gray.width, height: gray.height)
+        let pageDPI = Self.dpi(forPageWidth: pageSize.width, height: pageSize.height)
+        var text = try gray.textSize(in: region)
+        if text == nil, pageDPI < Self.snippetBelowDPI {
+            text = try gray.textSize(in: region, minimumLetters: TextSize.snippetLetters)
+        }
         report.textDPI = text.map { ($0.dpi * 10).rounded() / 10 }
-        let resolution = Self.resolution(page: Self.dpi(forPageWidth: pageSize.width, height: pageSize.height),
-                                         recorded: recorded, text: text?.dpi)
-        let factor = scaleFactor(for: resolution.dpi, textDPI: text?.dpi)
+        let resolution = Self.resolution(page: pageDPI, recorded: recorded, text: text?.dpi)
+        let factor = scaleFactor(for: resolution.dpi, textDPI: text?.dpi, pixels: pageSize.width * pageSize.height)
         report.estimatedDPI = resolution.dpi
         report.dpiSource = resolution.source
         report.scale = factor
-        return (factor, text?.xHeight ?? resolution.dpi * TextSize.typicalXHeightInches)
+        return (factor, text?.xHeight)
     }
+
+    /// A picture that, taken as an A4 page, would be under this resolution is too small to be a
+    /// page: its letters are measured even when there are few of them.
+    static let snippetBelowDPI = 150.0
+
+    /// The most pixels a page is enlarged to when its letters call for more than the usual
+    /// 2.5× (an A4 page at 400 DPI).
+    static let enlargedPixelLimit = 16_000_000.0
 
     /// The factor a page of `dpi` is scaled by: to `targetDPI` below `upscaleBelowDPI` (or with
     /// letters smaller than body text at that resolution: `textDPI`) and above
     /// `downscaleAboveDPI`, to `readableDPI` in between when below it, otherwise 1.
-    func scaleFactor(for dpi: Double, textDPI: Double?) -> Double {
+    /// `pixels` is the page's size, for the enlargement's limit.
+    func scaleFactor(for dpi: Double, textDPI: Double?, pixels: Double = 0) -> Double {
         let small = dpi < upscaleBelowDPI || (textDPI ?? dpi) < upscaleBelowDPI
-        // Never more than 2.5×: a page far below 120 DPI is a thumbnail, not a scan.
-        if small || dpi > downscaleAboveDPI { return min(2.5, targetDPI / dpi) }
+        // Never more than 2.5× on a resolution guessed from the size: a page far below 120 DPI
+        // is a thumbnail, not a scan. Letters measured at 70–120 px/inch (a screenshot, a photo
+        // of a label) are brought to a readable size, up to 4.5× and `enlargedPixelLimit`.
+        var most = 2.5
+        if textDPI != nil, pixels > 0 { most = max(2.5, min(4.5, (Self.enlargedPixelLimit / pixels).squareRoot())) }
+        if small || dpi > downscaleAboveDPI { return min(most, targetDPI / dpi) }
         // A page just under it is not worth a resampling.
         if dpi < 0.98 * readableDPI { return readableDPI / dpi }
         return 1

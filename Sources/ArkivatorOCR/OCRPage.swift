@@ -76,7 +76,9 @@ extension OCRPage {
     /// Builds a page from words in reading order with their layout breaks.
     ///
     /// A page is `noText` unless it has at least three words of two or more letters or digits read
-    /// with confidence 0.6 or better; such pages get empty text, so noise never reaches the archive.
+    /// with confidence 0.6 or better, or a shorter line whose word-like tokens read with confidence
+    /// ``sureConfidence`` hold ``shortLineLetters`` letters or more ("Hemoglobin 13,4 g/dL" cut from
+    /// a sheet); such pages get empty text, so noise never reaches the archive.
     /// `typography` puts right what OCR models get wrong (see ``Typography``); a text layer's
     /// words are taken exactly as they are.
     static func assemble(_ items: [(text: String, confidence: Double, box: [Int], breakBefore: LayoutBreak)],
@@ -87,6 +89,9 @@ extension OCRPage {
         var weighted = 0.0
         var weights = 0.0
         var meaningful = 0
+        // Letters of words that look like words, read with high confidence: one line of such
+        // words is text, however short (a label, a lab value cut from a sheet).
+        var sureLetters = 0
         for item in items {
             let trimmed = item.text.trimmingCharacters(in: .whitespacesAndNewlines)
             // A section number ("§ 8-2") keeps its hyphen: it is no range.
@@ -110,10 +115,18 @@ extension OCRPage {
             weights += Double(length)
             let alphanumerics = word.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count
             if alphanumerics >= 2 && item.confidence >= 0.6 { meaningful += 1 }
+            if item.confidence >= sureConfidence, let letters = TokenShape.wordLetters(word) { sureLetters += letters }
         }
-        guard meaningful >= 3 else { return .empty }
+        guard meaningful >= 3 || (meaningful >= 1 && sureLetters >= shortLineLetters) else { return .empty }
         return OCRPage(text: text, words: words, meanConfidence: weights > 0 ? weighted / weights : 0, noText: false)
     }
+}
+
+extension OCRPage {
+    /// The confidence at which a short line's words count as text (see ``assemble(_:typography:)``).
+    static let sureConfidence = 0.8
+    /// The letters such words need in all: a word or two, more than a smudge read as "Il" or "oo".
+    static let shortLineLetters = 6
 }
 
 /// What comes before a word in the text.

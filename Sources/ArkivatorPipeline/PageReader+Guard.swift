@@ -23,11 +23,26 @@ extension PageReader {
         return high > 0 && min(a, b) / high >= closeShare
     }
 
-    /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound.
-    static func guardReason(_ report: CleanupReport, _ page: OCRPage) -> String? {
-        // A page without text whose letters could not even be measured (a blank sheet, a table
-        // top) has nothing a second reading could find.
-        if page.noText { return report.textDPI == nil ? nil : "doubtful" }
+    /// A cleanup that left this share of a page's ink out of the copy OCR reads (as coloured
+    /// marks or pen strokes) may have taken letters for marks: the page is read as it came too.
+    /// Stamps, signatures and notes on a typed letter take a tenth or less.
+    static let inkLeftOutLimit = 0.3
+
+    /// A cleaned page of fewer pixels than this (a label, a receipt's strip, a line cut from a
+    /// screen; an A4 page at 300 DPI has 8.7 million) is always read as it came too: a second
+    /// reading costs little there, and a picture that small has no margin for a cleanup step's
+    /// mistake.
+    static let smallPagePixels = 2_500_000
+
+    /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound:
+    /// "noText" when the cleaned page read as no text (a reading as it came costs little on a
+    /// blank page, and finds the line a cleanup step lost), "inkLeftOut" when cleanup left much
+    /// of the page's ink out, "small" for a small picture (`pixels`, the cleaned page's size),
+    /// "doubtful" when the reading's confidence is low.
+    static func guardReason(_ report: CleanupReport, _ page: OCRPage, pixels: Int) -> String? {
+        if page.noText { return "noText" }
+        if let share = report.inkLeftOut, share >= inkLeftOutLimit { return "inkLeftOut" }
+        if pixels < smallPagePixels { return "small" }
         return page.meanConfidence < doubtfulConfidence ? "doubtful" : nil
     }
 

@@ -135,7 +135,7 @@ final class PageReader: @unchecked Sendable {
                 }
             }
         }
-        if let reason = Self.guardReason(cleaned.report, ocr) {
+        if let reason = Self.guardReason(cleaned.report, ocr, pixels: cleaned.gray.width * cleaned.gray.height) {
             // The guard, once the page is upright: read it as it came as well (turned the same
             // way), and keep the better reading.
             var asIs = try cleaner.asIs(image, report: cleaned.report)
