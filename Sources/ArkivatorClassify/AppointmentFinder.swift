@@ -7,7 +7,8 @@ import Foundation
 /// A date is an appointment's when the letter reads like a summons (it speaks of a time, an
 /// arrival, an operation or an admission) and the date itself is marked as one: a weekday before
 /// it, an appointment label ("Tid:", "Tidspunkt:", "Oppmøtedag:", "Operasjonsdato:", "Når:"), a
-/// clock time beside it or on the next lines. Birth dates, the letter's own date, dates before
+/// clock time beside it (after it, or right before it: "Kl. 09.30 tirsdag 3. juni 2025") or on the
+/// next lines ("Møt kl.: 14.10", "Tid:" over "14:10"). Birth dates, the letter's own date, dates before
 /// it and dates labelled as something else (admitted, sampled, referred, due) are not.
 struct AppointmentFinder {
     /// The letter's own date, when found: appointments lie after it.
@@ -20,6 +21,9 @@ struct AppointmentFinder {
         var date: CalendarDate
         var line: Int
         var score: Int
+        /// The text before and after the date (see ``context(of:in:line:letter:)``).
+        var before: String
+        var after: String
     }
 
     /// The appointment the letter states, or none. A letter that moves or cancels one says so in
@@ -32,22 +36,34 @@ struct AppointmentFinder {
             var matches = NorwegianDate.find(in: line)
             // "tirsdag 15. april kl. 09.30": a weekday's day without a year is the next such day
             // from the letter's date.
-            if let reference = letterDate ?? scanDate {
-                for dayMonth in NorwegianDate.findWithoutYear(in: line) {
-                    let before = String(String.UnicodeScalarView(scalars[..<dayMonth.range.lowerBound]))
-                    let word = before.split(separator: " ").last.map { $0.trimmingCharacters(in: .punctuationCharacters) }
-                    guard let word, Self.weekdays.contains(word),
-                          var date = CalendarDate(year: reference.year, month: dayMonth.month, day: dayMonth.day) else { continue }
-                    if date < reference, let next = CalendarDate(year: reference.year + 1, month: dayMonth.month, day: dayMonth.day) {
-                        date = next
-                    }
-                    matches.append(NorwegianDate.Match(date: date, range: dayMonth.range))
+            var wrapped: [(NorwegianDate.Match, after: String)] = []
+            for dayMonth in NorwegianDate.findWithoutYear(in: line) {
+                let before = String(String.UnicodeScalarView(scalars[..<dayMonth.range.lowerBound]))
+                // "… fredag 26. april" / "2024 klokken 10.45.": the line breaks before the year.
+                if dayMonth.range.upperBound == scalars.count, index + 1 < letter.lines.count,
+                   let (year, rest) = Self.leadingYear(letter.lowercasedLines[index + 1]),
+                   let date = CalendarDate(year: year, month: dayMonth.month, day: dayMonth.day) {
+                    wrapped.append((NorwegianDate.Match(date: date, range: dayMonth.range), rest))
+                    continue
                 }
+                // "tirsdag 15. april kl. 09.30": a weekday's day without a year is the next such day
+                // from the letter's date.
+                let word = before.split(separator: " ").last.map { $0.trimmingCharacters(in: .punctuationCharacters) }
+                guard let reference = letterDate ?? scanDate, let word, Self.weekdays.contains(word),
+                      var date = CalendarDate(year: reference.year, month: dayMonth.month, day: dayMonth.day) else { continue }
+                if date < reference, let next = CalendarDate(year: reference.year + 1, month: dayMonth.month, day: dayMonth.day) {
+                    date = next
+                }
+                matches.append(NorwegianDate.Match(date: date, range: dayMonth.range))
             }
-            for match in matches {
-                let (before, after) = Self.context(of: match, in: scalars, line: index, letter: letter)
+            var contexts = matches.map { match in (match, Self.context(of: match, in: scalars, line: index, letter: letter)) }
+            for (match, after) in wrapped {
+                let (before, _) = Self.context(of: match, in: scalars, line: index, letter: letter)
+                contexts.append((match, (before, after)))
+            }
+            for (match, (before, after)) in contexts {
                 let score = score(match.date, before: before, after: after, line: index, letter: letter)
-                candidates.append(Candidate(date: match.date, line: index, score: score))
+                candidates.append(Candidate(date: match.date, line: index, score: score, before: before, after: after))
             }
         }
         guard let best = candidates.filter({ $0.score >= 5 })
@@ -104,7 +120,8 @@ struct AppointmentFinder {
         }
         let dateLabel = trimmedLabel.hasSuffix("dato:") || trimmedLabel.hasSuffix("dato") || trimmedLabel.hasSuffix("dag:")
         if dateLabel { score += 1 }
-        let timed = ClockTime.first(in: after) != nil || nextLinesGiveTime(after: line, in: letter)
+        let timed = ClockTime.first(in: after) != nil || Self.timeBefore(before, line: line, in: letter) != nil
+            || nextLinesGiveTime(after: line, in: letter)
         if timed { score += 3 }
         // "Dato: 26.12.2026" over "Tid: kl. 10.30" in a summons: a bare date label with a time
         // beside or below it is the appointment's, like "Tidspunkt:" (the letter's own date line
@@ -139,28 +156,60 @@ struct AppointmentFinder {
         return (before, after)
     }
 
-    /// Whether one of the two lines after `line` starts with a clock time or its label.
+    /// A year that starts a line (1900-2099), and the text after it: the end of a date the line
+    /// above broke ("26. april" / "2024 klokken 10.45.").
+    static func leadingYear(_ line: String) -> (year: Int, rest: String)? {
+        let s = Array(line.unicodeScalars)
+        guard s.count >= 4, s[..<4].allSatisfy(NorwegianDate.isDigit),
+              s.count == 4 || !NorwegianDate.isDigit(s[4]) && !s[4].properties.isAlphabetic else { return nil }
+        let year = s[..<4].reduce(0) { $0 * 10 + Int($1.value - 48) }
+        guard (1900...2099).contains(year) else { return nil }
+        return (year, String(String.UnicodeScalarView(s[4...])))
+    }
+
+    /// Whether one of the two lines after `line` gives a time to be there.
     private func nextLinesGiveTime(after line: Int, in letter: LetterText) -> Bool {
         for next in (line + 1)..<min(letter.lines.count, line + 3) {
-            if ClockTime.labelled(letter.lowercasedLines[next]) != nil { return true }
+            if Self.timeLine(next, in: letter) != nil { return true }
         }
         return false
     }
 
-    /// The time to be there: on the date's line after the date, else a labelled time on the next
-    /// lines; the appointment's own time before an arrival time.
-    private func time(for candidate: Candidate, in letter: LetterText) -> String? {
-        let line = letter.lowercasedLines[candidate.line]
-        let range = NorwegianDate.find(in: line).first(where: { $0.date == candidate.date })?.range
-            ?? NorwegianDate.findWithoutYear(in: line).first(where: { $0.day == candidate.date.day && $0.month == candidate.date.month })?.range
-        if let range {
-            let match = NorwegianDate.Match(date: candidate.date, range: range)
-            let (_, after) = Self.context(of: match, in: Array(line.unicodeScalars), line: candidate.line, letter: letter)
-            if let time = ClockTime.first(in: after) { return time.text }
+    /// A time a line gives on its own: after a time label ("Tid: 14:10", "Møt kl.: 14.10",
+    /// "Oppmøte kl. 08.15", "Møt opp klokka 10.45"), below a label that stands alone ("Tid:" over
+    /// "14:10"), or after an arrival word in a sentence ("… og møt opp klokka 10.45 …").
+    static func timeLine(_ index: Int, in letter: LetterText) -> (time: ClockTime, arrival: Bool)? {
+        let line = letter.lowercasedLines[index]
+        if let found = ClockTime.labelled(line) { return (found.time, found.arrival) }
+        if let label = ClockTime.labelAlone(line), index + 1 < letter.lines.count,
+           let time = ClockTime.leading(letter.lowercasedLines[index + 1], marked: label.marked) {
+            return (time, label.arrival)
         }
+        if let time = ClockTime.arrivalPhrase(in: line) { return (time, true) }
+        return nil
+    }
+
+    /// A time that stands right before the date, on its line or at the end of the line above
+    /// ("Kl. 09.30 tirsdag 3. juni 2025", "… time kl. 09.30" over "tirsdag 3. juni 2025"), where
+    /// no other date stands between them.
+    static func timeBefore(_ before: String, line: Int, in letter: LetterText) -> ClockTime? {
+        var text = before
+        let lead = before.split(separator: " ").map { $0.trimmingCharacters(in: .punctuationCharacters) }
+        if line > 0, lead.allSatisfy({ $0.isEmpty || $0 == "den" || weekdays.contains($0) }) {
+            text = letter.lowercasedLines[line - 1] + " " + before
+        }
+        guard NorwegianDate.find(in: text).isEmpty else { return nil }
+        return ClockTime.ending(text, weekdays: weekdays)
+    }
+
+    /// The time to be there: on the date's line after the date, else right before it, else one a
+    /// line gives on the next lines; the appointment's own time before an arrival time.
+    private func time(for candidate: Candidate, in letter: LetterText) -> String? {
+        if let time = ClockTime.first(in: candidate.after) { return time.text }
+        if let time = Self.timeBefore(candidate.before, line: candidate.line, in: letter) { return time.text }
         var arrival: ClockTime?
         for next in (candidate.line + 1)..<min(letter.lines.count, candidate.line + 4) {
-            guard let found = ClockTime.labelled(letter.lowercasedLines[next]) else { continue }
+            guard let found = Self.timeLine(next, in: letter) else { continue }
             if !found.arrival { return found.time.text }
             if arrival == nil { arrival = found.time }
         }

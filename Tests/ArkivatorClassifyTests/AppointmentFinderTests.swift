@@ -190,6 +190,52 @@ import Testing
         for letter in letters { #expect(appointments(letter).isEmpty, "\(letter.prefix(30))") }
     }
 
+    /// The time on its own line below the date, on the lines after it, under a label that stands
+    /// alone, or right before the date.
+    @Test(arguments: [
+        ("Dato: tirsdag 3. juni 2025\nMøt kl.: 14.10", "14:10"),
+        ("Dato: tirsdag 3. juni 2025\nSted: Poliklinikken, 2. etasje\nOppmøte kl. 08.15", "08:15"),
+        ("Kl. 09.30 tirsdag 3. juni 2025", "09:30"),
+        ("Du har fått time kl. 09.30\ntirsdag 3. juni 2025 ved poliklinikken.", "09:30"),
+        ("Dato: tirsdag 3. juni 2025\nTid:\n14:10", "14:10"),
+        ("Du har fått time ved poliklinikken 3. juni\n2025 klokken 10.45.", "10:45"),
+        ("Dato: tirsdag 3. juni 2025\nMøt kl.:\n12.45\nSted: Resepsjonen", "12:45"),
+        ("Dato: tirsdag 3. juni 2025\nTid: 14:10", "14:10"),
+        ("Dato: tysdag 3. juni 2025\nMøt opp klokka 10.45 i skranken.", "10:45"),
+        ("Dato: tysdag 3. juni 2025\nVer venleg og møt opp klokka 10.45 i skranken.", "10:45"),
+        ("Tidspunkt for oppmøte: kl. 07.40\nOperasjonsdato: tirsdag 3. juni 2025", "07:40"),
+        ("Dato: tirsdag 3. juni 2025\nMøt kl.: 09.45\nSted: Resepsjonen\nTid: 10.00", "10:00"),
+    ] as [(String, String)])
+    func timeOnItsOwnLineOrBeforeTheDate(lines: String, time: String) {
+        let found = appointments("""
+            St. Olavs hospital
+            Trondheim, 12.05.2025
+            INNKALLING TIL TIME
+            Du er satt opp til undersøkelse ved Øyeavdelingen.
+            \(lines)
+            Avbestilling må skje senest 24 timer før timen.
+            """)
+        #expect(found.map(\.date) == ["2025-06-03"])
+        #expect(found.first?.time == time)
+    }
+
+    /// Times that belong to something else are never the appointment's: opening hours, a telephone
+    /// number, a sampling time, the time in the letter's date line.
+    @Test(arguments: [
+        "Dato: 12.05.2025 kl. 10.12\nInnkalling til time ved Øyeavdelingen\nDato: tirsdag 3. juni 2025",
+        "Trondheim, 12.05.2025 kl. 10.12\nInnkalling til time ved Øyeavdelingen\nDato: tirsdag 3. juni 2025",
+        "Dato: 12.05.2025\nInnkalling til time ved Øyeavdelingen\nDato: tirsdag 3. juni 2025\nTelefon 08.00–15.30",
+        "Dato: 12.05.2025\nInnkalling til time ved Øyeavdelingen\nDato: tirsdag 3. juni 2025\nSentralbord: 73 86 80 00",
+        "Dato: 12.05.2025\nInnkalling til time ved Øyeavdelingen\nDato: tirsdag 3. juni 2025\nTelefontid:\n08.00–15.30",
+        "Dato: 12.05.2025\nNy time ved Laboratoriet\nDato: tirsdag 3. juni 2025\nPrøven ble tatt kl. 08.10",
+        "Dato: 12.05.2025\nInnkalling til time ved Øyeavdelingen\nPrøve tatt kl. 08.10 tirsdag 3. juni 2025",
+    ])
+    func timesOfSomethingElse(text: String) {
+        let found = appointments(text)
+        #expect(found.count <= 1)
+        #expect(found.allSatisfy { $0.time == nil }, "\(text)")
+    }
+
     @Test func clockTimes() {
         #expect(ClockTime.first(in: " kl. 14.30")?.text == "14:30")
         #expect(ClockTime.first(in: ", klokken 9.05")?.text == "09:05")
@@ -198,5 +244,16 @@ import Testing
         #expect(ClockTime.labelled("oppmøte: kl. 07.15 i resepsjonen")?.arrival == true)
         #expect(ClockTime.labelled("klokkeslett: 11.00")?.time.text == "11:00")
         #expect(ClockTime.labelled("tid: 25.99") == nil)
+        #expect(ClockTime.labelled("møt kl.: 14.10")?.time.text == "14:10")
+        #expect(ClockTime.labelled("møt kl.: 14.10")?.arrival == true)
+        #expect(ClockTime.labelled("tid: 14:10")?.arrival == false)
+        #expect(ClockTime.labelled("telefon 08.00–15.30") == nil)
+        #expect(ClockTime.labelled("sentralbord: 73 86 80 00") == nil)
+        #expect(ClockTime.labelled("prøven ble tatt kl. 08.10") == nil)
+        #expect(ClockTime.labelled("møt opp: 15 minutter før") == nil)
+        #expect(ClockTime.labelAlone("møt kl.:")?.arrival == true)
+        #expect(ClockTime.labelAlone("tid: kl. 10.00") == nil)
+        #expect(ClockTime.ending("kl. 09.30 tirsdag ", weekdays: AppointmentFinder.weekdays)?.text == "09:30")
+        #expect(ClockTime.ending("tatt 09.30 ", weekdays: AppointmentFinder.weekdays) == nil)
     }
 }
