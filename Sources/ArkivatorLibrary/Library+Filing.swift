@@ -112,15 +112,16 @@ extension Library {
         try database.execute("""
             INSERT INTO documents (sha256, source_name, title, doc_type, person, family_member, institution, specialty,
                 document_date, scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed,
-                fnr_count, low_confidence, upload_status, added_at, updated_at, field_confidence)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                fnr_count, low_confidence, upload_status, added_at, updated_at, field_confidence, number_marks)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [document.sha256, Redaction.redact(document.sourceName), Redaction.redact(document.title), document.docType.rawValue,
                   document.person.map(Redaction.redact), document.familyMember.map(Redaction.redact),
                   document.institution.map(Redaction.redact), document.specialty.map(Redaction.redact),
                   document.documentDate, document.scanDate, Redaction.redact(document.keywords.joined(separator: ", ")),
                   document.ocrConfidence, document.needsReview.joined(separator: ","), document.pageCount,
                   sealed.masked, sealed.sealed, sealed.count, lowJSON, document.uploadStatus, now, now,
-                  document.fieldConfidence.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }])
+                  document.fieldConfidence.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) },
+                  try NumberMark.json(document.numberMarks.map(NumberMark.redacted))])
         let id = database.lastInsertedRowID
         for file in document.files {
             try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",

@@ -210,7 +210,7 @@ extension Library {
         guard let row = try database.firstRow("""
             SELECT sha256, source_name, title, doc_type, person, family_member, institution, specialty, document_date,
                    scan_date, keywords, ocr_confidence, needs_review, page_count, text, fnr_sealed, fnr_count,
-                   low_confidence, upload_status, added_at, updated_at, trashed_at, field_confidence
+                   low_confidence, upload_status, added_at, updated_at, trashed_at, field_confidence, number_marks
             FROM documents WHERE id = ?
             """, [id]) else { throw LibraryFailure.notFound(String(id)) }
         let sha = row[0].string ?? ""
@@ -240,6 +240,7 @@ extension Library {
         document.updatedAt = row[20].string ?? ""
         document.trashedAt = row[21].string
         document.fieldConfidence = row[22].string.flatMap { try? JSONDecoder().decode([String: Double].self, from: Data($0.utf8)) }
+        document.numberMarks = NumberMark.marks(row[23].string)
         document.pages = try database.rows("""
             SELECT number, ocr_confidence, width, height, original, original_page, crop FROM pages
             WHERE document_id = ? ORDER BY number

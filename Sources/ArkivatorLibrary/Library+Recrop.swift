@@ -102,13 +102,13 @@ extension Library {
         try database.execute("""
             UPDATE documents SET title = ?, doc_type = ?, person = ?, family_member = ?, institution = ?,
                 document_date = ?, specialty = ?, keywords = ?, ocr_confidence = ?, needs_review = ?, low_confidence = ?,
-                field_confidence = ?, text = ?, fnr_sealed = ?, fnr_count = ?, updated_at = ? WHERE id = ?
+                field_confidence = ?, text = ?, fnr_sealed = ?, fnr_count = ?, updated_at = ?, number_marks = ? WHERE id = ?
             """, [Redaction.redact(document.title), document.docType.rawValue, document.person.map(Redaction.redact),
                   document.familyMember.map(Redaction.redact), document.institution.map(Redaction.redact),
                   document.documentDate, document.specialty.map(Redaction.redact),
                   Redaction.redact(document.keywords.joined(separator: ", ")), document.ocrConfidence,
                   document.needsReview.joined(separator: ","), low, confidence, sealed.masked, sealed.sealed, sealed.count,
-                  Self.now(), id])
+                  Self.now(), try NumberMark.json(document.numberMarks.map(NumberMark.redacted)), id])
         if let row = document.pages.first(where: { $0.number == page }) {
             try database.execute("""
                 UPDATE pages SET ocr_confidence = ?, width = ?, height = ?, crop = ? WHERE document_id = ? AND number = ?

@@ -28,8 +28,10 @@ extension Library {
         guard corrected != document.text else {
             return TextCorrection(document: try self.document(document.sha256), changed: false, pdfRewritten: false)
         }
-        let low = TextDiff(from: document.text, to: corrected).mapped(document.lowConfidence)
-        return try replaceText(of: document, with: corrected, lowConfidence: low, kind: .corrected, programVersion: programVersion)
+        let diff = TextDiff(from: document.text, to: corrected)
+        return try replaceText(of: document, with: corrected, lowConfidence: diff.mapped(document.lowConfidence),
+                               numberMarks: NumberMark.mapped(document.numberMarks, through: diff), kind: .corrected,
+                               programVersion: programVersion)
     }
 
     /// Brings back the OCR's own reading (with its low-confidence marks) everywhere the text is
@@ -39,22 +41,23 @@ extension Library {
     public func restoreOCRText(_ id: String, maskNumbers: Bool = false, programVersion: String) throws -> TextCorrection {
         let document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
-        let reading = try withReader { database -> (String, [LibraryDocument.TextRange])? in
+        let reading = try withReader { database -> (String, [LibraryDocument.TextRange], [NumberMark]?)? in
             guard let row = try database.firstRow("""
-                SELECT text, fnr_sealed, low_confidence FROM text_versions WHERE document_id = ? AND kind = 'ocr'
+                SELECT text, fnr_sealed, low_confidence, number_marks FROM text_versions WHERE document_id = ? AND kind = 'ocr'
                 ORDER BY id LIMIT 1
                 """, [document.number]) else { return nil }
             let text = try SealedText(masked: row[0].string ?? "", sealed: row[1].data, count: 0).open(document: document.sha256, key: key)
-            return (text, Self.ranges(row[2].string))
+            return (text, Self.ranges(row[2].string), NumberMark.marks(row[3].string))
         }
-        guard let (stored, low) = reading else {
+        guard let (stored, low, marks) = reading else {
             return TextCorrection(document: try self.document(document.sha256), changed: false, pdfRewritten: false)
         }
         let text = maskNumbers ? Redaction.redact(stored) : stored
         guard text != document.text || low != document.lowConfidence else {
             return TextCorrection(document: try self.document(document.sha256), changed: false, pdfRewritten: false)
         }
-        return try replaceText(of: document, with: text, lowConfidence: low, kind: .restored, programVersion: programVersion)
+        return try replaceText(of: document, with: text, lowConfidence: low, numberMarks: marks, kind: .restored,
+                               programVersion: programVersion)
     }
 
     /// The readings of a document's text, oldest first; empty when it was never corrected.
@@ -82,10 +85,11 @@ extension Library {
     /// temporaries are removed at the next start); after it, the next start puts the new files
     /// in place (see ``undo(intent:in:)``).
     private func replaceText(of document: LibraryDocument, with text: String, lowConfidence: [LibraryDocument.TextRange],
-                             kind: TextVersion.Kind, programVersion: String) throws -> TextCorrection {
+                             numberMarks: [NumberMark]?, kind: TextVersion.Kind, programVersion: String) throws -> TextCorrection {
         var updated = document
         updated.text = text
         updated.lowConfidence = lowConfidence
+        updated.numberMarks = numberMarks
         updated.keywords = Self.keywords(document.keywords, from: document.text, to: text)
         var writes: [(bytes: [UInt8], target: URL)] = []
         if let docx = document.files.docx {
@@ -105,6 +109,7 @@ extension Library {
             for (write, move) in zip(writes, moves) { try AtomicFile.write(write.bytes, to: move.from) }
             let sealed = try SealedText.seal(text, document: document.sha256, key: key)
             let ranges = Self.rangesJSON(lowConfidence)
+            let marks = try NumberMark.json(numberMarks.map(NumberMark.redacted))
             let pairs = String(decoding: try JSONEncoder().encode(moves.map { [paths.stored($0.from.path), paths.stored($0.to.path)] }),
                                as: UTF8.self)
             try withDatabase { database in
@@ -112,22 +117,22 @@ extension Library {
                     try database.inTransaction {
                         let id = document.number
                         try database.execute("""
-                            INSERT INTO text_versions (document_id, kind, text, fnr_sealed, low_confidence, created_at)
-                            SELECT id, 'ocr', text, fnr_sealed, low_confidence, added_at FROM documents
+                            INSERT INTO text_versions (document_id, kind, text, fnr_sealed, low_confidence, number_marks, created_at)
+                            SELECT id, 'ocr', text, fnr_sealed, low_confidence, number_marks, added_at FROM documents
                             WHERE id = ? AND NOT EXISTS (SELECT 1 FROM text_versions WHERE document_id = ?)
                             """, [id, id])
                         try unindex(row: id, in: database)
                         try database.execute("""
                             UPDATE documents SET text = ?, fnr_sealed = ?, fnr_count = ?, low_confidence = ?, keywords = ?,
-                                updated_at = ? WHERE id = ?
+                                updated_at = ?, number_marks = ? WHERE id = ?
                             """, [sealed.masked, sealed.sealed, sealed.count, ranges,
-                                  Redaction.redact(updated.keywords.joined(separator: ", ")), Self.now(), id])
+                                  Redaction.redact(updated.keywords.joined(separator: ", ")), Self.now(), marks, id])
                         let terms = try index(row: id, in: database)
                         database.knownTerms?.formUnion(terms)
                         try database.execute("""
-                            INSERT INTO text_versions (document_id, kind, text, fnr_sealed, low_confidence, created_at)
-                            VALUES (?, ?, ?, ?, ?, ?)
-                            """, [id, kind.rawValue, sealed.masked, sealed.sealed, ranges, Self.now()])
+                            INSERT INTO text_versions (document_id, kind, text, fnr_sealed, low_confidence, number_marks, created_at)
+                            VALUES (?, ?, ?, ?, ?, ?, ?)
+                            """, [id, kind.rawValue, sealed.masked, sealed.sealed, ranges, marks, Self.now()])
                         try database.execute("UPDATE filing_intents SET action = 'publish', paths = ? WHERE id = ?", [pairs, intent])
                     }
                 } catch {

@@ -47,6 +47,8 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
     public var fieldConfidence: [String: Double]?
     /// The appointments the letter calls to, moves or cancels (filed into the `appointments` table).
     public var appointments: [Appointment]?
+    /// Where the numbers OCR may have misread stand on the pages (see ``NumberMark``); nil when none.
+    public var numberMarks: [NumberMark]?
 
     public struct TextRange: Sendable, Equatable, Codable {
         public var start: Int

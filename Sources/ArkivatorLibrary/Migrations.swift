@@ -380,6 +380,14 @@ public enum Migrations {
                 UPDATE letters_changed SET stamp = random();
             END;
             """),
+        Migration(version: 18, name: "where the numbers in doubt stand on the pages", sql: """
+            -- Each number OCR may have misread, where it stands on its page (see `NumberMark`): JSON
+            -- [{page, box: [x, y, width, height] in the page image's pixels, text, start, length}],
+            -- outlined over the page image on the review and document pages. The first reading's
+            -- marks are kept with it, so bringing back the OCR's text brings them back too.
+            ALTER TABLE documents ADD COLUMN number_marks TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE text_versions ADD COLUMN number_marks TEXT NOT NULL DEFAULT '[]';
+            """),
     ]
 }
 
