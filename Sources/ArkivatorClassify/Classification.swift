@@ -28,4 +28,10 @@ public struct Classification: Sendable, Equatable, Codable {
     /// The appointments the letter calls to (at most one today); nil only in records made
     /// before appointments were read.
     public var appointments: [Appointment]?
+    /// The rows of the laboratory tables the letter prints (``LabTable``); nil only in records
+    /// made before lab rows were read.
+    public var labs: [LabRow]?
+    /// The numbers that may be misread (``NumberDoubt``): from the text alone here; the pipeline
+    /// adds those in the places OCR was unsure of.
+    public var doubtfulNumbers: [DoubtfulNumber]?
 }

@@ -52,6 +52,9 @@ public struct Classifier: Sendable {
                                              scanDate: scanDate)
             .find(in: letter)
 
+        let labs = LabTable.rows(in: text)
+        let doubtfulNumbers = NumberDoubt.doubtfulNumbers(in: text, lowConfidence: [], rows: labs)
+
         let needsReview = confidence.filter { $0.value < reviewThreshold }.map(\.key).sorted()
         return Classification(
             docType: docType, documentDate: documentDate.iso, documentDateSource: dateSource, scanDate: scanDate.iso,
@@ -59,7 +62,7 @@ public struct Classifier: Sendable {
             person: person.member?.name ?? person.printedName, familyMember: person.member?.name,
             keywords: keywords, title: title, confidence: confidence.mapValues { ($0 * 100).rounded() / 100 },
             needsReview: needsReview, containsFodselsnummer: !person.fodselsnumre.isEmpty,
-            appointments: appointments)
+            appointments: appointments, labs: labs, doubtfulNumbers: doubtfulNumbers)
     }
 }
 

@@ -19,6 +19,12 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     /// Mean word confidence over the document, 0…1.
     public var ocrConfidence: Double?
     public var lowConfidenceWords: [LowConfidenceWord]
+    /// Words with a digit OCR read with less than ``DocumentRecord/numberConfidence``: a number
+    /// is in doubt sooner than a word (a misread digit changes a dose or a result). Not printed;
+    /// ``NumberDoubt`` reads them into `doubtfulNumbers`.
+    public var unsureNumberWords: [LowConfidenceWord] = []
+    /// Under this confidence a word with a digit is in doubt.
+    public static let numberConfidence = 0.9
     /// True when no page holds readable text.
     public var noText: Bool
     /// Why the document was refused or failed (stage, code, message in both languages); nil
@@ -150,7 +156,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
     private enum CodingKeys: String, CodingKey {
         case source, id, pages, text, ocrConfidence, lowConfidenceWords, noText, error, errorCode, failure, timings, pageReports
         case docType, documentDate, documentDateSource, scanDate, institution, specialty, person, familyMember
-        case keywords, title, confidence, needsReview, containsFodselsnummer, appointments, llm, files
+        case keywords, title, confidence, needsReview, containsFodselsnummer, appointments, labs, doubtfulNumbers, llm, files
         case libraryId, libraryStatus, libraryMessage
     }
 
@@ -183,6 +189,8 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(k?.needsReview ?? [], forKey: .needsReview)
         try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
         try c.encode(k?.appointments ?? [], forKey: .appointments)
+        try c.encode(k?.labs ?? [], forKey: .labs)
+        try c.encode(k?.doubtfulNumbers ?? [], forKey: .doubtfulNumbers)
         try c.encodeIfPresent(llm, forKey: .llm)
         try c.encode(files.map(FileList.init), forKey: .files)
         try c.encode(libraryID, forKey: .libraryId)

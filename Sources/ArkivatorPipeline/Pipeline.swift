@@ -416,6 +416,11 @@ private final class Run: Sendable {
                 record.classification = merged
                 record.llm = report
             }
+            // The numbers in doubt, now with the places OCR was unsure of.
+            let doubtful = NumberDoubt.doubtfulNumbers(
+                in: record.text, lowConfidence: (record.lowConfidenceWords + record.unsureNumberWords).map { ($0.start, $0.length) },
+                rows: record.classification?.labs ?? [])
+            record.classification?.doubtfulNumbers = doubtful
             stage(index, .classified)
         }
         if let archive = options.archive {

@@ -26,6 +26,12 @@ enum RecordAssembler {
                     word: word.text, page: number + 1, start: offset + word.start, length: word.length,
                     confidence: (word.confidence * 1000).rounded() / 1000))
             }
+            for word in ocr.words where word.confidence < DocumentRecord.numberConfidence
+                && word.text.unicodeScalars.contains(where: { ("0"..."9").contains($0) }) {
+                record.unsureNumberWords.append(.init(
+                    word: word.text, page: number + 1, start: offset + word.start, length: word.length,
+                    confidence: (word.confidence * 1000).rounded() / 1000))
+            }
             offset += ocr.text.unicodeScalars.count
             for word in ocr.words {
                 weighted += word.confidence * Double(word.length)

@@ -1,0 +1,428 @@
+import ArkivatorCore
+import Foundation
+
+/// One row of a laboratory table as the letter prints it: analysis, result, unit, reference
+/// range and H/L flag, with whether a number in it is in doubt and why.
+public struct LabRow: Sendable, Codable, Equatable {
+    /// The analysis's canonical name ("HbA1c" for "Glykert hemoglobin"), or the printed name when
+    /// the analysis is not one the rules know.
+    public var analysis: String
+    /// The name as printed.
+    public var printedAnalysis: String
+    /// The result as printed, without its flag: "5,2", "< 1".
+    public var value: String
+    /// The unit in its canonical spelling when known ("µmol/L" for "umol/l"), else as printed;
+    /// nil when the row prints none.
+    public var unit: String?
+    /// The reference range as printed: "2,5 - 5,0", "< 5", "> 60"; nil when the row prints none.
+    public var range: String?
+    /// "H" or "L", or nil.
+    public var flag: String?
+    /// True when a number in the row may be misread (`doubt` says why).
+    public var doubtful: Bool
+    public var doubt: [NumberDoubtReason]
+    /// The row's line (0-based, counting every line of the text, pages' form feeds as line breaks).
+    public var line: Int
+    /// The row's place in the text, in Unicode scalars.
+    public var start: Int
+    public var length: Int
+    /// The result's place in the text, in Unicode scalars.
+    public var valueStart: Int
+    public var valueLength: Int
+    /// The reference range's place in the text, in Unicode scalars; nil without a range.
+    public var rangeStart: Int?
+    public var rangeLength: Int?
+    /// The unit's place in the text, in Unicode scalars; nil without a unit.
+    public var unitStart: Int?
+    public var unitLength: Int?
+
+    public init(analysis: String, printedAnalysis: String, value: String, unit: String?, range: String?, flag: String?,
+                doubt: [NumberDoubtReason] = [], line: Int = 0, start: Int = 0, length: Int = 0,
+                valueStart: Int = 0, valueLength: Int = 0, rangeStart: Int? = nil, rangeLength: Int? = nil,
+                unitStart: Int? = nil, unitLength: Int? = nil) {
+        self.analysis = analysis
+        self.printedAnalysis = printedAnalysis
+        self.value = value
+        self.unit = unit
+        self.range = range
+        self.flag = flag
+        self.doubt = doubt
+        self.doubtful = !doubt.isEmpty
+        self.line = line
+        self.start = start
+        self.length = length
+        self.valueStart = valueStart
+        self.valueLength = valueLength
+        self.rangeStart = rangeStart
+        self.rangeLength = rangeLength
+        self.unitStart = unitStart
+        self.unitLength = unitLength
+    }
+}
+
+/// Reads the rows of the laboratory tables a letter prints. A row is recognised by its shape,
+/// not by a list of names: an analysis name (letters first), a result, a unit from the unit
+/// vocabulary or of a unit's shape, and a reference range, in the order the letter's columns
+/// have them ("Kreatinin 88 µmol/L 60–105", "Kalium 3,4 L 3,5 - 4,4 mmol/L", "CRP mg/L 20 H < 5").
+/// Every token after the name must be one of those, so a sentence or a drug's strength is not
+/// taken for a row. Each row is checked for plausibility (``LabPlausibility``).
+public enum LabTable {
+    public static func rows(in text: String) -> [LabRow] {
+        let lines = TextLine.split(text)
+        // A fødselsnummer is never a result: a row whose numbers hold one is not a row.
+        let fnr = Fodselsnummer.matches(in: text).map(\.range)
+        var parsed: [(LabRow, ParsedRow)] = []
+        for line in lines {
+            guard let row = parse(line) else { continue }
+            let places = [row.0.valueStart..<(row.0.valueStart + row.0.valueLength)]
+                + [row.0.rangeStart.map { $0..<($0 + (row.0.rangeLength ?? 0)) }].compactMap { $0 }
+            if places.contains(where: { place in fnr.contains { $0.overlaps(place) } }) { continue }
+            parsed.append(row)
+        }
+        // A table whose rows print flags uses them: a result outside its range without one is in doubt.
+        let flagsInUse = parsed.contains { $0.0.flag != nil }
+        return parsed.map { row, facts in
+            var row = row
+            row.doubt = LabPlausibility.check(facts, flagsInUse: flagsInUse)
+            row.doubtful = !row.doubt.isEmpty
+            return row
+        }
+    }
+
+    /// What plausibility needs of a row.
+    struct ParsedRow {
+        var analysis: LabAnalyses.Analysis?
+        /// The canonical unit, or the printed one; nil when none is printed.
+        var unit: String?
+        var value: LabNumber?
+        /// The result's printed text (a damaged number that does not parse leaves `value` nil).
+        var valueText: String
+        var range: LabRange
+        var flag: String?
+        var unitMisread = false
+    }
+
+    /// One token of a line: its text (without trailing "." "," ";" ":") and its scalar place.
+    struct Token {
+        var text: String
+        var start: Int
+        var end: Int
+    }
+
+    /// What a stretch of tokens after the name is.
+    private enum Item {
+        case number(LabNumber, flag: String?, start: Int, end: Int)
+        case span(low: LabNumber, high: LabNumber, start: Int, end: Int)
+        case flag(String)
+        case unit(String, start: Int, end: Int)
+        case damaged(String, start: Int, end: Int)
+    }
+
+    static func parse(_ line: TextLine) -> (LabRow, ParsedRow)? {
+        var tokens = line.tokens()
+        while let first = tokens.first, Self.isPunctuation(first.text) || Self.isBullet(first.text) { tokens.removeFirst() }
+        guard tokens.count >= 3 else { return nil }
+
+        // The name: tokens up to the first number, comparator, range or known unit; after a known
+        // analysis's name, a token of letters OCR reads for digits ("OL" for "0 L") is its result.
+        var nameEnd = 0
+        var lookalikeValue = false
+        while nameEnd < tokens.count {
+            let t = tokens[nameEnd].text
+            if nameEnd > 0, Self.startsValue(t) || LabUnits.canonical(t) != nil { break }
+            if nameEnd > 0, NumberShape.isLookalikeWord(t), nameEnd + 1 < tokens.count,
+               LabAnalyses.analysis(named: tokens[0..<nameEnd].map(\.text).joined(separator: " ")) != nil {
+                lookalikeValue = true
+                break
+            }
+            nameEnd += 1
+        }
+        guard nameEnd > 0, nameEnd < tokens.count, nameEnd <= 6 else { return nil }
+        let nameTokens = tokens[0..<nameEnd]
+        let printedName = String(String.UnicodeScalarView(line.scalars(from: nameTokens.first?.start ?? 0,
+                                                                            to: nameTokens.last?.end ?? 0)))
+        guard printedName.filter(\.isLetter).count >= 2, let firstScalar = printedName.unicodeScalars.first,
+              firstScalar.properties.isAlphabetic || ("0"..."9").contains(firstScalar) else { return nil }
+        let analysis = LabAnalyses.analysis(named: printedName)
+        // OCR's damage to a unit ("x10"9/L", "umMol/L"): the analysis's own unit it is close to.
+        func unitOf(_ printed: String) -> (unit: String, misread: Bool) {
+            if let known = LabUnits.canonical(printed) { return (known, false) }
+            if let analysis, let close = LabUnits.closest(to: printed, among: analysis.units.map(\.unit)) { return (close, true) }
+            return (printed, false)
+        }
+        if analysis == nil, nameEnd > 4 { return nil }
+
+        // The rest: numbers, ranges, flags and a unit.
+        var items: [Item] = []
+        var unknown = 0
+        var unitMisread = false
+        var i = nameEnd
+        while i < tokens.count {
+            let t = tokens[i]
+            let next = i + 1 < tokens.count ? tokens[i + 1] : nil
+            let afterNext = i + 2 < tokens.count ? tokens[i + 2] : nil
+            if Self.comparators.contains(t.text), let next, let n = LabNumber(next.text), n.comparator == nil {
+                items.append(.number(LabNumber(comparator: Self.normalComparator(t.text), n), flag: nil, start: t.start, end: next.end))
+                i += 2
+            } else if let (n, flag) = LabNumber.withFlag(t.text) {
+                if n.comparator == nil, flag == nil, let dash = next, Self.dashes.contains(dash.text),
+                   let high = afterNext.flatMap({ LabNumber($0.text) }), high.comparator == nil {
+                    items.append(.span(low: n, high: high, start: t.start, end: afterNext?.end ?? t.end))
+                    i += 3
+                } else if n.comparator == nil, flag == nil, let next, let high = Self.leadingDashNumber(next.text) {
+                    items.append(.span(low: n, high: high, start: t.start, end: next.end))
+                    i += 2
+                } else {
+                    items.append(.number(n, flag: flag, start: t.start, end: t.end))
+                    i += 1
+                }
+            } else if let (low, high) = Self.attachedSpan(t.text) {
+                items.append(.span(low: low, high: high, start: t.start, end: t.end))
+                i += 1
+            } else if let low = Self.trailingDashNumber(t.text), let next, let high = LabNumber(next.text), high.comparator == nil {
+                items.append(.span(low: low, high: high, start: t.start, end: next.end))
+                i += 2
+            } else if let flag = Self.flag(t.text) {
+                items.append(.flag(flag))
+                i += 1
+            } else if LabUnits.isUnit(t.text) {
+                let read = unitOf(t.text)
+                unitMisread = unitMisread || read.misread
+                items.append(.unit(read.unit, start: t.start, end: t.end))
+                i += 1
+            } else if NumberShape.isDamagedNumber(t.text) || NumberShape.isMalformedNumber(t.text)
+                        || (lookalikeValue && i == nameEnd) {
+                items.append(.damaged(t.text, start: t.start, end: t.end))
+                i += 1
+            } else if Self.isPunctuation(t.text) {
+                i += 1
+            } else {
+                unknown += 1
+                i += 1
+            }
+        }
+
+        // The result is the first number; the range the first span, else a later comparator, else a
+        // lone later number (a range that lost its "<").
+        var value: (n: LabNumber?, text: String, flag: String?, start: Int, end: Int)?
+        var range: (range: LabRange, start: Int, end: Int)?
+        var flag: String?
+        var unit: (text: String, start: Int, end: Int)?
+        for item in items {
+            switch item {
+            case let .number(n, attached, start, end):
+                if value == nil {
+                    value = (n, line.text(from: start, to: end), attached, start, end)
+                } else if range == nil, n.comparator != nil {
+                    range = (n.comparator == "<" || n.comparator == "≤" ? .below(n) : .above(n), start, end)
+                } else if range == nil {
+                    range = (.unreadable, start, end)
+                } else {
+                    unknown += 1
+                }
+            case let .span(low, high, start, end):
+                if range == nil || range?.range == .unreadable { range = (.between(low, high), start, end) } else { unknown += 1 }
+            case let .damaged(text, start, end):
+                if value == nil { value = (nil, text, nil, start, end) } else if range == nil { range = (.unreadable, start, end) } else { unknown += 1 }
+            case let .flag(f):
+                if flag == nil { flag = f } else { unknown += 1 }
+            case let .unit(u, start, end):
+                if unit == nil { unit = (u, start, end) } else { unknown += 1 }
+            }
+        }
+        guard let value else { return nil }
+        if let attached = value.flag {
+            if flag != nil { unknown += 1 }
+            flag = attached
+        }
+        let known = analysis != nil
+        // One token the row has no place for (OCR's debris) is let pass in a row of a known analysis
+        // that prints its range; a list line with a date after the value is not a table's row.
+        guard unknown == 0 || (known && unknown == 1 && range != nil) else { return nil }
+        guard (unit != nil && (known || range != nil)) || (known && range != nil) else { return nil }
+        // The value's text without an attached flag ("20H" → "20").
+        var valueText = value.text
+        var valueEnd = value.end
+        if value.flag != nil, let last = valueText.unicodeScalars.last, last == "H" || last == "L" || last == "*" {
+            while let last = valueText.unicodeScalars.last, !("0"..."9").contains(last) {
+                valueText.unicodeScalars.removeLast()
+                valueEnd -= 1
+            }
+        }
+        let rangeText = range.map { line.text(from: $0.start, to: $0.end) }
+        let row = LabRow(analysis: analysis?.name ?? printedName, printedAnalysis: printedName, value: valueText,
+                         unit: unit?.text, range: rangeText, flag: flag, line: line.index,
+                         start: tokens.first?.start ?? line.start, length: (tokens.last?.end ?? line.start) - (tokens.first?.start ?? line.start),
+                         valueStart: value.start, valueLength: valueEnd - value.start,
+                         rangeStart: range?.start, rangeLength: range.map { $0.end - $0.start },
+                         unitStart: unit?.start, unitLength: unit.map { $0.end - $0.start })
+        let facts = ParsedRow(analysis: analysis, unit: unit?.text, value: value.n, valueText: valueText,
+                              range: range?.range ?? .none, flag: flag, unitMisread: unitMisread)
+        return (row, facts)
+    }
+
+    static let comparators: Set<String> = ["<", ">", "≤", "≥", "<=", ">="]
+    static let dashes: Set<String> = ["-", "–", "—", "‒", "−"]
+    private static let dashScalars: Set<Unicode.Scalar> = ["-", "–", "—", "‒", "−"]
+
+    static func normalComparator(_ s: String) -> String {
+        switch s {
+        case "<=": "≤"
+        case ">=": "≥"
+        default: s
+        }
+    }
+
+    /// Whether a token after the name starts the results: a number (with a comparator or an
+    /// attached flag), a comparator, a range, or a number damaged by OCR.
+    static func startsValue(_ t: String) -> Bool {
+        comparators.contains(t) || LabNumber.withFlag(t) != nil || attachedSpan(t) != nil || trailingDashNumber(t) != nil
+            || NumberShape.isDamagedNumber(t)
+    }
+
+    /// "3,5–10,0" or "3,5-10,0" in one token.
+    static func attachedSpan(_ t: String) -> (LabNumber, LabNumber)? {
+        let scalars = Array(t.unicodeScalars)
+        guard let dash = scalars.firstIndex(where: { dashScalars.contains($0) }), dash > 0, dash < scalars.count - 1 else { return nil }
+        let low = String(String.UnicodeScalarView(scalars[..<dash])), high = String(String.UnicodeScalarView(scalars[(dash + 1)...]))
+        guard let l = LabNumber(low), let h = LabNumber(high), l.comparator == nil, h.comparator == nil else { return nil }
+        return (l, h)
+    }
+
+    /// "3,5-" (the range's second half in the next token).
+    static func trailingDashNumber(_ t: String) -> LabNumber? {
+        guard let last = t.unicodeScalars.last, dashScalars.contains(last) else { return nil }
+        let n = LabNumber(String(t.unicodeScalars.dropLast()))
+        return n?.comparator == nil ? n : nil
+    }
+
+    /// "-10,0" (the range's first half in the previous token).
+    static func leadingDashNumber(_ t: String) -> LabNumber? {
+        guard let first = t.unicodeScalars.first, dashScalars.contains(first) else { return nil }
+        let n = LabNumber(String(t.unicodeScalars.dropFirst()))
+        return n?.comparator == nil ? n : nil
+    }
+
+    static func flag(_ t: String) -> String? {
+        switch t {
+        case "H", "H*", "*H", "(H)", "HH", "Høy", "høy", "H+": "H"
+        case "L", "L*", "*L", "(L)", "LL", "Lav", "lav", "L-": "L"
+        default: nil
+        }
+    }
+
+    static func isPunctuation(_ t: String) -> Bool {
+        !t.isEmpty && t.unicodeScalars.allSatisfy { "|!¦:;.,_'\"`~*".unicodeScalars.contains($0) }
+    }
+
+    static func isBullet(_ t: String) -> Bool { ["•", "·", "-", "–", "—", "*", "o", "►", "▪"].contains(t) }
+}
+
+/// A number as a laboratory prints it: digits with at most one decimal comma or point, maybe a
+/// comparator before it ("<5", "< 5").
+public struct LabNumber: Sendable, Equatable {
+    public var comparator: String?
+    public var value: Double
+    /// Digits after the decimal sign.
+    public var decimals: Int
+
+    public init?(_ text: String) {
+        var s = Substring(text)
+        var comparator: String?
+        if let first = s.first, "<>≤≥".contains(first) {
+            comparator = String(first)
+            s = s.dropFirst()
+            if s.first == "=" {
+                comparator = first == "<" ? "≤" : "≥"
+                s = s.dropFirst()
+            }
+        }
+        guard !s.isEmpty, s.first?.isASCII == true, s.first?.isNumber == true else { return nil }
+        var separators = 0, decimals = 0
+        for c in s {
+            if c == "," || c == "." {
+                separators += 1
+                guard separators == 1 else { return nil }
+            } else if c.isASCII, c.isNumber {
+                if separators == 1 { decimals += 1 }
+            } else {
+                return nil
+            }
+        }
+        guard separators == 0 || decimals > 0, let value = Double(s.replacingOccurrences(of: ",", with: ".")) else { return nil }
+        self.comparator = comparator
+        self.value = value
+        self.decimals = decimals
+    }
+
+    init(comparator: String, _ number: LabNumber) {
+        self.comparator = comparator
+        self.value = number.value
+        self.decimals = number.decimals
+    }
+
+    /// A number with an attached flag ("20H", "3,4L", "5,1*").
+    static func withFlag(_ text: String) -> (LabNumber, String?)? {
+        if let n = LabNumber(text) { return (n, nil) }
+        for (suffix, flag) in [("H", "H"), ("L", "L"), ("*", "H"), ("H*", "H"), ("L*", "L")] where text.hasSuffix(suffix) {
+            if let n = LabNumber(String(text.dropLast(suffix.count))), n.comparator == nil { return (n, flag) }
+        }
+        return nil
+    }
+}
+
+/// A reference range.
+enum LabRange: Equatable {
+    case between(LabNumber, LabNumber)
+    case below(LabNumber)
+    case above(LabNumber)
+    /// A number where a range should stand that does not read as one (a lost "<").
+    case unreadable
+    case none
+}
+
+/// A line of a text and its place, in Unicode scalars.
+struct TextLine {
+    /// 0-based, counting every "\n" and form feed.
+    let index: Int
+    /// The whole text's scalars (shared) and the line's bounds in them.
+    let all: [Unicode.Scalar]
+    let start: Int
+    let end: Int
+
+    static func split(_ text: String) -> [TextLine] {
+        let scalars = Array(text.unicodeScalars)
+        var lines: [TextLine] = []
+        var start = 0
+        for (i, c) in scalars.enumerated() where c == "\n" || c == "\u{0C}" || c == "\r" {
+            lines.append(TextLine(index: lines.count, all: scalars, start: start, end: i))
+            start = i + 1
+        }
+        lines.append(TextLine(index: lines.count, all: scalars, start: start, end: scalars.count))
+        return lines
+    }
+
+    func scalars(from: Int, to: Int) -> ArraySlice<Unicode.Scalar> {
+        let lo = max(start, min(from, end)), hi = max(lo, min(to, end))
+        return all[lo..<hi]
+    }
+
+    func text(from: Int, to: Int) -> String { String(String.UnicodeScalarView(scalars(from: from, to: to))) }
+
+    /// Whitespace-separated tokens; a trailing "." "," ";" or ":" is left out of a token (not
+    /// out of a lone one).
+    func tokens() -> [LabTable.Token] {
+        var tokens: [LabTable.Token] = []
+        var i = start
+        while i < end {
+            while i < end, all[i].properties.isWhitespace { i += 1 }
+            guard i < end else { break }
+            let s = i
+            while i < end, !all[i].properties.isWhitespace { i += 1 }
+            var e = i
+            while e - s > 1, ".,;:".unicodeScalars.contains(all[e - 1]) { e -= 1 }
+            tokens.append(.init(text: String(String.UnicodeScalarView(all[s..<e])), start: s, end: e))
+        }
+        return tokens
+    }
+}
