@@ -214,10 +214,11 @@ extension Library {
     /// `<library>/Delinger`.
     public var shareFolderURL: URL { location.directory.appendingPathComponent(Self.shareFolder, isDirectory: true) }
 
-    /// Removes link `id`'s PDFs but `keeping` (best effort: one left is removed next time).
+    /// Removes link `id`'s PDFs and their page images but `keeping`'s (best effort: one left is
+    /// removed next time).
     public func removeSharePacks(_ id: Int, keeping: URL? = nil) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: shareFolderURL.path)) ?? []
-        for name in names where name.hasPrefix("\(id)-") && name != keeping?.lastPathComponent {
+        for name in names where name.hasPrefix("\(id)-") && !(keeping.map { Self.belongsToPack(name, pack: $0) } ?? false) {
             try? FileManager.default.removeItem(at: shareFolderURL.appendingPathComponent(name))
         }
     }
@@ -241,7 +242,7 @@ extension Library {
            Set(letters.map(\.shortID)).isSubset(of: link.letters.map(\.id)) {
             return true
         }
-        _ = Shredder.shred(url.path)
+        shredSharePack(url)
         return false
     }
 

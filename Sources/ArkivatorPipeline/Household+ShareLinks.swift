@@ -11,9 +11,11 @@ extension Household {
     /// is removed, and so is one finished after the link was revoked or a letter purged. Blocking (Tesseract reads each page again): never on the cooperative pool.
     public func sharePack(link id: Int, letters: [LibraryDocument]) throws -> URL {
         let url = library.sharePackURL(id, letters: letters)
-        if FileManager.default.fileExists(atPath: url.path) { return url }
+        if library.keepsSharePages(id, letters: letters) { return url }
         try AtomicFile.createDirectory(library.shareFolderURL)
-        _ = try writeSharePack(letters.map(\.sha256), to: url)
+        _ = try writeSharePack(letters.map(\.sha256), to: url, pageURL: { letter, page in
+            self.library.sharePageURL(id, letters: letters, letter: letter, page: page)
+        })
         guard try library.keepsSharePack(url, link: id, letters: letters) else { throw SharePackFailure.linkChanged }
         library.removeSharePacks(id, keeping: url)
         return url

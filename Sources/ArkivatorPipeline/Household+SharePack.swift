@@ -32,18 +32,22 @@ extension Household {
     /// or the household's profiles hold are found even where OCR split them. The archived letters
     /// are not changed. Before the file is written its text is read back, and nothing is written
     /// when a number still stands there. `ids` are the ids or short ids the library takes.
-    /// `progress` is told (pages read, pages to read) as the pages are read.
+    /// `progress` is told (pages read, pages to read) as the pages are read. With `pageURL`
+    /// (a letter's short id and a page number, 1…, to a file) each letter's boxed page images are
+    /// kept as well, written before the PDF (the share page shows them beside the text).
     /// - Throws: ``SharePackFailure`` when no letter is chosen, a letter's pages cannot be read
     ///   again, a number a letter's text holds is not found again on its page, or the finished
     ///   text still shows one; ``LibraryFailure`` for an id that is unknown, ambiguous or in the
     ///   trash. Nothing is written then.
-    public func writeSharePack(_ ids: [String], to url: URL, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> SharePackSummary {
+    public func writeSharePack(_ ids: [String], to url: URL, progress: (@Sendable (Int, Int) -> Void)? = nil,
+                               pageURL: ((String, Int) -> URL)? = nil) throws -> SharePackSummary {
         let letters = try sharedLetters(ids)
         let engine = try TesseractEngine(language: "nor")
         let total = letters.reduce(0) { $0 + $1.pagesToRead }
         var done = 0
         progress?(0, total)
         var letterPages: [[SearchablePDF.Page]] = []
+        var pageImages: [(letter: String, jpegs: [[UInt8]])] = []
         var boxes = 0
         for letter in letters {
             let read = try Self.maskedPages(of: letter, engine: engine) {
@@ -51,6 +55,7 @@ extension Household {
                 progress?(min(done, total), total)
             }
             letterPages.append(read.map(\.pdfPage))
+            pageImages.append((letter.document.shortID, read.map(\.jpeg)))
             boxes += read.reduce(0) { $0 + $1.boxes }
         }
         let cover = SharePackCover(
@@ -62,6 +67,7 @@ extension Household {
         let known = letters.reduce(into: Set<String>()) { $0.formUnion($1.known) }
         guard let texts = PDFTextLayer.pageTexts(ofPDF: bytes),
               texts.allSatisfy({ !SharedLetter.holdsNumber($0, known: known) }) else { throw SharePackFailure.numberLeft }
+        if let pageURL { try SharePackPages.write(pageImages, to: pageURL) }
         try AtomicFile.write(bytes, to: url, overwrite: true)
         return SharePackSummary(letters: letters.count, pages: pages.count, boxes: boxes)
     }

@@ -60,6 +60,10 @@ import Testing
         answersEveryField(WebServer.SearchView(filters: filters, results: results, shareLink: "/del/ny?q=time"))
         let view = DocumentView(document, household: ["Kari"], words: words, notice: "n", problem: "p")
         answersEveryField(view)
+        let mark = PageImageView.Mark(x: 1, y: 2, width: 3, height: 4, label: "12,5 – Usikkert tall")
+        answersEveryField(mark)
+        answersEveryField(PageImageView(href: "/documents/ab/files/0", alt: "Side 1", pageWidth: 100, pageHeight: 140,
+                                        marks: [mark], marksCaption: "Usikkert tall: 12,5"))
         let edit = EditView(document, action: "/a", button: "b", skip: "/s", skipped: "abcdef1234", household: ["Kari"], words: words)
         answersEveryField(edit)
         answersEveryField(EditView.Mark(uncertain: true, confidence: "40 %"))
@@ -85,7 +89,7 @@ import Testing
         shares.notice = "n"
         answersEveryField(shares)
         answersEveryField(try #require(shares.links.first))
-        let shared = SharedView(link: link, letters: [document], pdf: "/delt/y/pdf", words: words)
+        let shared = SharedView(link: link, letters: [document], pdf: "/delt/y/pdf", pages: "/delt/y/sider", words: words)
         answersEveryField(shared)
         answersEveryField(try #require(shared.letters.first))
     }

@@ -141,7 +141,8 @@ import Testing
                 #expect(text.contains("føflekk"), "\(text)")
                 #expect(!text.contains(WebFixture.number) && !text.contains("43859"))
                 let kept = try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path)
-                #expect(kept.count == 1, "made once and kept: \(kept)")
+                #expect(kept.count == 2 && kept.filter { $0.hasSuffix(".pdf") }.count == 1, "made once and kept, with its page: \(kept)")
+
                 let again = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
                 #expect(again.status == .ok && again.body == pdf.body)
                 #expect(try fixture.library.shareLink(made.link.id)?.openings.map(\.what) == [.pdf, .pdf])
@@ -159,10 +160,25 @@ import Testing
                 let signedOut = try await client.execute(uri: "/delinger/\(made.link.id)/tekst", method: .get)
                 #expect(signedOut.status != .ok)
 
+                // The page beside the text: the PDF's page, the number under a box, never the archive's image.
+                let page = try await client.execute(uri: "/delt/\(made.token)", method: .get)
+                let image = "/delt/\(made.token)/sider/\(letter.id)/1"
+                #expect(page.text.contains("lest av maskin (OCR)") && page.text.contains("Sjekk tall mot sidebildet"))
+                #expect(page.text.contains("src=\"\(image)\"") && !page.text.contains("/documents/"))
+                let shown = try await client.execute(uri: image, method: .get)
+                #expect(shown.status == .ok && shown.headers[.contentType] == "image/jpeg")
+                #expect(shown.headers[.referrerPolicy] == "no-referrer" && shown.headers[.cacheControl] == "no-store")
+                let archivedPage = try #require(try fixture.library.document(letter.id).files.images.first)
+                #expect(Array(shown.body.readableBytesView.prefix(2)) == [0xFF, 0xD8])
+                #expect(Data(buffer: shown.body) != (try Data(contentsOf: archivedPage.url)), "the boxed copy, not the archive's page")
+                #expect(try await client.execute(uri: "/delt/\(made.token)/sider/\(letter.id)/2", method: .get).status == .notFound)
+                #expect(try await client.execute(uri: "/delt/\(made.token)/sider/abcdef0123/1", method: .get).status == .notFound)
+
                 try fixture.library.revokeShareLink(made.link.id)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path).isEmpty)
                 let gone = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
                 #expect(gone.status == .gone && gone.text.contains("trukket tilbake"))
+                #expect(try await client.execute(uri: image, method: .get).status == .gone)
             }
         }
     }

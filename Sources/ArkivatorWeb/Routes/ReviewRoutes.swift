@@ -94,7 +94,7 @@ extension WebServer {
         let noText: Bool
         let edit: EditView
         let hasImages: Bool
-        let images: [[String: String]]
+        let images: [PageImageView]
         let hasText: Bool
         let textParts: [Piece]
         /// The first page, small, beside the title (it links to the page at full size).

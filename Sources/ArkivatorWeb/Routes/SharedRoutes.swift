@@ -23,10 +23,12 @@ extension WebServer {
             let client = ShareClientHint.of(userAgent: request.headers[.userAgent])
             try await store.write { library in try library.recordShareOpening(link.id, what: .page, client: client) }
             let words = Words(templates, context)
-            let model = SharedView(link: link, letters: letters, pdf: "\(Self.sharedPrefix)/\(token)/pdf", words: words)
+            let model = SharedView(link: link, letters: letters, pdf: "\(Self.sharedPrefix)/\(token)/pdf",
+                                   pages: "\(Self.sharedPrefix)/\(token)/sider", words: words)
             return Self.withoutReferrer(templates.page("shared", title: words["sharedTitle"], model: model, context: context))
         }
         addSharedPDFRoute(shared: shared)
+        addSharedPageImageRoute(shared: shared)
     }
 
     /// The share PDF: made once (``SharePackMaker``), then streamed from the library's folder.

@@ -13,7 +13,7 @@ struct DocumentView {
     let canRedact: Bool
     let edit: EditView
     let hasImages: Bool
-    let images: [[String: String]]
+    let images: [PageImageView]
     let hasText: Bool
     let textParts: [Piece]
     let files: [[String: String]]
@@ -71,11 +71,10 @@ struct DocumentView {
                                             corrected: appointmentsCorrected, words: words)
     }
 
-    /// The page images, each linking to itself at full size (to zoom on a phone).
-    static func images(_ document: LibraryDocument, words: Words) -> [[String: String]] {
-        document.files.enumerated().filter { $0.element.kind == .image }.map { index, file in
-            ["href": "/documents/\(document.shortID)/files/\(index)", "alt": words.text("Side \(file.page)", "Page \(file.page)")]
-        }
+    /// The page images, each linking to itself at full size (to zoom on a phone), the numbers in
+    /// doubt outlined (see ``PageImageView``).
+    static func images(_ document: LibraryDocument, words: Words) -> [PageImageView] {
+        PageImageView.images(document, words: words)
     }
 }
 

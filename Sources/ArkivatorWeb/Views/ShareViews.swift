@@ -159,6 +159,8 @@ struct SharedView {
         let person: String
         let text: String
         let hasText: Bool
+        /// The letter's pages as the share PDF holds them (numbers boxed), shown beside the text.
+        let pages: [[String: String]]
     }
 
     let intro: String
@@ -167,14 +169,23 @@ struct SharedView {
     let contents: [[String: String]]
     let hasLetters: Bool
 
-    init(link: ShareLink, letters: [LibraryDocument], pdf: String, words: Words) {
+    /// `pages`: where the letters' page images are served (``WebServer/addSharedPageImageRoute(shared:)``).
+    init(link: ShareLink, letters: [LibraryDocument], pdf: String, pages: String, words: Words) {
         intro = words.text(
             "Brev delt fra familiens arkiv, bare til lesing. Lenken virker til \(ShareLink.shown(link.expiresAt)). Fødselsnummer er skjult.",
             "Letters shared from a family's archive, read-only. The link works until \(ShareLink.shown(link.expiresAt)). National ID numbers are hidden.")
         self.letters = letters.enumerated().map { index, document in
             Letter(anchor: "brev-\(index + 1)", title: document.title, date: document.documentDate,
                    typeLabel: words.type(document.docType.rawValue), institution: document.institution,
-                   person: words.person(document.shownPerson), text: Redaction.redact(document.text), hasText: !document.text.isEmpty)
+                   person: words.person(document.shownPerson), text: Redaction.redact(document.text), hasText: !document.text.isEmpty,
+                   pages: (0..<Library.sharedPageCount(document)).map { page in
+                       // The page's own proportions, so the text does not jump as the image comes.
+                       let size = document.pages.first { $0.number == page + 1 }.flatMap { $0.width > 0 ? $0 : nil }
+                       return ["href": "\(pages)/\(document.shortID)/\(page + 1)",
+                               "alt": words.text("Side \(page + 1) av brevet, fødselsnummer skjult",
+                                                 "Page \(page + 1) of the letter, national ID numbers hidden"),
+                               "height": String(size.map { 600 * $0.height / $0.width } ?? 849)]
+                   })
         }
         contents = self.letters.map { ["anchor": $0.anchor, "title": $0.title] }
         hasLetters = !letters.isEmpty
@@ -282,6 +293,8 @@ extension SharedView.Letter: MustacheParent {
         case "person": person
         case "text": text
         case "hasText": hasText
+        case "pages": pages
+        case "hasPages": !pages.isEmpty
         default: nil
         }
     }

@@ -200,7 +200,7 @@ extension WebServer.ReviewView: MustacheParent {
         case "reasons": reasons
         case "hasReasons": !reasons.isEmpty
         case "thumbnail": thumbnail
-        case "firstPage": images.first?["href"]
+        case "firstPage": images.first?.href
         case "noText": noText
         case "edit": edit
         case "hasImages": hasImages
