@@ -5,8 +5,8 @@ text reads it exactly in its place, and whether each misread one is flagged (its
 an entry of the record's `doubtfulNumbers`). Also the lab rows: read exactly, misread and not
 marked doubtful, right but marked doubtful.
 
-    python3 scripts/bench/numbers.py --arkivator .build/release/arkivator --set .bench/numbers/dev-51 --set .bench/numbers/b-53
-    python3 scripts/bench/numbers.py --set .bench/numbers/dev-51 --pred .bench/numbers/dev-51.pred.jsonl
+    python3 scripts/bench/number_accuracy.py --arkivator .build/release/arkivator --set .bench/numbers/dev-51 --set .bench/numbers/b-53
+    python3 scripts/bench/number_accuracy.py --set .bench/numbers/dev-51 --pred .bench/numbers/dev-51.pred.jsonl
 
 Each set is read with `arkivator ingest --no-archive --json` (one page per record; pages of a
 document are joined with a form feed, as score.py does) and the records are kept beside the set's
