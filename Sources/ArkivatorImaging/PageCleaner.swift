@@ -244,7 +244,12 @@ public struct PageCleaner: Sendable {
         var gray = page.gray
         let resolution = Self.resolution(page: Self.dpi(forPageWidth: Double(gray.width), height: Double(gray.height)),
                                          recorded: page.recordedDPI, text: cleaned.textDPI)
-        let factor = scaleFactor(for: resolution.dpi, textDPI: cleaned.textDPI, pixels: Double(gray.width * gray.height))
+        // Only a page far from a readable resolution is scaled: in between, the page is read at its
+        // own size, as plain OCR reads it (OCR's layout analysis finds a column at one scale and
+        // loses it at another; the guard's reading must lose nothing the page as it came shows).
+        let far = resolution.dpi < upscaleBelowDPI || (cleaned.textDPI ?? resolution.dpi) < upscaleBelowDPI
+            || resolution.dpi > downscaleAboveDPI
+        let factor = far ? scaleFactor(for: resolution.dpi, textDPI: cleaned.textDPI, pixels: Double(gray.width * gray.height)) : 1
         gray = try gray.scaled(by: factor)
         // The resolution is recorded below; the caller's image stays as it was.
         if gray === page.gray { gray = try Image.wrap(pixCopy(nil, gray.pix), "pixCopy") }

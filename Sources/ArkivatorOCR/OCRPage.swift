@@ -96,7 +96,8 @@ extension OCRPage {
             let trimmed = item.text.trimmingCharacters(in: .whitespacesAndNewlines)
             // A section number ("§ 8-2") keeps its hyphen: it is no range.
             let section = words.last?.text.hasSuffix("§") ?? false
-            let word = typography && !section ? Typography.normalized(trimmed) : trimmed
+            var word = typography && !section ? Typography.normalized(trimmed) : trimmed
+            if typography, let repaired = ConfusionRepair.repaired(word) { word = repaired }
             guard !word.isEmpty else { continue }
             if !words.isEmpty {
                 let separator: String = switch item.breakBefore {

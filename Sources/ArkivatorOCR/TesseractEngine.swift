@@ -54,8 +54,14 @@ public final class TesseractEngine {
 
     /// Reads the text of a cleaned page (1-bit or 8-bit, upright, about `dpi`).
     ///
-    public func recognize(_ image: Image, dpi: Int = 300) throws(OCRError) -> OCRPage {
+    ///
+    /// With `invertedLines`, a line read doubtfully is read again as light letters on dark (a
+    /// screen's title bar, a shaded table header), as plain Tesseract does: slower, so only the
+    /// guard's reading of a page as it came asks for it.
+    public func recognize(_ image: Image, dpi: Int = 300, invertedLines: Bool = false) throws(OCRError) -> OCRPage {
         TessBaseAPIClear(handle)
+        if invertedLines { TessBaseAPISetVariable(handle, "tessedit_do_invert", "1") }
+        defer { if invertedLines { TessBaseAPISetVariable(handle, "tessedit_do_invert", "0") } }
         // Tesseract keeps its copy of the page and everything it found on it until the next page:
         // let it go now, so a worker waiting for its next page holds none of this one.
         defer { TessBaseAPIClear(handle) }

@@ -17,6 +17,7 @@ enum Typography {
     /// A short number range ("1-2", "10-14") also takes an en dash. Dates, codes and
     /// hyphenated words keep their hyphens.
     static func normalized(_ word: String) -> String {
+        let word = typewriterSigns(word)
         let scalars = Array(word.unicodeScalars)
         guard let dash = scalars.firstIndex(where: { $0 == "-" }),
               scalars.filter({ $0 == "-" }).count == 1 else { return word }
@@ -27,5 +28,16 @@ enum Typography {
         guard (1...3).contains(before.count), before.allSatisfy(isDigit),
               (1...3).contains(number.count), number.allSatisfy(isDigit) else { return word }
         return String(String.UnicodeScalarView(before)) + "–" + String(String.UnicodeScalarView(after))
+    }
+
+    /// Signs of the typewriter that the model reads as others: a hyphen after a word read as "="
+    /// or "=-" ("Hushold=", "jødi=-"; no word ends in an equals sign), and the section sign read
+    /// as a dollar ("($ 3", "$ 8-2"; Norwegian letters write no dollar alone before a number).
+    static func typewriterSigns(_ word: String) -> String {
+        var word = word
+        if word.hasSuffix("=-") { word.removeLast(2); word += "-" }
+        if word.count >= 3, word.hasSuffix("="), word.dropLast().last?.isLetter == true { word.removeLast(); word += "-" }
+        if word == "$" || word == "($" { word = word.replacingOccurrences(of: "$", with: "§") }
+        return word
     }
 }

@@ -46,6 +46,20 @@ extension PageReader {
         return page.meanConfidence < doubtfulConfidence ? "doubtful" : nil
     }
 
+    /// Whether the reading as it came is kept: when it scores clearly better (``guardMargin``),
+    /// or about as well and holds more words that look like words (a title bar's light letters,
+    /// a line a cleanup step lost): the page never comes out with fewer words than it shows as
+    /// it came.
+    static func keepsAsIs(cleaned: OCRPage, asIs: OCRPage, cleanedScore: Double, asIsScore: Double) -> Bool {
+        if asIsScore > guardMargin * cleanedScore { return true }
+        return asIsScore * guardMargin >= cleanedScore && goodWords(asIs) > goodWords(cleaned)
+    }
+
+    /// The words of two letters or more that look like words, read with confidence 0.6 or more.
+    static func goodWords(_ page: OCRPage) -> Int {
+        page.noText ? 0 : page.words.filter { $0.confidence >= 0.6 && (wordLetters($0.text) ?? 0) >= 2 }.count
+    }
+
     /// How much good text a reading holds: its good letters (``goodLetters(_:)``) times the
     /// square root of the good letters per line. The same page read with its lines broken
     /// into pieces (columns read apart on a skewed photo, a margin note or a stamp read as lines

@@ -140,9 +140,9 @@ final class PageReader: @unchecked Sendable {
             // way), and keep the better reading.
             var asIs = try cleaner.asIs(image, report: cleaned.report)
             if cleaned.report.quarterTurns != 0 { asIs = try asIs.rotated(quarterTurns: cleaned.report.quarterTurns) }
-            let second = try engine.recognize(asIs.text)
+            let second = try engine.recognize(asIs.text, invertedLines: true)
             let cleanedScore = Self.guardScore(ocr), asIsScore = Self.guardScore(second)
-            let keepAsIs = asIsScore > Self.guardMargin * cleanedScore
+            let keepAsIs = Self.keepsAsIs(cleaned: ocr, asIs: second, cleanedScore: cleanedScore, asIsScore: asIsScore)
             var check = CleanupReport.GuardCheck(kept: keepAsIs ? "asIs" : "cleaned", reason: reason,
                                                  cleanedScore: cleanedScore.rounded(), asIsScore: asIsScore.rounded())
             var kept = keepAsIs ? second : ocr

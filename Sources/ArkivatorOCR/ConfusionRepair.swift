@@ -1,0 +1,68 @@
+/// Puts right a word that Tesseract's Norwegian model misread in one of the ways it misreads
+/// typewriter and other worn type every time: "d" read as "å" ("Opåragelse"), "g" as "z", "e" or
+/// "s" at a word's end ("Forordninz", "Forordnine"), "æ" as "w", "s", or "w" before it ("Afvwæbning",
+/// "Rumsnere"). A word is changed only when it is not a word of the ``Lexicon`` and exactly one
+/// spelling one or two such steps away is: a name, a code or a word the lists lack stays as read,
+/// and a number is never touched.
+enum ConfusionRepair {
+    /// Letters of at least this many are looked at: shorter words are too often words already.
+    static let shortest = 4
+
+    /// The word as it should read, or nil when it stays as it is.
+    static func repaired(_ token: String, lexicon: Lexicon? = Lexicon.shared) -> String? {
+        let characters = Array(token)
+        guard let first = characters.firstIndex(where: \.isLetter),
+              let last = characters.lastIndex(where: \.isLetter) else { return nil }
+        let core = Array(characters[first...last])
+        // Letters only: a compound with a hyphen, a code or a number stays as it is, and so does
+        // the first half of a word broken at the line's end.
+        guard core.count >= shortest, core.allSatisfy(\.isLetter), characters.last != "-",
+              !characters.contains(where: \.isNumber) else { return nil }
+        guard let lexicon, !lexicon.contains(String(core)) else { return nil }
+        var found: Set<String> = []
+        var answer: [Character]?
+        for once in steps(core) {
+            for candidate in [once] + steps(once) {
+                let word = String(candidate)
+                guard lexicon.contains(word), found.insert(word.lowercased()).inserted else { continue }
+                answer = candidate
+            }
+            if found.count > 1 { return nil }
+        }
+        guard found.count == 1, let answer else { return nil }
+        return String(characters[..<first]) + String(answer) + String(characters[(last + 1)...])
+    }
+
+    /// Every spelling one step from `word`.
+    static func steps(_ word: [Character]) -> [[Character]] {
+        var result: [[Character]] = []
+        func replaced(_ index: Int, _ small: Character) -> [Character] {
+            var copy = word
+            copy[index] = word[index].isUppercase ? Character(small.uppercased()) : small
+            return copy
+        }
+        for (index, letter) in word.enumerated() {
+            let small = Character(letter.lowercased())
+            let isLast = index == word.count - 1
+            switch small {
+            case "å": result.append(replaced(index, "d"))
+            case "z":
+                result.append(replaced(index, "g"))
+                if isLast { result.append(Array(word.dropLast())) }
+            case "w":
+                result.append(replaced(index, "æ"))
+                if index + 1 < word.count, word[index + 1].lowercased() == "æ" {
+                    var copy = word
+                    copy.remove(at: index)
+                    result.append(copy)
+                }
+            case "s":
+                result.append(replaced(index, "æ"))
+                if isLast { result.append(replaced(index, "g")) }
+            case "e" where isLast: result.append(replaced(index, "g"))
+            default: break
+            }
+        }
+        return result
+    }
+}

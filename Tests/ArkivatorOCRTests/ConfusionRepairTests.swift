@@ -1,0 +1,42 @@
+@testable import ArkivatorOCR
+import Testing
+
+/// Words Tesseract's Norwegian model misreads in the same way every time are put right against
+/// the word lists; names, codes, numbers and words already right stay as read.
+@Suite struct ConfusionRepairTests {
+    private let lexicon = Lexicon.shared
+
+    @Test func theWordListsAreRead() throws {
+        let lexicon = try #require(lexicon, "Debian's wnorwegian and wdanish (make test installs them)")
+        for word in ["forordning", "Blodprøve", "INNKALLING", "være", "Æresord", "været"] {
+            #expect(lexicon.contains(word), "\(word)")
+        }
+        #expect(!lexicon.contains("Fororåning"))
+    }
+
+    @Test func knownMisreadingsArePutRight() throws {
+        try #require(lexicon != nil)
+        let cases = ["Fororåning": "Forordning", "Fororåninz,": "Forordning,", "årives": "drives",
+                     "Statsborzere": "Statsborgere", "Forordnine": "Forordning", "Afvwæbning": "Afvæbning",
+                     "vwæret": "været", "Opåragelse": "Opdragelse", "Inåtryk": "Indtryk"]
+        for (read, right) in cases {
+            #expect(ConfusionRepair.repaired(read) == right, "\(read)")
+        }
+    }
+
+    @Test func wordsNamesAndNumbersStay() throws {
+        try #require(lexicon != nil)
+        for token in ["på", "både", "måned", "Bråten", "Håkonsen", "12,5", "5O", "HbA1c", "mmol/L", "Indenrissministe-",
+                      "Nordmann", "pizza", "Kjelsås"] {
+            #expect(ConfusionRepair.repaired(token) == nil, "\(token)")
+        }
+    }
+
+    @Test func typewriterSignsAreRead() {
+        #expect(Typography.typewriterSigns("Hushold=") == "Hushold-")
+        #expect(Typography.typewriterSigns("jødi=-") == "jødi-")
+        #expect(Typography.typewriterSigns("($") == "(§")
+        #expect(Typography.typewriterSigns("=") == "=")
+        #expect(Typography.typewriterSigns("a=b") == "a=b")
+    }
+}
