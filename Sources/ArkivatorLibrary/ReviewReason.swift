@@ -18,6 +18,14 @@ public enum ReviewReason: Sendable, Equatable {
     /// Words the OCR was unsure of, as they stand in the text (each once, in reading order, at
     /// most ``ReviewReason/wordLimit``), and how many such words there are in all.
     case lowConfidence(words: [String], total: Int)
+    /// Numbers that may be misread (OCR was unsure of them, they show OCR damage, or a lab value
+    /// is implausible for its analysis, unit or range): «Usikkert tall», each named as it stands,
+    /// in reading order. Shown first among the text's reasons: a misread number is the costliest.
+    case uncertainNumbers([String])
+
+    /// The name ``LibraryDocument/needsReview`` holds when the pipeline found numbers in doubt;
+    /// their places are among the document's low-confidence ranges.
+    public static let numbersField = "numbers"
 
     /// The most words ``lowConfidence(words:total:)`` lists.
     public static let wordLimit = 12
@@ -44,9 +52,11 @@ public enum ReviewReason: Sendable, Equatable {
         // The person is named by "no household member" when none was matched.
         if document.familyMember == nil { uncertain.remove("person") }
         if !hasText { uncertain.removeAll() }
+        let numbers = uncertain.remove(numbersField) != nil ? uncertainNumbers(document) : []
         let fields = fieldOrder.filter(uncertain.contains) + uncertain.subtracting(fieldOrder).sorted()
         if !fields.isEmpty { reasons.append(.uncertainFields(fields)) }
-        let words = lowConfidenceWords(document)
+        if !numbers.isEmpty { reasons.append(.uncertainNumbers(Array(numbers.prefix(wordLimit)))) }
+        let words = lowConfidenceWords(document).filter { !numbers.contains($0) }
         if !words.isEmpty {
             reasons.append(.lowConfidence(words: Array(words.prefix(wordLimit)), total: words.count))
         }
@@ -68,6 +78,11 @@ public enum ReviewReason: Sendable, Equatable {
         return words
     }
 
+    /// The low-confidence words that hold a digit: the numbers in doubt, as they stand.
+    static func uncertainNumbers(_ document: LibraryDocument) -> [String] {
+        lowConfidenceWords(document).filter { $0.contains(where: \.isNumber) }
+    }
+
     /// A field's name for people.
     public static func fieldName(_ field: String) -> UserMessage {
         switch field {
@@ -77,6 +92,7 @@ public enum ReviewReason: Sendable, Equatable {
         case "documentDate": UserMessage(nb: "brevdato", en: "letter date")
         case "institution": UserMessage(nb: "avsender", en: "sender")
         case "specialty": UserMessage(nb: "fagområde", en: "specialty")
+        case numbersField: UserMessage(nb: "tall", en: "numbers")
         default: UserMessage(nb: field, en: field)
         }
     }
@@ -98,6 +114,11 @@ public enum ReviewReason: Sendable, Equatable {
                             + ". Se over og rett om det trengs.",
                         en: "Uncertain: " + Self.list(fields.map { Self.fieldName($0).english }, and: "and")
                             + ". Look them over and correct them if needed.")
+        case .uncertainNumbers(let numbers):
+            UserMessage(nb: "Usikkert tall: " + numbers.joined(separator: ", ")
+                            + ". Sammenlign med sidebildet og rett tallet om det er feil lest.",
+                        en: "Uncertain number: " + numbers.joined(separator: ", ")
+                            + ". Compare with the page image and correct the number if it was misread.")
         case .lowConfidence(let words, let total):
             total > words.count
                 ? UserMessage(nb: "\(total) ord var vanskelige å lese. Sjekk disse først (merket med farge i teksten):",

@@ -89,6 +89,7 @@ extension Household {
 
         var updated = try rereadDocument(document, page: page, ocr: read.ocr, crop: read.crop ?? crop,
                                          size: (read.cleaned.gray.width, read.cleaned.gray.height))
+        updated.numberMarks = NumberMarks.rereading(document, into: updated, page: page, ocr: read.ocr)
         updated.files = document.files
         let pdf = try document.files.pdf.flatMap { file in
             try Self.searchablePDF(of: updated, old: file.url, page: page, jpeg: jpeg, ocr: read.ocr,
@@ -149,7 +150,10 @@ extension Household {
         guard !updated.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return updated }
         let scan = document.scanDate.flatMap(CalendarDate.init(iso:)) ?? CalendarDate.today() ?? .fallback
         let found = Classifier(family: try family()).classify(updated.text, scanDate: scan)
-        return Self.merged(found, into: updated, from: document, corrected: try library.correctedFields(document.sha256))
+        var merged = Self.merged(found, into: updated, from: document, corrected: try library.correctedFields(document.sha256))
+        merged.markDoubtful(NumberDoubt.doubtfulNumbers(in: merged.text, lowConfidence: merged.lowConfidence.map { ($0.start, $0.length) },
+                                                        rows: found.labs ?? []))
+        return merged
     }
 
     /// The classification of the new text, with every field a person corrected by hand kept as

@@ -1,4 +1,5 @@
 import ArkivatorArchive
+import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
@@ -11,7 +12,8 @@ enum LibraryStage {
                      originals: [ReceivedOriginal] = [], archive: ArchiveOptions,
                      library: Library) throws {
         var written: [ArchivedFile]?
-        let document = record.libraryDocument
+        var document = record.libraryDocument
+        document.numberMarks = NumberMarks.marks(record.classification?.doubtfulNumbers ?? [], pages: pages.map(\.ocr))
         do {
             let stored = try library.file(document, originals: originals) { reservation in
                 let files = try ArchiveStage(options: archive).write(document, pages: pages, originalPDF: originalPDF,
@@ -56,8 +58,24 @@ extension DocumentRecord {
             text: text,
             lowConfidence: lowConfidenceWords.map { LibraryDocument.TextRange(start: $0.start, length: $0.length) },
             pages: pages)
+        document.markDoubtful(k?.doubtfulNumbers ?? [])
         document.fieldConfidence = k?.confidence
         document.appointments = k?.appointments
         return document
+    }
+}
+
+extension LibraryDocument {
+    /// Marks the numbers that may be misread: each one's place joins the low-confidence ranges
+    /// (marked in colour in the review's text, named by «Usikkert tall»), and the letter waits for
+    /// review (``ReviewReason/numbersField``). A number is never silently taken as read.
+    mutating func markDoubtful(_ numbers: [DoubtfulNumber]) {
+        guard !numbers.isEmpty else { return }
+        for number in numbers
+        where !lowConfidence.contains(where: { $0.start < number.start + number.length && number.start < $0.start + $0.length }) {
+            lowConfidence.append(TextRange(start: number.start, length: number.length))
+        }
+        lowConfidence.sort { $0.start < $1.start }
+        if !needsReview.contains(ReviewReason.numbersField) { needsReview.append(ReviewReason.numbersField) }
     }
 }

@@ -55,7 +55,7 @@ extension Arkivator {
                 ["id", document.sha256],
             ]
             if !document.needsReview.isEmpty {
-                rows.append([label("Sjekk", "Check"), document.needsReview.joined(separator: ", ")])
+                rows.append([label("Sjekk", "Check"), document.needsReview.map { ReviewReason.fieldName($0).text() }.joined(separator: ", ")])
             }
             if let trashed = document.trashedAt {
                 rows.append([label("Papirkurv", "Trash"), label("siden \(trashed)", "since \(trashed)")])

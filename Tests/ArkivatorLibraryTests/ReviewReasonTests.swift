@@ -45,4 +45,17 @@ import Testing
         #expect(long == [.lowConfidence(words: (0..<12).map { String(format: "%02d", $0) }, total: 20)])
         #expect(long[0].message.norwegian.hasPrefix("20 ord var vanskelige å lese"))
     }
+
+    /// Numbers in doubt are named first, by «Usikkert tall», and not again among the hard words.
+    @Test func numbersInDoubtAreNamedAsUncertainNumbers() {
+        // "Totalkolesterol 52 mmol/L (2,9-6,1) Kommentar": "52" at 16, "Kommentar" at 36.
+        let text = "Totalkolesterol 52 mmol/L (2,9-6,1) Kommentar"
+        let low = [LibraryDocument.TextRange(start: 16, length: 2), LibraryDocument.TextRange(start: 36, length: 9)]
+        let reasons = letter(text: text, needsReview: [ReviewReason.numbersField], low: low).reviewReasons
+        #expect(reasons == [.uncertainNumbers(["52"]), .lowConfidence(words: ["Kommentar"], total: 1)])
+        #expect(reasons[0].message.norwegian.hasPrefix("Usikkert tall: 52. Sammenlign med sidebildet"))
+        #expect(reasons[0].message.english.hasPrefix("Uncertain number: 52."))
+        // Without the pipeline's mark, a hard number is only a hard word.
+        #expect(letter(text: text, low: low).reviewReasons == [.lowConfidence(words: ["52", "Kommentar"], total: 2)])
+    }
 }
