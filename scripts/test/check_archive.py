@@ -4,8 +4,8 @@
 
 For every document with `files`:
   - python-docx (through scripts/test/read_docx.py) opens the .docx; its body paragraphs equal the
-    document's text paragraphs; the highlighted runs are exactly the low-confidence words; the
-    custom properties equal the JSON fields;
+    document's text paragraphs; the highlighted runs are exactly the low-confidence words and the
+    numbers in doubt; the custom properties equal the JSON fields;
   - with --libreoffice, `soffice --headless --convert-to pdf` converts the .docx;
   - `pdftotext -raw` of the searchable PDF gives the text back with CER <= 2 %;
   - no fødselsnummer (found in the text, in --fnr-file members, or in --truth documents) appears in
@@ -139,7 +139,13 @@ def main():
         check(body == paragraphs(r["text"]), f"{name}: paragraphs differ from the text")
         text = r["text"]
         scalars = list(text)
-        want = "".join("".join(scalars[w["start"]:w["start"] + w["length"]]) for w in r.get("lowConfidenceWords", []))
+        # The places to check: the words read with low confidence and the numbers in doubt, each once,
+        # in the text's order (a number inside a low-confidence word is that word's place).
+        ranges = [(w["start"], w["length"]) for w in r.get("lowConfidenceWords", [])]
+        for n in r.get("doubtfulNumbers", []):
+            if not any(s < n["start"] + n["length"] and n["start"] < s + l for s, l in ranges):
+                ranges.append((n["start"], n["length"]))
+        want = "".join("".join(scalars[s:s + l]) for s, l in sorted(ranges))
         got = "".join(docx["highlighted"])
         check(got.replace("\n", "") == want, f"{name}: highlighted {got!r} != low-confidence words {want!r}")
         check(docx["custom"] == expected_custom(r), f"{name}: custom properties {docx['custom']} != JSON")
