@@ -275,6 +275,21 @@ def page_before_text_on_a_phone(c):
     c.expect(image.location["y"] < text.location["y"], "the page image above the text on a phone")
 
 
+def numbers_outlined_on_the_page(c):
+    """The numbers OCR may have misread are outlined over the page image: an SVG the image's size
+    lies on it, each outline named «Usikkert tall» (a clean letter may have none to outline)."""
+    d = c.driver
+    outlined = 0
+    for frame in d.find_elements(By.CSS_SELECTOR, ".page-frame"):
+        for svg in frame.find_elements(By.CSS_SELECTOR, "svg.number-marks"):
+            a, b = frame.find_element(By.TAG_NAME, "img").rect, svg.rect
+            c.expect(all(abs(a[k] - b[k]) <= 3 for k in ("x", "y", "width", "height")), f"the outlines lie on the image: {a} {b}")
+            titles = d.execute_script("return [...arguments[0].querySelectorAll('rect title')].map(t => t.textContent)", svg)
+            c.expect(titles and all("Usikkert tall" in t for t in titles), f"each outline is named: {titles[:3]}")
+            outlined += len(titles)
+    print(f"browser test: {outlined} outlines of numbers in doubt on the page", flush=True)
+
+
 def files_of(arkivator, library, doc_id):
     """The document's archive files by kind, as `arkivator show --json` lists them."""
     shown = subprocess.run([arkivator, "show", doc_id, "--json", "--library", str(library)],
@@ -652,8 +667,17 @@ def share_link_to_a_doctor(c, new_browser, arkivator, library):
         c.expect(sorted(titles) == sorted(t for _, t in chosen), f"only the chosen letters {chosen}: {titles}")
         text = d.text()
         c.expect(re.search(r"\b\d{11}\b", text) is None, "no fødselsnummer on the shared page")
-        c.expect(not other.find_elements(By.CSS_SELECTOR, "form[action='/logout'], a[href^='/documents/'], img"),
-                 "no menu, no link into the archive, no page image")
+        c.expect(not other.find_elements(By.CSS_SELECTOR, "form[action='/logout'], a[href^='/documents/'], img[src*='/documents/']"),
+                 "no menu, no link into the archive, none of its page images")
+        c.expect("Teksten er lest av maskin (OCR)" in text, "the page says the text is read by machine")
+        pages = other.find_elements(By.CSS_SELECTOR, ".shared-pages img")
+        c.expect(pages and all(i.get_attribute("src").startswith(address + "/sider/") for i in pages),
+                 "each letter's pages beside its text, the share PDF's own (numbers boxed), under the link")
+        for image in pages:
+            other.execute_script("arguments[0].scrollIntoView()", image)
+        d.wait(lambda: other.execute_script("return [...document.querySelectorAll('.shared-pages img')]"
+                                            ".every(i => i.complete && i.naturalWidth > 0)"), "the page images load", timeout=120)
+        other.execute_script("window.scrollTo(0, 0)")
         c.expect(other.find_elements(By.CSS_SELECTOR, "meta[name=robots][content*=noindex]"), "not indexed")
         answer = urllib.request.urlopen(address, timeout=20)
         c.expect(answer.headers.get("Referrer-Policy") == "no-referrer" and "noindex" in answer.headers.get("X-Robots-Tag", "")
@@ -1110,6 +1134,7 @@ def main():
                  "the clipboard holds the document's text")
         c.shot("07-document")
         page_before_text_on_a_phone(c)
+        numbers_outlined_on_the_page(c)
 
         c.step("delete and undo")
         document_url = driver.current_url

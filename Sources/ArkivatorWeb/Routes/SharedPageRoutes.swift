@@ -26,7 +26,7 @@ extension WebServer {
                 logger.error("share pages for link \(link.id): \(String(describing: type(of: error))) \(WebError.from(error).code)")
                 throw WebError.notFound
             }
-            let url = household.library.sharePageURL(link.id, letters: letters, letter: letter.shortID, page: page)
+            let url = try await store.read { $0.sharePageURL(link.id, letters: letters, letter: letter.shortID, page: page) }
             guard let made = try await FileStream.body(url) else { throw WebError.notFound }
             var headers = HTTPFields()
             headers[.contentType] = "image/jpeg"
