@@ -19,13 +19,14 @@ extension Library {
         return letter.files.pdf == nil ? 0 : letter.pageCount
     }
 
-    /// Whether link `id`'s pack of `letters` is kept whole: its PDF and each letter's page images.
+    /// Whether link `id`'s pack of `letters` is kept with its page images: its PDF, and each
+    /// letter's first page beside it (a pack is written whole, its pages before its PDF; one made
+    /// before page images were kept has none, and is made again once).
     public func keepsSharePages(_ id: Int, letters: [LibraryDocument]) -> Bool {
         guard FileManager.default.fileExists(atPath: sharePackURL(id, letters: letters).path) else { return false }
         return letters.allSatisfy { letter in
-            (0..<Self.sharedPageCount(letter)).allSatisfy { index in
-                FileManager.default.fileExists(atPath: sharePageURL(id, letters: letters, letter: letter.shortID, page: index + 1).path)
-            }
+            Self.sharedPageCount(letter) == 0
+                || FileManager.default.fileExists(atPath: sharePageURL(id, letters: letters, letter: letter.shortID, page: 1).path)
         }
     }
 

@@ -173,6 +173,12 @@ import Testing
                 #expect(Data(buffer: shown.body) != (try Data(contentsOf: archivedPage.url)), "the boxed copy, not the archive's page")
                 #expect(try await client.execute(uri: "/delt/\(made.token)/sider/\(letter.id)/2", method: .get).status == .notFound)
                 #expect(try await client.execute(uri: "/delt/\(made.token)/sider/abcdef0123/1", method: .get).status == .notFound)
+                // A pack made before its pages were kept is made again, once, with them.
+                for name in try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path) where name.hasSuffix(".jpg") {
+                    try FileManager.default.removeItem(at: fixture.library.shareFolderURL.appendingPathComponent(name))
+                }
+                let remade = try await client.execute(uri: image, method: .get)
+                #expect(remade.status == .ok && remade.body == shown.body)
 
                 try fixture.library.revokeShareLink(made.link.id)
                 #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path).isEmpty)
