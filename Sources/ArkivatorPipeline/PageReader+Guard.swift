@@ -1,5 +1,6 @@
 import ArkivatorImaging
 import ArkivatorOCR
+import Foundation
 
 /// The guard: when the cleaned page reads doubtfully, the page is read as it came too, and the
 /// reading that holds more good text is kept.
@@ -47,17 +48,28 @@ extension PageReader {
     }
 
     /// Whether the reading as it came is kept: when it scores clearly better (``guardMargin``),
-    /// or about as well and holds more words that look like words (a title bar's light letters,
-    /// a line a cleanup step lost): the page never comes out with fewer words than it shows as
-    /// it came.
+    /// or about as well and holds words the cleaned reading lost (a title bar's light letters, a
+    /// line a cleanup step left out): words of the word lists that the other reading lacks, more
+    /// than the other way round. The page never comes out with fewer words than it shows as it came.
     static func keepsAsIs(cleaned: OCRPage, asIs: OCRPage, cleanedScore: Double, asIsScore: Double) -> Bool {
         if asIsScore > guardMargin * cleanedScore { return true }
-        return asIsScore * guardMargin >= cleanedScore && goodWords(asIs) > goodWords(cleaned)
+        guard asIsScore * guardMargin >= cleanedScore else { return false }
+        let ours = words(cleaned), theirs = words(asIs)
+        return theirs.subtracting(ours).count > ours.subtracting(theirs).count
     }
 
-    /// The words of two letters or more that look like words, read with confidence 0.6 or more.
-    static func goodWords(_ page: OCRPage) -> Int {
-        page.noText ? 0 : page.words.filter { $0.confidence >= 0.6 && (wordLetters($0.text) ?? 0) >= 2 }.count
+    /// The distinct words of a reading (small letters, the signs around them left aside) that
+    /// look like words, read with confidence 0.6 or more, and stand in the word lists (``Lexicon``;
+    /// without them, words of four letters or more).
+    static func words(_ page: OCRPage) -> Set<String> {
+        guard !page.noText else { return [] }
+        var result: Set<String> = []
+        for word in page.words where word.confidence >= 0.6 {
+            let core = word.text.lowercased().trimmingCharacters(in: .punctuationCharacters.union(.symbols))
+            guard core.count >= 2, core.allSatisfy(\.isLetter) else { continue }
+            if Lexicon.shared.map({ $0.contains(core) }) ?? (core.count >= 4) { result.insert(core) }
+        }
+        return result
     }
 
     /// How much good text a reading holds: its good letters (``goodLetters(_:)``) times the
