@@ -178,19 +178,6 @@ public enum LabAnalyses {
 
     /// Levenshtein distance, stopping early once every path is over `limit`.
     static func editDistance(_ a: [Character], _ b: [Character], limit: Int) -> Int {
-        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            var rowMin = current[0]
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-                rowMin = min(rowMin, current[j])
-            }
-            if rowMin > limit { return limit + 1 }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        Fuzzy.boundedDistance(a, b, limit: limit)
     }
 }

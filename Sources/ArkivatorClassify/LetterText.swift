@@ -70,8 +70,9 @@ public enum Fuzzy {
         return false
     }
 
-    /// Levenshtein distance over scalars, giving up (returning limit + 1) once it exceeds `limit`.
-    static func boundedDistance(_ a: [Unicode.Scalar], _ b: [Unicode.Scalar], limit: Int) -> Int {
+    /// Levenshtein distance (over scalars, characters or any elements), giving up (returning
+    /// limit + 1) once it exceeds `limit`.
+    static func boundedDistance<Element: Equatable>(_ a: [Element], _ b: [Element], limit: Int) -> Int {
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
         var previous = Array(0...b.count)
         var current = [Int](repeating: 0, count: b.count + 1)
