@@ -20,10 +20,10 @@ public enum LabPlausibility {
             let unit = row.unit ?? ""
             if let match = analysis.units.first(where: { $0.unit == unit }) {
                 span = match
-            } else if !analysis.units.contains(where: { LabUnits.fold($0.unit) == LabUnits.fold(unit) }) {
-                add(.unexpectedUnit)
+            } else if let match = analysis.units.first(where: { LabUnits.same($0.unit, unit) }) {
+                span = match
             } else {
-                span = analysis.units.first { LabUnits.fold($0.unit) == LabUnits.fold(unit) }
+                add(.unexpectedUnit)
             }
         }
         if let span, value.value < span.low || value.value > span.high { add(.outsideSpan) }

@@ -66,6 +66,16 @@ public enum LabUnits {
     /// The canonical spelling of a printed unit when the vocabulary has it.
     public static func canonical(_ printed: String) -> String? { index[fold(printed)] }
 
+    /// Whether two spellings name one unit: alike when folded, a times sign before a power of ten
+    /// or not ("x10^9/L", "10*9/L": laboratories print it either way).
+    static func same(_ a: String, _ b: String) -> Bool {
+        func bare(_ unit: String) -> String {
+            let folded = fold(unit)
+            return folded.hasPrefix("x10") ? String(folded.dropFirst()) : folded
+        }
+        return bare(a) == bare(b)
+    }
+
     /// Whether a token is a unit: in the vocabulary, or letters on both sides of a slash with no
     /// "<", ">" or leading digit (a unit never starts with a number, except "10^9/L").
     public static func isUnit(_ token: String) -> Bool {

@@ -249,4 +249,15 @@ import Testing
         #expect(result.labs?.count == 8)
         #expect(result.doubtfulNumbers == [])
     }
+
+    /// A power of ten with or without the times sign is one unit: a count printed "10*9/L" is
+    /// not an unexpected unit for an analysis reported in "x10^9/L".
+    @Test func aTimesSignBeforeAPowerOfTenIsOptional() {
+        #expect(LabUnits.same("x10^9/L", "10*9/L"))
+        #expect(LabUnits.same("x10^9/L", "x10^9/L"))
+        #expect(!LabUnits.same("x10^9/L", "x10^12/L"))
+        #expect(!LabUnits.same("mmol/L", "µmol/L"))
+        let rows = LabTable.rows(in: "Leukocytter 7,1 10*9/L 3,5–10,0")
+        #expect(rows.first?.doubtful == false, "\(rows)")
+    }
 }
