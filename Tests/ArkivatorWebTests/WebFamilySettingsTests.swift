@@ -1,5 +1,7 @@
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
+import ArkivatorSync
 @testable import ArkivatorWeb
 import Foundation
 import HTTPTypes
@@ -80,7 +82,7 @@ import Testing
                 try FileManager.default.createDirectory(atPath: target, withIntermediateDirectories: true)
                 let set = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=folder&folder=\(target)"))
-                #expect(set.status == .seeOther && set.headers[.location]?.contains("lagret=1") == true)
+                #expect(set.status == .seeOther && set.headers[.location]?.contains("lagret=") == true)
                 #expect(try fixture.library.setting(.destination) == "folder:\(target)")
                 let bad = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=webdav&webdav=ftp://eksempel"))
@@ -98,6 +100,77 @@ import Testing
                 #expect(page.text.contains("checked") && page.text.contains("annen maskin"))
                 let backup = try await client.execute(uri: "/settings/backup", method: .get, headers: browser.headers)
                 #expect(backup.status == .ok && Array(Data(buffer: backup.body).prefix(15)) == Array("SQLite format 3".utf8))
+            }
+        }
+    }
+
+    /// Letters filed before a destination is set reach it, with the progress in words; «Sjekk
+    /// kopien» finds a file gone from the destination, «Rett opp kopien» brings it back, and a
+    /// file that is not Arkivator's is counted and left alone.
+    @Test func settingsCopyTheWholeArchiveThenCheckAndRepairIt() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            let uploads = fixture.server.household.uploads
+            try await fixture.signedIn { client, browser in
+                let target = dir.appendingPathComponent("kopi", isDirectory: true)
+                try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+                let set = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
+                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=folder&folder=\(target.path)"))
+                let saved = try await client.execute(uri: try #require(set.headers[.location]), method: .get, headers: browser.headers)
+                #expect(saved.text.contains("Hele arkivet (2 brev) kopieres nå til") && saved.text.contains("0 av 2 brev er kopiert")
+                        && saved.text.contains("<progress max=\"2\" value=\"0\""), "the whole archive is on its way, with progress")
+                #expect(!saved.text.contains("Alt er lastet opp"))
+                let letter = ShortID.of(String(repeating: "a1", count: 32))
+                let waiting = try await client.execute(uri: "/documents/\(letter)", method: .get, headers: browser.headers)
+                #expect(waiting.text.contains("<dd>Venter på å bli kopiert</dd>"))
+
+                // The background loop's work, done here at once.
+                _ = await uploads.worker.runDueJobs()
+                let done = try await client.execute(uri: "/settings", method: .get, headers: browser.headers)
+                #expect(done.text.contains("Alle 2 brev er kopiert til") && !done.text.contains("<progress"), "all copied")
+                let copied = try await client.execute(uri: "/documents/\(letter)", method: .get, headers: browser.headers)
+                #expect(copied.text.contains("<dd>Kopiert</dd>") && !copied.text.lowercased().contains("ingen kopi satt opp"))
+                let list = try await client.execute(uri: "/", method: .get, headers: browser.headers)
+                #expect(list.text.contains("Kopiert") && !list.text.contains("Venter på å bli kopiert"))
+
+                // A file of the first letter gone from the destination, and one that is not Arkivator's.
+                let files = FileManager.default.enumerator(at: target, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? []
+                let lost = try #require(files.first { $0.lastPathComponent == "2024-03-15 Innkalling Ortopedisk poliklinikk.docx" })
+                try FileManager.default.removeItem(at: lost)
+                let stranger = target.appendingPathComponent("handleliste.txt")
+                try Data("melk, brød".utf8).write(to: stranger)
+                let check = try await client.execute(uri: "/settings/copy/check", method: .post, headers: browser.form,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(check.status == .ok)
+                #expect(check.text.contains("er ikke lik arkivet") && check.text.contains("Mangler: <strong>1</strong>")
+                        && check.text.contains("Utdatert: <strong>0</strong>")
+                        && check.text.contains("Ikke Arkivators (blir aldri rørt): <strong>1</strong>")
+                        && check.text.contains("latt i fred") && check.text.contains("handleliste.txt"), "the difference, counted")
+                #expect(check.text.contains("action=\"/settings/copy/repair\"") && check.text.contains("Rett opp kopien"))
+                #expect(!check.text.contains("arkivator sync"), "no command for a web user")
+
+                let repair = try await client.execute(uri: "/settings/copy/repair", method: .post, headers: browser.form,
+                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(repair.status == .seeOther && repair.headers[.location] == "/settings?rettet=1#upload")
+                let repairing = try await client.execute(uri: "/settings?rettet=1", method: .get, headers: browser.headers)
+                #expect(repairing.text.contains("Kopien rettes opp: 1 brev kopieres på nytt") && repairing.text.contains("1 av 2 brev er kopiert"),
+                        "the repair under way, with progress")
+                _ = await uploads.worker.runDueJobs()
+                let again = try await client.execute(uri: "/settings/copy/check", method: .post, headers: browser.form,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(again.text.contains("har alle 2 brev slik arkivet har dem") && again.text.contains("Mangler: <strong>0</strong>")
+                        && !again.text.contains("action=\"/settings/copy/repair\""), "in line: nothing to repair")
+                #expect(FileManager.default.fileExists(atPath: lost.path) && FileManager.default.fileExists(atPath: stranger.path))
+                let inLine = try await client.execute(uri: "/settings/copy/repair", method: .post, headers: browser.form,
+                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(inLine.headers[.location] == "/settings?rettet=lik#upload")
+
+                // No destination: nothing to check, said in words.
+                _ = try await client.execute(uri: "/settings/destination", method: .post, headers: browser.form,
+                                             body: ByteBuffer(string: "_csrf=\(browser.csrf)&kind=off"))
+                let none = try await client.execute(uri: "/settings/copy/check", method: .post, headers: browser.form,
+                                                    body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(none.status == .badRequest && none.text.contains("Ingen kopi er satt opp"))
             }
         }
     }

@@ -8,14 +8,25 @@ import HTTPTypes
 import Hummingbird
 
 extension WebServer {
-    /// Settings: where copies go (checked when saved), the upload queue with why it waits and
-    /// "Prøv igjen", the language model, device tokens, a backup and an export.
+    /// Settings: where copies go (checked when saved; a new destination gets the whole archive),
+    /// how far the copy has come, «Sjekk kopien» and «Rett opp kopien», the upload queue with why
+    /// it waits and "Prøv igjen", the language model, device tokens, a backup and an export.
     func addSettingsRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household
         pages.get("/settings") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             var page = SettingsPage()
-            if query.value("lagret") != nil { page.notice = context.text("Lagret.", "Saved.") }
+            switch query.value("lagret") {
+            case nil: break
+            case "kopi": page.copyNotice = .newDestination
+            case "sted": page.copyNotice = .saved
+            default: page.notice = context.text("Lagret.", "Saved.")
+            }
+            switch query.value("rettet") {
+            case nil: break
+            case "lik": page.copyNotice = .alreadyInLine
+            case let letters?: page.copyNotice = .repairing(Int(letters) ?? 0)
+            }
             return try await Self.settingsPage(household, store, templates, page, context: context)
         }
         pages.post("/settings/destination") { request, context -> Response in
@@ -32,14 +43,48 @@ extension WebServer {
                     throw WebError(.badRequest, code: "badDestination", nb: "Skriv hvor kopiene skal, i feltet under valget du gjorde.",
                                    en: "Write where the copies go, in the field under the choice you made.")
                 }
-                _ = try await household.change(.destination, to: value, for: .web)
+                let before = try await household.currentSettings().destination?.description
+                let change = try await household.change(.destination, to: value, for: .web)
+                // A new destination has every letter queued for it (the library does that when it is
+                // set): the background loop starts on them now.
+                household.uploads.wake()
+                let isNew = change.stored != nil && change.stored != before
+                return Self.redirect(isNew ? "/settings?lagret=kopi#upload" : "/settings?lagret=sted#upload")
             } catch {
                 var page = SettingsPage()
                 page.problem = WebError.from(error).message.text(in: context.language)
                 page.destinationTyped = (kind, form.value("folder") ?? "", form.value("webdav") ?? "", form.value("rclone") ?? "")
                 return try await Self.settingsPage(household, store, templates, page, context: context, status: .badRequest)
             }
-            return Self.redirect("/settings?lagret=1#upload")
+        }
+        // «Sjekk kopien»: lists the destination and compares it with the archive, and shows what
+        // differs (run afresh each time: the answer is the destination as it is now).
+        pages.post("/settings/copy/check") { _, context -> Response in
+            var page = SettingsPage()
+            do {
+                page.check = try await MirrorCheck.run(library: household.library, environment: household.environment)
+            } catch {
+                page.copyProblem = WebError.from(error).message.text(in: context.language)
+                return try await Self.settingsPage(household, store, templates, page, context: context,
+                                                   status: Self.checkStatus(error))
+            }
+            return try await Self.settingsPage(household, store, templates, page, context: context)
+        }
+        // «Rett opp kopien»: checks again (the destination may have changed since the page was
+        // shown), queues each letter out of line and wakes the background loop.
+        pages.post("/settings/copy/repair") { _, context -> Response in
+            do {
+                let check = try await MirrorCheck.run(library: household.library, environment: household.environment)
+                if check.isInLine { return Self.redirect("/settings?rettet=lik#upload") }
+                let letters = try await check.queueRepairs(library: household.library)
+                household.uploads.wake()
+                return Self.redirect("/settings?rettet=\(letters)#upload")
+            } catch {
+                var page = SettingsPage()
+                page.copyProblem = WebError.from(error).message.text(in: context.language)
+                return try await Self.settingsPage(household, store, templates, page, context: context,
+                                                   status: Self.checkStatus(error))
+            }
         }
         pages.post("/settings/llm") { request, context -> Response in
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
@@ -122,9 +167,34 @@ extension WebServer {
         if enabled { _ = try await household.change(.llmEnabled, to: "true", for: .web) }
     }
 
+    /// A check that could not be made: no destination set is the form's fault; anything else
+    /// (the destination not answering, a file that cannot be read) is not.
+    static func checkStatus(_ error: any Error) -> HTTPResponse.Status {
+        if let failure = error as? UploadFailure { return failure.kind == .badDestination ? .badRequest : .serviceUnavailable }
+        return WebError.from(error).status
+    }
+
+    /// What the copy section says at its top after a change there.
+    enum CopyNotice {
+        /// A new destination was saved: the whole archive is on its way there.
+        case newDestination
+        /// The destination was saved unchanged, or turned off.
+        case saved
+        /// «Rett opp kopien» queued this many letters.
+        case repairing(Int)
+        /// «Rett opp kopien» found the copy in line already.
+        case alreadyInLine
+    }
+
     /// What the settings page shows beside the stored settings.
     struct SettingsPage {
         var notice: String?
+        /// Shown under the copy section's heading (where a save there lands).
+        var copyNotice: CopyNotice?
+        /// A check or repair of the copy that could not be made, in words.
+        var copyProblem: String?
+        /// The result of «Sjekk kopien».
+        var check: MirrorCheck?
         var problem: String?
         var newToken: (token: String, name: String)?
         /// What was typed in the destination form when it was refused (kind, folder, webdav, rclone).
@@ -135,8 +205,8 @@ extension WebServer {
                              status: HTTPResponse.Status = .ok) async throws -> Response {
         let settings = try await household.currentSettings()
         let uploads = UploadState(try await household.uploads.state())
-        let (made, folders) = try await store.read { library in
-            (try library.apiTokens(), [library.location.directory.path, library.defaultArchiveRoot.path])
+        let (made, folders, counts) = try await store.read { library in
+            (try library.apiTokens(), [library.location.directory.path, library.defaultArchiveRoot.path], try library.copyCounts())
         }
         let stored = (destination: settings.destination?.description ?? settings.unreadableDestination, uploads: uploads, tokens: made,
                       llmURL: settings.languageModel.url?.absoluteString, llmEnabled: settings.languageModel.enabled,
@@ -157,6 +227,16 @@ extension WebServer {
         model["destination"] = ["off": kind == "off", "folder": kind == "folder", "webdav": kind == "webdav", "rclone": kind == "rclone",
                                 "folderValue": values.folder, "webdavValue": values.webdav, "rcloneValue": values.rclone] as [String: Any]
         model["queue"] = stored.uploads.model(words, hiding: folders)
+        let progress = stored.uploads.copyProgress(counts, words)
+        if let progress { model["copy"] = progress }
+        if let notice = page.copyNotice {
+            model["copyNotice"] = Self.copyNotice(notice, progress: progress, words: words)
+        }
+        if let problem = page.copyProblem { model["copyProblem"] = problem }
+        if let check = page.check {
+            let waiting = (counts[.waiting] ?? 0) + (counts[.stale] ?? 0)
+            model["check"] = MirrorCheckView(check: check).model(words, waiting: waiting)
+        }
         var llm: [String: Any] = ["url": stored.llmURL ?? "", "enabled": stored.llmEnabled, "allowRemote": stored.allowRemote,
                                   "configured": stored.llmURL != nil]
         if let text = stored.llmURL, let url = URL(string: text), !LocalAddress.isLocal(url: url) {
@@ -179,5 +259,29 @@ extension WebServer {
         model["tokens"] = tokens
         model["hasTokens"] = !tokens.isEmpty
         return templates.page("settings", title: words["settings"], model: model, context: context, status: status, section: "settings")
+    }
+
+    /// The copy section's notice, in words; the progress itself stands under it.
+    static func copyNotice(_ notice: CopyNotice, progress: [String: Any]?, words: Words) -> String {
+        let name = progress?["destination"] as? String
+        let total = progress?["total"] as? Int ?? 0
+        switch notice {
+        case .newDestination:
+            // With no letters yet the progress line under it says what happens from now on.
+            guard let name, total > 0 else { return words.text("Lagret.", "Saved.") }
+            return words.text("Lagret. Hele arkivet (\(total) brev) kopieres nå til \(name) i bakgrunnen.",
+                              "Saved. The whole archive (\(total) \(total == 1 ? "letter" : "letters")) is being copied to \(name) in the background.")
+        case .saved:
+            return words.text("Lagret.", "Saved.")
+        case .repairing(let letters):
+            if letters == 0 {
+                return words.text("Kopien rettes opp: filer Arkivator har lagt der som arkivet ikke har lenger, fjernes i bakgrunnen.",
+                                  "The copy is being repaired: files Arkivator put there that the archive no longer has are removed in the background.")
+            }
+            return words.text("Kopien rettes opp: \(letters) brev kopieres på nytt i bakgrunnen. Trykk «Sjekk kopien» igjen når alle er kopiert.",
+                              "The copy is being repaired: \(letters) \(letters == 1 ? "letter is" : "letters are") copied again in the background. Press «Check the copy» again once all are copied.")
+        case .alreadyInLine:
+            return words.text("Kopien er allerede lik arkivet; ingenting å rette opp.", "The copy already matches the archive; nothing to repair.")
+        }
     }
 }
