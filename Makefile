@@ -214,6 +214,9 @@ bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json $(SMALLPR
 	@echo
 	python3 scripts/bench/search_bench.py --arkivator $(BIN_RELEASE) --bench .build/release/arkivator-bench $(SEARCH_BENCH_ARGS)
 	@echo
+	@# Copying a whole archive of 1,000 letters to a folder destination set after filing (target: within 2x cp -r).
+	@printf 'copy 1000 letters to a folder: '; .build/release/arkivator-bench --copy 1000 --work .bench/copy
+	@echo
 	python3 scripts/bench/web_bench.py --arkivator $(BIN_RELEASE) --library .bench/search/library
 	@echo
 	python3 scripts/bench/recrop_bench.py --arkivator $(BIN_RELEASE)

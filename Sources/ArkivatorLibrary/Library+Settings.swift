@@ -43,14 +43,20 @@ extension Library {
     }
 
     /// Sets (or with nil, removes) a setting.
+    /// A new destination queues every letter's copy for it (see ``queueWholeArchive()``); the
+    /// one before is no longer kept in line (nothing there is touched).
     public func setSetting(_ key: Setting, _ value: String?) throws {
         try withDatabase { database in
-            if let value {
-                try database.execute("""
-                    INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
-                    """, [key.rawValue, value])
-            } else {
-                try database.execute("DELETE FROM settings WHERE key = ?", [key.rawValue])
+            try database.inTransaction {
+                let before = try database.firstRow("SELECT value FROM settings WHERE key = ?", [key.rawValue])?[0].string
+                if let value {
+                    try database.execute("""
+                        INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+                        """, [key.rawValue, value])
+                } else {
+                    try database.execute("DELETE FROM settings WHERE key = ?", [key.rawValue])
+                }
+                if key == .destination, before != value { try destinationChanged(to: value, in: database) }
             }
         }
     }
@@ -68,6 +74,5 @@ extension Library {
             INSERT INTO upload_jobs (document_id, destination, state, created_at, updated_at) VALUES (?, ?, 'queued', ?, ?)
             ON CONFLICT (document_id, destination) DO NOTHING
             """, [id, destination, now, now])
-        try database.execute("UPDATE documents SET upload_status = 'queued' WHERE id = ?", [id])
     }
 }

@@ -31,8 +31,16 @@ public struct UploadJob: Sendable, Equatable, Codable {
     public var nextAttemptAt: String?
     public var createdAt: String
     public var updatedAt: String
-    /// True while the document is in the trash (its job waits until it is restored).
+    /// True while the document is in the trash (its copy lies in the destination's trash folder).
     public var trashed: Bool
+    /// How many times the letter changed since the job was made: a change during a copy sends
+    /// the job round again.
+    public var generation: Int = 0
+    /// UTC, ISO 8601: the first failed try in a row (nil once a try succeeds).
+    public var failingSince: String? = nil
+
+    /// Since when the copy has been failing, as a date.
+    public var failingSinceDate: Date? { failingSince.flatMap(Library.parseTimestamp) }
 }
 
 /// A file of a document to upload: where it is, and where it goes below the destination.
@@ -65,7 +73,7 @@ extension Library {
     /// The columns of ``UploadJob``, from `upload_jobs AS j JOIN documents AS d`.
     private static let jobColumns = """
         j.id, j.document_id, d.sha256, d.title, j.destination, j.state, j.attempts, j.last_error, j.next_attempt_at,
-        j.created_at, j.updated_at, d.trashed_at
+        j.created_at, j.updated_at, d.trashed_at, j.generation, j.failing_since
         """
 
     private static func job(_ row: Row) -> UploadJob {
@@ -73,7 +81,8 @@ extension Library {
                   title: row[3].string ?? "", destination: row[4].string ?? "",
                   state: UploadJob.State(rawValue: row[5].string ?? "") ?? .queued, attempts: row[6].int ?? 0,
                   lastError: row[7].string, nextAttemptAt: row[8].string, createdAt: row[9].string ?? "",
-                  updatedAt: row[10].string ?? "", trashed: !row[11].isNull)
+                  updatedAt: row[10].string ?? "", trashed: !row[11].isNull, generation: row[12].int ?? 0,
+                  failingSince: row[13].string)
     }
 
     /// The upload jobs, oldest first; only those in `states` when given.
@@ -100,8 +109,7 @@ extension Library {
 
     /// The condition that makes a job due (with arguments: include waiting, now, stale before).
     private static let dueCondition = """
-        d.trashed_at IS NULL AND (
-            (j.state = 'queued' AND (? OR j.next_attempt_at IS NULL OR j.next_attempt_at <= ?))
+        ((j.state = 'queued' AND (? OR j.next_attempt_at IS NULL OR j.next_attempt_at <= ?))
             OR (j.state = 'uploading' AND j.updated_at <= ?))
         """
 
@@ -111,8 +119,8 @@ extension Library {
 
     /// The ids of the jobs due now, oldest first: queued ones whose time has come (all queued ones with
     /// `includeWaiting`), and ones left `uploading` for longer than `staleAfter` seconds (by a
-    /// process that died: a live uploader touches its job after every file). Documents in the
-    /// trash wait.
+    /// process that died: a live uploader touches its job after every file). A letter in the
+    /// trash is due too: its copy goes to the destination's trash folder.
     public func dueUploads(includeWaiting: Bool = false, staleAfter: TimeInterval = 60, now: Date = Date()) throws -> [Int] {
         try withReader { database in
             try database.rows("""
@@ -127,7 +135,7 @@ extension Library {
     /// no longer due (done, given up, taken or gone).
     public func claimUpload(_ id: Int, includeWaiting: Bool = false, staleAfter: TimeInterval = 60,
                             now: Date = Date()) throws -> UploadJob? {
-        try withDatabase { database in
+        try withBookkeeping { database in
             try database.inTransaction { () throws -> UploadJob? in
                 let due = try database.firstRow("""
                     SELECT 1 FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id WHERE j.id = ? AND \(Self.dueCondition)
@@ -165,15 +173,22 @@ extension Library {
         }
     }
 
-    /// Pending and failed jobs, and when the next pending one is due.
+    /// Pending and failed jobs, and when the next pending one is due; copies of purged letters
+    /// still to be removed count as pending, due now.
     public func uploadQueueStatus(staleAfter: TimeInterval = 60) throws -> UploadQueueStatus {
         try withReader { database in
             let rows = try database.rows("""
                 SELECT j.state, j.next_attempt_at, j.updated_at FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
-                WHERE d.trashed_at IS NULL AND j.state != 'done'
+                WHERE j.state != 'done'
                 """)
             var status = UploadQueueStatus(pending: 0, failed: 0, nextDue: nil)
             let now = Date()
+            let orphans = try database.firstRow("""
+                SELECT count(*) FROM remote_files AS r WHERE r.destination = (SELECT value FROM settings WHERE key = 'destination')
+                AND NOT EXISTS (SELECT 1 FROM documents AS d WHERE d.id = r.document_id)
+                """)?[0].int ?? 0
+            // Removed on the next pass (not "due": a destination that is down would be asked again at once).
+            status.pending += orphans
             for row in rows {
                 let due: Date
                 switch row[0].string {
@@ -192,10 +207,12 @@ extension Library {
         }
     }
 
-    /// The files of the job's document, each with its place below the archive root
-    /// (`Person/Dokumenter/x.docx`): the `.docx`, then the page images in order, then the PDF.
+    /// The files of the job's document, each with its place below the destination
+    /// (`Person/Dokumenter/x.docx`; a letter in the trash `Papirkurv/<id>/x.docx`): the `.docx`,
+    /// then the page images in order, then the PDF.
     public func uploadFiles(of job: UploadJob) throws -> [UploadFile] {
         try withReader { database in
+            let trashed = try database.firstRow("SELECT trashed_at FROM documents WHERE id = ?", [job.documentNumber]).map { !$0[0].isNull } ?? false
             let files = try database.rows("""
                 SELECT kind, page, path FROM document_files WHERE document_id = ?
                 ORDER BY CASE kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, page, path
@@ -203,29 +220,20 @@ extension Library {
                 guard let path = row[2].string.map(paths.resolved) else { return nil }
                 return ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[0].string ?? "") ?? .docx, page: row[1].int ?? 0, path: path)
             }
-            let root = ArchiveLayout.root(of: files).map { $0.standardizedFileURL.path + "/" }
-            return files.map { file in
-                let path = URL(fileURLWithPath: file.path).standardizedFileURL.path
-                if let root, path.hasPrefix(root), path.count > root.count {
-                    return UploadFile(path: file.path, relativePath: String(path.dropFirst(root.count)))
-                }
-                // Not below the root (a moved archive): keep the layout's last three levels.
-                return UploadFile(path: file.path, relativePath: URL(fileURLWithPath: path).pathComponents.suffix(3).joined(separator: "/"))
-            }
+            return Self.placed(files, shortID: job.documentID, trashed: trashed)
         }
     }
 
     // MARK: Results
 
-    /// The job is done: its document's upload status follows.
-    public func completeUpload(_ id: Int) throws {
+    /// The job is done: its document's copy status follows. When the letter changed while it
+    /// was copied (its generation is no longer `generation`), the job goes round again, due now.
+    public func completeUpload(_ id: Int, generation: Int? = nil) throws {
         try withDatabase { database in
-            try database.inTransaction {
-                try database.execute("""
-                    UPDATE upload_jobs SET state = 'done', last_error = NULL, next_attempt_at = NULL, updated_at = ? WHERE id = ?
-                    """, [Self.now(), id])
-                try refreshUploadStatus(job: id, in: database)
-            }
+            try database.execute("""
+                UPDATE upload_jobs SET state = CASE WHEN ? IS NULL OR generation = ? THEN 'done' ELSE 'queued' END,
+                    last_error = NULL, next_attempt_at = NULL, failing_since = NULL, updated_at = ? WHERE id = ?
+                """, [generation, generation, Self.now(), id])
         }
     }
 
@@ -236,12 +244,13 @@ extension Library {
     public func recordUploadFailure(_ id: Int, message: String, counted: Bool, retryAt: Date?) throws -> UploadJob {
         try withDatabase { database in
             try database.inTransaction {
+                let now = Self.now()
                 try database.execute("""
-                    UPDATE upload_jobs SET state = ?, attempts = attempts + ?, last_error = ?, next_attempt_at = ?, updated_at = ?
+                    UPDATE upload_jobs SET state = ?, attempts = attempts + ?, last_error = ?, next_attempt_at = ?, updated_at = ?,
+                        failing_since = coalesce(failing_since, ?)
                     WHERE id = ?
                     """, [retryAt == nil ? "error" : "queued", counted ? 1 : 0, message, retryAt.map(Self.uploadTimestamp),
-                          Self.now(), id])
-                try refreshUploadStatus(job: id, in: database)
+                          now, now, id])
                 return try job(id, in: database)
             }
         }
@@ -280,29 +289,14 @@ extension Library {
                 UPDATE upload_jobs SET state = 'queued', attempts = 0, last_error = NULL, next_attempt_at = NULL, updated_at = ?
                 WHERE id = ?
                 """, [Self.now(), id])
-            try refreshUploadStatus(job: id, in: database)
         }
         return ids.count
     }
 
-    /// `documents.upload_status` from all the document's jobs: `failed` when one gave up, else
-    /// `queued` while one is pending, else `uploaded`.
-    private func refreshUploadStatus(job id: Int, in database: Database) throws {
-        try database.execute("""
-            UPDATE documents SET upload_status = (
-                SELECT CASE WHEN sum(state = 'error') > 0 THEN 'failed'
-                            WHEN sum(state IN ('queued', 'uploading')) > 0 THEN 'queued'
-                            ELSE 'uploaded' END
-                FROM upload_jobs WHERE document_id = documents.id)
-            WHERE id = (SELECT document_id FROM upload_jobs WHERE id = ?)
-            """, [id])
-    }
-
-    /// The document's upload status: `pending` (filed before the queue existed), `none` (no
-    /// destination was set), `queued`, `uploaded` or `failed`.
-    public func uploadStatus(ofDocument number: Int) throws -> String? {
+    /// The letter's copy at the destination (see ``CopyStatus``).
+    public func copyStatus(ofDocument number: Int) throws -> CopyStatus {
         try withReader { database in
-            try database.firstRow("SELECT upload_status FROM documents WHERE id = ?", [number])?[0].string
+            CopyStatus(stored: try database.firstRow("SELECT upload_status FROM documents WHERE id = ?", [number])?[0].string)
         }
     }
 

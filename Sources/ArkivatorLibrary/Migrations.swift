@@ -388,6 +388,81 @@ public enum Migrations {
             ALTER TABLE documents ADD COLUMN number_marks TEXT NOT NULL DEFAULT '[]';
             ALTER TABLE text_versions ADD COLUMN number_marks TEXT NOT NULL DEFAULT '[]';
             """),
+        Migration(version: 19, name: "the destination is a mirror of the archive", sql: """
+            -- What the destination holds of Arkivator's, as far as the library knows: each file it put
+            -- there, with the content it sent (see `Library+Mirror`). No foreign key: a purged letter's
+            -- rows stay until its copies are removed. Nothing else at the destination is ever touched.
+            CREATE TABLE remote_files (
+                destination TEXT NOT NULL,
+                path        TEXT NOT NULL,                  -- below the destination: Person/Dokumenter/x.docx
+                document_id INTEGER NOT NULL,
+                sha256      TEXT NOT NULL,
+                size        INTEGER NOT NULL,
+                copied_at   TEXT NOT NULL,
+                PRIMARY KEY (destination, path)
+            );
+            CREATE INDEX remote_files_by_document ON remote_files(document_id, destination);
+
+            -- A job is now "bring this letter's copy in line": `generation` counts the letter's changes,
+            -- so a change during a copy sends the job round again; `failing_since` is the first failed
+            -- try in a row (the household is told when it is over an hour old).
+            ALTER TABLE upload_jobs ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE upload_jobs ADD COLUMN failing_since TEXT;
+
+            -- Only the destination set now is kept in line; every letter is checked against it once,
+            -- so letters filed before it was set, and changes made since their copy, reach it.
+            DELETE FROM upload_jobs WHERE destination NOT IN (SELECT value FROM settings WHERE key = 'destination');
+            UPDATE upload_jobs SET state = 'queued', attempts = 0, last_error = NULL, next_attempt_at = NULL;
+            INSERT INTO upload_jobs (document_id, destination, state, created_at, updated_at)
+                SELECT d.id, s.value, 'queued', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                FROM documents AS d, settings AS s WHERE s.key = 'destination' AND s.value != ''
+                ON CONFLICT (document_id, destination) DO NOTHING;
+
+            -- `upload_status` is the letter's copy as the household sees it (see `CopyStatus`):
+            -- none | waiting | stale | copied | failed, kept by the job's state.
+            UPDATE documents SET upload_status = CASE
+                WHEN EXISTS (SELECT 1 FROM upload_jobs AS j WHERE j.document_id = documents.id) THEN 'waiting' ELSE 'none' END;
+            CREATE TRIGGER copy_status_insert AFTER INSERT ON upload_jobs BEGIN
+                UPDATE documents SET upload_status = 'waiting' WHERE id = NEW.document_id;
+            END;
+            CREATE TRIGGER copy_status_delete AFTER DELETE ON upload_jobs BEGIN
+                UPDATE documents SET upload_status = 'none' WHERE id = OLD.document_id;
+            END;
+            CREATE TRIGGER copy_status_update AFTER UPDATE OF state ON upload_jobs BEGIN
+                UPDATE documents SET upload_status = CASE
+                    WHEN NEW.state = 'error' THEN 'failed'
+                    WHEN NEW.state = 'done' THEN 'copied'
+                    WHEN EXISTS (SELECT 1 FROM remote_files AS r
+                                 WHERE r.document_id = NEW.document_id AND r.destination = NEW.destination) THEN 'stale'
+                    ELSE 'waiting' END
+                WHERE id = NEW.document_id;
+            END;
+
+            -- Any change to what a letter's files hold, or where they lie, queues its copy again.
+            CREATE TRIGGER copy_after_letter_change
+                AFTER UPDATE OF title, doc_type, person, family_member, institution, specialty, document_date, keywords,
+                    page_count, text, fnr_count, trashed_at, corrected_fields, number_marks ON documents BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END,
+                    attempts = CASE WHEN state = 'error' THEN 0 ELSE attempts END
+                WHERE document_id = NEW.id;
+            END;
+            CREATE TRIGGER copy_after_file_insert AFTER INSERT ON document_files BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END
+                WHERE document_id = NEW.document_id;
+            END;
+            CREATE TRIGGER copy_after_file_update AFTER UPDATE ON document_files BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END
+                WHERE document_id = NEW.document_id;
+            END;
+            CREATE TRIGGER copy_after_file_delete AFTER DELETE ON document_files BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END
+                WHERE document_id = OLD.document_id;
+            END;
+            """),
     ]
 }
 

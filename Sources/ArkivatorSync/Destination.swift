@@ -107,8 +107,8 @@ public enum Destination: Sendable, Equatable, CustomStringConvertible {
                 nb: "Innlogging: sett ARKIVATOR_WEBDAV_USER og ARKIVATOR_WEBDAV_PASSWORD, eller skriv bruker:passord i \(secret) (chmod 600 \(secret)).",
                 en: "Login: set ARKIVATOR_WEBDAV_USER and ARKIVATOR_WEBDAV_PASSWORD, or write user:password into \(secret) (chmod 600 \(secret)).")
         case .rclone:
-            return UserMessage(nb: "Fjernlageret settes opp med rclone config; arkivator kjører rclone copyto.",
-                               en: "Set the remote up with rclone config; arkivator runs rclone copyto.")
+            return UserMessage(nb: "Fjernlageret settes opp med rclone config; arkivator kjører rclone copyto, moveto og deletefile.",
+                               en: "Set the remote up with rclone config; arkivator runs rclone copyto, moveto and deletefile.")
         }
     }
 }
@@ -120,8 +120,33 @@ public protocol UploadDestination: Sendable {
     /// - Throws: ``UploadFailure``; anything else counts as a passing error.
     func upload(_ file: UploadFile) async throws -> UploadResult
 
+    /// Moves a file Arkivator put there to another place below the destination (replacing what
+    /// is there). Returns false, moving nothing, when there is no file at `from`.
+    func move(from: String, to: String) async throws -> Bool
+
+    /// Removes a file Arkivator put there (and the folders it leaves empty); a file already gone is fine.
+    func remove(_ path: String) async throws
+
+    /// Every file below the destination, with its size and, where the destination can say, its SHA-256.
+    func list() async throws -> [ListedFile]
+
     /// Lets go of connections (call once, after the last upload).
     func close() async
+}
+
+/// A file found at a destination.
+public struct ListedFile: Sendable, Equatable {
+    /// Below the destination, `/`-separated.
+    public var path: String
+    public var size: Int
+    /// Lower-case hex; nil when the destination does not say.
+    public var sha256: String?
+
+    public init(path: String, size: Int, sha256: String?) {
+        self.path = path
+        self.size = size
+        self.sha256 = sha256
+    }
 }
 
 /// What became of one file.

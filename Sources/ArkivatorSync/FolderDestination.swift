@@ -9,8 +9,9 @@ import Darwin
 
 /// Copies files into a folder (another disk, a folder a sync program watches).
 ///
-/// Each file is written to a temporary file beside its target, flushed with `fsync`, renamed
-/// over the target in one step and the folder flushed: the target is never half-written. A
+/// Each file is written to a temporary file beside its target and renamed over the target in
+/// one step: the target is never half-written; the file system is flushed once per pass
+/// (``close()``). A
 /// target with the same size and the same bytes is left alone. The root folder itself is never
 /// created (a missing root is a disk that is not connected: tried again later); the folders
 /// below it are, readable by their owner only.
@@ -26,7 +27,94 @@ public struct FolderDestination: UploadDestination {
         return try await Blocking.run { try Self.copy(file, into: root) }
     }
 
-    public func close() async {}
+    /// Flushes the destination's file system once for the whole pass (`syncfs`), rather than
+    /// each file: a copy is never half-written (temporary file, then rename), and one the power
+    /// took before it reached the disk is found and sent again by `sync`.
+    public func close() async {
+        let root = root
+        _ = try? await Blocking.run {
+            let descriptor = Posix.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            guard descriptor >= 0 else { return }
+            _ = linuxSyncFS(descriptor)
+            Posix.close(descriptor)
+        }
+    }
+
+    public func move(from: String, to: String) async throws -> Bool {
+        let root = root
+        return try await Blocking.run { try Self.move(from, to, in: root) }
+    }
+
+    public func remove(_ path: String) async throws {
+        let root = root
+        try await Blocking.run { try Self.remove(path, in: root) }
+    }
+
+    public func list() async throws -> [ListedFile] {
+        let root = root
+        return try await Blocking.run { try Self.list(root) }
+    }
+
+    // MARK: - Moves, removals, listing (blocking)
+
+    static func checkRoot(_ root: URL) throws(UploadFailure) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw .folderMissing(root.path)
+        }
+    }
+
+    static func move(_ from: String, _ to: String, in root: URL) throws(UploadFailure) -> Bool {
+        let source = try relativeComponents(from), target = try relativeComponents(to)
+        try checkRoot(root)
+        let sourcePath = root.path + "/" + source.joined(separator: "/")
+        var info = stat()
+        guard lstat(sourcePath, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return false }
+        var folder = root.path
+        for part in target.dropLast() {
+            folder += "/" + part
+            if mkdir(folder, 0o700) != 0, errno != EEXIST { throw failure(errno, path: folder) }
+        }
+        let targetPath = folder + "/" + (target.last ?? "")
+        guard rename(sourcePath, targetPath) == 0 else { throw failure(errno, path: targetPath) }
+        removeEmptyFolders(above: source, in: root)
+        return true
+    }
+
+    static func remove(_ path: String, in root: URL) throws(UploadFailure) {
+        let parts = try relativeComponents(path)
+        try checkRoot(root)
+        let full = root.path + "/" + parts.joined(separator: "/")
+        guard unlink(full) == 0 || errno == ENOENT else { throw failure(errno, path: full) }
+        removeEmptyFolders(above: parts, in: root)
+    }
+
+    /// Removes the folders of `parts` (deepest first) that are empty now; never the root.
+    static func removeEmptyFolders(above parts: [String], in root: URL) {
+        var levels = Array(parts.dropLast())
+        while !levels.isEmpty {
+            let folder = root.path + "/" + levels.joined(separator: "/")
+            guard rmdir(folder) == 0 else { return }
+            levels.removeLast()
+        }
+    }
+
+    static func list(_ root: URL) throws(UploadFailure) -> [ListedFile] {
+        try checkRoot(root)
+        var found: [ListedFile] = []
+        let base = root.standardizedFileURL.path + "/"
+        guard let walker = FileManager.default.enumerator(atPath: root.path) else { return [] }
+        while let relative = walker.nextObject() as? String {
+            let full = base + relative
+            var info = stat()
+            guard lstat(full, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            let name = (relative as NSString).lastPathComponent
+            if name.hasPrefix(".arkivator-") && name.hasSuffix(".tmp") { continue }
+            let digest = Library.digest(full)
+            found.append(ListedFile(path: relative, size: digest?.1 ?? Int(info.st_size), sha256: digest?.0))
+        }
+        return found.sorted { $0.path < $1.path }
+    }
 
     // MARK: - The copy (blocking)
 
@@ -87,15 +175,9 @@ public struct FolderDestination: UploadDestination {
                     written += step
                 }
             }
-            guard fsync(output) == 0 else { throw failure(errno, path: target) }
         }
         guard rename(temporary, target) == 0 else { throw failure(errno, path: target) }
         published = true
-        let directory = Posix.open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if directory >= 0 {
-            _ = fsync(directory)
-            Posix.close(directory)
-        }
         return .uploaded
     }
 
@@ -148,3 +230,8 @@ public struct FolderDestination: UploadDestination {
         }
     }
 }
+
+/// glibc's `syncfs(2)` (declared only with `_GNU_SOURCE`, so not in the Glibc module): flushes
+/// the one file system that holds `descriptor`.
+@_silgen_name("syncfs")
+private func linuxSyncFS(_ descriptor: Int32) -> Int32

@@ -66,6 +66,59 @@ public struct RcloneDestination: UploadDestination {
         }
     }
 
+    public func move(from: String, to: String) async throws -> Bool {
+        _ = try relativeComponents(from)
+        _ = try relativeComponents(to)
+        let (source, target) = (remotePath(from), remotePath(to))
+        let result = try await rclone(["moveto", source, target], file: from)
+        if result.status == 0 { return true }
+        if result.status == 3 || result.status == 4 || result.output.lowercased().contains("not found") { return false }
+        throw Self.failure(status: result.status, output: result.output, target: self.target, file: from)
+    }
+
+    public func remove(_ path: String) async throws {
+        _ = try relativeComponents(path)
+        let result = try await rclone(["deletefile", remotePath(path)], file: path)
+        if result.status == 0 || result.status == 3 || result.status == 4 || result.output.lowercased().contains("not found") {
+            return
+        }
+        throw Self.failure(status: result.status, output: result.output, target: target, file: path)
+    }
+
+    public func list() async throws -> [ListedFile] {
+        let result = try await rclone(["lsjson", "-R", "--files-only", "--hash", "--hash-type", "sha256", remotePath("")], file: target)
+        if result.status == 3 || result.output.lowercased().contains("directory not found") { return [] }
+        guard result.status == 0 else { throw Self.failure(status: result.status, output: result.output, target: target, file: target) }
+        struct Item: Decodable {
+            var Path: String
+            var Size: Int
+            var Hashes: [String: String]?
+        }
+        // rclone writes the JSON list on standard output; any log lines before it are skipped.
+        let text = result.output
+        let start: String.Index? = text.hasPrefix("[") ? text.startIndex : text.range(of: "\n[").map { text.index(after: $0.lowerBound) }
+        guard let start,
+              let end = text.range(of: "]", options: .backwards)?.lowerBound, start < end,
+              let items = try? JSONDecoder().decode([Item].self, from: Data(text[start...end].utf8)) else {
+            throw UploadFailure.serverError(target, detail: "rclone lsjson: unreadable answer")
+        }
+        return items.map { ListedFile(path: $0.Path, size: $0.Size, sha256: $0.Hashes?["sha256"] ?? $0.Hashes?["SHA-256"]) }
+            .sorted { $0.path < $1.path }
+    }
+
+    /// Runs rclone once (one try, as for copies).
+    private func rclone(_ arguments: [String], file: String) async throws -> ProcessOutput {
+        let (executable, environment, timeout, target) = (executable, environment, timeout, target)
+        return try await Blocking.run { () throws -> ProcessOutput in
+            guard let program = ChildProcess.find(executable, environment: environment) else { throw Self.missingProgram }
+            let result = try ChildProcess.run(program, [arguments[0], "--retries", "1", "--low-level-retries", "1",
+                                                        "--contimeout", "10s", "--timeout", "60s"] + arguments.dropFirst(),
+                                              environment: environment, timeout: timeout)
+            if result.timedOut { throw UploadFailure.unreachable(target, detail: "rclone took more than \(Int(timeout)) s") }
+            return result
+        }
+    }
+
     /// rclone is there and lists the remote (`rclone lsf --max-depth 1`), within ``timeout``
     /// seconds. A folder that is not there yet is fine: `copyto` makes it.
     /// - Throws: ``UploadFailure`` as an upload would (see the table above).

@@ -42,6 +42,22 @@ public struct UploadWait: Sendable, Equatable {
     public var since: Date?
     /// When the next try is due; nil when the jobs gave up (they wait for "Prøv igjen").
     public var nextTry: Date?
+    /// Since when copies there have failed without one getting through.
+    public var failingSince: Date? = nil
+
+    /// Whether copies have failed there for longer than `limit` (an hour by default): the
+    /// household is told in words.
+    public func isLong(now: Date = Date(), limit: TimeInterval = 3600) -> Bool {
+        failingSince.map { now.timeIntervalSince($0) >= limit } ?? false
+    }
+
+    /// "Kopiene har ikke kommet fram på over en time.", when so.
+    public func longNotice(now: Date = Date(), limit: TimeInterval = 3600) -> UserMessage? {
+        guard isLong(now: now, limit: limit), let since = failingSince else { return nil }
+        let hours = max(1, Int(now.timeIntervalSince(since) / 3600))
+        return UserMessage(nb: "Kopiene har ikke kommet fram på \(hours == 1 ? "over en time" : "over \(hours) timer"). Ingenting er tapt: alt ligger trygt i arkivet, og kopieringen fortsetter når målet svarer.",
+                           en: "The copies have not got through for \(hours == 1 ? "over an hour" : "over \(hours) hours"). Nothing is lost: everything is safe in the archive, and copying goes on once the destination answers.")
+    }
 
     /// The sentence for `reason` at a destination called `name`.
     public static func message(_ reason: UploadFailure.Reason, name: String) -> UserMessage {

@@ -4,9 +4,11 @@ import Foundation
 
 /// How long the queue waits, and how often it tries.
 public struct UploadPolicy: Sendable, Equatable {
-    /// The waits after the 1st, 2nd … failed try; a job whose failed tries outnumber them gives
-    /// up (`error`). The default, 1, 2, 4, 8 and 16 s, means six tries over about 31 s.
+    /// The waits after the 1st, 2nd … failed try; after the last one each wait doubles, up to
+    /// ``longestDelay``. A destination that is down, slow or full is tried for as long as it takes.
     public var retryDelays: [TimeInterval]
+    /// The longest wait between two tries.
+    public var longestDelay: TimeInterval
     /// How long a job whose login was refused waits before the next try (not counted as a try).
     public var loginRetryDelay: TimeInterval
     /// An `uploading` job not touched for this long belongs to a process that died (used when
@@ -14,22 +16,28 @@ public struct UploadPolicy: Sendable, Equatable {
     public var staleAfter: TimeInterval
     /// How long the notify command may run.
     public var notifyTimeout: TimeInterval
+    /// How long copies may keep failing before the household is told (the notify command, and
+    /// Settings in words).
+    public var tellAfter: TimeInterval
 
-    public init(retryDelays: [TimeInterval] = [1, 2, 4, 8, 16], loginRetryDelay: TimeInterval = 300,
-                staleAfter: TimeInterval = 60, notifyTimeout: TimeInterval = 30) {
+    public init(retryDelays: [TimeInterval] = [1, 2, 4, 8, 16], longestDelay: TimeInterval = 900,
+                loginRetryDelay: TimeInterval = 300, staleAfter: TimeInterval = 60, notifyTimeout: TimeInterval = 30,
+                tellAfter: TimeInterval = 3600) {
         self.retryDelays = retryDelays
+        self.longestDelay = longestDelay
         self.loginRetryDelay = loginRetryDelay
         self.staleAfter = staleAfter
         self.notifyTimeout = notifyTimeout
+        self.tellAfter = tellAfter
     }
 
-    /// The wait after the `attempt`-th failed try (1…), or nil when the job gives up.
+    /// The wait after the `attempt`-th failed try (1…): never nil, a job that waits is tried again.
     public func delay(afterAttempt attempt: Int) -> TimeInterval? {
-        attempt >= 1 && attempt <= retryDelays.count ? retryDelays[attempt - 1] : nil
+        guard attempt >= 1 else { return retryDelays.first ?? 1 }
+        if attempt <= retryDelays.count { return min(retryDelays[attempt - 1], longestDelay) }
+        let doublings = Double(min(attempt - retryDelays.count, 30))
+        return min((retryDelays.last ?? 1) * pow(2, doublings), longestDelay)
     }
-
-    /// The most tries a job gets.
-    public var maximumTries: Int { retryDelays.count + 1 }
 }
 
 /// What one or more passes of the worker did.
@@ -51,6 +59,10 @@ public struct UploadReport: Sendable, Equatable {
         public var outcome: Outcome
         public var uploaded: Int
         public var unchanged: Int
+        /// Files moved or renamed at the destination (a corrected person, date or title; the trash).
+        public var moved: Int = 0
+        /// Files removed at the destination (a page fewer, a letter purged).
+        public var removed: Int = 0
         /// Why it failed.
         public var message: UserMessage?
         /// The failure's kind.
@@ -62,6 +74,8 @@ public struct UploadReport: Sendable, Equatable {
     public var entries: [Entry] = []
     /// True when a pass found another process uploading (it did nothing then).
     public var busy = false
+    /// Copies of purged letters removed from the destination.
+    public var removedOrphans = 0
     /// What went wrong besides the jobs: the database, the notify command.
     public var problems: [UserMessage] = []
 
@@ -75,6 +89,7 @@ public struct UploadReport: Sendable, Equatable {
     mutating func merge(_ other: UploadReport) {
         entries += other.entries
         busy = busy || other.busy
+        removedOrphans += other.removedOrphans
         problems += other.problems
     }
 }

@@ -42,6 +42,9 @@ public final class UploadWorker: Sendable {
     /// The latest failed try per destination setting, since this worker was made; a job done
     /// there clears it (see ``latestFailure(at:)``).
     private let failures = NIOLockedValueBox<[String: LatestFailure]>([:])
+    /// Destinations whose copies have failed for longer than ``UploadPolicy/tellAfter`` and the
+    /// household has been told so (once, until a copy gets through there again).
+    private let told = NIOLockedValueBox<Set<String>>([])
 
     /// A destination's latest failed try: what went wrong, and when.
     public struct LatestFailure: Sendable, Equatable {
@@ -81,6 +84,7 @@ public final class UploadWorker: Sendable {
         var blocked: [String: UploadFailure] = [:]
         do {
             if case .held = lock { _ = try await Blocking.run { try library.requeueInterruptedUploads() } }
+            await removeOrphans(destinations: &destinations, report: &report)
             let due = try await Blocking.run { try library.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
             for id in due {
                 if Task.isCancelled || report.entries.count >= maxJobs { break }
@@ -137,27 +141,82 @@ public final class UploadWorker: Sendable {
 
     // MARK: - One job
 
+    /// Brings the job's letter at its destination in line with the archive: each file the
+    /// destination should hold is left when the library recorded it there with the same content,
+    /// moved when the destination holds that content at a place no longer wanted (a corrected
+    /// name, the trash), else sent; then the letter's recorded files no longer wanted are
+    /// removed. Each step is recorded as soon as it is done, and each is safe to repeat: after a
+    /// crash the job is done again from the top, a move whose source is gone falls back to a
+    /// copy (which leaves a file with the same bytes alone), and a removal of a file already
+    /// gone is fine. Nothing the library did not record is ever moved or removed.
     private func upload(_ job: UploadJob, destinations: inout [String: any UploadDestination],
                         blocked: inout [String: UploadFailure]) async -> UploadReport.Entry {
         let library = library
         var entry = UploadReport.Entry(job: job, outcome: .done, uploaded: 0, unchanged: 0, message: nil, failure: nil)
+        // What this try did at the destination, recorded in one transaction at the end (or when it
+        // fails): each step is safe to repeat, so a try cut off before the record is done again.
+        var progress: (placed: [RemoteFileRecord], removed: [String]) = ([], [])
+        func saveProgress() async {
+            guard !progress.placed.isEmpty || !progress.removed.isEmpty else { return }
+            let done = progress
+            _ = try? await Blocking.run { try library.recordMirror(at: job.destination, placed: done.placed, removed: done.removed) }
+        }
         do {
             if let failure = blocked[job.destination] { throw failure }
             let destination = try open(job.destination, in: &destinations)
-            let files = try await Blocking.run { try library.uploadFiles(of: job) }
-            for file in files {
+            let (wanted, recorded) = try await Blocking.run {
+                (try library.mirrorFiles(of: job), try library.remoteFiles(of: job.documentNumber, at: job.destination))
+            }
+            let wantedPaths = Set(wanted.map(\.path))
+            var atPlace: [String: RemoteFileRecord] = [:]
+            for record in recorded { atPlace[record.path] = record }
+            var spare = recorded.filter { !wantedPaths.contains($0.path) }
+            var lastTouch = Date()
+            for file in wanted {
                 try Task.checkCancellation()
-                switch try await destination.upload(file) {
+                guard file.size >= 0 else { throw UploadFailure.missingFile(file.file.path) }
+                let record = RemoteFileRecord(path: file.path, documentNumber: job.documentNumber, sha256: file.sha256, size: file.size)
+                if let known = atPlace[file.path], known.sha256 == file.sha256 {
+                    entry.unchanged += 1
+                    continue
+                }
+                if let index = spare.firstIndex(where: { $0.sha256 == file.sha256 }) {
+                    let old = spare.remove(at: index)
+                    let moved = try await destination.move(from: old.path, to: file.path)
+                    progress.removed.append(old.path)
+                    if moved {
+                        progress.placed.append(record)
+                        entry.moved += 1
+                        continue
+                    }
+                }
+                switch try await destination.upload(file.file) {
                 case .uploaded: entry.uploaded += 1
                 case .unchanged: entry.unchanged += 1
                 }
-                try? await Blocking.run { try library.touchUpload(job.id) }
+                progress.placed.append(record)
+                if Date().timeIntervalSince(lastTouch) > 5 {
+                    lastTouch = Date()
+                    try? await Blocking.run { try library.touchUpload(job.id) }
+                }
             }
-            try await Blocking.run { try library.completeUpload(job.id) }
+            for old in spare {
+                try Task.checkCancellation()
+                try await destination.remove(old.path)
+                progress.removed.append(old.path)
+                entry.removed += 1
+            }
+            let done = progress
+            try await Blocking.run {
+                try library.recordMirror(at: job.destination, placed: done.placed, removed: done.removed,
+                                         completing: (job.id, job.generation))
+            }
             failures.withLockedValue { $0[job.destination] = nil }
+            _ = told.withLockedValue { $0.remove(job.destination) }
             entry.job = (try? await Blocking.run { try library.uploadJob(job.id) }) ?? job
             return entry
         } catch is CancellationError {
+            await saveProgress()
             try? await Blocking.run { try library.releaseUpload(job.id) }
             entry.outcome = .retrying
             return entry
@@ -165,7 +224,27 @@ public final class UploadWorker: Sendable {
             let failure = error as? UploadFailure
                 ?? UploadFailure(.transient, nb: UserMessage(error: error).norwegian, en: UserMessage(error: error).english)
             if failure.blocksDestination { blocked[job.destination] = failure }
+            await saveProgress()
             return await record(failure, for: job, entry: entry)
+        }
+    }
+
+    /// Removes the copies of letters that were purged (emptied from the trash) at the
+    /// destination set now; returns how many went.
+    private func removeOrphans(destinations: inout [String: any UploadDestination], report: inout UploadReport) async {
+        let library = library
+        guard let setting = try? await Blocking.run({ try library.setting(.destination) }), !setting.isEmpty,
+              let orphans = try? await Blocking.run({ try library.orphanRemoteFiles(at: setting) }), !orphans.isEmpty else { return }
+        do {
+            let destination = try open(setting, in: &destinations)
+            for orphan in orphans {
+                if Task.isCancelled { return }
+                try await destination.remove(orphan.path)
+                try await Blocking.run { try library.forgetRemoteFile(orphan.path, at: setting) }
+                report.removedOrphans += 1
+            }
+        } catch {
+            report.problems.append(UserMessage(error: error))
         }
     }
 
@@ -230,6 +309,18 @@ public final class UploadWorker: Sendable {
                     nb: "Arkivator: \(entries.count) dokumenter ble ikke lastet opp til \(name). \(reason) Prøv igjen med: arkivator queue retry --all",
                     en: "Arkivator: \(entries.count) documents were not uploaded to \(name). \(reason) Try again with: arkivator queue retry --all").text())
             }
+        }
+        let now = Date()
+        for entry in report.entries where entry.outcome == .retrying || entry.outcome == .waitingForLogin {
+            let job = entry.job
+            guard let since = job.failingSinceDate, now.timeIntervalSince(since) >= policy.tellAfter,
+                  told.withLockedValue({ $0.insert(job.destination).inserted }) else { continue }
+            let name = (try? Destination.parse(job.destination).displayName) ?? job.destination
+            let hours = max(1, Int(now.timeIntervalSince(since) / 3600))
+            let reason = entry.message?.text() ?? ""
+            messages.append(UserMessage(
+                nb: "Arkivator: kopiene til \(name) har ikke kommet fram på \(hours == 1 ? "over en time" : "over \(hours) timer"). \(reason) Arkivator fortsetter å prøve av seg selv.",
+                en: "Arkivator: copies to \(name) have not got through for \(hours == 1 ? "over an hour" : "over \(hours) hours"). \(reason) Arkivator keeps trying by itself.").text())
         }
         var loginNoted: Set<String> = []
         for entry in report.entries where entry.outcome == .waitingForLogin {

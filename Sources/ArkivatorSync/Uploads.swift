@@ -105,6 +105,7 @@ public final class Uploads: Sendable {
         var wait = UploadWait(destination: destination, destinationName: name, reason: .other,
                               message: UploadWait.message(.other, name: name), detail: nil, jobs: jobs.count,
                               since: nil, nextTry: nextTry)
+        wait.failingSince = jobs.compactMap(\.failingSinceDate).min()
         if let latest = worker.latestFailure(at: destination) {
             wait.reason = latest.failure.reason
             wait.message = UploadWait.message(latest.failure.reason, name: name)

@@ -75,6 +75,93 @@ public actor WebDAVDestination: UploadDestination {
         return .uploaded
     }
 
+    public func move(from: String, to: String) async throws -> Bool {
+        let source = try relativeComponents(from), target = try relativeComponents(to)
+        try await makeFolders(Array(target.dropLast()), file: to)
+        var request = HTTPClientRequest(url: address(source, folder: false))
+        request.method = .MOVE
+        request.headers.add(name: "Destination", value: address(target, folder: false))
+        request.headers.add(name: "Overwrite", value: "T")
+        let status = try await send(request, file: from).status
+        if status == 404 { return false }
+        try check(status, file: from, accepting: [201, 204])
+        await removeEmptyFolders(above: source)
+        return true
+    }
+
+    public func remove(_ path: String) async throws {
+        let parts = try relativeComponents(path)
+        var request = HTTPClientRequest(url: address(parts, folder: false))
+        request.method = .DELETE
+        let status = try await send(request, file: path).status
+        if status != 404 { try check(status, file: path, accepting: [200, 204]) }
+        await removeEmptyFolders(above: parts)
+    }
+
+    /// Removes the folders of `parts` that hold nothing now, deepest first (best effort).
+    private func removeEmptyFolders(above parts: [String]) async {
+        var levels = Array(parts.dropLast())
+        while !levels.isEmpty {
+            guard let entries = try? await propfind(levels, depth: 1), entries.count <= 1 else { return }
+            var request = HTTPClientRequest(url: address(levels, folder: true))
+            request.method = .DELETE
+            guard let status = try? await send(request, file: levels.joined(separator: "/")).status, [200, 204].contains(status) else { return }
+            knownFolders.remove(levels.joined(separator: "/"))
+            levels.removeLast()
+        }
+    }
+
+    public func list() async throws -> [ListedFile] {
+        var found: [ListedFile] = []
+        var folders: [[String]] = [[]]
+        while let folder = folders.popLast() {
+            for entry in try await propfind(folder, depth: 1) where entry.parts.count == folder.count + 1 {
+                if entry.isFolder { folders.append(entry.parts) } else {
+                    found.append(ListedFile(path: entry.parts.joined(separator: "/"), size: entry.size ?? -1, sha256: nil))
+                }
+            }
+        }
+        return found.sorted { $0.path < $1.path }
+    }
+
+    /// One answer of a `PROPFIND`: the place below the base, and what it is.
+    struct Entry {
+        var parts: [String]
+        var isFolder: Bool
+        var size: Int?
+    }
+
+    /// `PROPFIND` on a folder below the base (the folder itself is among the answers).
+    private func propfind(_ folder: [String], depth: Int) async throws -> [Entry] {
+        var request = HTTPClientRequest(url: address(folder, folder: true))
+        request.method = .PROPFIND
+        request.headers.add(name: "Depth", value: "\(depth)")
+        request.headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
+        request.body = .bytes(ByteBuffer(string: """
+            <?xml version="1.0" encoding="utf-8"?>
+            <D:propfind xmlns:D="DAV:"><D:prop><D:getcontentlength/><D:resourcetype/></D:prop></D:propfind>
+            """))
+        let (status, body) = try await send(request, file: folder.joined(separator: "/"), limit: 64 << 20)
+        if status == 404 { return [] }
+        try check(status, file: folder.joined(separator: "/"), accepting: [207])
+        let text = String(decoding: body, as: UTF8.self)
+        let basePath = URL(string: address([], folder: true))?.path ?? "/"
+        var entries: [Entry] = []
+        for response in text.split(separator: /<(?:[A-Za-z0-9_.-]+:)?response[\s>]/).dropFirst() {
+            guard let href = response.firstMatch(of: /<(?:[A-Za-z0-9_.-]+:)?href[^>]*>([^<]*)</) else { continue }
+            var path = String(href.1).replacingOccurrences(of: "&amp;", with: "&")
+            if let url = URL(string: path), url.host != nil { path = url.path }
+            path = path.removingPercentEncoding ?? path
+            guard path.hasPrefix(basePath) || path + "/" == basePath else { continue }
+            let relative = path.count > basePath.count ? String(path.dropFirst(basePath.count)) : ""
+            let parts = relative.split(separator: "/").map { String($0).precomposedStringWithCanonicalMapping }
+            let isFolder = response.firstMatch(of: /<([A-Za-z0-9_.-]+:)?collection[\s\/>]/) != nil
+            let size = response.firstMatch(of: /<(?:[A-Za-z0-9_.-]+:)?getcontentlength[^>]*>\s*([0-9]+)\s*</).flatMap { Int($0.1) }
+            entries.append(Entry(parts: parts, isFolder: isFolder, size: size))
+        }
+        return entries
+    }
+
     /// Asks the server for the destination folder (`PROPFIND`, depth 0), as uploads would.
     /// - Throws: ``UploadFailure``: the login refused (401/403), the server unreachable or timed
     ///   out, the folder not there (404) or a file where the folder should be.

@@ -75,7 +75,8 @@ import Testing
         #expect(output.status == 1)
         #expect(output.stdout.contains("Er disken koblet til?"), "\(output.stdout)")
         output = try CLI.run(["queue", "retry", "--all"], library: library)
-        #expect(output.stdout.contains("1 jobber står i køen igjen."), "\(output.stdout)")
+        // The new destination took every letter in the archive, not only the new one.
+        #expect(output.stdout.contains("3 jobber står i køen igjen."), "\(output.stdout)")
 
         output = try CLI.run(["config", "unset", "destination"], library: library)
         #expect(output.status == 0)

@@ -16,7 +16,7 @@ import Testing
         let copy = try sandbox.folder("Kopi")
         let documents = try sandbox.fileDocuments(2, destination: "folder:\(copy.path)")
         #expect(try sandbox.library.uploadJobs().map(\.state) == [.queued, .queued])
-        #expect(try sandbox.library.uploadStatus(ofDocument: documents[0].number) == "queued")
+        #expect(try sandbox.library.copyStatus(ofDocument: documents[0].number) == .waiting)
 
         let worker = UploadWorker(library: sandbox.library, environment: [:])
         let report = await worker.runPass()
@@ -25,7 +25,7 @@ import Testing
         try sandbox.expectUploaded(to: copy)
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("Kari Nordmann/Dokumenter/\(documents[0].title).docx").path))
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("Kari Nordmann/Bilder/\(documents[1].title).pdf").path))
-        for document in documents { #expect(try sandbox.library.uploadStatus(ofDocument: document.number) == "uploaded") }
+        for document in documents { #expect(try sandbox.library.copyStatus(ofDocument: document.number) == .copied) }
         #expect(try sandbox.library.uploadJobs().allSatisfy { $0.state == .done && $0.attempts == 0 && $0.lastError == nil })
 
         // Nothing is due any more; a done job cannot be retried.
@@ -156,7 +156,7 @@ import Testing
         #expect(jobs.allSatisfy { $0.state == .queued && $0.attempts == 0 }, "a refused login uses up no try")
         #expect(jobs.allSatisfy { ($0.lastError ?? "").contains("Logg inn på nytt") || ($0.lastError ?? "").contains("Log in again") })
         #expect(try sandbox.library.dueUploads().isEmpty, "the next try waits")
-        #expect(try sandbox.library.uploadStatus(ofDocument: jobs[0].documentNumber) == "queued")
+        #expect(try sandbox.library.copyStatus(ofDocument: jobs[0].documentNumber) == .waiting)
         // The person is told once, not once per job or per pass.
         #expect(notifications(notified).count == 1)
         _ = await wrong.runPass(includeWaiting: true)
@@ -244,36 +244,40 @@ import Testing
         }
         #expect(report.failed.isEmpty)
         try sandbox.expectUploaded(to: served)
-        for job in jobs { #expect(try sandbox.library.uploadStatus(ofDocument: job.documentNumber) == "uploaded") }
+        for job in jobs { #expect(try sandbox.library.copyStatus(ofDocument: job.documentNumber) == .copied) }
     }
 
-    @Test func aJobThatKeepsFailingGivesUpAndTheNotifyCommandRuns() async throws {
+    @Test func aDestinationThatStaysDownIsTriedForAsLongAsItTakesAndTheHouseholdIsTold() async throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
         let port = try Server.freePort()  // nothing listens there
         let documents = try sandbox.fileDocuments(1, destination: "webdav:http://127.0.0.1:\(port)/")
         let notified = sandbox.directory.appendingPathComponent("varsel.txt")
-        let worker = UploadWorker(library: sandbox.library, notify: try notifyScript(in: sandbox, output: notified), environment: [:])
+        // Waits of 0.05 s doubling up to 0.2 s, and the household told after 1 s (an hour by default).
+        let policy = UploadPolicy(retryDelays: [0.05], longestDelay: 0.2, tellAfter: 1)
+        let worker = UploadWorker(library: sandbox.library, notify: try notifyScript(in: sandbox, output: notified),
+                                  policy: policy, environment: [:])
 
         // On the uploads' own executor, as `serve` runs them: the back-off's sleeps do not wait for
         // a cooperative pool that other suites keep busy.
-        let report = await UploadExecutor().task { await worker.run(until: Date().addingTimeInterval(600)) }.value
-        #expect(report.entries.map(\.outcome) == [.retrying, .retrying, .retrying, .retrying, .retrying, .failed])
+        let report = await UploadExecutor().task { await worker.run(until: Date().addingTimeInterval(2.5)) }.value
+        #expect(report.entries.count > 6, "tried again and again: \(report.entries.count)")
+        #expect(report.entries.allSatisfy { $0.outcome == .retrying })
         let job = try #require(try sandbox.library.uploadJobs().first)
-        #expect(job.state == .error)
-        #expect(job.attempts == 6, "the first try and five retries")
-        #expect(job.lastError?.isEmpty == false)
-        #expect(try sandbox.library.uploadStatus(ofDocument: documents[0].number) == "failed")
+        #expect(job.state == .queued, "never given up")
+        #expect(job.lastError?.contains("Prøver igjen senere") == true || job.lastError?.contains("Trying again later") == true)
+        #expect(job.failingSince != nil)
+        #expect(try sandbox.library.copyStatus(ofDocument: documents[0].number) == .waiting)
         let lines = notifications(notified)
-        #expect(lines.count == 1)
-        #expect(lines.first?.contains(documents[0].title) == true)
-        #expect(lines.first?.contains("queue retry \(job.id)") == true)
+        #expect(lines.count == 1, "told once: \(lines)")
+        #expect(lines.first?.contains("over en time") == true || lines.first?.contains("over an hour") == true)
+        let state = try await Uploads(worker: worker).state(checkingDestinations: false)
+        #expect(state.waiting.first?.longNotice(limit: 1) != nil, "Settings says it in words")
 
-        // `queue retry` puts it back with new tries.
+        // "Prøv igjen" puts it back, due now.
         try sandbox.library.retryUpload(job.id)
         let again = try #require(try sandbox.library.uploadJobs().first)
         #expect(again.state == .queued && again.attempts == 0 && again.lastError == nil)
-        #expect(try sandbox.library.uploadStatus(ofDocument: documents[0].number) == "queued")
     }
 
     // MARK: rclone

@@ -46,7 +46,7 @@ struct APISummary: Encodable {
         score = summary.score
         partial = summary.partial
         trashedAt = summary.trashedAt
-        uploadStatus = summary.uploadStatus
+        uploadStatus = summary.uploadStatus.map { CopyStatus(stored: $0).rawValue }
     }
 }
 
@@ -109,7 +109,7 @@ struct APIDocument: Encodable {
             File(kind: file.kind.rawValue, page: file.page, name: file.url.lastPathComponent,
                  href: "/documents/\(document.shortID)/files/\(index)")
         }
-        uploadStatus = document.uploadStatus
+        uploadStatus = CopyStatus(stored: document.uploadStatus).rawValue
         addedAt = document.addedAt
         updatedAt = document.updatedAt
         trashedAt = document.trashedAt

@@ -33,13 +33,7 @@ struct DocumentView {
         id = document.shortID
         self.notice = notice
         self.problem = problem
-        let upload: String = switch document.uploadStatus {
-        case "queued", "pending": words["uploadWaiting"]
-        case "uploading": words["uploadRunning"]
-        case "done": words["uploadDone"]
-        case "error": words["uploadFailed"]
-        default: words["uploadNone"]
-        }
+        let upload: String = CopyStatus(stored: document.uploadStatus).label.text(in: words.language)
         fields = [
             (words["letterDate"], document.documentDate),
             (words["type"], words.type(document.docType.rawValue)),

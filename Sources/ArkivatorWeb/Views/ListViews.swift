@@ -50,13 +50,10 @@ struct DocumentRow {
         date = document.documentDate
         person = words.person(document.shownPerson)
         institution = document.institution
-        upload = switch document.uploadStatus {
-        case "queued", "pending": words["uploadWaiting"]
-        case "uploading": words["uploadRunning"]
-        case "done": words["uploadDone"]
-        case "error": words["uploadFailed"]
-        default: nil
-        }
+        upload = {
+            let status = CopyStatus(stored: document.uploadStatus)
+            return status == .none ? nil : status.label.text(in: words.language)
+        }()
         snippet = document.snippet.map(Piece.marked) ?? []
         hasSnippet = !snippet.isEmpty
     }

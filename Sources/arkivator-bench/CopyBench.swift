@@ -1,0 +1,76 @@
+import ArkivatorArchive
+import ArkivatorCore
+import ArkivatorLibrary
+import ArkivatorSync
+import Foundation
+
+/// `arkivator-bench --copy N --work DIR`: files N letters (a .docx, a page image and a PDF each,
+/// of typical sizes, random bytes) in a new library, then times copying the whole archive to a
+/// folder destination (set after filing, as a household does) against `cp -r` of the same files.
+/// Prints one JSON object: seconds for each, and the ratio.
+enum CopyBench {
+    static func run(count: Int, work: URL) throws -> [String: Double] {
+        try? FileManager.default.removeItem(at: work)
+        try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
+        let library = try Library.open(LibraryLocation(directory: work.appendingPathComponent("bibliotek")), environment: [:])
+        var generator = SystemRandomNumberGenerator()
+        let random = { (size: Int) -> Data in Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }) }
+        let blob = random(300_000)
+        for number in 1...count {
+            let person = ["Kari Nordmann", "Ola Nordmann", "Eivind Bøe"][number % 3]
+            let date = String(format: "2024-%02d-%02d", number % 12 + 1, number % 28 + 1)
+            let title = "\(date) Innkalling Ortopedisk poliklinikk \(number)"
+            let document = LibraryDocument(
+                sha256: String(format: "%064x", number), sourceName: "brev\(number).jpg", title: title, docType: .innkalling,
+                person: person, familyMember: person, institution: "St. Olavs hospital", documentDate: date,
+                text: "Innkalling til time ved Ortopedisk poliklinikk, brev \(number).")
+            let folder = library.defaultArchiveRoot.appendingPathComponent(person)
+            // Sizes as the archive writes them for a one-page letter: .docx ~10 KB, JPEG and PDF ~120–140 KB.
+            let files = [(ArchivedFile.Kind.docx, 0, folder.appendingPathComponent("Dokumenter/\(title).docx"), 10_000),
+                         (.image, 1, folder.appendingPathComponent("Bilder/\(title).jpeg"), 120_000),
+                         (.pdf, 0, folder.appendingPathComponent("Bilder/\(title).pdf"), 140_000)]
+            _ = try library.file(document) { reservation in
+                try reservation.reserve(files.map(\.2))
+                for (_, _, url, size) in files {
+                    try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    var bytes = Data(blob.prefix(size))
+                    withUnsafeBytes(of: number) { bytes.replaceSubrange(0..<8, with: $0) }
+                    try bytes.write(to: url)
+                }
+                return files.map { ArchivedFile(kind: $0.0, page: $0.1, path: $0.2.path) }
+            }
+        }
+        let mirror = work.appendingPathComponent("kopi")
+        try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
+        try library.setSetting(.destination, "folder:\(mirror.path)")
+        let worker = UploadWorker(library: library, environment: [:])
+        let started = Date()
+        let report = BlockingWait.run { await worker.runDueJobs() }
+        let ours = Date().timeIntervalSince(started)
+        guard report.done.count == count else { throw CocoaError(.fileWriteUnknown) }
+
+        let plain = work.appendingPathComponent("cp")
+        let cpStarted = Date()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/cp")
+        process.arguments = ["-r", library.defaultArchiveRoot.path, plain.path]
+        try process.run()
+        process.waitUntilExit()
+        let cp = Date().timeIntervalSince(cpStarted)
+        try? FileManager.default.removeItem(at: work)
+        return ["letters": Double(count), "arkivatorSeconds": ours, "cpSeconds": cp, "ratio": ours / max(cp, 0.001)]
+    }
+}
+
+/// Runs the copy bench when asked (`--copy N --work DIR`) and exits.
+func runCopyBenchIfAsked() {
+    guard let countText = argument("--copy"), let count = Int(countText), let work = argument("--work") else { return }
+    do {
+        let result = try CopyBench.run(count: count, work: URL(fileURLWithPath: work))
+        let data = (try? JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])) ?? Data()
+        print(String(decoding: data, as: UTF8.self))
+        exit(0)
+    } catch {
+        fail("copy bench: \(UserMessage(error: error).english)")
+    }
+}
