@@ -103,6 +103,7 @@ func listTimings(_ library: Library, documents: [LibraryDocument], runs: Int = 2
     return result
 }
 
+runCopyBenchIfAsked()
 guard let libraryPath = argument("--library"), let docsPath = argument("--docs"), let queriesPath = argument("--queries") else {
     fail("usage: arkivator-bench --library DIR --docs docs.jsonl --queries queries.jsonl [--batch N]")
 }

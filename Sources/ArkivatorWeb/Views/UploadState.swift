@@ -27,7 +27,8 @@ struct UploadState: Sendable {
     /// The notice the library page shows when uploads are held up.
     func banner(_ words: Words) -> Banner? {
         guard let wait = state.waiting.first else { return nil }
-        return Banner(reason: wait.message.text(in: words.language))
+        return Banner(reason: ([wait.longNotice()?.text(in: words.language)].compactMap { $0 }
+                               + [wait.message.text(in: words.language)]).joined(separator: " "))
     }
 
     /// The queue part of the settings page; `folders` (the library's, the archive's) are left out
@@ -43,7 +44,10 @@ struct UploadState: Sendable {
         }
         var model: [String: Any] = ["jobs": jobs, "empty": jobs.isEmpty, "anyRetry": jobs.count > 1]
         if !state.waiting.isEmpty {
-            model["stateText"] = state.waiting.map { $0.message.text(in: words.language) }.joined(separator: " ")
+            model["stateText"] = state.waiting.map { wait in
+                ([wait.longNotice()?.text(in: words.language)].compactMap { $0 } + [wait.message.text(in: words.language)])
+                    .joined(separator: " ")
+            }.joined(separator: " ")
             model["stateClass"] = "problem"
         } else if state.destination == nil {
             model["stateText"] = words["uploadOff"]
