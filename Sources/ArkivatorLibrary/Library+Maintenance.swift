@@ -45,10 +45,31 @@ extension Library {
     public struct ReindexReport: Sendable, Equatable {
         public var documents: Int
         public var terms: Int
-        /// Files the database names that are not on disk.
+        /// Archive files the database names that are not on disk.
         public var missingFiles: [String]
         /// Files in the archive folders that no document names (see ``unknownArchiveFiles()``).
         public var unknownFiles: [String]
+        /// The photos as taken (`Originaler/`, or in the trash) the database names that are not on disk.
+        public var missingOriginals: [String] = []
+        /// The thumbnails the database names that were not on disk, with their documents' short
+        /// ids: forgotten, so that ``documentsWithoutThumbnail(limit:)`` lists them to be made again.
+        public var missingThumbnails: [MissingThumbnail] = []
+    }
+
+    /// A document's thumbnail file that has gone.
+    public struct MissingThumbnail: Sendable, Equatable {
+        public var id: String
+        public var path: String
+    }
+
+    /// Every file the database names that is not on disk, by kind, each list sorted.
+    public struct MissingFiles: Sendable, Equatable {
+        /// The letters' archive files (`.docx`, PDF, page images), in the archive or the trash.
+        public var archive: [String]
+        /// The photos and files as received.
+        public var originals: [String]
+        /// The thumbnails.
+        public var thumbnails: [String]
     }
 
     /// Builds the full-text index and the compound vocabulary again from the stored documents,
@@ -81,9 +102,39 @@ extension Library {
                 throw error
             }
             let terms = try database.firstRow("SELECT count(*) FROM vocabulary")?[0].int ?? 0
+            let thumbnails = try missingThumbnails(in: database)
+            for thumbnail in thumbnails {
+                try database.execute("UPDATE documents SET thumbnail = NULL WHERE thumbnail IN (?, ?)",
+                                     [paths.stored(thumbnail.path), thumbnail.path])
+            }
             return ReindexReport(documents: documents, terms: terms, missingFiles: try missingFiles(in: database),
-                                 unknownFiles: try unknownFiles(in: database))
+                                 unknownFiles: try unknownFiles(in: database),
+                                 missingOriginals: try missingOriginals(in: database), missingThumbnails: thumbnails)
         }
+    }
+
+    /// Every file the database names that is not on disk: archive files, originals, thumbnails.
+    public func missingLibraryFiles() throws -> MissingFiles {
+        try withReader { database in
+            MissingFiles(archive: try missingFiles(in: database), originals: try missingOriginals(in: database),
+                         thumbnails: try missingThumbnails(in: database).map(\.path))
+        }
+    }
+
+    func missingOriginals(in database: Database) throws -> [String] {
+        try database.rows("SELECT path FROM document_originals").compactMap { $0[0].string.map(paths.resolved) }
+            .filter { !FileManager.default.fileExists(atPath: $0) }
+            .sorted()
+    }
+
+    func missingThumbnails(in database: Database) throws -> [MissingThumbnail] {
+        try database.rows("SELECT sha256, thumbnail FROM documents WHERE thumbnail IS NOT NULL AND thumbnail <> '' ORDER BY id")
+            .compactMap { row -> MissingThumbnail? in
+                guard let sha = row[0].string, let stored = row[1].string else { return nil }
+                let path = paths.resolved(stored)
+                return FileManager.default.fileExists(atPath: path) ? nil : MissingThumbnail(id: ShortID.of(sha), path: path)
+            }
+            .sorted { $0.path < $1.path }
     }
 
     /// Files the database names that are not on disk, sorted.

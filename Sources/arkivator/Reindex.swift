@@ -10,13 +10,15 @@ extension Arkivator {
         static let configuration = CommandConfiguration(
             abstract: "Bygg søkeindeksen på nytt og sjekk arkivfilene. (Rebuild the search index, check the files.)",
             discussion: """
-                Lister filer databasen kjenner som mangler (exit 1), og filer i arkivet som databasen ikke \
-                kjenner. Med --adopt tas de ukjente inn: ett dokument per .docx arkivator skrev, med sidebildene \
+                Lister filer databasen kjenner som mangler: arkivfiler og bildene slik de ble tatt \
+                (Originaler) gir exit 1; et miniatyrbilde som mangler, lages på nytt fra sidebildet. Lister \
+                også filer i arkivet som databasen ikke kjenner. Med --adopt tas de ukjente inn: ett dokument per .docx arkivator skrev, med sidebildene \
                 og PDF-en med samme navn; et dokument biblioteket alt har, legges aldri inn to ganger. \
                 Lager også miniatyrbildene som mangler (for brev arkivert før det fantes slike).
 
-                (Lists files the database knows that are missing (exit 1) and files in the archive it does not \
-                know. With --adopt the unknown ones are taken in: one document per .docx arkivator wrote, with \
+                (Lists files the database knows that are missing: archive files and the photos as taken give \
+                exit 1; a missing thumbnail is made again from the page image. Lists files in the archive it \
+                does not know. With --adopt the unknown ones are taken in: one document per .docx arkivator wrote, with \
                 the page images and PDF of the same name; a document the library has is never added twice. \
                 Missing thumbnails (of letters filed before there were any) are made.)
                 """)
@@ -27,11 +29,17 @@ extension Arkivator {
         var adopt = false
 
         func run() throws {
-            let (adoption, report, thumbnails) = try LibraryCommand.run(libraryOptions) { library in
+            let (adoption, report, thumbnails, remade) = try LibraryCommand.run(libraryOptions) { library in
                 let adoption = try adopt ? library.adoptUnknownFiles() : nil
                 let report = try library.reindex()
-                // The thumbnails of documents filed before there were any (the web app shows them in lists).
-                return (adoption, report, try ThumbnailMaker.makeMissing(in: library))
+                // The thumbnails of documents filed before there were any (the web app shows them in
+                // lists), and those whose file has gone (reindex forgot them).
+                let made = try ThumbnailMaker.makeMissing(in: library)
+                let remade = try report.missingThumbnails.map { missing -> (String, Bool?) in
+                    guard case .file(let url, _) = try library.thumbnail(missing.id) else { return (missing.path, false) }
+                    return (missing.path, FileManager.default.fileExists(atPath: url.path))
+                }
+                return (adoption, report, made, remade)
             }
             let terminal = Terminal()
             if let adoption {
@@ -51,8 +59,11 @@ extension Arkivator {
                 terminal.line(UserMessage(nb: "Laget miniatyrbilder av \(thumbnails) dokument\(thumbnails == 1 ? "" : "er").",
                                           en: "Made thumbnails of \(thumbnails) document\(thumbnails == 1 ? "" : "s").").text())
             }
-            ArchiveFilesReport.print(missing: report.missingFiles, unknown: report.unknownFiles, adoptHint: !adopt)
-            if !report.missingFiles.isEmpty { throw ExitCode(1) }
+            ArchiveFilesReport.print(missing: report.missingFiles, originals: report.missingOriginals, thumbnails: remade,
+                                     unknown: report.unknownFiles, adoptHint: !adopt)
+            if !report.missingFiles.isEmpty || !report.missingOriginals.isEmpty || remade.contains(where: { $0.1 == false }) {
+                throw ExitCode(1)
+            }
         }
     }
 }
