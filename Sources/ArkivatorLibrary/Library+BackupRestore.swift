@@ -20,10 +20,16 @@ extension Library {
         public var sealed: SealedInventory
         /// True when they were dropped (`withoutKey`): they stay masked, and cannot be read again.
         public var numbersDropped: Bool
-        /// Files the restored database names that are not on disk.
+        /// Archive files the restored database names that are not on disk.
         public var missingFiles: [String]
+        /// The photos as taken (`Originaler/`) it names that are not on disk.
+        public var missingOriginals: [String]
+        /// The thumbnails it names that are not on disk (`reindex` makes them again).
+        public var missingThumbnails: [String]
         /// Archive files the restored database does not know (see ``adoptUnknownFiles()``).
         public var unknownFiles: [String]
+        /// Files brought back from a whole-library backup (0 for a database alone).
+        public var files: Int
     }
 
     /// Puts a backup made by ``backup(to:)`` in place as the database of the library at
@@ -53,6 +59,19 @@ extension Library {
 
         let lock = try exclusiveLock(location)
         defer { close(lock) }
+        let keptAside = try placeDatabase(backup: backup, into: location, replace: replace, withoutKey: withoutKey, sealed: sealed)
+        _ = flock(lock, LOCK_UN)
+        return try report(location, documents: documents, keptAside: keptAside, sealed: sealed, withoutKey: withoutKey,
+                          files: 0, environment: environment)
+    }
+
+    /// Copies the checked `backup` into place as the library's database (with the exclusive lock
+    /// held): one there is kept aside (only with `replace` when it holds documents), unfinished
+    /// filing steps are dropped, and with `withoutKey` the sealed numbers. On failure the
+    /// database that was there is put back. Returns where it was kept aside.
+    static func placeDatabase(backup: URL, into location: LibraryLocation, replace: Bool, withoutKey: Bool,
+                              sealed: SealedInventory) throws -> URL? {
+        let target = location.directory.appendingPathComponent(Database.fileName)
         var keptAside: URL?
         if FileManager.default.fileExists(atPath: target.path) {
             let current = (try? Database(url: target).firstRow("SELECT count(*) FROM documents")?[0].int) ?? 0
@@ -74,17 +93,24 @@ extension Library {
             }
             throw error
         }
-        _ = flock(lock, LOCK_UN)
+        return keptAside
+    }
+
+    /// Opens the restored library and says what it holds and lacks.
+    static func report(_ location: LibraryLocation, documents: Int, keptAside: URL?, sealed: SealedInventory,
+                       withoutKey: Bool, files: Int, environment: [String: String]) throws -> BackupRestoreReport {
         let library = try Library.open(location, environment: environment)
+        let missing = try library.missingLibraryFiles()
         return BackupRestoreReport(documents: documents, keptAside: keptAside, sealed: sealed,
                                    numbersDropped: withoutKey && !sealed.isEmpty,
-                                   missingFiles: try library.missingArchiveFiles(),
-                                   unknownFiles: try library.unknownArchiveFiles())
+                                   missingFiles: missing.archive, missingOriginals: missing.originals,
+                                   missingThumbnails: missing.thumbnails,
+                                   unknownFiles: try library.unknownArchiveFiles(), files: files)
     }
 
     /// Checks the backup (sound, an arkivator library, not newer, its sealed numbers open with
     /// the key at hand unless `withoutKey`); returns its documents and sealed numbers.
-    private static func inspect(backup: URL, location: LibraryLocation, withoutKey: Bool,
+    static func inspect(backup: URL, location: LibraryLocation, withoutKey: Bool,
                                 environment: [String: String]) throws -> (Int, SealedInventory) {
         let database: Database
         let tables: Set<String>
@@ -127,7 +153,7 @@ extension Library {
     }
 
     /// An exclusive `flock` on the library's `filing.lock`: no other process has the library open.
-    private static func exclusiveLock(_ location: LibraryLocation) throws -> Int32 {
+    static func exclusiveLock(_ location: LibraryLocation) throws -> Int32 {
         try location.prepare()
         let descriptor = try openLockFile(in: location)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {

@@ -12,7 +12,13 @@ extension Arkivator {
                 Fra papirkurven (se den med: arkivator list --trash) / from the trash:
                   arkivator restore 3fa2b1c9d0
 
-                Fra en sikkerhetskopi laget med «arkivator backup» / from a backup:
+                Hele biblioteket fra en mappe laget med «arkivator backup MAPPE», inn i en tom \
+                bibliotekmappe (legg library.key der først) / the whole library from a backup folder:
+                  arkivator restore ~/Sikkerhetskopi/arkivator-2024-03-14 [--without-key]
+                Hver fil sjekkes mot sin SHA-256 før noe flyttes på plass, og ingenting skrives over: en \
+                bibliotekmappe med dokumenter eller filer nektes.
+
+                Bare databasen, fra «arkivator backup --database-only kopi.sqlite»:
                   arkivator restore --backup kopi.sqlite [--replace] [--without-key]
                   arkivator restore kopi.sqlite     (det samme når argumentet er en fil)
 
@@ -25,7 +31,9 @@ extension Arkivator {
                 godt). Etterpå listes arkivfiler databasen ikke kjenner (arkivert etter kopien); ta dem inn med \
                 «arkivator reindex --adopt».
 
-                (The backup is checked before anything changes. A library holding documents is replaced only \
+                (A backup folder is restored whole into an empty library folder, every file checked against \
+                its SHA-256 before any is moved into place; nothing is ever overwritten. \
+                The backup is checked before anything changes. A library holding documents is replaced only \
                 with --replace; the database replaced is kept aside in the library folder, never deleted. \
                 Encrypted fødselsnumre open only with the library.key the backup was made with: put it in the \
                 library folder (or set ARKIVATOR_KEY) first; without it the restore is refused unless \
@@ -48,21 +56,19 @@ extension Arkivator {
         @Flag(name: .long, help: "Gjenopprett uten nøkkelen: krypterte fødselsnumre blir skjult for godt. (Restore without the key: encrypted numbers stay hidden for good.)")
         var withoutKey = false
 
-        /// The backup to restore: `--backup`, or the argument when it names a file that exists.
+        /// The backup to restore: `--backup`, or the argument when it names a file or folder that exists.
         var backupFile: String? {
             if let backup { return backup }
             var isFolder: ObjCBool = false
-            guard let id, FileManager.default.fileExists(atPath: id, isDirectory: &isFolder), !isFolder.boolValue else {
-                return nil
-            }
+            guard let id, FileManager.default.fileExists(atPath: id, isDirectory: &isFolder) else { return nil }
             return id
         }
 
         func validate() throws {
             if (id == nil) == (backup == nil) {
                 throw ValidationError(UserMessage(
-                    nb: "Oppgi enten en dokument-id (fra papirkurven) eller --backup FIL, for eksempel: arkivator restore --backup kopi.sqlite",
-                    en: "Give either a document id (from the trash) or --backup FILE, for example: arkivator restore --backup kopi.sqlite").text())
+                    nb: "Oppgi enten en dokument-id (fra papirkurven) eller en sikkerhetskopi, for eksempel: arkivator restore ~/Sikkerhetskopi/arkivator-2024-03-14",
+                    en: "Give either a document id (from the trash) or a backup, for example: arkivator restore ~/Sikkerhetskopi/arkivator-2024-03-14").text())
             }
             if backupFile == nil, replace || withoutKey {
                 throw ValidationError(UserMessage(
@@ -89,16 +95,32 @@ enum BackupRestoreCommand {
         let url = URL(fileURLWithPath: path)
         let report: Library.BackupRestoreReport
         do {
-            report = try Library.restore(backup: url, into: options.libraryOptions.location, replace: options.replace,
-                                         withoutKey: options.withoutKey)
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder), isFolder.boolValue {
+                if options.replace {
+                    throw LibraryError(message: UserMessage(
+                        nb: "En hel sikkerhetskopi gjenopprettes bare i en tom bibliotekmappe, aldri over et bibliotek: velg en ny med --library, uten --replace. Ingenting ble endret.",
+                        en: "A whole backup is restored only into an empty library folder, never over a library: choose a new one with --library, without --replace. Nothing was changed."))
+                }
+                report = try Library.restore(backupFolder: url, into: options.libraryOptions.location, withoutKey: options.withoutKey)
+            } else {
+                report = try Library.restore(backup: url, into: options.libraryOptions.location, replace: options.replace,
+                                             withoutKey: options.withoutKey)
+            }
         } catch {
             terminal.error(UserMessage(error: error))
             throw ExitCode(1)
         }
         let count = report.documents
-        terminal.line(UserMessage(
-            nb: "Gjenopprettet biblioteket fra \(url.path): \(count) dokument\(count == 1 ? "" : "er"), sjekket.",
-            en: "Restored the library from \(url.path): \(count) document\(count == 1 ? "" : "s"), checked.").text())
+        if report.files > 0 {
+            terminal.line(UserMessage(
+                nb: "Gjenopprettet hele biblioteket fra \(url.path): \(count) dokument\(count == 1 ? "" : "er") og \(report.files) fil\(report.files == 1 ? "" : "er"), hver sjekket mot sin SHA-256.",
+                en: "Restored the whole library from \(url.path): \(count) document\(count == 1 ? "" : "s") and \(report.files) file\(report.files == 1 ? "" : "s"), each checked against its SHA-256.").text())
+        } else {
+            terminal.line(UserMessage(
+                nb: "Gjenopprettet biblioteket fra \(url.path): \(count) dokument\(count == 1 ? "" : "er"), sjekket.",
+                en: "Restored the library from \(url.path): \(count) document\(count == 1 ? "" : "s"), checked.").text())
+        }
         if let aside = report.keptAside {
             terminal.line(UserMessage(nb: "Databasen som ble erstattet, ligger i \(aside.path).",
                                       en: "The database replaced is kept in \(aside.path).").text())
@@ -111,19 +133,45 @@ enum BackupRestoreCommand {
             terminal.line(UserMessage(nb: "Nøkkelen her åpner de krypterte fødselsnumrene i kopien.",
                                       en: "The key here opens the backup's encrypted national ID numbers.").text())
         }
-        ArchiveFilesReport.print(missing: report.missingFiles, unknown: report.unknownFiles, adoptHint: true)
+        ArchiveFilesReport.print(missing: report.missingFiles, originals: report.missingOriginals,
+                                 thumbnails: report.missingThumbnails.map { ($0, nil) }, unknown: report.unknownFiles, adoptHint: true)
     }
 }
 
-/// The archive's state after a restore or reindex: files missing and files unknown, with what to do.
+/// The library's files after a restore or reindex: those missing (archive files, photos as
+/// taken, thumbnails) and those unknown, with what to do.
 enum ArchiveFilesReport {
-    static func print(missing: [String], unknown: [String], adoptHint: Bool) {
+    /// `thumbnails`: each missing thumbnail, with whether it was made again (nil: not tried).
+    static func print(missing: [String], originals: [String] = [], thumbnails: [(String, Bool?)] = [],
+                      unknown: [String], adoptHint: Bool) {
         let terminal = Terminal()
         LibraryCommand.reportMissing(missing)
-        if !missing.isEmpty {
+        for path in originals {
+            terminal.error(UserMessage(nb: "Mangler bildet slik det ble tatt (original): \(path)",
+                                       en: "Missing the photo as taken (original): \(path)"))
+        }
+        for (path, remade) in thumbnails {
+            switch remade {
+            case true?:
+                terminal.line(UserMessage(nb: "Miniatyrbildet manglet, laget på nytt fra sidebildet: \(path)",
+                                          en: "The thumbnail was missing, made again from the page image: \(path)").text())
+            case false?:
+                terminal.error(UserMessage(nb: "Mangler miniatyrbilde, og det kunne ikke lages på nytt: \(path)",
+                                           en: "Missing thumbnail, and it could not be made again: \(path)"))
+            case nil:
+                terminal.line(UserMessage(nb: "Mangler miniatyrbilde (arkivator reindex lager det på nytt): \(path)",
+                                          en: "Missing thumbnail (arkivator reindex makes it again): \(path)").text())
+            }
+        }
+        let lost = missing.count + originals.count
+        if !missing.isEmpty && originals.isEmpty {
             terminal.error(UserMessage(
                 nb: "\(missing.count) fil\(missing.count == 1 ? "" : "er") som databasen kjenner, mangler. Legg arkivmappen tilbake (fra samme tid som databasen) og kjør arkivator reindex igjen.",
                 en: "\(missing.count) file\(missing.count == 1 ? "" : "s") the database knows are missing. Put the archive folder back (from the same time as the database) and run arkivator reindex again."))
+        } else if lost > 0 {
+            terminal.error(UserMessage(
+                nb: "\(lost) fil\(lost == 1 ? "" : "er") som databasen kjenner, mangler. Legg dem tilbake fra en sikkerhetskopi fra samme tid som databasen (arkivator restore MAPPE i en tom bibliotekmappe), og kjør arkivator reindex igjen.",
+                en: "\(lost) file\(lost == 1 ? "" : "s") the database knows are missing. Put them back from a backup from the same time as the database (arkivator restore FOLDER into an empty library folder), and run arkivator reindex again."))
         }
         for path in unknown {
             let shown = ShownName.of(path)
