@@ -62,9 +62,10 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// Parses and validates; spaces and dots between digits are allowed ("260187 04454").
+    /// Parses and validates; spaces, dots and dashes between digits are allowed ("260187 04454",
+    /// "260187-04454").
     public init(_ text: String) throws(Problem) {
-        let digits = text.filter { !$0.isWhitespace && $0 != "." }
+        let digits = text.filter { !$0.isWhitespace && !".-\u{2010}\u{2011}\u{2013}".contains($0) }
         guard digits.count == 11, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { throw .notElevenDigits }
         let d = digits.compactMap { $0.wholeNumberValue }
         guard let rule2032 = Self.controlsValid(d) else { throw .wrongControlDigits }
@@ -159,36 +160,93 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         public let number: Fodselsnummer
     }
 
-    /// Every valid fødselsnummer in `text` with its place, in order: 11 digits not inside a longer
-    /// run of digits, or 6 and 5 with spaces between (`DDMMYY NNNNN`; OCR sometimes reads more
-    /// than one). The one detector: what is found here is what the classifier sees, what the
-    /// library masks and seals, what `redact` hides and what the language model never gets.
+    /// Every valid fødselsnummer in `text` with its place, in order, in every way it is written:
+    /// the 11 digits (`14038512324`, not inside a longer run of digits); the date and the
+    /// personal number apart (`140385 12324`, with as many spaces as OCR put there, `140385-12324`,
+    /// `140385.12324`); the date in groups too (`14 03 85 12324`, `14.03.85 12324`,
+    /// `14.03.85-12324`); and the number broken by a line break anywhere in it (`140385⏎12324`,
+    /// `1403851⏎2324`, `1403851-⏎2324`, or with the blank line OCR puts between paragraphs). The control digits must hold, so dates, phone, account
+    /// and other numbers stay (`22 33 44 55`, `1709.72.43859`). The one detector: what is found
+    /// here is what the classifier sees, what the library masks and seals, what `redact` hides,
+    /// what the pages, the share page and pack, the calendar feed and the exports show masked, and
+    /// what the language model never gets.
     public static func matches(in text: String) -> [Match] {
         let scalars = Array(text.unicodeScalars)
         var found: [Match] = []
         var i = 0
         while i < scalars.count {
             guard isDigit(scalars[i]), i == 0 || !isDigit(scalars[i - 1]) else { i += 1; continue }
-            var digits = ""
-            var j = i
-            while j < scalars.count, digits.count < 11 {
-                if isDigit(scalars[j]) {
-                    digits.unicodeScalars.append(scalars[j])
-                } else if scalars[j] == " ", digits.count == 6 {
-                    // "DDMMYY NNNNN", with as many spaces as OCR put there.
-                } else {
-                    break
-                }
-                j += 1
+            if let match = match(in: scalars, from: i) {
+                found.append(match)
+                i = match.range.upperBound
+            } else {
+                i += 1
             }
-            if digits.count == 11, j >= scalars.count || !isDigit(scalars[j]),
-               let number = try? Fodselsnummer(digits) {
-                found.append(Match(range: i..<j, number: number))
-            }
-            i = max(j, i + 1)
         }
         return found
     }
+
+    /// The number written from `start` (a digit with no digit before it), if any.
+    private static func match(in scalars: [Unicode.Scalar], from start: Int) -> Match? {
+        var digits = ""
+        // Where a separator stands (after how many digits) and whether it holds a line break.
+        var separators: [(after: Int, lineBreak: Bool)] = []
+        var j = start
+        while j < scalars.count, digits.count < 11 {
+            if isDigit(scalars[j]) {
+                digits.unicodeScalars.append(scalars[j])
+                j += 1
+            } else if !digits.isEmpty, let (end, lineBreak) = separator(in: scalars, at: j) {
+                separators.append((digits.count, lineBreak))
+                j = end
+            } else {
+                break
+            }
+        }
+        guard digits.count == 11, j >= scalars.count || !isDigit(scalars[j]) else { return nil }
+        if !separators.isEmpty {
+            let places = Set(separators.map(\.after))
+            let grouped = places.isSubset(of: [2, 4, 6]) && (places.isDisjoint(with: [2, 4]) || places.isSuperset(of: [2, 4]))
+            let broken = separators.count == 1 && separators[0].lineBreak
+            guard grouped || broken else { return nil }
+            // Not a piece of a longer number written with separators ("12.140385 12324", "140385 12324.5").
+            if start >= 2, numberJoiners.contains(scalars[start - 1]), isDigit(scalars[start - 2]) { return nil }
+            if j + 1 < scalars.count, numberJoiners.contains(scalars[j]), isDigit(scalars[j + 1]) { return nil }
+        }
+        guard let number = try? Fodselsnummer(digits) else { return nil }
+        return Match(range: start..<j, number: number)
+    }
+
+    /// The end of the separator that starts at `at` and whether it holds a line break: spaces,
+    /// at most one `.`/`-`/`–`, at most two line breaks (one blank line: OCR sets a line apart
+    /// as a paragraph), and a digit right after; nil when there is none.
+    private static func separator(in scalars: [Unicode.Scalar], at: Int) -> (end: Int, lineBreak: Bool)? {
+        var j = at, dashes = 0, breaks = 0
+        while j < scalars.count, j - at < 12 {
+            let c = scalars[j]
+            if spaces.contains(c) {
+            } else if marks.contains(c) {
+                dashes += 1
+            } else if c == "\r", j + 1 < scalars.count, scalars[j + 1] == "\n" {
+                breaks += 1
+                j += 1
+            } else if lineBreaks.contains(c) {
+                breaks += 1
+            } else {
+                break
+            }
+            guard dashes <= 1, breaks <= 2 else { return nil }
+            j += 1
+        }
+        guard j > at, j < scalars.count, isDigit(scalars[j]) else { return nil }
+        return (j, breaks > 0)
+    }
+
+    private static let spaces: Set<Unicode.Scalar> = [" ", "\t", "\u{A0}", "\u{202F}", "\u{2009}"]
+    private static let marks: Set<Unicode.Scalar> = [".", "-", "\u{2010}", "\u{2011}", "\u{2013}"]
+    private static let lineBreaks: Set<Unicode.Scalar> = ["\n", "\r", "\u{0B}", "\u{0C}", "\u{2028}", "\u{2029}"]
+    /// What joins the parts of other numbers (a decimal point, an account number's dots, a range).
+    private static let numberJoiners: Set<Unicode.Scalar> = [".", ",", "-", "\u{2013}", "/", ":"]
 
     /// The different numbers in `text`, in the order they first stand there.
     public static func numbers(in text: String) -> [Fodselsnummer] {

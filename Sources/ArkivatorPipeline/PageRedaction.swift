@@ -78,12 +78,16 @@ enum PageRedaction {
         hidingDigits(page, marked: marked).lines.map { SearchablePDF.Line(text: Redaction.redact($0.text, known: known), box: $0.box) }
     }
 
-    /// The reading with the digits of the marked words that no detector match covers made •
-    /// (offsets kept): a number split in a way the detector does not read is hidden whole, and
-    /// what the detector finds is left for ``Redaction/redact(_:)``.
+    /// The reading with the digits of the marked words that no detector match within one line
+    /// covers made • (offsets kept): a number split in a way the detector does not read, or
+    /// broken across a line break (the lines of a PDF's text are masked one by one), is hidden
+    /// whole, and what the detector finds on one line is left for ``Redaction/redact(_:)``.
     static func hidingDigits(_ page: OCRPage, marked: [Int]) -> OCRPage {
         var scalars = Array(page.text.unicodeScalars)
-        let matches = Fodselsnummer.matches(in: page.text)
+        let original = scalars
+        let matches = Fodselsnummer.matches(in: page.text).filter { match in
+            !original[match.range].contains { $0 == "\n" || $0 == "\r" || $0 == "\u{0C}" }
+        }
         for index in marked {
             let word = page.words[index]
             let range = word.start..<min(scalars.count, word.start + word.length)
