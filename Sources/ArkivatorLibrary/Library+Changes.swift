@@ -120,45 +120,86 @@ extension Library {
 
     // MARK: Redaction
 
-    /// Replaces every fødselsnummer in the document's text and metadata with `DDMMYY •••••`: in
-    /// the stored text, every column, the index, the `.docx`, the file names (the title) and the
-    /// journal's record of the file received. Then the database file is cleaned: the index's old
-    /// segments merged away, terms no document holds forgotten, and the `-wal` emptied into the
-    /// file, whose freed pages `secure_delete` has zeroed; no old row survives in its bytes.
-    /// Returns how many numbers the text held (0: the text had none; the metadata and the file
-    /// are cleaned all the same). The page images and the PDF are the pipeline's part (see
-    /// `Household.redact`).
+    /// Replaces every fødselsnummer in the document's text and metadata with `DDMMYY •••••` (in
+    /// every written form the detector reads, and each of the letter's numbers however OCR split
+    /// it): in the stored text, every column, the index, the `.docx`, the file names (the title),
+    /// the kept readings of the text, the explanation, the appointments it holds, the numbers in
+    /// doubt, and the journal's record of the file received; the share packs made of it are
+    /// shredded (made again, masked, when next asked for). Then the database file is cleaned: the
+    /// index's old segments merged away, terms no document holds forgotten, and the `-wal`
+    /// emptied into the file, whose freed pages `secure_delete` has zeroed; no old row survives
+    /// in its bytes. Returns how many numbers the text held (0: the text had none; the metadata
+    /// and the file are cleaned all the same). The page images and the PDF are the pipeline's
+    /// part (see `Household.redact`).
     @discardableResult
     public func redact(_ id: String, programVersion: String) throws -> Int {
         let document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let count = Fodselsnummer.matches(in: document.text).count
-        var updated = document.masked
+        let held = document.heldNumbers
+        func hide(_ text: String) -> String { Redaction.redact(text, known: held) }
+        var updated = document.masked(known: held)
         updated.fodselsnummerCount = 0
         try rewrite(updated, from: document, programVersion: programVersion, text: updated.text)
         try withDatabase { database in
+            try database.execute("PRAGMA secure_delete = ON")
             try database.inTransaction {
-                try database.execute("UPDATE documents SET source_name = ? WHERE id = ?",
-                                     [Redaction.redact(document.sourceName), document.number])
+                try database.execute("UPDATE documents SET source_name = ?, number_marks = ? WHERE id = ?",
+                                     [hide(document.sourceName), try NumberMark.json(Self.marksHiding(held, in: document.numberMarks)),
+                                      document.number])
                 for row in try database.rows("SELECT sha256, source, reason FROM journal WHERE document_id = ? OR sha256 = ?",
                                              [document.number, document.sha256]) {
                     guard let sha = row[0].string else { continue }
                     try database.execute("UPDATE journal SET source = ?, reason = ? WHERE sha256 = ?",
-                                         [Redaction.redact(row[1].string ?? ""), row[2].string.map(Redaction.redact), sha])
+                                         [hide(row[1].string ?? ""), row[2].string.map(hide), sha])
                 }
                 // The kept readings of the text too: masked for good.
-                for row in try database.rows("SELECT id, text FROM text_versions WHERE document_id = ?", [document.number]) {
-                    try database.execute("UPDATE text_versions SET text = ?, fnr_sealed = NULL WHERE id = ?",
-                                         [Redaction.redact(row[1].string ?? ""), row[0].int])
+                for row in try database.rows("SELECT id, text, number_marks FROM text_versions WHERE document_id = ?", [document.number]) {
+                    let marks = Self.marksHiding(held, in: NumberMark.marks(row[2].string))
+                    try database.execute("UPDATE text_versions SET text = ?, fnr_sealed = NULL, number_marks = ? WHERE id = ?",
+                                         [hide(row[1].string ?? ""), try NumberMark.json(marks), row[0].int])
+                }
+                // The explanation, as a model may have written a number out in any form.
+                if let row = try database.firstRow("SELECT what, steps, model FROM explanations WHERE document_id = ?", [document.number]) {
+                    let steps = (try? JSONDecoder().decode([String].self, from: Data((row[1].string ?? "[]").utf8))) ?? []
+                    let hiddenSteps = String(decoding: try JSONEncoder().encode(steps.map(hide)), as: UTF8.self)
+                    try database.execute("UPDATE explanations SET what = ?, steps = ?, model = ? WHERE document_id = ?",
+                                         [hide(row[0].string ?? ""), hiddenSteps, hide(row[2].string ?? ""), document.number])
+                }
+                // The appointments it holds or changed: what the calendar feed shows.
+                for row in try database.rows("""
+                    SELECT id, person, sender, specialty, place, bring, change FROM appointments
+                    WHERE document_id = ? OR changed_by = ?
+                    """, [document.number, document.number]) {
+                    try database.execute("""
+                        UPDATE appointments SET person = ?, sender = ?, specialty = ?, place = ?, bring = ?, change = ? WHERE id = ?
+                        """, (1...6).map { row[$0].string.map(hide) } + [row[0].int])
                 }
                 try database.execute("DELETE FROM term_documents WHERE documents <= 0")
+                try shredSharePacks(ofRow: document.number, in: database)
             }
             try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
             try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('optimize')")
-            do {
-                try database.checkpoint()
-            } catch let error as DatabaseError where error.isBusy {}
+            // A reader holding the -wal open makes the checkpoint wait: a few tries, then it is
+            // emptied when the last connection closes.
+            for attempt in 0..<5 {
+                do {
+                    try database.checkpoint()
+                    break
+                } catch let error as DatabaseError where error.isBusy {
+                    if attempt < 4 { usleep(100_000) }
+                }
+            }
         }
         return count
+    }
+
+    /// `marks` without those whose text holds four or more digits of one of `numbers` in a row
+    /// (a piece of a number OCR read as a number in doubt), the rest masked.
+    static func marksHiding(_ numbers: Set<String>, in marks: [NumberMark]?) -> [NumberMark] {
+        NumberMark.redacted((marks ?? []).filter { mark in
+            let digits = mark.text.filter { $0.isASCII && $0.isNumber }
+            return digits.count < 4 || !numbers.contains { $0.contains(digits) }
+        })
     }
 }

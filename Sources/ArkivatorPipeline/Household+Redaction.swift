@@ -22,9 +22,11 @@ extension Household {
     /// Hides every fødselsnummer of a document in every copy the archive holds: each page image
     /// is read again with Tesseract (the library keeps no word boxes), a solid black box is
     /// painted over the words that make up a number, and the searchable PDF is made again from
-    /// those pages with the numbers masked in its text; then the library masks the text, every
-    /// column, the index, the `.docx` and the file names, and cleans the database file (see
-    /// ``Library/redact(_:programVersion:)``). A letter archived as the PDF it came as (no
+    /// those pages with the numbers masked in its text; the photos as taken are forgotten and the
+    /// thumbnail made again; then the library masks the text, every column, the index, the
+    /// `.docx`, the file names, the explanation and the appointments, and cleans the database file
+    /// (see ``Library/redact(_:programVersion:)``). This is the whole redaction on this machine:
+    /// the family's copies are brought in line with it afterwards. A letter archived as the PDF it came as (no
     /// page images) gets a PDF of its pages drawn, boxed and masked in its place.
     public func redact(_ id: String, programVersion: String = ArkivatorVersion.current,
                        language: String = "nor") throws -> RedactionReport {
@@ -43,11 +45,12 @@ extension Household {
             let bytes = SearchablePDF(title: Redaction.redact(document.title), pages: pdfPages).data()
             try AtomicFile.write(bytes, to: pdf.url, overwrite: true)
         }
-        report.inText = try library.redact(document.sha256, programVersion: programVersion)
         // The photo as taken shows the number too: it is not kept.
         try library.forgetOriginals(document.sha256)
         // The first page may now hold a box: its thumbnail is made again.
         _ = try? ThumbnailMaker.thumbnail(document.sha256, in: library, remake: true)
+        // Last, as it ends by cleaning the database file of every row changed above.
+        report.inText = try library.redact(document.sha256, programVersion: programVersion)
         return report
     }
 
