@@ -120,7 +120,7 @@ let package = Package(
         ]),
 
         // The search benchmark (`make bench`): indexes synthetic letters, times queries.
-        .executableTarget(name: "arkivator-bench", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore"]),
+        .executableTarget(name: "arkivator-bench", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "ArkivatorArchive", "ArkivatorSync"]),
 
         .testTarget(name: "ArkivatorCoreTests", dependencies: ["ArkivatorCore"]),
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
@@ -133,7 +133,7 @@ let package = Package(
         ]),
         // The command line as a person uses it: every suite here runs the `arkivator` program.
         .testTarget(name: "ArkivatorCLITests", dependencies: [
-            "ArkivatorLibrary", "ArkivatorImaging", "ArkivatorCore", "TestSupport",
+            "ArkivatorLibrary", "ArkivatorImaging", "ArkivatorCore", "ArkivatorPipeline", "TestSupport",
         ]),
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",
