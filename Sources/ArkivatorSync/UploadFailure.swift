@@ -93,10 +93,26 @@ extension UploadFailure {
               en: "“\(text)” is not a destination arkivator knows. Write folder:/path/to/folder, webdav:https://server/path or rclone:remote:path.")
     }
 
+    /// The address is shown with its password replaced by `***`: a refusal never prints it back.
     static func credentialsInURL(_ text: String) -> UploadFailure {
-        .init(.badDestination,
-              nb: "Ikke skriv brukernavn eller passord i adressen («\(text)»): den lagres i klartekst. Bruk ARKIVATOR_WEBDAV_USER og ARKIVATOR_WEBDAV_PASSWORD, eller filen webdav.secret i biblioteket.",
-              en: "Do not put a user name or password in the address (“\(text)”): it is stored in plain text. Use ARKIVATOR_WEBDAV_USER and ARKIVATOR_WEBDAV_PASSWORD, or the file webdav.secret in the library.")
+        let shown = withoutPassword(text)
+        return .init(.badDestination,
+                     nb: "Ikke skriv brukernavn eller passord i adressen («\(shown)»): den lagres i klartekst. Bruk ARKIVATOR_WEBDAV_USER og ARKIVATOR_WEBDAV_PASSWORD, eller filen webdav.secret i biblioteket.",
+                     en: "Do not put a user name or password in the address (“\(shown)”): it is stored in plain text. Use ARKIVATOR_WEBDAV_USER and ARKIVATOR_WEBDAV_PASSWORD, or the file webdav.secret in the library.")
+    }
+
+    /// `scheme://user:***@host/…`: the address with whatever stands between the user name's `:`
+    /// and the last `@` of the authority made `***`; with no `:`, the whole user part (it may be
+    /// a token).
+    static func withoutPassword(_ address: String) -> String {
+        guard let scheme = address.range(of: "://") else { return address }
+        let rest = address[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return address }
+        let userInfo = authority[..<at]
+        let user = userInfo.prefix { $0 != ":" }
+        let shownUser = userInfo.contains(":") ? user + ":***" : "***"
+        return String(address[..<scheme.upperBound]) + shownUser + String(rest[at...])
     }
 
     static func folderMissing(_ path: String) -> UploadFailure {

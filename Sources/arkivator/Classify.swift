@@ -44,7 +44,7 @@ extension Arkivator {
                     continue
                 }
                 let result = classifier.classify(text, scanDate: today)
-                print(ClassificationJSON.line(result, source: file))
+                print(ClassificationJSON.line(result, source: Redaction.redact(file)))
             }
             if failed { throw ExitCode(1) }
         }

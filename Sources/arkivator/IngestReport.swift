@@ -59,7 +59,10 @@ final class IngestReport: Sendable {
         if terminal.stderrIsTerminal { terminal.clearStatus() }
         if let llmProblem { terminal.error(UserMessage(nb: llmProblem, en: llmProblem)) }
         if json {
-            terminal.line(record.jsonLine())
+            // A number in a file's name is no more printed than one in a title.
+            var shown = record
+            shown.sources = record.sources.map(Redaction.redact)
+            terminal.line(shown.jsonLine())
         } else {
             terminal.line(Self.describe(record))
         }
