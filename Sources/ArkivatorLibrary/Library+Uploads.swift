@@ -35,12 +35,39 @@ public struct UploadJob: Sendable, Equatable, Codable {
     public var trashed: Bool
     /// How many times the letter changed since the job was made: a change during a copy sends
     /// the job round again.
-    public var generation: Int = 0
+    public var generation: Int
     /// UTC, ISO 8601: the first failed try in a row (nil once a try succeeds).
-    public var failingSince: String? = nil
+    public var failingSince: String?
 
     /// Since when the copy has been failing, as a date.
     public var failingSinceDate: Date? { failingSince.flatMap(Library.parseTimestamp) }
+
+    enum CodingKeys: String, CodingKey {
+        case id, documentNumber, documentID, title, destination, state, attempts, lastError, nextAttemptAt, createdAt, updatedAt,
+             trashed, generation, failingSince
+    }
+
+    public init(id: Int, documentNumber: Int, documentID: String, title: String, destination: String, state: State, attempts: Int,
+                lastError: String?, nextAttemptAt: String?, createdAt: String, updatedAt: String, trashed: Bool,
+                generation: Int = 0, failingSince: String? = nil) {
+        (self.id, self.documentNumber, self.documentID, self.title, self.destination) = (id, documentNumber, documentID, title, destination)
+        (self.state, self.attempts, self.lastError, self.nextAttemptAt) = (state, attempts, lastError, nextAttemptAt)
+        (self.createdAt, self.updatedAt, self.trashed, self.generation, self.failingSince) = (createdAt, updatedAt, trashed, generation, failingSince)
+    }
+
+    /// Reads a job as the API writes it; one written before the mirror has no generation.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decode(Int.self, forKey: .id), documentNumber: try c.decode(Int.self, forKey: .documentNumber),
+                  documentID: try c.decode(String.self, forKey: .documentID), title: try c.decode(String.self, forKey: .title),
+                  destination: try c.decode(String.self, forKey: .destination), state: try c.decode(State.self, forKey: .state),
+                  attempts: try c.decode(Int.self, forKey: .attempts), lastError: try c.decodeIfPresent(String.self, forKey: .lastError),
+                  nextAttemptAt: try c.decodeIfPresent(String.self, forKey: .nextAttemptAt),
+                  createdAt: try c.decode(String.self, forKey: .createdAt), updatedAt: try c.decode(String.self, forKey: .updatedAt),
+                  trashed: try c.decode(Bool.self, forKey: .trashed),
+                  generation: try c.decodeIfPresent(Int.self, forKey: .generation) ?? 0,
+                  failingSince: try c.decodeIfPresent(String.self, forKey: .failingSince))
+    }
 }
 
 /// A file of a document to upload: where it is, and where it goes below the destination.

@@ -31,7 +31,7 @@ extension Household {
         let text = value?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
         let library = library
         let current = try await currentSettings()
-        var change = SettingChange(setting: setting, stored: nil, note: nil, jobsForEarlierDestination: 0)
+        var change = SettingChange(setting: setting, stored: nil, note: nil, lettersToCopy: 0)
         if text.isEmpty {
             try SettingCheck.removal(of: setting, current: current, audience: audience)
         } else if setting == .destination {
@@ -43,10 +43,10 @@ extension Household {
             (change.stored, change.note) = try SettingCheck.value(text, for: setting, current: current, audience: audience)
         }
         let stored = change.stored
-        change.jobsForEarlierDestination = try await Blocking.run {
+        change.lettersToCopy = try await Blocking.run {
             try library.setSetting(setting, stored)
-            guard setting == .destination, let stored else { return 0 }
-            return try library.uploadJobs(states: [.queued, .uploading, .error]).filter { $0.destination != stored }.count
+            guard setting == .destination, stored != nil else { return 0 }
+            return try library.uploadQueueStatus().pending
         }
         return change
     }

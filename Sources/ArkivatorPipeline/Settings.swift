@@ -65,8 +65,8 @@ public struct SettingChange: Sendable, Equatable {
     /// Something the person should know about it (where a WebDAV login goes, that letter text
     /// will go to another machine once allowed).
     public var note: UserMessage?
-    /// Jobs still queued for the destination before this one (they go on to it).
-    public var jobsForEarlierDestination: Int
+    /// Letters queued to be copied to a new destination (the whole archive); 0 otherwise.
+    public var lettersToCopy: Int
 }
 
 /// A value refused for a setting (or a household file that cannot be read), with one sentence

@@ -44,16 +44,20 @@ public struct MirrorCheck: Sendable, Equatable {
     /// The check in one or two sentences, for the command line and Settings.
     public var summary: UserMessage {
         let (missing, stale, extra, unknown) = (count(.missing), count(.stale), count(.extra), count(.unknown))
+        let files = { (n: Int) in (n == 1 ? "1 fil" : "\(n) filer", n == 1 ? "1 file" : "\(n) files") }
         let strangers = unknown == 0 ? ("", "") : (
-            " \(unknown) \(unknown == 1 ? "fil" : "filer") der er ikke Arkivators og blir latt i fred.",
-            " \(unknown) \(unknown == 1 ? "file" : "files") there \(unknown == 1 ? "is" : "are") not Arkivator's and \(unknown == 1 ? "is" : "are") left alone.")
+            " \(files(unknown).0) der er ikke Arkivators og blir latt i fred.",
+            " \(files(unknown).1) there \(unknown == 1 ? "is" : "are") not Arkivator's and \(unknown == 1 ? "is" : "are") left alone.")
         if isInLine {
-            return UserMessage(nb: "\(destinationName) har alle \(letters) brev slik arkivet har dem (\(expected) filer).\(strangers.0)",
-                               en: "\(destinationName) holds all \(letters) letters as the archive has them (\(expected) files).\(strangers.1)")
+            return UserMessage(nb: "\(destinationName) har alle \(letters) brev slik arkivet har dem (\(files(expected).0)).\(strangers.0)",
+                               en: "\(destinationName) holds all \(letters) letters as the archive has them (\(files(expected).1)).\(strangers.1)")
         }
-        return UserMessage(
-            nb: "\(destinationName) er ikke lik arkivet: \(missing) filer mangler, \(stale) er utdatert, \(extra) skal ikke være der.\(strangers.0)",
-            en: "\(destinationName) differs from the archive: \(missing) files missing, \(stale) out of date, \(extra) that should not be there.\(strangers.1)")
+        var nb: [String] = [], en: [String] = []
+        if missing > 0 { nb.append("\(files(missing).0) mangler"); en.append("\(files(missing).1) missing") }
+        if stale > 0 { nb.append("\(files(stale).0) er utdatert"); en.append("\(files(stale).1) out of date") }
+        if extra > 0 { nb.append("\(files(extra).0) skal ikke være der"); en.append("\(files(extra).1) that should not be there") }
+        return UserMessage(nb: "\(destinationName) er ikke lik arkivet: \(nb.joined(separator: ", ")).\(strangers.0)",
+                           en: "\(destinationName) differs from the archive: \(en.joined(separator: ", ")).\(strangers.1)")
     }
 
     /// Lists the destination set now and compares it with the archive (reading every archive

@@ -12,7 +12,7 @@ extension Arkivator {
             abstract: "Innstillinger: opplasting, varsling og språkmodell. (Settings: uploads, notification and the language model.)",
             discussion: """
                 Nøkler / keys:
-                  destination   hvor nye dokumenter lastes opp (where new documents are uploaded):
+                  destination   hvor arkivet kopieres, som et speil (where the archive is mirrored):
                                 folder:/sti/til/mappe
                                 webdav:https://server/remote.php/dav/files/kari/Arkiv
                                 rclone:fjernlager:Arkiv   (et fjernlager fra rclone config)
@@ -64,18 +64,18 @@ extension Arkivator.Config {
         func run() throws {
             let terminal = Terminal()
             let change = try ConfigCommand.change(try ConfigCommand.setting(key), to: value, libraryOptions: libraryOptions)
-            if change.jobsForEarlierDestination > 0 {
-                let count = change.jobsForEarlierDestination
-                terminal.error(UserMessage(
-                    nb: "\(count) jobber i køen går fortsatt til det gamle målet (se arkivator queue).",
-                    en: "\(count) jobs in the queue still go to the old destination (see arkivator queue)."))
-            }
             if let stored = change.stored {
                 terminal.line("\(change.setting.rawValue) = \(stored)")
             } else {
                 terminal.line(UserMessage(nb: "Fjernet \(change.setting.rawValue).", en: "Removed \(change.setting.rawValue).").text())
             }
             if let note = change.note { terminal.line(note.text()) }
+            if change.lettersToCopy > 0 {
+                let count = change.lettersToCopy
+                terminal.line(UserMessage(
+                    nb: "Hele arkivet skal kopieres dit: \(count) brev venter. Kopier nå med fremdrift: arkivator sync (ellers gjør watch og serve det av seg selv).",
+                    en: "The whole archive is to be copied there: \(count) letters wait. Copy now with progress: arkivator sync (otherwise watch and serve do it by themselves).").text())
+            }
         }
     }
 
@@ -117,8 +117,8 @@ extension Arkivator.Config {
         static let configuration = CommandConfiguration(
             commandName: "unset", abstract: "Fjern en innstilling. (Remove a setting.)",
             discussion: """
-                Uten destination lastes nye dokumenter ikke opp; jobbene som alt står i køen blir stående. \
-                (Without a destination new documents are not uploaded; jobs already queued stay.)
+                Uten destination kopieres ingenting; det som alt er kopiert, blir liggende der. \
+                (Without a destination nothing is copied; what was copied stays there.)
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions

@@ -11,13 +11,17 @@ extension Arkivator {
             commandName: "queue",
             abstract: "Vis opplastingskøen. (Show the upload queue.)",
             discussion: """
-                Hvert arkivert dokument får en jobb når et mål er satt (arkivator config set destination …). \
-                En jobb som feiler prøves igjen etter 1, 2, 4, 8 og 16 sekunder; deretter står den som feilet \
-                til du kjører arkivator queue retry. En avvist innlogging bruker ikke opp forsøk.
+                Hvert brev har en jobb når et mål er satt (arkivator config set destination …): den holder \
+                kopien lik arkivet. Et mål som er nede, tregt eller fullt prøves igjen med stadig lengre \
+                pauser (opptil 15 minutter) så lenge det trengs; bare et mål som avviser filene for godt \
+                gjør at jobben står som feilet til du kjører arkivator queue retry. En avvist innlogging \
+                bruker ikke opp forsøk. Se også arkivator sync.
 
-                (Every filed document gets a job when a destination is set. A job that fails is tried again \
-                after 1, 2, 4, 8 and 16 seconds; then it stays failed until you run arkivator queue retry. \
-                A refused login uses up no tries.)
+                (Every letter has a job when a destination is set: it keeps the copy equal to the archive. \
+                A destination that is down, slow or full is tried again with ever longer waits (up to 15 \
+                minutes) for as long as it takes; only one that refuses the files for good leaves the job \
+                failed until you run arkivator queue retry. A refused login uses up no tries. See also \
+                arkivator sync.)
 
                 Eksempler / examples:
                   arkivator queue                 jobbene som ikke er ferdige

@@ -57,6 +57,7 @@ extension Arkivator {
             if !document.needsReview.isEmpty {
                 rows.append([label("Sjekk", "Check"), document.needsReview.map { ReviewReason.fieldName($0).text() }.joined(separator: ", ")])
             }
+            rows.append([label("Kopi", "Copy"), CopyStatus(stored: document.uploadStatus).label.text()])
             if let trashed = document.trashedAt {
                 rows.append([label("Papirkurv", "Trash"), label("siden \(trashed)", "since \(trashed)")])
             }

@@ -14,11 +14,11 @@ extension Arkivator {
             discussion: """
                 Prøver hver jobb i køen én gang, også de som venter på et senere forsøk, og skriver hva som \
                 skjedde. Avslutter med 1 når en jobb ikke kom fram eller står som feilet. Med --wait prøver \
-                den igjen etter 1, 2, 4, 8 og 16 sekunder til alt er lastet opp eller tiden er ute.
+                den igjen etter 1, 2, 4, 8, 16 sekunder og lenger til alt er lastet opp eller tiden er ute.
 
                 (Tries every job in the queue once, also those waiting for a later try, and prints what \
                 happened. Exits with 1 when a job did not get through or stays failed. With --wait it tries \
-                again after 1, 2, 4, 8 and 16 seconds until everything is uploaded or the time is up.)
+                again after 1, 2, 4, 8, 16 seconds and longer until everything is uploaded or the time is up.)
 
                 Eksempler / examples:
                   arkivator upload
