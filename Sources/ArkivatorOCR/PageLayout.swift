@@ -59,12 +59,19 @@ struct PageLayout {
     /// rest of the line read well: where it joins a line of one column with a line of the next
     /// that stands a little higher or lower (a date beside the address), it cuts the second to
     /// the first's height and garbles it. Read again on their own, they come out whole.
+    ///
+    /// Small print beside a larger line (a letterhead's address beside its name) is joined the
+    /// same way, two or three of its lines to the one line of the name, and read as one garbled
+    /// word as tall as those lines together: read again as a block, its lines come out whole.
     struct Fragment: Equatable {
         var block: Int, paragraph: Int, line: Int
         var words: Range<Int>
         /// The words' box, widened by half a line on every side (x, y, width, height).
         var box: [Int]
         var confidence: Double
+        /// From the top of the words to their bottom, unwidened: a second reading's words whose
+        /// middle lies outside it belong to the lines above or below, read already.
+        var span: ClosedRange<Int> = 0...0
     }
 
     /// The fragments of `Fragment` on the page, at most `limit`.
@@ -85,14 +92,18 @@ struct PageLayout {
                     guard pieces.count > 1 else { continue }
                     func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
                     guard pieces.contains(where: { confidence($0) >= 0.7 }) else { continue }
-                    // A mark or two in the margin ("0", "*") is no line of text.
-                    for piece in pieces where confidence(piece) < Self.scribbleConfidence && Self.alphanumerics(line[piece]) >= 5 {
+                    // A mark or two in the margin ("0", "*") is no line of text; a piece read as
+                    // a few signs but three line heights wide or more (lines of small print read
+                    // as one word, "re") may be.
+                    for piece in pieces where confidence(piece) < Self.scribbleConfidence {
                         let left = line[piece].map { $0.box[0] }.min() ?? 0, top = line[piece].map { $0.box[1] }.min() ?? 0
                         let right = line[piece].map { $0.box[0] + $0.box[2] }.max() ?? 0
+                        guard Self.alphanumerics(line[piece]) >= 5 || right - left >= 3 * height else { continue }
                         let bottom = line[piece].map { $0.box[1] + $0.box[3] }.max() ?? 0
                         let x = max(0, left - height / 2), y = max(0, top - height / 2)
                         let box = [x, y, min(pageWidth, right + height / 2) - x, min(pageHeight, bottom + height / 2) - y]
-                        found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece)))
+                        found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece),
+                                              span: top...max(top, bottom)))
                         if found.count == limit { return found }
                     }
                 }
@@ -118,6 +129,44 @@ struct PageLayout {
     /// The fragment's words replaced by `words` (a second reading of it).
     mutating func replace(_ fragment: Fragment, with words: [Word]) {
         blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line].replaceSubrange(fragment.words, with: words)
+    }
+
+    /// The fragment's words replaced by `lines` (a second reading of it as a block, top to
+    /// bottom): the first line's words stand in the fragment's place, the others become lines of
+    /// their own right after its line (the cut into columns then reads them in their column,
+    /// ``splittingColumns(_:)``).
+    mutating func replace(_ fragment: Fragment, withLines lines: [[Word]]) {
+        let lines = lines.filter { !$0.isEmpty }
+        guard let first = lines.first else { return }
+        replace(fragment, with: first)
+        blocks[fragment.block].paragraphs[fragment.paragraph].insert(contentsOf: lines.dropFirst(), at: fragment.line + 1)
+    }
+
+    /// A line read again from where the reading had lost it, put where it stands: into the block
+    /// whose box holds its middle, before the first of the block's lines that starts lower (the
+    /// cut into columns then reads it in its column, ``splittingColumns(_:)``); or, outside every
+    /// block, as a block of its own (``orderedBlocks()`` reads it in its place).
+    mutating func insert(lostLine line: [Word]) {
+        guard !line.isEmpty else { return }
+        let left = line.map { $0.box[0] }.min() ?? 0, right = line.map { $0.box[0] + $0.box[2] }.max() ?? 0
+        let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
+        let (x, y) = ((left + right) / 2, (top + bottom) / 2)
+        guard let b = blocks.firstIndex(where: { $0.left <= x && x <= $0.right && $0.top <= y && y <= $0.bottom }) else {
+            var block = Block(box: [left, top, right - left, bottom - top])
+            block.paragraphs = [[line]]
+            blocks.append(block)
+            return
+        }
+        for (p, paragraph) in blocks[b].paragraphs.enumerated() {
+            for (l, existing) in paragraph.enumerated() where !existing.isEmpty {
+                if (existing.map { $0.box[1] }.min() ?? 0) > top {
+                    blocks[b].paragraphs[p].insert(line, at: l)
+                    return
+                }
+            }
+        }
+        let p = blocks[b].paragraphs.count - 1
+        blocks[b].paragraphs[p].append(line)
     }
 
     mutating func startBlock(box: [Int]) { blocks.append(Block(box: box)) }

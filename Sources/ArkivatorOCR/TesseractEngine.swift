@@ -71,15 +71,60 @@ public final class TesseractEngine {
         guard var layout = readLayout() else { return .empty }
         layout.pageWidth = image.width
         layout.pageHeight = image.height
+        // The black and white page Tesseract read, for the lines it lost (taken now: a second
+        // reading of a part of the page lets it go).
+        let marks = thresholdedMarks()
         // Later fragments first, so that replacing one never moves the words of another.
         for fragment in layout.garbledFragments().reversed() {
+            func better(_ again: [PageLayout.Word]) -> Bool {
+                let confidence = PageLayout.meanConfidence(again)
+                return PageLayout.alphanumerics(again) >= 5 && confidence >= 0.7 && confidence >= fragment.confidence + 0.3
+            }
             let again = rereadLine(fragment.box)
-            let confidence = PageLayout.meanConfidence(again)
-            if PageLayout.alphanumerics(again) >= 5, confidence >= 0.7, confidence >= fragment.confidence + 0.3 {
+            if better(again) {
                 layout.replace(fragment, with: again)
+                continue
+            }
+            // Read as one line it stays garbled: it may hold several lines of smaller print.
+            // Only the lines within the fragment's own height are its own.
+            let lines = rereadBlock(fragment.box).map { line in
+                line.filter { fragment.span.contains($0.box[1] + $0.box[3] / 2) }
+            }.filter { !$0.isEmpty }
+            if lines.count >= 2, better(lines.flatMap { $0 }) {
+                layout.replace(fragment, withLines: lines)
             }
         }
+        for box in layout.lostLines(marks: marks) {
+            let h = max(1, box[3])
+            let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
+            let wide = [x, y, min(image.width, box[0] + box[2] + h / 2) - x, min(image.height, box[1] + box[3] + h / 3) - y]
+            // Only words standing on the line found: a reading across its edges adds pieces of the
+            // lines above and below.
+            let line = rereadLine(wide).filter { word in
+                let middle = word.box[1] + word.box[3] / 2
+                return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
+            }
+            if PageLayout.readsAsText(line) { layout.insert(lostLine: line) }
+        }
         return layout.page()
+    }
+
+    /// The boxes (x, y, width, height) of the connected dark marks of the black and white page
+    /// Tesseract made of the image it read last; none when it has none.
+    private func thresholdedMarks() -> [[Int]] {
+        guard let binary = TessBaseAPIGetThresholdedImage(handle) else { return [] }
+        var pix: UnsafeMutablePointer<PIX>? = binary
+        defer { pixDestroy(&pix) }
+        guard let boxes = pixConnCompBB(binary, 8) else { return [] }
+        var list: UnsafeMutablePointer<BOXA>? = boxes
+        defer { boxaDestroy(&list) }
+        var result: [[Int]] = []
+        for index in 0..<boxaGetCount(boxes) {
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            guard boxaGetBoxGeometry(boxes, index, &x, &y, &w, &h) == 0 else { continue }
+            result.append([Int(x), Int(y), Int(w), Int(h)])
+        }
+        return result
     }
 
     /// The words of the last reading, as Tesseract grouped them; nil when there are none.
@@ -112,6 +157,16 @@ public final class TesseractEngine {
         TessBaseAPISetRectangle(handle, Int32(box[0]), Int32(box[1]), Int32(box[2]), Int32(box[3]))
         guard TessBaseAPIRecognize(handle, nil) == 0 else { return [] }
         return readLayout()?.words ?? []
+    }
+
+    /// The lines in `box` (x, y, width, height) of the image last read, read again as one block
+    /// of text, top to bottom.
+    private func rereadBlock(_ box: [Int]) -> [[PageLayout.Word]] {
+        TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
+        defer { TessBaseAPISetPageSegMode(handle, PSM_AUTO) }
+        TessBaseAPISetRectangle(handle, Int32(box[0]), Int32(box[1]), Int32(box[2]), Int32(box[3]))
+        guard TessBaseAPIRecognize(handle, nil) == 0, let layout = readLayout() else { return [] }
+        return layout.blocks.flatMap { $0.paragraphs.joined() }.filter { !$0.isEmpty }
     }
 
     private static func box(_ iterator: OpaquePointer?, _ level: TessPageIteratorLevel) -> [Int] {

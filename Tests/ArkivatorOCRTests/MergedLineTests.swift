@@ -26,6 +26,27 @@ import Testing
         #expect(fragment.box == [1280, 880, 1440 + 160 + 20 - 1280, 80])
     }
 
+    @Test func linesOfSmallPrintReadAsOneWordAreFoundAndPutBackAsLines() throws {
+        // A letterhead's name, and beside it two lines of its address read as one tall word of
+        // two signs, "re", 262 px wide: read again as a block, the lines come out whole.
+        var page = layout([PageLayout.Word(text: "Akershus", confidence: 0.93, box: [427, 208, 352, 62]),
+                           PageLayout.Word(text: "HF", confidence: 0.97, box: [800, 212, 98, 58]),
+                           PageLayout.Word(text: "re", confidence: 0.12, box: [1947, 201, 262, 88])])
+        let fragment = try #require(page.garbledFragments().first)
+        #expect(fragment.words == 2..<3)
+        #expect(fragment.span == 201...289)
+        page.replace(fragment, withLines: [
+            [PageLayout.Word(text: "Postboks", confidence: 0.96, box: [1946, 201, 150, 29]),
+             PageLayout.Word(text: "1000", confidence: 0.97, box: [2107, 202, 80, 29])],
+            [PageLayout.Word(text: "1478", confidence: 0.97, box: [1947, 252, 79, 29]),
+             PageLayout.Word(text: "Lørenskog", confidence: 0.96, box: [2039, 251, 170, 38])]])
+        #expect(page.blocks[0].paragraphs[0].map { $0.map(\.text) } == [["Akershus", "HF", "Postboks", "1000"], ["1478", "Lørenskog"]])
+        // A mark of two signs in the margin, narrow, is still no line of text.
+        #expect(layout([PageLayout.Word(text: "Akershus", confidence: 0.93, box: [427, 208, 352, 62]),
+                        PageLayout.Word(text: "HF", confidence: 0.97, box: [800, 212, 98, 58]),
+                        PageLayout.Word(text: "re", confidence: 0.12, box: [1947, 201, 60, 60])]).garbledFragments().isEmpty)
+    }
+
     @Test func aMarkInTheMarginOrALineReadBadlyThroughoutIsLeftAlone() {
         // A lone mark after the text.
         #expect(layout(words(900, [("behandlet", 200, 0.95), ("styre.", 420, 0.9), ("0", 1500, 0.1)])).garbledFragments().isEmpty)

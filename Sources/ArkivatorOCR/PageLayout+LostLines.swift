@@ -1,0 +1,88 @@
+import Foundation
+
+/// Lines Tesseract's layout analysis lost: print on the page that no word of the reading covers.
+///
+/// Tesseract now and then leaves a short line out of its reading altogether: a letterhead's
+/// address beside a name in larger letters (joined to the name's line and then dropped), a footer
+/// right under a rule (taken with the rule for a picture). The letters are on the page it read,
+/// but no word stands on them. Such lines are found from the page's marks and read again on
+/// their own.
+extension PageLayout {
+    /// The most lines of a page read again: a page with more lost lines than this is no letter
+    /// Tesseract read well anyway, and each costs a reading.
+    static let lostLineLimit = 12
+
+    /// The height of the page's words (the median box of words of three letters or digits or
+    /// more read with confidence 0.6 or more): a letter with its ascender, about; nil when too
+    /// few words were read to tell.
+    func wordHeight() -> Int? {
+        let heights = words.filter { $0.confidence >= 0.6 && Self.alphanumerics([$0]) >= 3 }.map { $0.box[3] }.sorted()
+        guard heights.count >= 5 else { return nil }
+        return heights[heights.count / 2]
+    }
+
+    /// Boxes (x, y, width, height) of lines of print that no word covers, given the boxes of the
+    /// page's marks (connected dark shapes of the image read, in its pixels), at most
+    /// ``lostLineLimit``, those of the most marks first.
+    ///
+    /// A mark counts when it is letter-sized (from a third to two and a half word heights tall,
+    /// at most two and a half wide) and touches no word's box. Such marks side by side (less than
+    /// a word height apart, overlapping in height by half) make a line; a line of four marks or
+    /// more, at least three word heights long and at most two tall, is print the reading lost.
+    /// Paper grain, rules and frames, and pictures are not letter-sized; a logo's or a stamp's few
+    /// shapes make no line, or read as no text and are left out after reading (see the engine).
+    func lostLines(marks: [[Int]]) -> [[Int]] {
+        guard let height = wordHeight(), height >= 6 else { return [] }
+        let h = Double(height)
+        let covered = words.map { $0.box }
+        func touchesWord(_ m: [Int]) -> Bool {
+            covered.contains { w in
+                m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
+            }
+        }
+        let letters = marks.filter { m in
+            let (w, mh) = (Double(m[2]), Double(m[3]))
+            return mh >= max(5, h / 3) && mh <= 2.5 * h && w >= 2 && w <= 2.5 * h
+        }.filter { !touchesWord($0) }.sorted { $0[0] < $1[0] }
+        guard letters.count >= 4 else { return [] }
+        // Marks side by side join: union-find over the marks sorted from the left.
+        var parent = Array(letters.indices)
+        func root(_ i: Int) -> Int {
+            var i = i
+            while parent[i] != i {
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            }
+            return i
+        }
+        for i in letters.indices {
+            let a = letters[i]
+            for j in (i + 1)..<letters.count {
+                let b = letters[j]
+                // Sorted by their left edge, and none wider than 2.5 word heights.
+                if Double(b[0]) > Double(a[0]) + 3.5 * h { break }
+                let gap = Double(b[0] - (a[0] + a[2]))
+                let overlap = Double(min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+                if gap <= h, overlap >= 0.5 * Double(min(a[3], b[3])) {
+                    parent[root(j)] = root(i)
+                }
+            }
+        }
+        var groups: [Int: [[Int]]] = [:]
+        for i in letters.indices { groups[root(i), default: []].append(letters[i]) }
+        let lines: [(box: [Int], count: Int)] = groups.values.compactMap { group in
+            guard group.count >= 4 else { return nil }
+            let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
+            let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
+            guard Double(right - left) >= 3 * h, Double(bottom - top) <= 2 * h else { return nil }
+            return ([left, top, right - left, bottom - top], group.count)
+        }
+        return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
+    }
+
+    /// Whether a second reading of a lost line holds text: four letters or digits or more, read
+    /// with a mean confidence of 0.75 or more, and no scribble (``isScribble(_:)``).
+    static func readsAsText(_ line: [Word]) -> Bool {
+        !line.isEmpty && alphanumerics(line) >= 4 && meanConfidence(line) >= 0.75 && !isScribble(line)
+    }
+}

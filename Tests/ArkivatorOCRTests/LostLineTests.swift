@@ -1,0 +1,58 @@
+@testable import ArkivatorOCR
+import Testing
+
+/// Lines Tesseract's layout analysis left out of its reading (a letterhead's address beside a
+/// larger name, a footer under a rule) are found from the page's marks that no word covers, and
+/// put back where they stand.
+@Suite struct LostLineTests {
+    /// A word of `letters` letters, each 16 px wide and 24 tall, from `x` on the line at `y`.
+    private func word(_ text: String, _ x: Int, _ y: Int, confidence: Double = 0.95) -> PageLayout.Word {
+        PageLayout.Word(text: text, confidence: confidence, box: [x, y, 18 * text.count, 24])
+    }
+
+    /// The marks of a word: one per letter.
+    private func marks(_ word: PageLayout.Word) -> [[Int]] {
+        (0..<word.text.count).map { [word.box[0] + 18 * $0, word.box[1], 16, 24] }
+    }
+
+    /// A letterhead block of two lines on the left, read.
+    private func letterhead() -> PageLayout {
+        var layout = PageLayout()
+        layout.startBlock(box: [200, 150, 1700, 120])
+        for w in [word("Haukeland", 200, 150), word("sjukehus", 400, 150)] { layout.add(w) }
+        layout.startLine()
+        for w in [word("Barne-", 200, 230), word("klinikken", 340, 230), word("Telefon", 1600, 230), word("55", 1740, 230)] {
+            layout.add(w)
+        }
+        return layout
+    }
+
+    @Test func printNoWordCoversIsALostLine() {
+        let layout = letterhead()
+        let read = layout.words.flatMap(marks)
+        // "Postboks 1400" on the right, at the name's height, read by no word.
+        let lost = marks(word("Postboks", 1600, 152)) + marks(word("1400", 1760, 152))
+        let found = layout.lostLines(marks: read + lost)
+        #expect(found == [[1600, 152, 1760 + 4 * 18 - 2 - 1600, 24]])
+        // Grain, a rule and a lone logo make no line.
+        let noise = [[900, 600, 2, 2], [903, 640, 3, 2], [200, 700, 1500, 3], [100, 150, 40, 40], [150, 150, 40, 40]]
+        #expect(layout.lostLines(marks: read + noise).isEmpty)
+    }
+
+    @Test func aLineReadAgainStandsInItsPlace() {
+        var layout = letterhead()
+        layout.insert(lostLine: [word("Postboks", 1600, 148), word("1400", 1760, 148)])
+        layout.insert(lostLine: [word("5021", 1600, 190), word("Bergen", 1700, 190)])
+        // Beside the name and under it, in the right-hand column.
+        #expect(layout.page().text == "Haukeland sjukehus\nBarne- klinikken\n\nPostboks 1400\n5021 Bergen\nTelefon 55")
+        // A footer outside every block is a block of its own, read after the text above it.
+        layout.insert(lostLine: [word("Postboks", 200, 3000), word("3250", 360, 3000), word("Trondheim", 460, 3000)])
+        #expect(layout.page().text.hasSuffix("Telefon 55\n\nPostboks 3250 Trondheim"))
+    }
+
+    @Test func aSecondReadingOfNoiseIsNoText() {
+        #expect(PageLayout.readsAsText([word("Postboks", 0, 0, confidence: 0.9), word("1400", 200, 0, confidence: 0.9)]))
+        #expect(!PageLayout.readsAsText([word("Postboks", 0, 0, confidence: 0.5), word("1400", 200, 0, confidence: 0.6)]))
+        #expect(!PageLayout.readsAsText([word("~,;", 0, 0, confidence: 0.9)]))
+    }
+}
