@@ -59,6 +59,34 @@ public struct AtomicFileError: UserFacingError, Sendable, Equatable {
         }
     }
 
+    /// True for the `errno` values of a full disk (`ENOSPC`, or `EDQUOT`: the user's quota used up).
+    public static func isDiskFull(errno number: Int32) -> Bool {
+        AtomicFileError(errno: number, operation: "", path: "").kind == .diskFull
+    }
+
+    /// The error a Foundation call threw (`FileHandle.write`, `FileManager`), by the `errno`
+    /// beneath it, so that a full disk is told as a full disk; `EIO` when it names none.
+    public init(_ error: any Error, operation: String, path: String) {
+        self.init(errno: Self.errorNumber(of: error) ?? EIO, operation: operation, path: path)
+    }
+
+    /// The `errno` a thrown error carries: its own (`POSIXError`, an `NSPOSIXErrorDomain` error)
+    /// or that of the error beneath it (Foundation's `CocoaError`s name it so).
+    static func errorNumber(of error: any Error) -> Int32? {
+        if let error = error as? AtomicFileError { return error.errorNumber }
+        if let error = error as? POSIXError { return error.code.rawValue }
+        let bridged = error as NSError
+        if bridged.domain == NSPOSIXErrorDomain { return Int32(bridged.code) }
+        if let underlying = bridged.userInfo[NSUnderlyingErrorKey] as? any Error { return errorNumber(of: underlying) }
+        guard bridged.domain == NSCocoaErrorDomain else { return nil }
+        switch CocoaError.Code(rawValue: bridged.code) {
+        case .fileWriteOutOfSpace: return ENOSPC
+        case .fileWriteVolumeReadOnly: return EROFS
+        case .fileWriteNoPermission: return EACCES
+        default: return nil
+        }
+    }
+
     /// A short machine-readable code, stable across languages.
     public var errorCode: String { kind.rawValue }
 

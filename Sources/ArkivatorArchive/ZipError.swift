@@ -72,7 +72,7 @@ public struct ZipError: UserFacingError, Sendable, Equatable {
     public var errorCode: String { isDiskFull ? "diskFull" : "zip" }
 
     /// True when the disk (or the user's quota) is full.
-    public var isDiskFull: Bool { systemError == ENOSPC || systemError == EDQUOT }
+    public var isDiskFull: Bool { AtomicFileError.isDiskFull(errno: systemError) }
 
     public var description: String {
         var text = "libzip error \(code)"
@@ -93,7 +93,7 @@ public struct ZipError: UserFacingError, Sendable, Equatable {
         } ?? ""
         let hint: UserMessage
         switch systemError {
-        case ENOSPC, EDQUOT:
+        case _ where isDiskFull:
             hint = UserMessage(nb: "Disken er full. Frigjør plass på disken med arkivet (flytt eller slett store filer), og prøv igjen. Originalen er ikke rørt.",
                                en: "The disk is full. Free some space on the archive's disk (move or delete large files) and try again. The original is untouched.")
         case EACCES, EPERM, EROFS:

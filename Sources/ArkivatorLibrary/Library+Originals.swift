@@ -159,7 +159,8 @@ extension Library {
             }
         } catch {
             _ = unlink(temporary.path)
-            throw AtomicFileError(errno: EIO, operation: "write", path: target.path)
+            // By its errno: a full disk is told as a full disk, not as a disk that failed.
+            throw AtomicFileError(error, operation: "write", path: target.path)
         }
         let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
         guard digest == expected else {
