@@ -1,6 +1,7 @@
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
+import NIOConcurrencyHelpers
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -17,14 +18,16 @@ import Darwin
 /// below it are, readable by their owner only.
 public struct FolderDestination: UploadDestination {
     public let root: URL
+    /// Folders this destination (opened once per pass) has cleared of leftover temporaries.
+    private let cleared = NIOLockedValueBox<Set<String>>([])
 
     public init(root: URL) {
         self.root = root
     }
 
     public func upload(_ file: UploadFile) async throws -> UploadResult {
-        let root = root
-        return try await Blocking.run { try Self.copy(file, into: root) }
+        let (root, cleared) = (root, cleared)
+        return try await Blocking.run { try Self.copy(file, into: root, cleared: cleared) }
     }
 
     /// Flushes the destination's file system once for the whole pass (`syncfs`), rather than
@@ -118,7 +121,8 @@ public struct FolderDestination: UploadDestination {
 
     // MARK: - The copy (blocking)
 
-    static func copy(_ file: UploadFile, into root: URL) throws(UploadFailure) -> UploadResult {
+    static func copy(_ file: UploadFile, into root: URL,
+                     cleared: NIOLockedValueBox<Set<String>> = .init([])) throws(UploadFailure) -> UploadResult {
         let parts = try relativeComponents(file.relativePath)
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -143,8 +147,8 @@ public struct FolderDestination: UploadDestination {
 
         // A copy cut off by a crash (power cut, SIGKILL) left its temporary file here; the job is
         // tried again into this same folder, and one pass at a time uploads (`uploads.lock`), so
-        // every such file now is a leftover.
-        removeLeftoverTemporaries(in: folder)
+        // every such file now is a leftover (looked for once per folder and pass).
+        if cleared.withLockedValue({ $0.insert(folder).inserted }) { removeLeftoverTemporaries(in: folder) }
         let temporary = folder + "/.arkivator-\(UUID().uuidString).tmp"
         let output = Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw failure(errno, path: temporary) }

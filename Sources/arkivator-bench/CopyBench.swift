@@ -44,6 +44,11 @@ enum CopyBench {
         try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
         try library.setSetting(.destination, "folder:\(mirror.path)")
         let worker = UploadWorker(library: library, environment: [:])
+        if let pause = ProcessInfo.processInfo.environment["ARKIVATOR_BENCH_PAUSE"].flatMap(Double.init) {
+            // For attaching a profiler to the copy alone.
+            FileHandle.standardError.write(Data("filed; copying in \(pause) s\n".utf8))
+            Thread.sleep(forTimeInterval: pause)
+        }
         let started = Date()
         let report = BlockingWait.run { await worker.runDueJobs() }
         let ours = Date().timeIntervalSince(started)
