@@ -60,6 +60,12 @@ extension Arkivator {
                 throw ExitCode(1)
             }
             Terminal().line(Self.summary(report).text())
+            // The family's copy is replaced before the redaction is called done (or says where the number still stands).
+            let library = household.library
+            if let number = try? library.document(id).number,
+               let copy = BlockingWait.run({ await CopyAfterChange.bringInLine(documentNumber: number, library: library) }) {
+                Terminal().line(copy.text())
+            }
             if report.unreadable > 0 {
                 Terminal().error(UserMessage(
                     nb: "\(report.unreadable) sidebilde(r) kunne ikke leses på nytt, og PDF-en ble ikke laget på nytt: der kan nummeret fortsatt stå. Se «arkivator show \(id)».",
