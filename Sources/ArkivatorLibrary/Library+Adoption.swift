@@ -150,6 +150,8 @@ extension Library {
                 let terms = try database.inTransaction { () throws -> Set<String> in
                     let (stored, terms) = try insert(document, into: database)
                     if trashed { try markTrashed(stored.number, in: database) }
+                    // An adopted letter is copied to the destination like a filed one.
+                    try enqueueUpload(document: stored.number, in: database)
                     return terms
                 }
                 database.knownTerms?.formUnion(terms)
