@@ -23,6 +23,17 @@ public enum SmallDisk {
         return try body(folder)
     }
 
+    /// Mounts a tmpfs of `kilobytes` on the folder `folder` (made if missing); false when it could not be.
+    /// ``unmount(_:)`` it after (for async tests, which ``with(kilobytes:at:_:)`` cannot wrap).
+    public static func mount(kilobytes: Int, at folder: URL) -> Bool {
+        (try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)) != nil
+            && run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(kilobytes)k,mode=0700", "tmpfs", folder.path])
+    }
+
+    public static func unmount(_ folder: URL) {
+        _ = run("/bin/umount", ["-l", folder.path])
+    }
+
     /// Fills the disk holding `folder` to its last byte with one file, `filler`.
     public static func fill(_ folder: URL) {
         let path = folder.appendingPathComponent("filler").path

@@ -2,6 +2,7 @@ import ArkivatorCore
 import ArkivatorLibrary
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// A refusal with its status, a stable code and a sentence for the user. Handlers throw it (or
 /// let the library's own failures through); ``ErrorResponses`` turns every error into a page or
@@ -46,6 +47,11 @@ struct WebError: Error, Sendable {
             return library(failure)
         case let failure as FamilyError:
             return family(failure)
+        case is NIOTooManyBytesError:
+            // A form or body past the limit its route reads (`collect(upTo:)`).
+            return generic(.contentTooLarge)
+        case let failure as any UserFacingError where failure.errorCode == "diskFull":
+            return diskFull
         case let failure as any UserFacingError:
             // Something unexpected (a full disk, a damaged file): its words, without the paths it may name.
             let message = failure.userMessage
@@ -55,6 +61,11 @@ struct WebError: Error, Sendable {
             return generic(.internalServerError)
         }
     }
+
+    /// No room left on the server's disk (or in its quota), wherever it filled: 507 with what to do.
+    static let diskFull = WebError(.init(code: 507, reasonPhrase: "Insufficient Storage"), code: "diskFull",
+        nb: "Disken der biblioteket ligger, er full, så det som ble sendt, ble ikke lagret. Frigjør plass på den disken, og send igjen.",
+        en: "The disk holding the library is full, so what was sent was not saved. Free some space on that disk and send it again.")
 
     static func generic(_ status: HTTPResponse.Status) -> WebError {
         switch status.code {
@@ -66,7 +77,9 @@ struct WebError: Error, Sendable {
         case 404: return notFound
         case 405: return WebError(status, code: "methodNotAllowed",
             nb: "Denne adressen tar ikke imot en slik forespørsel.", en: "This address does not take such a request.")
-        case 413: return WebError(status, code: "tooLarge", nb: "Det som ble sendt, er for stort.", en: "What was sent is too large.")
+        case 413: return WebError(status, code: "tooLarge",
+            nb: "Det som ble sendt, er for stort til å tas imot. Gjør teksten kortere (eller send færre sider om gangen) og prøv igjen.",
+            en: "What was sent is too large to be taken in. Make the text shorter (or send fewer pages at a time) and try again.")
         case 429: return WebError(status, code: "tooManyAttempts",
             nb: "For mange feil passord. Vent litt og prøv igjen.", en: "Too many wrong passwords. Wait a while and try again.")
         case 503: return WebError(status, code: "unavailable",

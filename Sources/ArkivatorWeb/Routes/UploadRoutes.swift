@@ -121,7 +121,9 @@ extension WebServer {
         guard let entry = try library.journal.entry(source: inbox.source(id)) else {
             return inbox.place(id).map { UploadStatus(id: id, status: $0) }
         }
-        var status = UploadStatus(id: id, status: entry.stage.rawValue)
+        // A failure the watcher tries again (a full disk, a library that was busy) is not failed:
+        // it waits, with what it waits for.
+        var status = UploadStatus(id: id, status: entry.isWaitingForRetry ? "waiting" : entry.stage.rawValue)
         status.message = entry.failure.map {
             ServerPaths.hidden(in: $0.userMessage.text(in: words.language),
                                folders: [library.location.directory.path, library.defaultArchiveRoot.path])
@@ -182,7 +184,8 @@ extension WebServer {
     /// What each stage of an upload is called (`captureStage_…`), as JSON for the page's script:
     /// the words the page without script uses too.
     static func stageWords(_ words: Words) -> String {
-        let stages = ["open", "received", "cleaned", "recognised", "classified", "written", "indexed", "done", "duplicate", "failed"]
+        let stages = ["open", "received", "cleaned", "recognised", "classified", "written", "indexed", "done", "duplicate", "waiting",
+                      "failed"]
         let named = Dictionary(uniqueKeysWithValues: stages.map { ($0, words["captureStage_" + $0]) })
         let json = (try? JSONSerialization.data(withJSONObject: named, options: [.sortedKeys])) ?? Data("{}".utf8)
         return String(decoding: json, as: UTF8.self)
@@ -204,7 +207,8 @@ extension WebServer {
     struct UploadStatus: Encodable {
         var id: String
         /// `open` (pages may still come), `received` (in the inbox), then the journal's stages:
-        /// `recognised`, `classified`, `written`, `indexed`, `done`, `duplicate`, `failed`.
+        /// `recognised`, `classified`, `written`, `indexed`, `done`, `duplicate`, `failed` (for good),
+        /// and `waiting` for a failure that is tried again (its message says why).
         var status: String
         /// The filed document's id and what was found, once there is one.
         var document: String?
