@@ -47,6 +47,9 @@ public final class Library: Sendable {
         let key = try LibraryKey.load(library: location, environment: environment, sealed: try SealedInventory.read(database))
         let library = try Library(location: location, database: database, key: key)
         try library.recoverIfAlone()
+        // Once: numbers an older detector missed are sealed (best effort; until then they are
+        // masked when read).
+        _ = try? library.sealNumbersTheDetectorNowReads()
         return library
     }
 
