@@ -10,9 +10,11 @@ extension Image {
         // and each pixel is divided by it: the paper becomes 200.
         // A sliver too small to close over (under 64 pixels either way) holds no text to even.
         guard min(width, height) >= 64 else { return try .wrap(pixGammaTRC(nil, pix, 1.0, 30, 190), "pixGammaTRC") }
+        guard depth == 8 else { throw ImagingError(operation: "pixGetBackgroundGrayMapMorph") }
         var paper: UnsafeMutablePointer<PIX>?
-        guard depth == 8, pixGetBackgroundGrayMapMorph(pix, nil, 4, 11, &paper) == 0, let paper else {
-            throw ImagingError(operation: "pixGetBackgroundGrayMapMorph")
+        guard pixGetBackgroundGrayMapMorph(pix, nil, 4, 11, &paper) == 0, let paper else {
+            // Leptonica finds no paper only where every pixel is black: nothing to even.
+            return try .wrap(pixGammaTRC(nil, pix, 1.0, 30, 190), "pixGammaTRC")
         }
         let background = Image(owning: paper)
         // 256 × 200 / paper, per 4 × 4 tile.
@@ -175,6 +177,23 @@ extension Image {
         }
         defer { lept_free(data) }
         return Array(UnsafeBufferPointer(start: data, count: size))
+    }
+
+    /// The darkest and lightest gray of the page, and its mean, read from a copy `longSide`
+    /// pixels long, each of whose pixels is the mean of the page's pixels it covers (so a speck of
+    /// noise counts for little, and a line of print for a lot). The image must be 8-bit gray.
+    public func toneRange(longSide: Int = 600) throws(ImagingError) -> (darkest: Int, lightest: Int, mean: Double) {
+        let small = try scaled(by: min(1, Double(longSide) / Double(max(width, height))))
+        let bytes = try small.grayBytes()
+        var darkest = 255, lightest = 0, sum = 0
+        for byte in bytes {
+            let value = Int(byte)
+            darkest = min(darkest, value)
+            lightest = max(lightest, value)
+            sum += value
+        }
+        let count = bytes.count
+        return (darkest, lightest, count == 0 ? 255 : Double(sum) / Double(count))
     }
 
     /// A small version for analysis: median-filtered so text disappears and edges stay sharp.

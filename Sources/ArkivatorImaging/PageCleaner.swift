@@ -30,6 +30,9 @@ public struct CleanupReport: Sendable, Codable, Equatable {
     /// The share (0…1) of the page's dark pixels that coloured marks and pen strokes took out of
     /// the copy OCR reads; nil when nothing was left out.
     public var inkLeftOut: Double?
+    /// "dark" or "light" for a page with no ink contrast at all (a photo taken with the lens
+    /// covered, an empty sheet): it is not cleaned, and reads as a page without text. Nil otherwise.
+    public var blank: String?
 
     /// The page read twice: cleaned, and as it came (only turned upright and, when far from it,
     /// brought to about 300 DPI: no sheet cropping, flattening, straightening or evening of the
@@ -128,6 +131,9 @@ public struct PageCleaner: Sendable {
     /// level as well as straight ones, and turning a page softens thin strokes (typewriter text,
     /// faint print) a little.
     public static let smallestSkew = 0.3
+    /// A page whose darkest and lightest grays (on a copy 600 pixels long) are closer than this
+    /// has no ink contrast: no print, no sheet edge, only noise.
+    static let blankContrast = 24
     /// Width of the white frame put round every page, as a share of its width (0.6 %: 1.3 mm).
     public var frameShare = 0.006
     /// Pages whose shorter side has fewer pixels than this (after scaling) get no frame: a
@@ -149,6 +155,16 @@ public struct PageCleaner: Sendable {
     public func clean(_ page: PagePixels, sheet given: Quad? = nil) throws(ImagingError) -> CleanedPage {
         let gray = page.gray
         var report = CleanupReport(sheet: nil, estimatedDPI: 0, scale: 1, skewDegrees: 0, quarterTurns: 0)
+
+        // 0. A page with no ink contrast at all (all black, all white, one even gray) holds
+        // nothing to find, flatten, straighten or even: it is read as it came, as a blank page.
+        let tones = try gray.toneRange()
+        if tones.lightest - tones.darkest < Self.blankContrast {
+            page.releaseColour()
+            var blank = try asIs(page, report: report)
+            blank.report.blank = tones.mean < 128 ? "dark" : "light"
+            return blank
+        }
 
         // 1. A sheet on a background (phone photo) is flattened and cropped; a scan fills the
         // image and is only brought to about 300 DPI. One projective transform flattens, crops

@@ -41,6 +41,8 @@ extension PageReader {
     /// of the page's ink out, "small" for a small picture (`pixels`, the cleaned page's size),
     /// "doubtful" when the reading's confidence is low.
     static func guardReason(_ report: CleanupReport, _ page: OCRPage, pixels: Int) -> String? {
+        // A page without ink contrast was read as it came already.
+        if report.blank != nil { return nil }
         if page.noText { return "noText" }
         if let share = report.inkLeftOut, share >= inkLeftOutLimit { return "inkLeftOut" }
         if pixels < smallPagePixels { return "small" }

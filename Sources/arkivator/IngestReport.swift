@@ -117,6 +117,11 @@ final class IngestReport: Sendable {
         if let failure = record.failure { return "✘ \(name): \(failure.userMessage.text())" }
         if let message = record.libraryMessage, record.libraryStatus != .added { return "= \(name): \(message.text())" }
         if record.noText {
+            if record.pageReports.contains(where: { $0.cleanup.blank == "dark" }) {
+                return "○ \(name): " + UserMessage(
+                    nb: "siden er helt svart, så det er ingen tekst å lese. Ta bildet på nytt i godt lys med hele arket synlig.",
+                    en: "the page is all black, so there is no text to read. Take the photo again in good light with the whole sheet in view.").text()
+            }
             return "○ \(name): " + UserMessage(nb: "ingen tekst funnet (tom side?)", en: "no text found (blank page?)").text()
         }
         let words = record.text.split(whereSeparator: { $0.isWhitespace }).count

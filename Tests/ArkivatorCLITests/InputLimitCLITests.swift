@@ -92,3 +92,24 @@ import Testing
         }
     }
 }
+
+/// A page with no ink contrast through `ingest`: read as a page without text, with a plain
+/// sentence for an all-black one, never a library's internal failure.
+@Suite struct BlankPageCLITests {
+    @Test func anAllBlackPageIsAPageWithoutTextAndSaysSo() throws {
+        try withTemporaryDirectory { dir in
+            let black = dir.appendingPathComponent("svart.tif")
+            try Data(TIFFMaker.pages(1, width: 1240, height: 1754, black: true)).write(to: black)
+            let output = try CLI.run(["ingest", black.path], library: dir.appendingPathComponent("bibliotek"))
+            #expect(output.status == 0, "\(output.stderr)")
+            let said = output.stdout + output.stderr
+            #expect(said.contains("siden er helt svart, så det er ingen tekst å lese. Ta bildet på nytt"), "\(said)")
+            #expect(!said.contains("Leptonica") && !said.contains("meld fra"), "\(said)")
+            let json = try CLI.records(try CLI.run(["ingest", "--json", "--no-archive", black.path],
+                                                   library: dir.appendingPathComponent("annet")))
+            let pages = try #require(json.first?["pageReports"] as? [[String: Any]])
+            #expect((pages.first?["cleanup"] as? [String: Any])?["blank"] as? String == "dark")
+            #expect(json.first?["noText"] as? Bool == true)
+        }
+    }
+}

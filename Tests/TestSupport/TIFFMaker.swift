@@ -2,7 +2,8 @@
 /// strip of white pixels. A thousand A4 pages at 300 DPI fit in ~1.2 MB on disk but would take
 /// ~1 GB decoded — the shape of a file that must be refused (or read a page at a time).
 public enum TIFFMaker {
-    public static func pages(_ count: Int, width: Int = 2480, height: Int = 3508) -> [UInt8] {
+    /// `black`: every pixel black (BlackIsZero) instead of white.
+    public static func pages(_ count: Int, width: Int = 2480, height: Int = 3508, black: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         func u16(_ value: Int) { bytes += [UInt8(value & 0xff), UInt8((value >> 8) & 0xff)] }
         func u32(_ value: Int) { u16(value & 0xffff); u16((value >> 16) & 0xffff) }
@@ -14,10 +15,10 @@ public enum TIFFMaker {
         bytes += Array("II".utf8)
         u16(42)
         u32(firstIFD)
-        bytes += [UInt8](repeating: 0, count: firstIFD - 8)  // the strip: white (WhiteIsZero)
+        bytes += [UInt8](repeating: 0, count: firstIFD - 8)  // the strip: white (WhiteIsZero), or black
         // (tag, type, value): type 3 = SHORT, 4 = LONG; one value each, in tag order.
         let entries: [(Int, Int, Int)] = [
-            (256, 4, width), (257, 4, height), (258, 3, 1), (259, 3, 1), (262, 3, 0),
+            (256, 4, width), (257, 4, height), (258, 3, 1), (259, 3, 1), (262, 3, black ? 1 : 0),
             (273, 4, stripOffset), (277, 3, 1), (278, 4, height), (279, 4, stripBytes),
         ]
         let ifdSize = 2 + entries.count * 12 + 4
