@@ -56,7 +56,7 @@ public final class FamilyStore {
     private let key: LibraryKey
 
     /// The longest name accepted, in characters.
-    public static let nameLimit = 100
+    public static let nameLimit = StoredField.memberName.limit
     /// The largest import file read, in bytes.
     public static let importLimit = 1 << 20
 

@@ -124,13 +124,16 @@ extension Library {
 
     /// The longest place, thing to bring or way to change an appointment, in characters (Unicode
     /// scalars, as the API's schema counts them).
-    public static let appointmentTextLimit = 500
+    public static let appointmentTextLimit = StoredField.appointmentText.limit
 
     /// The appointment with blank texts taken out, or ``LibraryFailure/badAppointment`` when its
     /// day or time cannot be used or a text is longer than ``appointmentTextLimit``.
     static func checked(_ appointment: Appointment) throws -> Appointment {
-        for value in [appointment.place, appointment.bring, appointment.change] {
-            if let value, value.unicodeScalars.count > appointmentTextLimit { throw LibraryFailure.badAppointment }
+        do {
+            for value in [appointment.place, appointment.bring, appointment.change] { try StoredField.appointmentText.check(value) }
+        } catch {
+            // Its own sentence names the limit along with the date's and the time's forms.
+            throw LibraryFailure.badAppointment
         }
         func text(_ value: String?) -> String? {
             let trimmed = value?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""

@@ -33,6 +33,15 @@ public struct DocumentChanges: Sendable, Equatable {
     public var isEmpty: Bool {
         title == nil && type == nil && person == nil && date == nil && institution == nil && specialty == nil && keywords == nil
     }
+
+    /// Throws ``FieldTooLong`` for the first value longer than its field may hold (see ``StoredField``).
+    public func checkLengths() throws(FieldTooLong) {
+        try StoredField.title.check(title)
+        try StoredField.person.check(person)
+        try StoredField.institution.check(institution)
+        try StoredField.specialty.check(specialty)
+        try StoredField.keywords.check(keywords?.joined(separator: ", "))
+    }
 }
 
 extension Library {
@@ -42,6 +51,7 @@ extension Library {
     @discardableResult
     public func edit(_ id: String, _ changes: DocumentChanges, programVersion: String) throws -> LibraryDocument {
         guard !changes.isEmpty else { throw LibraryFailure.nothingToChange }
+        try changes.checkLengths()
         var document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let old = document

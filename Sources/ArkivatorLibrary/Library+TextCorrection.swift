@@ -19,6 +19,7 @@ extension Library {
     @discardableResult
     public func correctText(_ id: String, to text: String, maskNumbers: Bool = false,
                             programVersion: String) throws -> TextCorrection {
+        try StoredField.text.check(text)
         let document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         // A text without page breaks (a file made from `show --text`) gets the letter's back.

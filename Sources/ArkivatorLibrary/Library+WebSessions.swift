@@ -1,3 +1,4 @@
+import ArkivatorCore
 internal import Crypto
 import Foundation
 
@@ -109,7 +110,7 @@ public struct APIToken: Sendable, Equatable {
 extension Library {
     /// Makes a token for a device; returns it (the only time it is seen) with its row.
     public func createAPIToken(name: String) throws -> (token: String, row: APIToken) {
-        let label = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
+        let label = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(StoredField.tokenName.limit))
         let token = "ark_" + Self.randomToken()
         let now = Self.now()
         let id = try withDatabase { database -> Int in

@@ -101,10 +101,10 @@ struct SharePackCover {
             return [entry.date, entry.type, entry.sender, title]
         }
         let wrapped = rows.map { row in
-            [Self.wrap(row[0], width: Self.columns.date.1, size: Self.tableSize),
-             Self.wrap(row[1], width: Self.columns.type.1, size: Self.tableSize),
-             Self.wrap(row[2], width: Self.columns.sender.1, size: Self.tableSize),
-             Self.wrap(row[3], width: Self.columns.title.1, size: Self.tableSize)]
+            [Self.wrap(row[0], width: Self.columns.date.1, size: Self.tableSize, maxLines: Self.cellLines),
+             Self.wrap(row[1], width: Self.columns.type.1, size: Self.tableSize, maxLines: Self.cellLines),
+             Self.wrap(row[2], width: Self.columns.sender.1, size: Self.tableSize, maxLines: Self.cellLines),
+             Self.wrap(row[3], width: Self.columns.title.1, size: Self.tableSize, maxLines: Self.cellLines)]
         }
         func header(_ continued: Bool) {
             text(continued ? "Innhold (fortsatt)" : "Innhold", bold: true)
@@ -156,46 +156,79 @@ struct SharePackCover {
         return String(format: "%02d.%02d.%04d", day, month, year)
     }
 
+    /// The most lines one cell of the index takes (a title of about 200 characters); a longer
+    /// value is cut there and ends in «…».
+    static let cellLines = 6
+
     /// `text` broken into lines no wider than `width` pixels at `size` (Helvetica's advances, about);
-    /// a word wider than a line is cut.
-    static func wrap(_ text: String, width: Int, size: Int) -> [String] {
+    /// a word wider than a line is cut. At most `maxLines` lines: the last of them ends in «…» when
+    /// the text went on. Each character is measured once, and none past the last line: the time
+    /// grows with the length of what is shown, never faster.
+    static func wrap(_ text: String, width: Int, size: Int, maxLines: Int = .max) -> [String] {
+        let limit = Double(width)
+        let space = advance(" ", size: size)
         var lines: [String] = []
-        var line = ""
-        for word in text.split(separator: " ").map(String.init) {
-            let candidate = line.isEmpty ? word : line + " " + word
-            if advance(candidate, size: size) <= Double(width) {
-                line = candidate
+        var line = "", lineWidth = 0.0
+        func endLine() {
+            lines.append(line)
+            line = ""
+            lineWidth = 0
+        }
+        for word in text.split(separator: " ") {
+            guard lines.count <= maxLines else { break }
+            let wordWidth = word.reduce(0.0) { $0 + advance($1, size: size) }
+            if line.isEmpty, wordWidth <= limit {
+                (line, lineWidth) = (String(word), wordWidth)
                 continue
             }
-            if !line.isEmpty { lines.append(line) }
-            line = ""
-            var rest = word
-            while advance(rest, size: size) > Double(width), rest.count > 1 {
-                var cut = rest.count - 1
-                while cut > 1, advance(String(rest.prefix(cut)), size: size) > Double(width) { cut -= 1 }
-                lines.append(String(rest.prefix(cut)))
-                rest = String(rest.dropFirst(cut))
+            if !line.isEmpty, lineWidth + space + wordWidth <= limit {
+                line += " " + word
+                lineWidth += space + wordWidth
+                continue
             }
-            line = rest
+            if !line.isEmpty { endLine() }
+            guard wordWidth > limit else {
+                (line, lineWidth) = (String(word), wordWidth)
+                continue
+            }
+            // Wider than a line: cut where each line is full (at least one character a line).
+            for character in word {
+                guard lines.count <= maxLines else { break }
+                let characterWidth = advance(character, size: size)
+                if !line.isEmpty, lineWidth + characterWidth > limit { endLine() }
+                line.append(character)
+                lineWidth += characterWidth
+            }
         }
         if !line.isEmpty || lines.isEmpty { lines.append(line) }
-        return lines
+        guard lines.count > maxLines, maxLines > 0 else { return lines }
+        // Cut: the last line kept ends in «…», within the width.
+        var last = lines[maxLines - 1]
+        let ellipsis = advance("…", size: size)
+        var lastWidth = last.reduce(0.0) { $0 + advance($1, size: size) }
+        while !last.isEmpty, lastWidth + ellipsis > limit {
+            lastWidth -= advance(last.removeLast(), size: size)
+        }
+        return Array(lines.prefix(maxLines - 1)) + [last.trimmingCharacters(in: .whitespaces) + "…"]
     }
 
     /// The width of `text` in pixels at `size`, from Helvetica's advances (rounded into classes).
     static func advance(_ text: String, size: Int) -> Double {
-        text.reduce(0.0) { sum, c in
-            let em: Double
-            switch c {
-            case "i", "j", "l", "'", "|": em = 0.23
-            case " ", ".", ",", ":", ";", "!", "f", "t", "I", "/", "(", ")", "[", "]", "-": em = 0.29
-            case "r": em = 0.34
-            case "m", "M", "W", "æ", "Æ", "Œ", "œ": em = 0.9
-            case "w": em = 0.73
-            case "–": em = 0.56
-            default: em = c.isUppercase ? 0.7 : 0.56
-            }
-            return sum + em * Double(size)
-        } * 1.05
+        text.reduce(0.0) { $0 + advance($1, size: size) }
+    }
+
+    /// The width of one character in pixels at `size`.
+    static func advance(_ c: Character, size: Int) -> Double {
+        let em: Double
+        switch c {
+        case "i", "j", "l", "'", "|": em = 0.23
+        case " ", ".", ",", ":", ";", "!", "f", "t", "I", "/", "(", ")", "[", "]", "-": em = 0.29
+        case "r": em = 0.34
+        case "m", "M", "W", "æ", "Æ", "Œ", "œ": em = 0.9
+        case "w": em = 0.73
+        case "–", "…": em = 0.56
+        default: em = c.isUppercase ? 0.7 : 0.56
+        }
+        return em * Double(size) * 1.05
     }
 }

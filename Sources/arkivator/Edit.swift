@@ -90,6 +90,9 @@ extension Arkivator {
         /// what can be given), then the text.
         static func apply(_ changes: DocumentChanges, text: String?, ocrText: Bool, to id: String,
                           in household: Household) throws -> (LibraryDocument, TextCorrection?) {
+            // Every value's length first: a text too long changes nothing, the title included.
+            try changes.checkLengths()
+            try StoredField.text.check(text)
             var document: LibraryDocument?
             if !changes.isEmpty || (text == nil && !ocrText) {
                 document = try household.library.edit(id, changes, programVersion: ArkivatorVersion.current)

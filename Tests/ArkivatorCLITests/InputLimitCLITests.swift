@@ -113,3 +113,24 @@ import Testing
         }
     }
 }
+
+/// A value longer than its field may hold, given to `edit`: exit 1 with the plain sentence, and
+/// nothing changed (a text too long keeps the new title from being saved too).
+@Suite struct FieldLengthCLITests {
+    @Test func anOverlongTitleOrTextIsRefusedWithWords() throws {
+        try withTemporaryDirectory { dir in
+            let library = dir.appendingPathComponent("bibliotek")
+            #expect(try CLI.run(["ingest", Fixtures.url("clean.png").path], library: library).status == 0)
+            let before = try #require(try CLI.list(library).first)
+            let id = try #require(before["id"] as? String)
+            let title = try CLI.run(["edit", id, "--title", String(repeating: "Epikrise ", count: 400)], library: library)
+            #expect(title.status == 1, "\(title.stderr)")
+            #expect(title.stderr.contains("Feltet «Tittel» har for mange tegn (3\u{00A0}600); høyst 300 tegn kan lagres."), "\(title.stderr)")
+            let textFile = dir.appendingPathComponent("tekst.txt")
+            try Data(String(repeating: "ord ", count: 300_000).utf8).write(to: textFile)
+            let text = try CLI.run(["edit", id, "--title", "Ny tittel", "--text-file", textFile.path], library: library)
+            #expect(text.status == 1 && text.stderr.contains("Feltet «Tekst» har for mange tegn"), "\(text.stderr)")
+            #expect(try CLI.list(library).first?["title"] as? String == before["title"] as? String)
+        }
+    }
+}

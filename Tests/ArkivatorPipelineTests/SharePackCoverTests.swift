@@ -69,4 +69,26 @@ import Testing
         #expect(lines.joined(separator: " ") == "Østre Lia sykehus, Ortopedisk avdeling, Poliklinikk for håndkirurgi")
         #expect(SharePackCover.wrap("Ortopediskpoliklinikkhåndkirurgiavdelingen", width: 200, size: 40).count >= 2)
     }
+
+    /// A title of 3,000 characters (words, or one word without a space) takes at most
+    /// ``SharePackCover/cellLines`` lines of the index, the last ending in «…», each within its
+    /// column; a row never runs past the page.
+    @Test(arguments: [String(repeating: "Epikrise etter innleggelse ", count: 112), String(repeating: "håndkirurgi", count: 273)])
+    func aVeryLongTitleIsCutToTheCellsLines(_ long: String) throws {
+        #expect(long.count >= 3_000)
+        let lines = SharePackCover.wrap(long, width: SharePackCover.columns.title.1, size: SharePackCover.tableSize,
+                                        maxLines: SharePackCover.cellLines)
+        #expect(lines.count == SharePackCover.cellLines)
+        #expect(try #require(lines.last).hasSuffix("…"))
+        #expect(lines.allSatisfy { SharePackCover.advance($0, size: SharePackCover.tableSize) <= Double(SharePackCover.columns.title.1) })
+        #expect(lines.joined().count < 400)
+
+        var entry = Self.letter(4, person: "Kari Nordmann", pages: 1)
+        entry.title = long
+        entry.sender = long
+        let cover = SharePackCover(persons: [.init(name: "Kari Nordmann")], entries: Array(repeating: entry, count: 12), made: "2026-11-26")
+        let pages = cover.pages()
+        #expect(pages.allSatisfy { $0.printed.allSatisfy { $0.y <= SharePackCover.height - SharePackCover.margin + SharePackCover.tableSize } })
+        #expect(pages.flatMap(\.printed).allSatisfy { $0.text.count < 200 })
+    }
 }

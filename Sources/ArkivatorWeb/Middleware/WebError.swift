@@ -47,6 +47,8 @@ struct WebError: Error, Sendable {
             return library(failure)
         case let failure as FamilyError:
             return family(failure)
+        case let failure as FieldTooLong:
+            return WebError(.badRequest, code: failure.errorCode, message: failure.userMessage)
         case is NIOTooManyBytesError:
             // A form or body past the limit its route reads (`collect(upTo:)`).
             return generic(.contentTooLarge)

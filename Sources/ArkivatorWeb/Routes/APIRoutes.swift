@@ -63,6 +63,9 @@ extension WebServer {
                 guard let day = CalendarDate(iso: date) else { throw WebError.badField("date") }
                 changes.date = day
             }
+            // Every value's length first: a text too long changes nothing, the title included.
+            try changes.checkLengths()
+            try StoredField.text.check(fields.text)
             let wanted = changes, reviewed = fields.reviewed == true, text = fields.text, household = self.household
             let appointments = fields.appointments?.map(\.appointment)
             // Absent fields stay as they are: `{}` changes nothing and answers the document as it is.

@@ -50,6 +50,12 @@ extension WebServer {
             } catch let failure as LibraryFailure where failure.code == .badTitle {
                 return try await Self.documentPage(document.shortID, store: store, templates: templates, jobs: jobs, context: context,
                                                    problem: failure.userMessage.text(in: context.language))
+            } catch let failure as FieldTooLong {
+                // The form again, with what to shorten.
+                var page = try await Self.documentPage(document.shortID, store: store, templates: templates, jobs: jobs, context: context,
+                                                       problem: failure.userMessage.text(in: context.language))
+                page.status = .badRequest
+                return page
             }
             return Self.redirect("/documents/\(document.shortID)?lagret=1")
         }
