@@ -2,6 +2,9 @@ import ArkivatorArchive
 import ArkivatorCore
 internal import Crypto
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A file Arkivator put at a destination, as the library recorded it: its place below the
 /// destination, whose letter it is, and the content sent.
@@ -54,16 +57,23 @@ extension Library {
 
     /// SHA-256 (hex) and size of a file, read in pieces; nil when it cannot be read.
     public static func digest(_ path: String) -> (String, Int)? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
+        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { _ = Glibc.close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { return nil }
         var hasher = SHA256()
         var size = 0
+        var buffer = [UInt8](repeating: 0, count: min(max(Int(info.st_size), 1), 1 << 20))
         while true {
-            let chunk: Data?
-            do { chunk = try handle.read(upToCount: 1 << 20) } catch { return nil }
-            guard let chunk, !chunk.isEmpty else { break }
-            hasher.update(data: chunk)
-            size += chunk.count
+            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return nil
+            }
+            if count == 0 { break }
+            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
+            size += count
         }
         return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), size)
     }

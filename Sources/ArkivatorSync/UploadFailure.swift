@@ -87,8 +87,10 @@ public struct UploadFailure: UserFacingError, Sendable, Equatable {
 // MARK: - Messages
 
 extension UploadFailure {
+    /// Any login in the text is shown as `***` (see ``withoutPassword(_:)``).
     static func badDestination(_ text: String) -> UploadFailure {
-        .init(.badDestination,
+        let text = withoutPassword(text)
+        return .init(.badDestination,
               nb: "«\(text)» er ikke et mål arkivator kjenner. Skriv folder:/sti/til/mappe, webdav:https://server/sti eller rclone:fjernlager:sti.",
               en: "“\(text)” is not a destination arkivator knows. Write folder:/path/to/folder, webdav:https://server/path or rclone:remote:path.")
     }

@@ -49,6 +49,14 @@ enum CopyBench {
             FileHandle.standardError.write(Data("filed; copying in \(pause) s\n".utf8))
             Thread.sleep(forTimeInterval: pause)
         }
+        if ProcessInfo.processInfo.environment["ARKIVATOR_BENCH_HOPS"] != nil {
+            let hops = BlockingWait.run { () async -> TimeInterval in
+                let start = Date()
+                for _ in 0..<10_000 { _ = try? await Blocking.run { 1 } }
+                return Date().timeIntervalSince(start) / 10_000
+            }
+            FileHandle.standardError.write(Data("one Blocking.run hop: \(hops * 1e6) µs\n".utf8))
+        }
         let started = Date()
         let report = BlockingWait.run { await worker.runDueJobs() }
         let ours = Date().timeIntervalSince(started)

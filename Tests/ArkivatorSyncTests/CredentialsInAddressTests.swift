@@ -9,6 +9,8 @@ import Testing
             ("webdav:https://kari:hemmelig-passord@sky.example.no/dav/Arkiv", "webdav:https://kari:***@sky.example.no/dav/Arkiv"),
             ("webdav:http://kari:p@ss:ord@127.0.0.1:8080/", "webdav:http://kari:***@127.0.0.1:8080/"),
             ("webdav:https://hemmelig-token@sky.example.no/dav", "webdav:https://***@sky.example.no/dav"),
+            // An address that cannot be read at all (a space in the password) is refused the same way.
+            ("webdav:https://kari:hemmelig passord@sky.example.no/dav", "webdav:https://kari:***@sky.example.no/dav"),
         ]
         for (address, shown) in cases {
             do {
