@@ -1,4 +1,5 @@
 internal import CSQLite
+import ArkivatorArchive
 import ArkivatorCore
 
 /// Why SQLite refused something: the one error type of ``Database`` and ``Statement``.
@@ -15,6 +16,8 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
     public let message: String
     /// The statement that failed, if any.
     public let sql: String?
+    /// The `errno` of the system call under an I/O failure (`sqlite3_system_errno`), or 0.
+    public var systemErrorNumber: Int32 = 0
 
     /// Throws a ``DatabaseError`` unless `code` says success (`SQLITE_OK`, `SQLITE_ROW`,
     /// `SQLITE_DONE`). The message comes from the connection when there is one.
@@ -31,19 +34,27 @@ public struct DatabaseError: Error, Sendable, Equatable, CustomStringConvertible
     static func failure(_ code: Int32, connection: OpaquePointer?, sql: String?, message: String? = nil) -> DatabaseError {
         var extended = code
         var text = String(cString: sqlite3_errstr(code))
+        var system: Int32 = 0
         if let connection, message == nil {
             let last = sqlite3_extended_errcode(connection)
             if last & 0xFF == code & 0xFF { extended = last }
             text = String(cString: sqlite3_errmsg(connection))
+            system = sqlite3_system_errno(connection)
         }
         if let message { text = message }
-        return DatabaseError(resultCode: code & 0xFF, extendedResultCode: extended, message: text, sql: sql)
+        return DatabaseError(resultCode: code & 0xFF, extendedResultCode: extended, message: text, sql: sql, systemErrorNumber: system)
     }
 
     /// True when a `UNIQUE` or `PRIMARY KEY` constraint refused a row.
     public var isUniqueConstraintViolation: Bool {
         // SQLITE_CONSTRAINT_UNIQUE and _PRIMARYKEY: macros with shifts that Swift does not import.
         extendedResultCode == SQLITE_CONSTRAINT | (8 << 8) || extendedResultCode == SQLITE_CONSTRAINT | (6 << 8)
+    }
+
+    /// True when the disk (or the user's quota) is full: SQLite's own `SQLITE_FULL`, or an I/O
+    /// failure whose system call found no room (as the archive's writes tell it).
+    public var isDiskFull: Bool {
+        resultCode == SQLITE_FULL || (resultCode == SQLITE_IOERR && AtomicFileError.isDiskFull(errno: systemErrorNumber))
     }
 
     /// True when another connection held a lock longer than the busy timeout.
@@ -63,7 +74,7 @@ extension DatabaseError: UserFacingError {
         switch resultCode {
         case SQLITE_BUSY, SQLITE_LOCKED: "libraryBusy"
         case SQLITE_CORRUPT, SQLITE_NOTADB: "libraryDamaged"
-        case SQLITE_FULL: "diskFull"
+        case _ where isDiskFull: "diskFull"
         default: "database"
         }
     }
@@ -72,6 +83,9 @@ extension DatabaseError: UserFacingError {
     public var userMessage: UserMessage {
         let hint: UserMessage
         switch resultCode {
+        case _ where isDiskFull:
+            hint = UserMessage(nb: "Disken er full. Frigjør plass på disken der biblioteket ligger (flytt eller slett store filer), og prøv igjen.",
+                               en: "The disk is full. Free some space on the disk holding the library (move or delete large files) and try again.")
         case SQLITE_BUSY, SQLITE_LOCKED:
             hint = UserMessage(
                 nb: "Et annet arkivator-program bruker biblioteket nå. Vent litt og prøv igjen.",
@@ -80,9 +94,6 @@ extension DatabaseError: UserFacingError {
             hint = UserMessage(
                 nb: "Databasefilen er skadet eller ikke en arkivator-database. Legg tilbake en sikkerhetskopi: arkivator restore --backup FIL --replace",
                 en: "The database file is damaged or not an arkivator database. Restore a backup: arkivator restore --backup FILE --replace")
-        case SQLITE_FULL:
-            hint = UserMessage(nb: "Disken er full. Frigjør plass og prøv igjen.",
-                               en: "The disk is full. Free some space and try again.")
         case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_READONLY, SQLITE_AUTH:
             hint = UserMessage(
                 nb: "Sjekk at bibliotekmappen finnes og at du har skrivetilgang til den.",

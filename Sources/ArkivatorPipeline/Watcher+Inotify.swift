@@ -1,3 +1,4 @@
+import ArkivatorArchive
 import ArkivatorCore
 import Foundation
 #if canImport(Glibc)
@@ -122,9 +123,16 @@ struct WatcherError: UserFacingError {
         WatcherError(operation: operation, path: path, number: number)
     }
 
-    var errorCode: String { "watch" }
+    /// The same failure as the archive's writes name it, for the causes a person can act on (a full disk).
+    private var fileError: AtomicFileError? {
+        let error = AtomicFileError(errno: number, operation: operation, path: path)
+        return error.kind == .diskFull ? error : nil
+    }
+
+    var errorCode: String { fileError?.errorCode ?? "watch" }
 
     var userMessage: UserMessage {
+        if let fileError { return fileError.userMessage }
         let what = "\(operation)\(path.isEmpty ? "" : " \(ShownName.of(path))"): \(String(cString: strerror(number)))"
         return UserMessage(nb: "Et systemkall feilet under overvåkingen av mappen (\(what)).",
                            en: "A system call failed while watching the folder (\(what)).")

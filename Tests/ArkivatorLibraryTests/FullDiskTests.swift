@@ -47,6 +47,31 @@ import Testing
         }
     }
 
+    /// The library's database on a disk that fills: SQLite's failure says the disk is full, with
+    /// what to do, whichever of its codes (`SQLITE_FULL`, or an I/O error over `ENOSPC`) it gave.
+    @Test(.enabled(if: SmallDisk.available, "needs root and a working mount (tmpfs)"))
+    func aDatabaseOnAFullDiskSaysTheDiskIsFull() throws {
+        try SmallDisk.with(kilobytes: 2048) { disk in
+            let library = try Library.open(LibraryLocation(directory: disk.appendingPathComponent("bibliotek")), environment: [:])
+            SmallDisk.fill(disk)
+            var caught: (any Error)?
+            do {
+                for number in 0..<200 {
+                    var document = LibraryRecropTests.document(title: "2025-03-11 Brev \(number)")
+                    document.sha256 = String(format: "%064x", number + 1)
+                    document.text = String(repeating: "Innkalling til time ved poliklinikken \(number). ", count: 400)
+                    _ = try library.file(document) { _ in [] }
+                }
+            } catch {
+                caught = error
+            }
+            let failure = try #require(caught as? any UserFacingError, "\(String(describing: caught))")
+            #expect(failure.errorCode == "diskFull", "\(failure)")
+            #expect(failure.userMessage.norwegian.contains("Disken er full") && failure.userMessage.norwegian.contains("Frigjør plass"),
+                    "\(failure.userMessage.norwegian)")
+        }
+    }
+
     /// The file's SHA-256 as `sha256sum` prints it.
     static func sha256(_ url: URL) throws -> String {
         let process = Process(), output = Pipe()
