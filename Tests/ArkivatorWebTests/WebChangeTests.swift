@@ -84,4 +84,31 @@ import Testing
             }
         }
     }
+
+    /// «Skjul fødselsnummeret» replaces the family's copy before the page says it is done.
+    @Test func aRedactionReplacesTheFamilysCopyBeforeItIsDone() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            let copy = dir.appendingPathComponent("Kopi")
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            try fixture.library.setSetting(.destination, "folder:\(copy.path)")
+            try await fixture.signedIn { client, browser in
+                let redacted = try await client.execute(uri: "/documents/b2b2b2b2b2/redact", method: .post, headers: browser.form,
+                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
+                #expect(redacted.status == .seeOther)
+                let location = try #require(redacted.headers[.location])
+                #expect(location.contains("kopi=erstattet"), "\(location)")
+                let page = try await client.execute(uri: location, method: .get, headers: browser.headers)
+                #expect(page.text.contains("Kopien i det eksterne lageret er også erstattet."))
+                let document = try fixture.library.document("b2b2b2b2b2")
+                let root = fixture.library.defaultArchiveRoot.standardizedFileURL.path + "/"
+                for file in document.files {
+                    let copied = copy.appendingPathComponent(String(URL(fileURLWithPath: file.path).standardizedFileURL.path.dropFirst(root.count)))
+                    #expect(FileManager.default.contents(atPath: copied.path) == FileManager.default.contents(atPath: file.path),
+                            "the copy holds the redacted file: \(copied.path)")
+                }
+                #expect(try fixture.library.copyStatus(ofDocument: document.number) == .copied)
+            }
+        }
+    }
 }

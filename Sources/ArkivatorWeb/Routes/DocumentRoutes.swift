@@ -1,6 +1,7 @@
 import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorSync
 import ArkivatorPipeline
 import Foundation
 import HTTPTypes
@@ -64,7 +65,13 @@ extension WebServer {
             let shortID = try await store.read { try $0.document(id).shortID }
             // The page images are read again and boxed: long work, on a thread of its own.
             _ = try await Blocking.run { try household.redact(shortID, programVersion: ArkivatorVersion.current) }
-            return Self.redirect("/documents/\(shortID)?lagret=1")
+            // The family's copy is replaced before the page says it is done (or says it is not yet).
+            let number = try await store.read { try $0.document(shortID).number }
+            guard await CopyAfterChange.bringInLine(documentNumber: number, library: household.library) != nil else {
+                return Self.redirect("/documents/\(shortID)?lagret=1")
+            }
+            let copied = try await store.read { try $0.copyStatus(ofDocument: number) } == .copied
+            return Self.redirect("/documents/\(shortID)?lagret=1&kopi=\(copied ? "erstattet" : "venter")")
         }
         pages.post("/documents/{id}/delete") { _, context -> Response in
             let id = try Self.documentID(context)
@@ -134,7 +141,8 @@ extension WebServer {
                                   url: try library.setting(.llmURL), maskNames: try library.isOn(.llmMaskNames))
         }
         let words = Words(templates, context)
-        let notice = query.value("lagret").map { $0 == "1" ? words["changesSaved"] : words["nothingChanged"] }
+        let copy = query.value("kopi").map { $0 == "erstattet" ? " " + words["copyReplaced"] : " " + words["copyNotReplaced"] } ?? ""
+        let notice = query.value("lagret").map { ($0 == "1" ? words["changesSaved"] : words["nothingChanged"]) + copy }
             ?? AppointmentsView.notice(query, words: words)
         var view = DocumentView(document, household: household, words: words, notice: notice, problem: problem, originals: originals,
                                 appointments: appointments, appointmentsCorrected: corrected.contains(Library.correctedAppointments))
