@@ -33,6 +33,8 @@ import Glibc
         output = try CLI.run(["config", "set", "destination", "webdav:\(server.url)/"], library: library)
         #expect(output.status == 0, "\(output.stderr)")
 
+        // How long the server is away each time: 3 s here; ARKIVATOR_TEST_OUTAGE=30 runs it as the issue measures it.
+        let outage = ProcessInfo.processInfo.environment["ARKIVATOR_TEST_OUTAGE"].flatMap(Double.init) ?? 3
         var generator = SystemRandomNumberGenerator()
         var kills = 0
         let logs = sandbox.directory.appendingPathComponent("logg")
@@ -42,7 +44,7 @@ import Glibc
                     // The server goes away for a while, and comes back on the same address.
                     server.stop()
                     let away = try CLI.start(["sync"], library: library, logs: logs, name: "borte\(kills)")
-                    usleep(3_000_000)
+                    usleep(UInt32(outage * 1_000_000))
                     away.kill()
                     server = try Self.webdav(served, port: port, log: log)
                 }
