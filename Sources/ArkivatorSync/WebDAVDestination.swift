@@ -82,9 +82,20 @@ public actor WebDAVDestination: UploadDestination {
         request.method = .MOVE
         request.headers.add(name: "Destination", value: address(target, folder: false))
         request.headers.add(name: "Overwrite", value: "T")
-        let status = try await send(request, file: from).status
+        var status = try await send(request, file: from).status
         if status == 404 { return false }
-        try check(status, file: from, accepting: [201, 204])
+        if ![201, 204].contains(status) {
+            // Some servers (rclone's) answer 403 rather than 404 when the source is gone (a move a
+            // crash left done) or the target's folder is: ask which, and make the folders again.
+            if try await remoteSize(address(source, folder: false), file: from) == .missing { return false }
+            for level in 1...max(1, target.count - 1) { knownFolders.remove(target.prefix(level).joined(separator: "/")) }
+            try await makeFolders(Array(target.dropLast()), file: to)
+            status = try await send(request, file: from).status
+            if status == 404 { return false }
+            guard [201, 204].contains(status) else {
+                throw UploadFailure.refused(name, file: from, detail: "MOVE: HTTP \(status)")
+            }
+        }
         await removeEmptyFolders(above: source)
         return true
     }

@@ -82,26 +82,8 @@ struct ArchiveState {
     }
 }
 
-/// Runs an outside program (python3, pdftotext) and returns its standard output.
-enum OutsideTool {
-    static func which(_ name: String) -> String? {
-        let paths = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-        return paths.map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
-    }
-
-    static func run(_ program: String, _ arguments: [String]) throws -> (status: Int32, stdout: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
-
+/// The CLI tests' own uses of outside programs (``OutsideTool`` runs them).
+extension OutsideTool {
     /// Every piece of text python-docx (via `scripts/test/read_docx.py`) finds in a .docx, joined.
     static func docxText(_ url: URL) throws -> String {
         let result = try run("python3", [Fixtures.root.appendingPathComponent("scripts/test/read_docx.py").path, url.path])

@@ -101,37 +101,7 @@ import Testing
         }
     }
 
-    static func run(_ program: String, _ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [program] + arguments
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(program) \(arguments)")
-        return String(decoding: data, as: UTF8.self)
-    }
-
-    /// What a person could read in `url`: its bytes (every byte one character, as `strings`
-    /// reads a file), and for a `.docx` every part unzipped, for a PDF what `pdftotext` reads.
-    static func readable(_ url: URL) throws -> String {
-        var text = String(decoding: try Data(contentsOf: url), as: Unicode.ASCII.self)
-        switch url.pathExtension.lowercased() {
-        case "docx" where text.hasPrefix("PK"):
-            text += try run("python3", ["-c", """
-                import sys, zipfile
-                z = zipfile.ZipFile(sys.argv[1])
-                for name in z.namelist(): sys.stdout.write(z.read(name).decode('utf-8', 'replace') + '\\n')
-                """, url.path])
-        case "pdf":
-            text += try run("pdftotext", ["-enc", "UTF-8", url.path, "-"])
-        default: break
-        }
-        return text
-    }
+    static func readable(_ url: URL) throws -> String { try OutsideTool.readable(url) }
 
     /// Every plain file under `folder`.
     static func files(_ folder: URL) -> [URL] {
