@@ -113,6 +113,18 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         return first != 0
     }
 
+    /// The first valid number for the date `ddmmyy` whose individual number is `from` or more and
+    /// whose first control sum leaves `remainder` (for examples, samples and tests); nil when none.
+    public static func first(bornOn ddmmyy: String, from individual: Int = 0, remainder: Int = 0) -> String? {
+        let date = ddmmyy.compactMap(\.wholeNumberValue)
+        guard date.count == 6, (0...999).contains(individual) else { return nil }
+        for candidate in individual...999 {
+            let first9 = date + [candidate / 100, candidate / 10 % 10, candidate % 10]
+            if let (k1, k2) = controlDigits(first9, remainder: remainder) { return (first9 + [k1, k2]).map(String.init).joined() }
+        }
+        return nil
+    }
+
     /// The two control digits for the first nine by the rule used before 2032, or nil when no
     /// such number starts with them.
     public static func controlDigits(_ first9: [Int]) -> (Int, Int)? {

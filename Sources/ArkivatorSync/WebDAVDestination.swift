@@ -144,14 +144,7 @@ public actor WebDAVDestination: UploadDestination {
 
     /// `PROPFIND` on a folder below the base (the folder itself is among the answers).
     private func propfind(_ folder: [String], depth: Int) async throws -> [Entry] {
-        var request = HTTPClientRequest(url: address(folder, folder: true))
-        request.method = .PROPFIND
-        request.headers.add(name: "Depth", value: "\(depth)")
-        request.headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
-        request.body = .bytes(ByteBuffer(string: """
-            <?xml version="1.0" encoding="utf-8"?>
-            <D:propfind xmlns:D="DAV:"><D:prop><D:getcontentlength/><D:resourcetype/></D:prop></D:propfind>
-            """))
+        let request = Self.propfind(address(folder, folder: true), depth: depth)
         let (status, body) = try await send(request, file: folder.joined(separator: "/"), limit: 64 << 20)
         if status == 404 { return [] }
         try check(status, file: folder.joined(separator: "/"), accepting: [207])
@@ -237,17 +230,22 @@ public actor WebDAVDestination: UploadDestination {
         case unknown
     }
 
-    /// `PROPFIND` (depth 0) for the size of the file at `url`.
-    private func remoteSize(_ url: String, file: String) async throws -> RemoteFile {
+    /// A `PROPFIND` asking for the size and kind of what is at `url` (and, with depth 1, below it).
+    static func propfind(_ url: String, depth: Int) -> HTTPClientRequest {
         var request = HTTPClientRequest(url: url)
         request.method = .PROPFIND
-        request.headers.add(name: "Depth", value: "0")
+        request.headers.add(name: "Depth", value: "\(depth)")
         request.headers.add(name: "Content-Type", value: "application/xml; charset=utf-8")
         request.body = .bytes(ByteBuffer(string: """
             <?xml version="1.0" encoding="utf-8"?>
             <D:propfind xmlns:D="DAV:"><D:prop><D:getcontentlength/><D:resourcetype/></D:prop></D:propfind>
             """))
-        let (status, body) = try await send(request, file: file, limit: 1 << 20)
+        return request
+    }
+
+    /// `PROPFIND` (depth 0) for the size of the file at `url`.
+    private func remoteSize(_ url: String, file: String) async throws -> RemoteFile {
+        let (status, body) = try await send(Self.propfind(url, depth: 0), file: file, limit: 1 << 20)
         if status == 404 { return .missing }
         try check(status, file: file, accepting: [207, 200])
         let text = String(decoding: body, as: UTF8.self)

@@ -45,16 +45,16 @@ extension Arkivator {
             let library = try LibraryCommand.run(libraryOptions) { $0 }
             let environment = ProcessInfo.processInfo.environment
             let terminal = Terminal()
-            let before = try SyncCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(library: library, environment: environment) } }
+            let before = try UploadCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(library: library, environment: environment) } }
             if check {
                 SyncCommand.print(before, json: json, terminal: terminal)
                 if !before.isInLine { throw ExitCode(1) }
                 return
             }
             if !json { terminal.line(before.summary.text()) }
-            _ = try SyncCommand.checked { try SyncCommand.waiting { try await before.queueRepairs(library: library) } }
+            _ = try UploadCommand.checked { try SyncCommand.waiting { try await before.queueRepairs(library: library) } }
             let worker = UploadWorker(library: library)
-            let (total, patience) = (max(1, try SyncCommand.checked { try library.uploadQueueStatus().pending }), TimeInterval(wait))
+            let (total, patience) = (max(1, try UploadCommand.checked { try library.uploadQueueStatus().pending }), TimeInterval(wait))
             var lastProgress = Date()
             var copied = 0
             var lastReason: UserMessage?
@@ -64,7 +64,7 @@ extension Arkivator {
                 copied += done
                 if done > 0 { lastProgress = Date() }
                 lastReason = report.entries.last(where: { $0.outcome != .done })?.message ?? lastReason
-                let status = try SyncCommand.checked { try library.uploadQueueStatus() }
+                let status = try UploadCommand.checked { try library.uploadQueueStatus() }
                 if terminal.stderrIsTerminal && !json {
                     terminal.status(UserMessage(nb: "Kopierer: \(min(copied, total)) av \(total) brev …",
                                                 en: "Copying: \(min(copied, total)) of \(total) letters …").text())
@@ -79,7 +79,7 @@ extension Arkivator {
                 }
             }
             if terminal.stderrIsTerminal && !json { terminal.clearStatus() }
-            let after = try SyncCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(library: library, environment: environment) } }
+            let after = try UploadCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(library: library, environment: environment) } }
             SyncCommand.print(after, json: json, terminal: terminal)
             if !after.isInLine {
                 if let lastReason { terminal.error(lastReason) }
@@ -99,15 +99,6 @@ enum SyncCommand {
             do { return .success(try await body()) } catch { return .failure(error) }
         }
         return try result.get()
-    }
-
-    static func checked<T>(_ body: () throws -> T) throws -> T {
-        do {
-            return try body()
-        } catch {
-            Terminal().error(UserMessage(error: error))
-            throw ExitCode(1)
-        }
     }
 
     struct Output: Encodable {

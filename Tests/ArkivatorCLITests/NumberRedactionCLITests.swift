@@ -13,14 +13,7 @@ import Testing
 @Suite(.serialized) struct NumberRedactionCLITests {
     /// The first number for `ddmmyy` from individual `from` whose first control sum leaves `remainder`.
     static func number(_ ddmmyy: String, from individual: Int = 40, remainder: Int = 0) -> String {
-        let date = ddmmyy.compactMap(\.wholeNumberValue)
-        for candidate in individual...999 {
-            let first9 = date + [candidate / 100, candidate / 10 % 10, candidate % 10]
-            if let (k1, k2) = Fodselsnummer.controlDigits(first9, remainder: remainder) {
-                return (first9 + [k1, k2]).map(String.init).joined()
-            }
-        }
-        return ""
+        Fodselsnummer.first(bornOn: ddmmyy, from: individual, remainder: remainder) ?? ""
     }
 
     /// Ordinary, D, H, synthetic, D with synthetic, the rule from 2032.

@@ -14,15 +14,8 @@ import Testing
         case folder, webdav, rclone
     }
 
-    /// A valid fødselsnummer for `ddmmyy` (the first individual number from 401 whose control digits work).
-    static func number(_ ddmmyy: String) -> String {
-        let date = ddmmyy.compactMap(\.wholeNumberValue)
-        for candidate in 401...999 {
-            let first9 = date + [candidate / 100, candidate / 10 % 10, candidate % 10]
-            if let (k1, k2) = Fodselsnummer.controlDigits(first9) { return (first9 + [k1, k2]).map(String.init).joined() }
-        }
-        return ""
-    }
+    /// A valid fødselsnummer for `ddmmyy` (individual number 401 or more).
+    static func number(_ ddmmyy: String) -> String { Fodselsnummer.first(bornOn: ddmmyy, from: 401) ?? "" }
 
     static let people = ["Kari Nordmann", "Ola Nordmann", "Eivind Bøe", "Åse Bjørkli"]
     static let senders = ["Helse Vestvik HF", "St. Olavs hospital", "Haukeland universitetssjukehus", "Legekontoret Sentrum"]

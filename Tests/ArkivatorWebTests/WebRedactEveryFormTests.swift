@@ -20,14 +20,7 @@ import Testing
 /// shows none.
 @Suite(.serialized) struct WebRedactEveryFormTests {
     /// The first number for `ddmmyy` from individual 40 whose control digits follow the rule before 2032.
-    static func number(_ ddmmyy: String) -> String {
-        let date = ddmmyy.compactMap(\.wholeNumberValue)
-        for candidate in 40...999 {
-            let first9 = date + [candidate / 100, candidate / 10 % 10, candidate % 10]
-            if let (k1, k2) = Fodselsnummer.controlDigits(first9) { return (first9 + [k1, k2]).map(String.init).joined() }
-        }
-        return ""
-    }
+    static func number(_ ddmmyy: String) -> String { Fodselsnummer.first(bornOn: ddmmyy, from: 40) ?? "" }
 
     /// One number for each written form, then a D-, an H- and a synthetic number.
     static let numbers = ["140385", "230774", "051162", "300499", "110870", "020391", "190688", "521178", "034590", "128263"]
