@@ -51,12 +51,15 @@ extension Library {
             _ = try? withDatabase { database in try undo(intent: intent, in: database) }
             throw error
         }
+        // What the files hold, read now while they are in memory, so their copy never reads them twice.
+        let written = digests(of: files.map { (paths.stored($0.path), $0.path, nil) }).read
         do {
             var recorded = document
             recorded.files = files
             return try withDatabase { database in
                 let (stored, terms) = try database.inTransaction {
                     let result = try insert(recorded, into: database)
+                    try recordDigests(written, in: database)
                     try recordOriginals(kept, of: result.0.number, in: database)
                     try enqueueUpload(document: result.0.number, in: database)
                     try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])

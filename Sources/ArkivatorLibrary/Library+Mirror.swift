@@ -31,6 +31,32 @@ public struct MirrorFile: Sendable, Equatable {
     public var path: String { file.relativePath }
 }
 
+/// One letter's copy to bring in line: the files the destination should hold, and those the
+/// library recorded there.
+public struct MirrorPlan: Sendable {
+    public var job: UploadJob
+    public var wanted: [MirrorFile]
+    public var recorded: [RemoteFileRecord]
+}
+
+/// What one try at a letter's copy did at its destination, to be recorded
+/// (``Library/recordMirror(_:)``).
+public struct MirrorProgress: Sendable {
+    public var destination: String
+    /// Files now there.
+    public var placed: [RemoteFileRecord] = []
+    /// Places that no longer hold Arkivator's file.
+    public var removed: [String] = []
+    /// The job, when the try brought the letter in line, with the generation it was taken at.
+    public var completing: (id: Int, generation: Int)?
+
+    public init(destination: String) {
+        self.destination = destination
+    }
+
+    public var isEmpty: Bool { placed.isEmpty && removed.isEmpty && completing == nil }
+}
+
 /// The destination's trash folder: a letter in the local trash lies there, as
 /// `Papirkurv/<short id>/<file name>`, until the local trash is emptied.
 public enum RemoteTrash {
@@ -44,38 +70,56 @@ public enum RemoteTrash {
 extension Library {
     // MARK: What the destination should hold
 
-    /// The files the destination should hold for the job's letter, each with its content's
-    /// SHA-256 and size (read now, off the database lock).
-    /// - Throws: ``LibraryFailure`` for the database; a file that cannot be read is left out of
-    ///   nothing: the copy then fails with the file missing.
-    public func mirrorFiles(of job: UploadJob) throws -> [MirrorFile] {
-        try uploadFiles(of: job).map { file in
-            let (sha256, size) = Self.digest(file.path) ?? ("", -1)
-            return MirrorFile(file: file, sha256: sha256, size: size)
+    /// For each job (taken together, as a pass takes them), the files the destination should
+    /// hold for its letter, each with its content's SHA-256 and size, and the files the library
+    /// recorded there. Contents come from ``Library/digests(of:)``: only files written or changed
+    /// since their digest was recorded are read (off the database lock), and recorded anew.
+    /// A file that cannot be read has size -1: its copy then fails with the file missing.
+    /// - Throws: ``LibraryFailure`` for the database.
+    public func mirrorPlans(of jobs: [UploadJob]) throws -> [MirrorPlan] {
+        guard !jobs.isEmpty else { return [] }
+        let numbers = Array(Set(jobs.map(\.documentNumber))).sorted()
+        let marks = Array(repeating: "?", count: numbers.count).joined(separator: ",")
+        let arguments = numbers.map { $0 as any DatabaseValueConvertible }
+        let (fileRows, remoteRows) = try withReader { database in
+            (try database.rows("""
+                SELECT f.document_id, f.kind, f.page, f.path, d.trashed_at, c.stamp, c.sha256, c.size
+                FROM document_files AS f JOIN documents AS d ON d.id = f.document_id
+                LEFT JOIN file_digests AS c ON c.path = f.path
+                WHERE f.document_id IN (\(marks))
+                ORDER BY f.document_id, CASE f.kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, f.page, f.path
+                """, arguments),
+             try database.rows("""
+                SELECT path, document_id, sha256, size, destination FROM remote_files WHERE document_id IN (\(marks)) ORDER BY path
+                """, arguments))
         }
-    }
-
-    /// SHA-256 (hex) and size of a file, read in pieces; nil when it cannot be read.
-    public static func digest(_ path: String) -> (String, Int)? {
-        let descriptor = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { return nil }
-        defer { _ = Glibc.close(descriptor) }
-        var info = stat()
-        guard fstat(descriptor, &info) == 0 else { return nil }
-        var hasher = SHA256()
-        var size = 0
-        var buffer = [UInt8](repeating: 0, count: min(max(Int(info.st_size), 1), 1 << 20))
-        while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return nil
+        typealias Entry = (file: ArchivedFile, stored: String, known: FileDigest?)
+        var letters: [Int: (trashed: Bool, files: [Entry])] = [:]
+        for row in fileRows {
+            guard let number = row[0].int, let stored = row[3].string else { continue }
+            let file = ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[1].string ?? "") ?? .docx, page: row[2].int ?? 0,
+                                    path: paths.resolved(stored))
+            let known = row[5].string.map { FileDigest(sha256: row[6].string ?? "", size: row[7].int ?? 0, stamp: $0) }
+            letters[number, default: (!row[4].isNull, [])].files.append((file, stored, known))
+        }
+        let contents = digests(of: letters.values.flatMap { $0.files.map { ($0.stored, $0.file.path, $0.known) } })
+        if !contents.read.isEmpty {
+            _ = try? withBookkeeping { database in try database.inTransaction { try recordDigests(contents.read, in: database) } }
+        }
+        var recorded: [Int: [(String, RemoteFileRecord)]] = [:]
+        for row in remoteRows {
+            recorded[row[1].int ?? 0, default: []].append((row[4].string ?? "", Self.remoteFile(row)))
+        }
+        return jobs.map { job in
+            let letter = letters[job.documentNumber] ?? (false, [])
+            let places = Self.placed(letter.files.map(\.file), shortID: job.documentID, trashed: letter.trashed)
+            let wanted = zip(places, letter.files).map { place, entry in
+                let content = contents.all[entry.stored]
+                return MirrorFile(file: place, sha256: content?.sha256 ?? "", size: content?.size ?? -1)
             }
-            if count == 0 { break }
-            buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
-            size += count
+            let there = (recorded[job.documentNumber] ?? []).filter { $0.0 == job.destination }.map(\.1)
+            return MirrorPlan(job: job, wanted: wanted, recorded: there)
         }
-        return (hasher.finalize().map { String(format: "%02x", $0) }.joined(), size)
     }
 
     /// Every letter's files as the destination should hold them, by letter row (letters in the
@@ -152,7 +196,7 @@ extension Library {
         }
     }
 
-    private static func remoteFile(_ row: Row) -> RemoteFileRecord {
+    static func remoteFile(_ row: Row) -> RemoteFileRecord {
         RemoteFileRecord(path: row[0].string ?? "", documentNumber: row[1].int ?? 0, sha256: row[2].string ?? "", size: row[3].int ?? 0)
     }
 
@@ -167,29 +211,31 @@ extension Library {
         }
     }
 
-    /// Records, in one transaction, what a copy did at `destination` (`placed` files now there,
-    /// `removed` places no longer holding Arkivator's file) and, with `completing`, that the job
-    /// is done (see ``completeUpload(_:generation:)``).
-    public func recordMirror(at destination: String, placed: [RemoteFileRecord], removed: [String],
-                             completing job: (id: Int, generation: Int)? = nil) throws {
+    /// Records, in one transaction, what copies did at their destinations (files now there,
+    /// places no longer holding Arkivator's file) and which jobs are done: a job whose letter
+    /// changed while it was copied (its generation moved on) goes round again, due now.
+    public func recordMirror(_ progress: [MirrorProgress]) throws {
+        guard progress.contains(where: { !$0.isEmpty }) else { return }
         try withBookkeeping { database in
             try database.inTransaction {
                 let now = Self.now()
-                for path in removed {
-                    try database.execute("DELETE FROM remote_files WHERE destination = ? AND path = ?", [destination, path])
-                }
-                for file in placed {
-                    try database.execute("""
-                        INSERT INTO remote_files (destination, path, document_id, sha256, size, copied_at) VALUES (?, ?, ?, ?, ?, ?)
-                        ON CONFLICT (destination, path) DO UPDATE SET document_id = excluded.document_id, sha256 = excluded.sha256,
-                            size = excluded.size, copied_at = excluded.copied_at
-                        """, [destination, file.path, file.documentNumber, file.sha256, file.size, now])
-                }
-                if let job {
-                    try database.execute("""
-                        UPDATE upload_jobs SET state = CASE WHEN generation = ? THEN 'done' ELSE 'queued' END,
-                            last_error = NULL, next_attempt_at = NULL, failing_since = NULL, updated_at = ? WHERE id = ?
-                        """, [job.generation, now, job.id])
+                for step in progress {
+                    for path in step.removed {
+                        try database.execute("DELETE FROM remote_files WHERE destination = ? AND path = ?", [step.destination, path])
+                    }
+                    for file in step.placed {
+                        try database.execute("""
+                            INSERT INTO remote_files (destination, path, document_id, sha256, size, copied_at) VALUES (?, ?, ?, ?, ?, ?)
+                            ON CONFLICT (destination, path) DO UPDATE SET document_id = excluded.document_id,
+                                sha256 = excluded.sha256, size = excluded.size, copied_at = excluded.copied_at
+                            """, [step.destination, file.path, file.documentNumber, file.sha256, file.size, now])
+                    }
+                    if let job = step.completing {
+                        try database.execute("""
+                            UPDATE upload_jobs SET state = CASE WHEN generation = ? THEN 'done' ELSE 'queued' END,
+                                last_error = NULL, next_attempt_at = NULL, failing_since = NULL, updated_at = ? WHERE id = ?
+                            """, [job.generation, now, job.id])
+                    }
                 }
             }
         }

@@ -146,7 +146,7 @@ extension Library {
 
     /// The ids of the jobs due now, oldest first: queued ones whose time has come (all queued ones with
     /// `includeWaiting`), and ones left `uploading` for longer than `staleAfter` seconds (by a
-    /// process that died: a live uploader touches its job after every file). A letter in the
+    /// process that died: a live uploader touches its jobs every few seconds). A letter in the
     /// trash is due too: its copy goes to the destination's trash folder.
     public func dueUploads(includeWaiting: Bool = false, staleAfter: TimeInterval = 60, now: Date = Date()) throws -> [Int] {
         try withReader { database in
@@ -162,31 +162,67 @@ extension Library {
     /// no longer due (done, given up, taken or gone).
     public func claimUpload(_ id: Int, includeWaiting: Bool = false, staleAfter: TimeInterval = 60,
                             now: Date = Date()) throws -> UploadJob? {
-        try withBookkeeping { database in
-            try database.inTransaction { () throws -> UploadJob? in
-                let due = try database.firstRow("""
-                    SELECT 1 FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id WHERE j.id = ? AND \(Self.dueCondition)
-                    """, [id] + Self.dueArguments(includeWaiting: includeWaiting, staleAfter: staleAfter, now: now))
-                guard due != nil else { return nil }
-                try database.execute("UPDATE upload_jobs SET state = 'uploading', updated_at = ? WHERE id = ?", [Self.now(), id])
-                return try job(id, in: database)
+        try claimUploads([id], includeWaiting: includeWaiting, staleAfter: staleAfter, now: now).first
+    }
+
+    /// ``claimUpload(_:includeWaiting:staleAfter:now:)`` for several jobs in one transaction:
+    /// returns those taken, in id order.
+    public func claimUploads(_ ids: [Int], includeWaiting: Bool = false, staleAfter: TimeInterval = 60,
+                             now: Date = Date()) throws -> [UploadJob] {
+        guard !ids.isEmpty else { return [] }
+        return try withBookkeeping { database in
+            try database.inTransaction { () throws -> [UploadJob] in
+                let stamp = Self.now()
+                var taken: [Int] = []
+                for id in ids {
+                    let due = try database.firstRow("""
+                        SELECT 1 FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id WHERE j.id = ? AND \(Self.dueCondition)
+                        """, [id] + Self.dueArguments(includeWaiting: includeWaiting, staleAfter: staleAfter, now: now))
+                    guard due != nil else { continue }
+                    try database.execute("UPDATE upload_jobs SET state = 'uploading', updated_at = ? WHERE id = ?", [stamp, id])
+                    taken.append(id)
+                }
+                return try jobs(taken, in: database)
             }
         }
     }
 
-    /// Tells other uploaders that the job is still being worked on (call after each file).
-    public func touchUpload(_ id: Int) throws {
+    /// The jobs with these ids that still exist, in id order.
+    public func uploadJobs(_ ids: [Int]) throws -> [UploadJob] {
+        try withReader { database in try jobs(ids, in: database) }
+    }
+
+    private func jobs(_ ids: [Int], in database: Database) throws -> [UploadJob] {
+        guard !ids.isEmpty else { return [] }
+        return try database.rows("""
+            SELECT \(Self.jobColumns) FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
+            WHERE j.id IN (\(Array(repeating: "?", count: ids.count).joined(separator: ","))) ORDER BY j.id
+            """, ids.map { $0 as any DatabaseValueConvertible }).map(Self.job)
+    }
+
+    /// Tells other uploaders that the jobs are still being worked on (call every few seconds).
+    public func touchUploads(_ ids: [Int]) throws {
         try withDatabase { database in
-            try database.execute("UPDATE upload_jobs SET updated_at = ? WHERE id = ? AND state = 'uploading'", [Self.now(), id])
+            try database.inTransaction {
+                let now = Self.now()
+                for id in ids {
+                    try database.execute("UPDATE upload_jobs SET updated_at = ? WHERE id = ? AND state = 'uploading'", [now, id])
+                }
+            }
         }
     }
 
-    /// Puts a job this process took back in the queue as it was, due now (an uploader that was
-    /// stopped before it finished).
-    public func releaseUpload(_ id: Int) throws {
+    /// Puts jobs this process took back in the queue as they were, due now (an uploader that
+    /// was stopped before it finished them).
+    public func releaseUploads(_ ids: [Int]) throws {
         try withDatabase { database in
-            try database.execute("UPDATE upload_jobs SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'uploading'",
-                                 [Self.now(), id])
+            try database.inTransaction {
+                let now = Self.now()
+                for id in ids {
+                    try database.execute("UPDATE upload_jobs SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'uploading'",
+                                         [now, id])
+                }
+            }
         }
     }
 

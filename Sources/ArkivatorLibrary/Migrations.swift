@@ -463,6 +463,23 @@ public enum Migrations {
                 WHERE document_id = OLD.document_id;
             END;
             """),
+        Migration(version: 20, name: "what the archive files hold, known without reading them again", sql: """
+            -- An archive file's SHA-256 and size, valid while its stamp (device, inode, size, change
+            -- and modification times) is the same: the copy to the destination compares contents
+            -- without reading every file again (see `Library+FileDigests`). Kept by the path as stored.
+            CREATE TABLE file_digests (
+                path   TEXT PRIMARY KEY,
+                stamp  TEXT NOT NULL,
+                sha256 TEXT NOT NULL,
+                size   INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TRIGGER file_digest_after_delete AFTER DELETE ON document_files BEGIN
+                DELETE FROM file_digests WHERE path = OLD.path;
+            END;
+            CREATE TRIGGER file_digest_after_move AFTER UPDATE OF path ON document_files BEGIN
+                DELETE FROM file_digests WHERE path = OLD.path;
+            END;
+            """),
     ]
 }
 

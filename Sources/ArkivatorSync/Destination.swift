@@ -130,8 +130,58 @@ public protocol UploadDestination: Sendable {
     /// Every file below the destination, with its size and, where the destination can say, its SHA-256.
     func list() async throws -> [ListedFile]
 
+    /// Does a letter's steps in order, stopping at the first that fails; returns what became of
+    /// each step done, and what stopped it. (The default does them one by one with the methods
+    /// above; a destination may do them together.)
+    func perform(_ steps: [MirrorStep]) async -> (done: [MirrorStepResult], stopped: (any Error)?)
+
     /// Lets go of connections (call once, after the last upload).
     func close() async
+}
+
+/// One change to a letter's copy at a destination.
+public enum MirrorStep: Sendable, Equatable {
+    /// Move the file Arkivator put at `from` to the file's place; when nothing is at `from`
+    /// (a crash already moved it), copy the file there instead.
+    case move(from: String, file: UploadFile)
+    /// Copy the file to its place (left alone when the same bytes are there).
+    case upload(UploadFile)
+    /// Remove the file Arkivator put there.
+    case remove(String)
+}
+
+/// What became of one ``MirrorStep``.
+public enum MirrorStepResult: Sendable, Equatable {
+    case moved
+    case uploaded(UploadResult)
+    case removed
+}
+
+extension UploadDestination {
+    public func perform(_ steps: [MirrorStep]) async -> (done: [MirrorStepResult], stopped: (any Error)?) {
+        var done: [MirrorStepResult] = []
+        do {
+            for step in steps {
+                try Task.checkCancellation()
+                switch step {
+                case .move(let from, let file):
+                    if try await move(from: from, to: file.relativePath) {
+                        done.append(.moved)
+                    } else {
+                        done.append(.uploaded(try await upload(file)))
+                    }
+                case .upload(let file):
+                    done.append(.uploaded(try await upload(file)))
+                case .remove(let path):
+                    try await remove(path)
+                    done.append(.removed)
+                }
+            }
+            return (done, nil)
+        } catch {
+            return (done, error)
+        }
+    }
 }
 
 /// A file found at a destination.

@@ -58,6 +58,37 @@ public struct FolderDestination: UploadDestination {
         return try await Blocking.run { try Self.list(root) }
     }
 
+    /// A letter's steps together, on one blocking thread.
+    public func perform(_ steps: [MirrorStep]) async -> (done: [MirrorStepResult], stopped: (any Error)?) {
+        let (root, cleared) = (root, cleared)
+        do {
+            return try await Blocking.run { Self.perform(steps, in: root, cleared: cleared) }
+        } catch {
+            return ([], error)
+        }
+    }
+
+    static func perform(_ steps: [MirrorStep], in root: URL,
+                        cleared: NIOLockedValueBox<Set<String>>) -> (done: [MirrorStepResult], stopped: (any Error)?) {
+        var done: [MirrorStepResult] = []
+        do throws(UploadFailure) {
+            for step in steps {
+                switch step {
+                case .move(let from, let file):
+                    done.append(try move(from, file.relativePath, in: root) ? .moved : .uploaded(try copy(file, into: root, cleared: cleared)))
+                case .upload(let file):
+                    done.append(.uploaded(try copy(file, into: root, cleared: cleared)))
+                case .remove(let path):
+                    try remove(path, in: root)
+                    done.append(.removed)
+                }
+            }
+            return (done, nil)
+        } catch {
+            return (done, error)
+        }
+    }
+
     // MARK: - Moves, removals, listing (blocking)
 
     static func checkRoot(_ root: URL) throws(UploadFailure) {

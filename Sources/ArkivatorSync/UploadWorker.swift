@@ -9,12 +9,14 @@ import Glibc
 import Darwin
 #endif
 
-/// Works through the upload queue: every due job is taken (`uploading`), every file of its
-/// document copied to the job's destination, and the job marked `done` (the document
-/// `uploaded`). A failed try is recorded by its kind (``UploadFailure/Kind``):
+/// Works through the upload queue, a batch of due jobs at a time: each job is taken
+/// (`uploading`), its letter's copy brought in line with the archive (see ``copy(_:to:entry:progress:)``),
+/// and the batch recorded in one transaction (the job `done`, the letter `copied`). A failed try
+/// is recorded by its kind (``UploadFailure/Kind``):
 ///
-/// - passing errors and a full destination: tried again after 1, 2, 4, 8 and 16 s; the sixth
-///   failed try in a row gives up (`error`, the document `failed`) and the notify command runs;
+/// - passing errors and a full destination: tried again after 1, 2, 4, 8 and 16 s, then after
+///   doubling waits up to ``UploadPolicy/longestDelay``, for as long as it takes; the household
+///   is told once the copies have failed for ``UploadPolicy/tellAfter``;
 /// - a refused login or unusable credentials: the job stays `queued`, no try is used up, the
 ///   next try comes after ``UploadPolicy/loginRetryDelay`` (or at once with `arkivator upload`),
 ///   and the notify command runs the first time;
@@ -27,8 +29,8 @@ import Darwin
 /// `<library>/uploads.lock` (another process's pass returns at once with ``UploadReport/busy``).
 /// Holding it, the worker knows any `uploading` job was left by a process that died and puts
 /// it back in the queue; without the lock (a file system without `flock`), a job left
-/// `uploading` for ``UploadPolicy/staleAfter`` seconds is due again (a live uploader touches its
-/// job after every file).
+/// `uploading` for ``UploadPolicy/staleAfter`` seconds is due again (a live uploader touches the
+/// jobs it holds every few seconds).
 ///
 /// Files are copied, the database is read and written, and child programs run on Dispatch
 /// threads, off the cooperative pool.
@@ -86,12 +88,14 @@ public final class UploadWorker: Sendable {
             if case .held = lock { _ = try await Blocking.run { try library.requeueInterruptedUploads() } }
             await removeOrphans(destinations: &destinations, report: &report)
             let due = try await Blocking.run { try library.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
-            for id in due {
-                if Task.isCancelled || report.entries.count >= maxJobs { break }
-                guard let job = try await Blocking.run({
-                    try library.claimUpload(id, includeWaiting: includeWaiting, staleAfter: policy.staleAfter)
-                }) else { continue }
-                report.entries.append(await upload(job, destinations: &destinations, blocked: &blocked))
+            var next = 0
+            while next < due.count, !Task.isCancelled, report.entries.count < maxJobs {
+                let ids = Array(due[next...].prefix(min(Self.batchSize, maxJobs - report.entries.count)))
+                next += ids.count
+                let jobs = try await Blocking.run {
+                    try library.claimUploads(ids, includeWaiting: includeWaiting, staleAfter: policy.staleAfter)
+                }
+                report.entries += await copy(jobs, destinations: &destinations, blocked: &blocked)
             }
         } catch {
             report.problems.append(UserMessage(error: error))
@@ -139,94 +143,152 @@ public final class UploadWorker: Sendable {
         return report
     }
 
-    // MARK: - One job
+    // MARK: - Jobs
 
-    /// Brings the job's letter at its destination in line with the archive: each file the
-    /// destination should hold is left when the library recorded it there with the same content,
-    /// moved when the destination holds that content at a place no longer wanted (a corrected
-    /// name, the trash), else sent; then the letter's recorded files no longer wanted are
-    /// removed. Each step is recorded as soon as it is done, and each is safe to repeat: after a
-    /// crash the job is done again from the top, a move whose source is gone falls back to a
-    /// copy (which leaves a file with the same bytes alone), and a removal of a file already
-    /// gone is fine. Nothing the library did not record is ever moved or removed.
-    private func upload(_ job: UploadJob, destinations: inout [String: any UploadDestination],
-                        blocked: inout [String: UploadFailure]) async -> UploadReport.Entry {
+    /// Jobs taken, read and recorded together: one transaction each way per batch, not per letter.
+    static let batchSize = 64
+
+    /// Brings the letters of a batch of jobs in line at their destinations (see
+    /// ``copy(_:destination:)``); what they did is recorded in one transaction at the end, a
+    /// failed job's own failure at once. Stopped (cancelled) partway, the jobs not done are put
+    /// back in the queue as they were.
+    private func copy(_ jobs: [UploadJob], destinations: inout [String: any UploadDestination],
+                      blocked: inout [String: UploadFailure]) async -> [UploadReport.Entry] {
+        guard !jobs.isEmpty else { return [] }
         let library = library
-        var entry = UploadReport.Entry(job: job, outcome: .done, uploaded: 0, unchanged: 0, message: nil, failure: nil)
-        // What this try did at the destination, recorded in one transaction at the end (or when it
-        // fails): each step is safe to repeat, so a try cut off before the record is done again.
-        var progress: (placed: [RemoteFileRecord], removed: [String]) = ([], [])
-        func saveProgress() async {
-            guard !progress.placed.isEmpty || !progress.removed.isEmpty else { return }
-            let done = progress
-            _ = try? await Blocking.run { try library.recordMirror(at: job.destination, placed: done.placed, removed: done.removed) }
-        }
+        let plans: [MirrorPlan]
         do {
-            if let failure = blocked[job.destination] { throw failure }
-            let destination = try open(job.destination, in: &destinations)
-            let (wanted, recorded) = try await Blocking.run {
-                (try library.mirrorFiles(of: job), try library.remoteFiles(of: job.documentNumber, at: job.destination))
-            }
-            let wantedPaths = Set(wanted.map(\.path))
-            var atPlace: [String: RemoteFileRecord] = [:]
-            for record in recorded { atPlace[record.path] = record }
-            var spare = recorded.filter { !wantedPaths.contains($0.path) }
-            var lastTouch = Date()
-            for file in wanted {
-                try Task.checkCancellation()
-                guard file.size >= 0 else { throw UploadFailure.missingFile(file.file.path) }
-                let record = RemoteFileRecord(path: file.path, documentNumber: job.documentNumber, sha256: file.sha256, size: file.size)
-                if let known = atPlace[file.path], known.sha256 == file.sha256 {
-                    entry.unchanged += 1
-                    continue
-                }
-                if let index = spare.firstIndex(where: { $0.sha256 == file.sha256 }) {
-                    let old = spare.remove(at: index)
-                    let moved = try await destination.move(from: old.path, to: file.path)
-                    progress.removed.append(old.path)
-                    if moved {
-                        progress.placed.append(record)
-                        entry.moved += 1
-                        continue
-                    }
-                }
-                switch try await destination.upload(file.file) {
-                case .uploaded: entry.uploaded += 1
-                case .unchanged: entry.unchanged += 1
-                }
-                progress.placed.append(record)
-                if Date().timeIntervalSince(lastTouch) > 5 {
-                    lastTouch = Date()
-                    try? await Blocking.run { try library.touchUpload(job.id) }
-                }
-            }
-            for old in spare {
-                try Task.checkCancellation()
-                try await destination.remove(old.path)
-                progress.removed.append(old.path)
-                entry.removed += 1
-            }
-            let done = progress
-            try await Blocking.run {
-                try library.recordMirror(at: job.destination, placed: done.placed, removed: done.removed,
-                                         completing: (job.id, job.generation))
-            }
-            failures.withLockedValue { $0[job.destination] = nil }
-            _ = told.withLockedValue { $0.remove(job.destination) }
-            entry.job = (try? await Blocking.run { try library.uploadJob(job.id) }) ?? job
-            return entry
-        } catch is CancellationError {
-            await saveProgress()
-            try? await Blocking.run { try library.releaseUpload(job.id) }
-            entry.outcome = .retrying
-            return entry
+            plans = try await Blocking.run { try library.mirrorPlans(of: jobs) }
         } catch {
-            let failure = error as? UploadFailure
-                ?? UploadFailure(.transient, nb: UserMessage(error: error).norwegian, en: UserMessage(error: error).english)
-            if failure.blocksDestination { blocked[job.destination] = failure }
-            await saveProgress()
-            return await record(failure, for: job, entry: entry)
+            var entries: [UploadReport.Entry] = []
+            for job in jobs { entries.append(await record(Self.failure(error), for: job, entry: Self.entry(job))) }
+            return entries
         }
+        var entries: [UploadReport.Entry] = []
+        var progress: [MirrorProgress] = []
+        var lastTouch = Date()
+        for (index, plan) in plans.enumerated() {
+            if Task.isCancelled {
+                let left = plans[index...].map(\.job.id)
+                try? await Blocking.run { try library.releaseUploads(left) }
+                entries += plans[index...].map { Self.entry($0.job, outcome: .retrying) }
+                break
+            }
+            if Date().timeIntervalSince(lastTouch) > 5 {
+                lastTouch = Date()
+                let left = plans[index...].map(\.job.id)
+                try? await Blocking.run { try library.touchUploads(left) }
+            }
+            var entry = Self.entry(plan.job)
+            var step = MirrorProgress(destination: plan.job.destination)
+            do {
+                if let failure = blocked[plan.job.destination] { throw failure }
+                let destination = try open(plan.job.destination, in: &destinations)
+                try await copy(plan, to: destination, entry: &entry, progress: &step)
+                step.completing = (plan.job.id, plan.job.generation)
+                progress.append(step)
+                entries.append(entry)
+            } catch is CancellationError {
+                progress.append(step)
+                try? await Blocking.run { try library.releaseUploads([plan.job.id]) }
+                entry.outcome = .retrying
+                entries.append(entry)
+            } catch {
+                let failure = Self.failure(error)
+                if failure.blocksDestination { blocked[plan.job.destination] = failure }
+                progress.append(step)
+                entries.append(await record(failure, for: plan.job, entry: entry))
+            }
+        }
+        let done = progress
+        do {
+            try await Blocking.run { try library.recordMirror(done) }
+        } catch {
+            // Not recorded: the jobs stay `uploading` and are done again (every step is safe to repeat).
+            return entries.map { entry in
+                var entry = entry
+                if entry.outcome == .done { entry.outcome = .retrying; entry.message = UserMessage(error: error) }
+                return entry
+            }
+        }
+        let completed = done.compactMap { $0.completing?.id }
+        for destination in Set(done.filter { $0.completing != nil }.map(\.destination)) {
+            failures.withLockedValue { $0[destination] = nil }
+            _ = told.withLockedValue { $0.remove(destination) }
+        }
+        if let now = try? await Blocking.run({ try library.uploadJobs(completed) }) {
+            var byID: [Int: UploadJob] = [:]
+            for job in now { byID[job.id] = job }
+            for index in entries.indices where entries[index].outcome == .done {
+                entries[index].job = byID[entries[index].job.id] ?? entries[index].job
+            }
+        }
+        return entries
+    }
+
+    /// Brings one letter at its destination in line with the archive: each file the destination
+    /// should hold is left when the library recorded it there with the same content, moved when
+    /// the destination holds that content at a place no longer wanted (a corrected name, the
+    /// trash), else sent; then the letter's recorded files no longer wanted are removed. What was
+    /// done goes into `progress` (recorded by the caller), and each step is safe to repeat: after
+    /// a crash the job is done again from the top, a move whose source is gone falls back to a
+    /// copy (which leaves a file with the same bytes alone), and a removal of a file already gone
+    /// is fine. Nothing the library did not record is ever moved or removed.
+    private func copy(_ plan: MirrorPlan, to destination: any UploadDestination,
+                      entry: inout UploadReport.Entry, progress: inout MirrorProgress) async throws {
+        let job = plan.job
+        if let missing = plan.wanted.first(where: { $0.size < 0 }) { throw UploadFailure.missingFile(missing.file.path) }
+        let wantedPaths = Set(plan.wanted.map(\.path))
+        var atPlace: [String: RemoteFileRecord] = [:]
+        for record in plan.recorded { atPlace[record.path] = record }
+        var spare = plan.recorded.filter { !wantedPaths.contains($0.path) }
+        var steps: [MirrorStep] = []
+        var records: [RemoteFileRecord?] = []
+        for file in plan.wanted {
+            let record = RemoteFileRecord(path: file.path, documentNumber: job.documentNumber, sha256: file.sha256, size: file.size)
+            if let known = atPlace[file.path], known.sha256 == file.sha256 {
+                entry.unchanged += 1
+            } else if let index = spare.firstIndex(where: { $0.sha256 == file.sha256 }) {
+                steps.append(.move(from: spare.remove(at: index).path, file: file.file))
+                records.append(record)
+            } else {
+                steps.append(.upload(file.file))
+                records.append(record)
+            }
+        }
+        for old in spare {
+            steps.append(.remove(old.path))
+            records.append(nil)
+        }
+        guard !steps.isEmpty else { return }
+        let (done, stopped) = await destination.perform(steps)
+        for (index, result) in done.enumerated() {
+            switch steps[index] {
+            case .move(let from, _):
+                progress.removed.append(from)
+            case .remove(let path):
+                progress.removed.append(path)
+            case .upload:
+                break
+            }
+            if let record = records[index] { progress.placed.append(record) }
+            switch result {
+            case .moved: entry.moved += 1
+            case .uploaded(.uploaded): entry.uploaded += 1
+            case .uploaded(.unchanged): entry.unchanged += 1
+            case .removed: entry.removed += 1
+            }
+        }
+        if let stopped { throw stopped }
+    }
+
+    private static func entry(_ job: UploadJob, outcome: UploadReport.Outcome = .done) -> UploadReport.Entry {
+        UploadReport.Entry(job: job, outcome: outcome, uploaded: 0, unchanged: 0, message: nil, failure: nil)
+    }
+
+    private static func failure(_ error: any Error) -> UploadFailure {
+        error as? UploadFailure
+            ?? UploadFailure(.transient, nb: UserMessage(error: error).norwegian, en: UserMessage(error: error).english)
     }
 
     /// Removes the copies of letters that were purged (emptied from the trash) at the

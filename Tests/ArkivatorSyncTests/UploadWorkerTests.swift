@@ -3,6 +3,9 @@ import ArkivatorLibrary
 @testable import ArkivatorSync
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The upload queue against real destinations: a folder, `rclone serve webdav` on 127.0.0.1 (with
 /// and without a login), rclone itself, and `scripts/test/webdav_faults.py` in front of the server for
@@ -39,6 +42,32 @@ import Testing
         let later = await worker.runDueJobs()
         #expect(later.entries.map(\.outcome) == [.done])
         #expect(later.entries.first?.uploaded == 3)
+        try sandbox.expectUploaded(to: copy)
+    }
+
+    @Test func anArchiveFileChangedInPlaceIsSentAgainEvenWithItsOldSizeAndTime() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let copy = try sandbox.folder("Kopi")
+        let documents = try sandbox.fileDocuments(1, destination: "folder:\(copy.path)")
+        let worker = UploadWorker(library: sandbox.library, environment: [:])
+        #expect(await worker.runPass().entries.map(\.uploaded) == [3])
+
+        // The .docx is written over with other bytes of the same size, its modification time set
+        // back: the content the library knew no longer holds, and the copy must see it.
+        let docx = try #require(try sandbox.uploadFiles().first { $0.relativePath.hasSuffix(".docx") })
+        var before = stat()
+        #expect(lstat(docx.path, &before) == 0)
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: docx.path))
+        try Data(bytes.map { $0 ^ 0xFF }).write(to: URL(fileURLWithPath: docx.path))
+        var times = [before.st_atim, before.st_mtim]
+        #expect(utimensat(AT_FDCWD, docx.path, &times, 0) == 0)
+        try sandbox.library.queueCopies(of: [documents[0].number])
+
+        let again = await worker.runPass()
+        #expect(again.entries.map(\.outcome) == [.done])
+        #expect(again.entries.map(\.uploaded) == [1], "only the changed file is sent")
+        #expect(again.entries.map(\.unchanged) == [2])
         try sandbox.expectUploaded(to: copy)
     }
 
