@@ -36,6 +36,10 @@ public final class Database: @unchecked Sendable {
     /// Term document counts gathered during a batch of filings, written once at its end (nil
     /// outside a batch).
     var batchCounts: [String: Int]?
+    /// Statements run through ``execute(_:_:)``, ``rows(_:_:)`` and ``firstRow(_:_:)``, kept
+    /// prepared by their SQL text (emptied when it grows past ``keptStatementLimit``).
+    private var kept: [String: Statement] = [:]
+    static let keptStatementLimit = 256
 
     /// Opens (creating if needed) the database file at `url`, without migrating it.
     public init(url: URL) throws(DatabaseError) {
@@ -100,6 +104,7 @@ public final class Database: @unchecked Sendable {
     }
 
     deinit {
+        kept.removeAll()
         arkivator_fts_tokenizer_close(tokenizer)
         sqlite3_close_v2(handle)
     }
@@ -111,9 +116,19 @@ public final class Database: @unchecked Sendable {
         try Statement(database: self, sql: sql)
     }
 
+    /// The statement for `sql`, prepared once and kept for the next time.
+    private func keptStatement(_ sql: String) throws(DatabaseError) -> Statement {
+        if let statement = kept[sql] { return statement }
+        let statement = try Statement(database: self, sql: sql, kept: true)
+        if kept.count >= Self.keptStatementLimit { kept.removeAll() }
+        kept[sql] = statement
+        return statement
+    }
+
     /// Runs one statement with `arguments` bound to its `?` parameters, ignoring any rows.
     public func execute(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) {
-        let statement = try prepare(sql)
+        let statement = try keptStatement(sql)
+        defer { statement.finish() }
         try statement.bind(arguments)
         while try statement.step() {}
     }
@@ -125,14 +140,16 @@ public final class Database: @unchecked Sendable {
 
     /// Every row of one statement.
     public func rows(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> [Row] {
-        let statement = try prepare(sql)
+        let statement = try keptStatement(sql)
+        defer { statement.finish() }
         try statement.bind(arguments)
         return try statement.rows()
     }
 
     /// The first row of one statement, or nil.
     public func firstRow(_ sql: String, _ arguments: [any DatabaseValueConvertible] = []) throws(DatabaseError) -> Row? {
-        let statement = try prepare(sql)
+        let statement = try keptStatement(sql)
+        defer { statement.finish() }
         try statement.bind(arguments)
         return try statement.step() ? statement.row() : nil
     }

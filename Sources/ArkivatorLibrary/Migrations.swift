@@ -479,6 +479,19 @@ public enum Migrations {
             CREATE TRIGGER file_digest_after_move AFTER UPDATE OF path ON document_files BEGIN
                 DELETE FROM file_digests WHERE path = OLD.path;
             END;
+
+            -- A letter's copy status is written only when it changes (taking a job, or finishing it
+            -- with the same status, no longer rewrites the letter's row and its text).
+            DROP TRIGGER copy_status_update;
+            CREATE TRIGGER copy_status_update AFTER UPDATE OF state ON upload_jobs WHEN NEW.state IS NOT OLD.state BEGIN
+                UPDATE documents SET upload_status = s.status FROM (SELECT CASE
+                    WHEN NEW.state = 'error' THEN 'failed'
+                    WHEN NEW.state = 'done' THEN 'copied'
+                    WHEN EXISTS (SELECT 1 FROM remote_files AS r
+                                 WHERE r.document_id = NEW.document_id AND r.destination = NEW.destination) THEN 'stale'
+                    ELSE 'waiting' END AS status) AS s
+                WHERE documents.id = NEW.document_id AND documents.upload_status IS NOT s.status;
+            END;
             """),
     ]
 }

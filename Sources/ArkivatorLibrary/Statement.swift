@@ -9,13 +9,16 @@ private var transient: sqlite3_destructor_type { unsafeBitCast(-1, to: sqlite3_d
 /// Like its ``Database``, used from one thread at a time. It keeps its database open.
 public final class Statement {
     private let handle: OpaquePointer
-    private let database: Database
+    private let connection: OpaquePointer
+    /// The database a statement handed out keeps open; nil for one the database keeps itself
+    /// (its statement cache), which it finalizes before it closes.
+    private let owner: Database?
     /// The SQL text, as prepared.
     public let sql: String
 
-    init(database: Database, sql: String) throws(DatabaseError) {
+    init(database: Database, sql: String, kept: Bool = false) throws(DatabaseError) {
         var statement: OpaquePointer?
-        let code = sqlite3_prepare_v3(database.handle, sql, -1, 0, &statement, nil)
+        let code = sqlite3_prepare_v3(database.handle, sql, -1, kept ? UInt32(SQLITE_PREPARE_PERSISTENT) : 0, &statement, nil)
         do {
             try DatabaseError.check(code, connection: database.handle, sql: sql)
         } catch {
@@ -27,7 +30,8 @@ public final class Statement {
             throw DatabaseError.failure(SQLITE_MISUSE, connection: nil, sql: sql, message: "no statement in the SQL text")
         }
         self.handle = statement
-        self.database = database
+        self.connection = database.handle
+        self.owner = kept ? nil : database
         self.sql = sql
     }
 
@@ -93,6 +97,13 @@ public final class Statement {
         try check(sqlite3_reset(handle))
     }
 
+    /// Rewinds the statement and lets go of its bound values (a kept statement between two uses:
+    /// it holds no read transaction open and no copy of what was bound).
+    func finish() {
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+    }
+
     /// Steps through every row, copying each out.
     public func rows() throws(DatabaseError) -> [Row] {
         var rows: [Row] = []
@@ -136,6 +147,6 @@ public final class Statement {
     }
 
     private func check(_ code: Int32) throws(DatabaseError) {
-        try DatabaseError.check(code, connection: database.handle, sql: sql)
+        try DatabaseError.check(code, connection: connection, sql: sql)
     }
 }

@@ -135,6 +135,13 @@ public protocol UploadDestination: Sendable {
     /// above; a destination may do them together.)
     func perform(_ steps: [MirrorStep]) async -> (done: [MirrorStepResult], stopped: (any Error)?)
 
+    /// Does several letters' steps (each as ``perform(_:)``); returns each letter's outcome, in
+    /// order. The default does the letters one after the other; after a failure that would hit
+    /// every letter the same way (``UploadFailure/blocksDestination``), the rest get that failure
+    /// without being tried, and once cancelled, a `CancellationError`. A destination may do them
+    /// side by side.
+    func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)]
+
     /// Lets go of connections (call once, after the last upload).
     func close() async
 }
@@ -158,6 +165,23 @@ public enum MirrorStepResult: Sendable, Equatable {
 }
 
 extension UploadDestination {
+    public func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)] {
+        var outcomes: [(done: [MirrorStepResult], stopped: (any Error)?)] = []
+        var blocking: (any Error)?
+        for steps in letters {
+            if let blocking {
+                outcomes.append(([], blocking))
+            } else if Task.isCancelled {
+                outcomes.append(([], CancellationError()))
+            } else {
+                let outcome = await perform(steps)
+                if let failure = outcome.stopped as? UploadFailure, failure.blocksDestination { blocking = failure }
+                outcomes.append(outcome)
+            }
+        }
+        return outcomes
+    }
+
     public func perform(_ steps: [MirrorStep]) async -> (done: [MirrorStepResult], stopped: (any Error)?) {
         var done: [MirrorStepResult] = []
         do {

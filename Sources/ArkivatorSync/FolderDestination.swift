@@ -1,5 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
+import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
 #if canImport(Glibc)
@@ -10,9 +11,9 @@ import Darwin
 
 /// Copies files into a folder (another disk, a folder a sync program watches).
 ///
-/// Each file is written to a temporary file beside its target and renamed over the target in
-/// one step: the target is never half-written; the file system is flushed once per pass
-/// (``close()``). A
+/// A new file is written with no name (`O_TMPFILE`) and named when whole; a file replaced is
+/// written to a temporary file beside it and renamed over it in one step: a target is never
+/// half-written; the file system is flushed once per pass (``close()``). A
 /// target with the same size and the same bytes is left alone. The root folder itself is never
 /// created (a missing root is a disk that is not connected: tried again later); the folders
 /// below it are, readable by their owner only.
@@ -65,6 +66,32 @@ public struct FolderDestination: UploadDestination {
             return try await Blocking.run { Self.perform(steps, in: root, cleared: cleared) }
         } catch {
             return ([], error)
+        }
+    }
+
+    /// Several letters' steps on two threads side by side (letters never share a file; making
+    /// and removing their folders copes with the other thread doing the same).
+    public func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)] {
+        let (root, cleared) = (root, cleared)
+        do {
+            return try await Blocking.run {
+                let outcomes = NIOLockedValueBox([(done: [MirrorStepResult], stopped: (any Error)?)](repeating: ([], nil), count: letters.count))
+                let next = NIOLockedValueBox(0)
+                DispatchQueue.concurrentPerform(iterations: min(2, letters.count)) { _ in
+                    while true {
+                        let index = next.withLockedValue { value -> Int in
+                            defer { value += 1 }
+                            return value
+                        }
+                        guard index < letters.count else { return }
+                        let outcome = Self.perform(letters[index], in: root, cleared: cleared)
+                        outcomes.withLockedValue { $0[index] = outcome }
+                    }
+                }
+                return outcomes.withLockedValue { $0 }
+            }
+        } catch {
+            return letters.map { _ in ([], error) }
         }
     }
 
@@ -155,16 +182,11 @@ public struct FolderDestination: UploadDestination {
     static func copy(_ file: UploadFile, into root: URL,
                      cleared: NIOLockedValueBox<Set<String>> = .init([])) throws(UploadFailure) -> UploadResult {
         let parts = try relativeComponents(file.relativePath)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: root.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            throw .folderMissing(root.path)
-        }
-        var folder = root.path
-        for part in parts.dropLast() {
-            folder += "/" + part
-            if mkdir(folder, 0o700) != 0, errno != EEXIST { throw failure(errno, path: folder) }
-        }
+        let folder = ([root.path] + parts.dropLast()).joined(separator: "/")
         let target = folder + "/" + (parts.last ?? "")
+        // A folder this pass made sure of is not looked at again (a pass copies many letters to
+        // the same few folders); one gone since (emptied by a removal) is made again below.
+        if !cleared.withLockedValue({ $0.contains(folder) }) { try prepare(folder, parts: parts, root: root, cleared: cleared) }
 
         let source = Posix.open(file.path, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else {
@@ -173,13 +195,34 @@ public struct FolderDestination: UploadDestination {
         defer { Posix.close(source) }
         var sourceInfo = stat()
         guard fstat(source, &sourceInfo) == 0 else { throw failure(errno, path: file.path) }
+        let size = Int(sourceInfo.st_size)
 
-        if try sameContent(source: source, size: sourceInfo.st_size, target: target) { return .unchanged }
+        var targetInfo = stat()
+        let targetExists = lstat(target, &targetInfo) == 0
+        if targetExists, try sameContent(source: source, size: sourceInfo.st_size, target: target) { return .unchanged }
 
-        // A copy cut off by a crash (power cut, SIGKILL) left its temporary file here; the job is
-        // tried again into this same folder, and one pass at a time uploads (`uploads.lock`), so
-        // every such file now is a leftover (looked for once per folder and pass).
-        if cleared.withLockedValue({ $0.insert(folder).inserted }) { removeLeftoverTemporaries(in: folder) }
+        // A new file: written as a file with no name (`O_TMPFILE`) and given its name when whole
+        // (`linkat`), so it is never seen half-written, and a crash leaves nothing behind.
+        if !targetExists {
+            var output = Posix.open(folder, O_WRONLY | O_CLOEXEC | Self.unnamedFile, 0o600)
+            if output < 0, errno == ENOENT {
+                try prepare(folder, parts: parts, root: root, cleared: cleared)
+                output = Posix.open(folder, O_WRONLY | O_CLOEXEC | Self.unnamedFile, 0o600)
+            }
+            if output >= 0 {
+                defer { Posix.close(output) }
+                try copyBytes(from: source, to: output, size: size, source: file.path, target: target)
+                if linkat(AT_FDCWD, "/proc/self/fd/\(output)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return .uploaded }
+                // Named meanwhile, or no `/proc`: the named temporary below.
+                if ![EEXIST, ENOENT, EPERM, EACCES, EXDEV].contains(errno) { throw failure(errno, path: target) }
+            }
+            // No unnamed files on this file system (`EOPNOTSUPP`, `EISDIR`): the named temporary below.
+        }
+
+        // A file to replace: a temporary file beside it, renamed over it when whole. A copy cut
+        // off by a crash (power cut, SIGKILL) left its temporary file here; the job is tried again
+        // into this same folder, and one pass at a time uploads (`uploads.lock`), so every such
+        // file now is a leftover (looked for once per folder and pass).
         let temporary = folder + "/.arkivator-\(UUID().uuidString).tmp"
         let output = Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw failure(errno, path: temporary) }
@@ -187,51 +230,73 @@ public struct FolderDestination: UploadDestination {
         defer {
             if !published { unlink(temporary) }
         }
-        copying: do {
+        do {
             defer { Posix.close(output) }
-            guard lseek(source, 0, SEEK_SET) == 0 else { throw failure(errno, path: file.path) }
-            // In the kernel where it can (`copy_file_range`); else through a buffer the file's size.
-            var left = Int(sourceInfo.st_size)
-            while left > 0 {
-                let step = linuxCopyFileRange(source, nil, output, nil, left, 0)
-                if step > 0 {
-                    left -= step
-                    continue
-                }
-                if step < 0, errno == EINTR { continue }
-                if step == 0 || [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(errno) { break }
-                throw failure(errno, path: target)
-            }
-            if left == 0 { break copying }
-            // What the kernel did not copy: the rest through a buffer.
-            let done = off_t(Int(sourceInfo.st_size) - left)
-            guard lseek(source, done, SEEK_SET) == done, lseek(output, done, SEEK_SET) == done else {
-                throw failure(errno, path: file.path)
-            }
-            var buffer = [UInt8](repeating: 0, count: min(max(left, 1), 1 << 20))
-            while true {
-                let count = buffer.withUnsafeMutableBytes { read(source, $0.baseAddress, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw failure(errno, path: file.path)
-                }
-                if count == 0 { break }
-                var written = 0
-                while written < count {
-                    let step = buffer.withUnsafeBytes { bytes in
-                        bytes.baseAddress.map { write(output, $0 + written, count - written) } ?? -1
-                    }
-                    if step < 0 {
-                        if errno == EINTR { continue }
-                        throw failure(errno, path: target)
-                    }
-                    written += step
-                }
-            }
+            try copyBytes(from: source, to: output, size: size, source: file.path, target: target)
         }
         guard rename(temporary, target) == 0 else { throw failure(errno, path: target) }
         published = true
         return .uploaded
+    }
+
+    /// `O_TMPFILE` (`__O_TMPFILE | O_DIRECTORY`; a macro the Glibc module does not import).
+    static let unnamedFile: Int32 = 0o20000000 | O_DIRECTORY
+
+    /// Makes sure the folder of a copy is there (the root must be: a missing root is a disk not
+    /// connected), making the folders below the root, and clears it of leftover temporaries.
+    static func prepare(_ folder: String, parts: [String], root: URL,
+                        cleared: NIOLockedValueBox<Set<String>>) throws(UploadFailure) {
+        try checkRoot(root)
+        var path = root.path
+        for part in parts.dropLast() {
+            path += "/" + part
+            if mkdir(path, 0o700) != 0, errno != EEXIST { throw failure(errno, path: path) }
+        }
+        removeLeftoverTemporaries(in: folder)
+        cleared.withLockedValue { _ = $0.insert(folder) }
+    }
+
+    /// Copies `size` bytes from the start of `input` to `output`: in the kernel where it can
+    /// (`copy_file_range`), else through a buffer.
+    static func copyBytes(from input: Int32, to output: Int32, size: Int, source: String, target: String) throws(UploadFailure) {
+        guard lseek(input, 0, SEEK_SET) == 0 else { throw failure(errno, path: source) }
+        var left = size
+        while left > 0 {
+            let step = linuxCopyFileRange(input, nil, output, nil, left, 0)
+            if step > 0 {
+                left -= step
+                continue
+            }
+            if step < 0, errno == EINTR { continue }
+            if step == 0 || [EXDEV, ENOSYS, EINVAL, EOPNOTSUPP, EBADF].contains(errno) { break }
+            throw failure(errno, path: target)
+        }
+        if left == 0 { return }
+        // What the kernel did not copy: the rest through a buffer.
+        let done = off_t(size - left)
+        guard lseek(input, done, SEEK_SET) == done, lseek(output, done, SEEK_SET) == done else {
+            throw failure(errno, path: source)
+        }
+        var buffer = [UInt8](repeating: 0, count: min(max(left, 1), 1 << 20))
+        while true {
+            let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(errno, path: source)
+            }
+            if count == 0 { break }
+            var written = 0
+            while written < count {
+                let step = buffer.withUnsafeBytes { bytes in
+                    bytes.baseAddress.map { write(output, $0 + written, count - written) } ?? -1
+                }
+                if step < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(errno, path: target)
+                }
+                written += step
+            }
+        }
     }
 
     /// Removes `.arkivator-….tmp` files (this destination's own temporaries) from `folder`.

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Works through the upload queue, a batch of due jobs at a time: each job is taken
-/// (`uploading`), its letter's copy brought in line with the archive (see ``copy(_:to:entry:progress:)``),
+/// (`uploading`), its letter's copy brought in line with the archive (see ``steps(for:)``),
 /// and the batch recorded in one transaction (the job `done`, the letter `copied`). A failed try
 /// is recorded by its kind (``UploadFailure/Kind``):
 ///
@@ -46,7 +46,7 @@ public final class UploadWorker: Sendable {
     private let failures = NIOLockedValueBox<[String: LatestFailure]>([:])
     /// Destinations whose copies have failed for longer than ``UploadPolicy/tellAfter`` and the
     /// household has been told so (once, until a copy gets through there again).
-    private let told = NIOLockedValueBox<Set<String>>([])
+    let told = NIOLockedValueBox<Set<String>>([])
 
     /// A destination's latest failed try: what went wrong, and when.
     public struct LatestFailure: Sendable, Equatable {
@@ -148,10 +148,11 @@ public final class UploadWorker: Sendable {
     /// Jobs taken, read and recorded together: one transaction each way per batch, not per letter.
     static let batchSize = 64
 
-    /// Brings the letters of a batch of jobs in line at their destinations (see
-    /// ``copy(_:destination:)``); what they did is recorded in one transaction at the end, a
-    /// failed job's own failure at once. Stopped (cancelled) partway, the jobs not done are put
-    /// back in the queue as they were.
+    /// Brings the letters of a batch of jobs in line at their destinations: each letter's steps
+    /// (see ``steps(for:)``) are handed to its destination together (a folder does them side by
+    /// side); what they did is recorded in one transaction at the end, a failed job's own failure
+    /// at once. While they run, the jobs are touched every few seconds (see ``UploadPolicy/staleAfter``).
+    /// Stopped (cancelled) partway, the jobs not done are put back in the queue as they were.
     private func copy(_ jobs: [UploadJob], destinations: inout [String: any UploadDestination],
                       blocked: inout [String: UploadFailure]) async -> [UploadReport.Entry] {
         guard !jobs.isEmpty else { return [] }
@@ -164,40 +165,73 @@ public final class UploadWorker: Sendable {
             for job in jobs { entries.append(await record(Self.failure(error), for: job, entry: Self.entry(job))) }
             return entries
         }
-        var entries: [UploadReport.Entry] = []
-        var progress: [MirrorProgress] = []
-        var lastTouch = Date()
+        var entries = plans.map { Self.entry($0.job) }
+        var progress = plans.map { MirrorProgress(destination: $0.job.destination) }
+        var failed: [(Int, any Error)] = []
+        // The letters with steps to take, by destination: (index, steps, the record of each step's file).
+        var work: [String: [(index: Int, steps: [MirrorStep], records: [RemoteFileRecord?])]] = [:]
         for (index, plan) in plans.enumerated() {
-            if Task.isCancelled {
-                let left = plans[index...].map(\.job.id)
-                try? await Blocking.run { try library.releaseUploads(left) }
-                entries += plans[index...].map { Self.entry($0.job, outcome: .retrying) }
-                break
-            }
-            if Date().timeIntervalSince(lastTouch) > 5 {
-                lastTouch = Date()
-                let left = plans[index...].map(\.job.id)
-                try? await Blocking.run { try library.touchUploads(left) }
-            }
-            var entry = Self.entry(plan.job)
-            var step = MirrorProgress(destination: plan.job.destination)
             do {
                 if let failure = blocked[plan.job.destination] { throw failure }
-                let destination = try open(plan.job.destination, in: &destinations)
-                try await copy(plan, to: destination, entry: &entry, progress: &step)
-                step.completing = (plan.job.id, plan.job.generation)
-                progress.append(step)
-                entries.append(entry)
-            } catch is CancellationError {
-                progress.append(step)
-                try? await Blocking.run { try library.releaseUploads([plan.job.id]) }
-                entry.outcome = .retrying
-                entries.append(entry)
+                _ = try open(plan.job.destination, in: &destinations)
+                let (steps, records, unchanged) = try Self.steps(for: plan)
+                entries[index].unchanged = unchanged
+                if steps.isEmpty {
+                    progress[index].completing = (plan.job.id, plan.job.generation)
+                } else {
+                    work[plan.job.destination, default: []].append((index, steps, records))
+                }
             } catch {
+                failed.append((index, error))
+            }
+        }
+        for (setting, letters) in work.sorted(by: { $0.key < $1.key }) {
+            guard let destination = destinations[setting] else { continue }
+            let ids = letters.map { plans[$0.index].job.id }
+            let outcomes = await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while true {
+                        try? await Task.sleep(nanoseconds: 5_000_000_000)
+                        if Task.isCancelled { return }
+                        try? await Blocking.run { try library.touchUploads(ids) }
+                    }
+                }
+                let outcomes = await destination.perform(letters: letters.map(\.steps))
+                group.cancelAll()
+                return outcomes
+            }
+            for (letter, outcome) in zip(letters, outcomes) {
+                let index = letter.index
+                for (step, result) in outcome.done.enumerated() {
+                    switch letter.steps[step] {
+                    case .move(let from, _): progress[index].removed.append(from)
+                    case .remove(let path): progress[index].removed.append(path)
+                    case .upload: break
+                    }
+                    if let record = letter.records[step] { progress[index].placed.append(record) }
+                    switch result {
+                    case .moved: entries[index].moved += 1
+                    case .uploaded(.uploaded): entries[index].uploaded += 1
+                    case .uploaded(.unchanged): entries[index].unchanged += 1
+                    case .removed: entries[index].removed += 1
+                    }
+                }
+                if let stopped = outcome.stopped {
+                    failed.append((index, stopped))
+                } else {
+                    progress[index].completing = (plans[index].job.id, plans[index].job.generation)
+                }
+            }
+        }
+        for (index, error) in failed.sorted(by: { $0.0 < $1.0 }) {
+            let job = plans[index].job
+            if error is CancellationError {
+                try? await Blocking.run { try library.releaseUploads([job.id]) }
+                entries[index].outcome = .retrying
+            } else {
                 let failure = Self.failure(error)
-                if failure.blocksDestination { blocked[plan.job.destination] = failure }
-                progress.append(step)
-                entries.append(await record(failure, for: plan.job, entry: entry))
+                if failure.blocksDestination { blocked[job.destination] = failure }
+                entries[index] = await record(failure, for: job, entry: entries[index])
             }
         }
         let done = progress
@@ -226,16 +260,16 @@ public final class UploadWorker: Sendable {
         return entries
     }
 
-    /// Brings one letter at its destination in line with the archive: each file the destination
-    /// should hold is left when the library recorded it there with the same content, moved when
-    /// the destination holds that content at a place no longer wanted (a corrected name, the
-    /// trash), else sent; then the letter's recorded files no longer wanted are removed. What was
-    /// done goes into `progress` (recorded by the caller), and each step is safe to repeat: after
-    /// a crash the job is done again from the top, a move whose source is gone falls back to a
-    /// copy (which leaves a file with the same bytes alone), and a removal of a file already gone
-    /// is fine. Nothing the library did not record is ever moved or removed.
-    private func copy(_ plan: MirrorPlan, to destination: any UploadDestination,
-                      entry: inout UploadReport.Entry, progress: inout MirrorProgress) async throws {
+    /// What brings one letter at its destination in line with the archive: each file the
+    /// destination should hold is left when the library recorded it there with the same content
+    /// (counted in `unchanged`), moved when the destination holds that content at a place no
+    /// longer wanted (a corrected name, the trash), else sent; then the letter's recorded files
+    /// no longer wanted are removed. Each step is safe to repeat: after a crash the job is done
+    /// again from the top, a move whose source is gone falls back to a copy (which leaves a file
+    /// with the same bytes alone), and a removal of a file already gone is fine. Nothing the
+    /// library did not record is ever moved or removed. `records` holds, for each step, the file
+    /// it puts in place (nil for a removal).
+    static func steps(for plan: MirrorPlan) throws -> (steps: [MirrorStep], records: [RemoteFileRecord?], unchanged: Int) {
         let job = plan.job
         if let missing = plan.wanted.first(where: { $0.size < 0 }) { throw UploadFailure.missingFile(missing.file.path) }
         let wantedPaths = Set(plan.wanted.map(\.path))
@@ -244,10 +278,11 @@ public final class UploadWorker: Sendable {
         var spare = plan.recorded.filter { !wantedPaths.contains($0.path) }
         var steps: [MirrorStep] = []
         var records: [RemoteFileRecord?] = []
+        var unchanged = 0
         for file in plan.wanted {
             let record = RemoteFileRecord(path: file.path, documentNumber: job.documentNumber, sha256: file.sha256, size: file.size)
             if let known = atPlace[file.path], known.sha256 == file.sha256 {
-                entry.unchanged += 1
+                unchanged += 1
             } else if let index = spare.firstIndex(where: { $0.sha256 == file.sha256 }) {
                 steps.append(.move(from: spare.remove(at: index).path, file: file.file))
                 records.append(record)
@@ -260,26 +295,7 @@ public final class UploadWorker: Sendable {
             steps.append(.remove(old.path))
             records.append(nil)
         }
-        guard !steps.isEmpty else { return }
-        let (done, stopped) = await destination.perform(steps)
-        for (index, result) in done.enumerated() {
-            switch steps[index] {
-            case .move(let from, _):
-                progress.removed.append(from)
-            case .remove(let path):
-                progress.removed.append(path)
-            case .upload:
-                break
-            }
-            if let record = records[index] { progress.placed.append(record) }
-            switch result {
-            case .moved: entry.moved += 1
-            case .uploaded(.uploaded): entry.uploaded += 1
-            case .uploaded(.unchanged): entry.unchanged += 1
-            case .removed: entry.removed += 1
-            }
-        }
-        if let stopped { throw stopped }
+        return (steps, records, unchanged)
     }
 
     private static func entry(_ job: UploadJob, outcome: UploadReport.Outcome = .done) -> UploadReport.Entry {
@@ -348,110 +364,5 @@ public final class UploadWorker: Sendable {
         let destination = try Destination.parse(setting).open(library: library.location, environment: environment)
         destinations[setting] = destination
         return destination
-    }
-
-    // MARK: - Notifying
-
-    /// Runs the notify command for the jobs that gave up (one message per destination) and
-    /// for a refused login (the first time a job meets it); returns what went wrong running it.
-    private func notify(_ report: UploadReport) async -> [UserMessage] {
-        var messages: [String] = []
-        var byDestination: [String: [UploadReport.Entry]] = [:]
-        for entry in report.entries where entry.outcome == .failed { byDestination[entry.job.destination, default: []].append(entry) }
-        for (setting, entries) in byDestination.sorted(by: { $0.key < $1.key }) {
-            let name = (try? Destination.parse(setting).displayName) ?? setting
-            let reason = entries[0].message?.text() ?? ""
-            if entries.count == 1 {
-                let job = entries[0].job
-                messages.append(UserMessage(
-                    nb: "Arkivator: «\(job.title)» ble ikke lastet opp til \(name) etter \(job.attempts) forsøk. \(reason) Prøv igjen med: arkivator queue retry \(job.id)",
-                    en: "Arkivator: “\(job.title)” was not uploaded to \(name) after \(job.attempts) tries. \(reason) Try again with: arkivator queue retry \(job.id)").text())
-            } else {
-                messages.append(UserMessage(
-                    nb: "Arkivator: \(entries.count) dokumenter ble ikke lastet opp til \(name). \(reason) Prøv igjen med: arkivator queue retry --all",
-                    en: "Arkivator: \(entries.count) documents were not uploaded to \(name). \(reason) Try again with: arkivator queue retry --all").text())
-            }
-        }
-        let now = Date()
-        for entry in report.entries where entry.outcome == .retrying || entry.outcome == .waitingForLogin {
-            let job = entry.job
-            guard let since = job.failingSinceDate, now.timeIntervalSince(since) >= policy.tellAfter,
-                  told.withLockedValue({ $0.insert(job.destination).inserted }) else { continue }
-            let name = (try? Destination.parse(job.destination).displayName) ?? job.destination
-            let hours = max(1, Int(now.timeIntervalSince(since) / 3600))
-            let reason = entry.message?.text() ?? ""
-            messages.append(UserMessage(
-                nb: "Arkivator: kopiene til \(name) har ikke kommet fram på \(hours == 1 ? "over en time" : "over \(hours) timer"). \(reason) Arkivator fortsetter å prøve av seg selv.",
-                en: "Arkivator: copies to \(name) have not got through for \(hours == 1 ? "over an hour" : "over \(hours) hours"). \(reason) Arkivator keeps trying by itself.").text())
-        }
-        var loginNoted: Set<String> = []
-        for entry in report.entries where entry.outcome == .waitingForLogin {
-            // Only news: the job did not already carry this message before the pass.
-            guard entry.isNews, let message = entry.message?.text(), !loginNoted.contains(entry.job.destination) else { continue }
-            loginNoted.insert(entry.job.destination)
-            messages.append("Arkivator: " + message)
-        }
-        guard !messages.isEmpty else { return [] }
-        let library = library
-        let command: String?
-        if let notifyCommand { command = notifyCommand } else { command = try? await Blocking.run { try library.setting(.notify) } }
-        guard let command, !command.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
-        var problems: [UserMessage] = []
-        for message in messages {
-            if let problem = await Notifier.run(command, message: message, environment: environment, timeout: policy.notifyTimeout) {
-                problems.append(problem)
-            }
-        }
-        return problems
-    }
-}
-
-/// Runs the notify command: `/bin/sh -c 'COMMAND "$1"' arkivator-notify MESSAGE`, so the
-/// command may hold its own arguments and the message arrives as one more, never as shell text.
-public enum Notifier {
-    /// Runs it and waits (at most `timeout` seconds); returns what went wrong, nil when it ran and exited 0.
-    public static func run(_ command: String, message: String, environment: [String: String],
-                           timeout: TimeInterval = 30) async -> UserMessage? {
-        do {
-            let result = try await Blocking.run {
-                try ChildProcess.run("/bin/sh", ["-c", command + " \"$1\"", "arkivator-notify", message],
-                                     environment: environment, timeout: timeout)
-            }
-            guard result.status == 0, !result.timedOut else {
-                let detail = result.timedOut ? "more than \(Int(timeout)) s" : "exit \(result.status)"
-                return UserMessage(nb: "Varslingskommandoen «\(command)» feilet (\(detail)).",
-                                   en: "The notify command “\(command)” failed (\(detail)).")
-            }
-            return nil
-        } catch {
-            let why = UserMessage(error: error)
-            return UserMessage(nb: "Kunne ikke kjøre varslingskommandoen «\(command)»: \(why.norwegian)",
-                               en: "Could not run the notify command “\(command)”: \(why.english)")
-        }
-    }
-}
-
-/// `<library>/uploads.lock`: an exclusive `flock` while a pass runs.
-enum UploadLock {
-    case held(Int32)
-    /// Another process (or worker) is in a pass.
-    case busy
-    /// The lock file cannot be opened or locked (then stale `uploading` jobs go by age).
-    case unavailable
-
-    static func take(_ directory: URL) -> UploadLock {
-        let descriptor = Posix.open(directory.appendingPathComponent("uploads.lock").path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return .unavailable }
-        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return .held(descriptor) }
-        let busy = errno == EWOULDBLOCK
-        Posix.close(descriptor)
-        return busy ? .busy : .unavailable
-    }
-
-    func release() {
-        if case .held(let descriptor) = self {
-            _ = flock(descriptor, LOCK_UN)
-            Posix.close(descriptor)
-        }
     }
 }
