@@ -25,7 +25,9 @@ let package = Package(
     ],
     targets: [
         // C libraries, each wrapped once (module map + shim header only).
-        .systemLibrary(name: "CTesseract", pkgConfig: "tesseract", providers: [.apt(["libtesseract-dev"])]),
+        // No pkg-config for Tesseract: its file adds -larchive -lcurl (for static linking), and -lcurl
+        // is Debian's NSS build, a second libcurl with its own dozen libraries loaded at every start.
+        .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // libwebp (which Leptonica reads WebP with): a large WebP page decoded as its planes.

@@ -70,7 +70,7 @@ public final class FamilyStore {
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> FamilyStore {
         let database = try Database.open(library: library)
         return FamilyStore(database: database, key: try LibraryKey.load(
-            library: library, environment: environment, sealed: try SealedInventory.read(database)))
+            library: library, environment: environment, sealed: { try SealedInventory.read(database) }))
     }
 
     // MARK: Add, list, remove

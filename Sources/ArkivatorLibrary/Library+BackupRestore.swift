@@ -145,7 +145,7 @@ extension Library {
         guard fromEnvironment || FileManager.default.fileExists(atPath: keyPath) else {
             throw LibraryFailure.keyMissingForBackup(keyPath, sealed: sealed)
         }
-        let key = try LibraryKey.load(library: location, environment: environment, sealed: sealed)
+        let key = try LibraryKey.load(library: location, environment: environment, sealed: { sealed })
         guard try SealedInventory.opens(database, with: key) else {
             throw LibraryFailure.keyDoesNotFit(fromEnvironment ? LibraryKey.environmentVariable : keyPath, sealed: sealed)
         }

@@ -44,7 +44,7 @@ public final class Library: Sendable {
     public static func open(_ location: LibraryLocation,
                             environment: [String: String] = ProcessInfo.processInfo.environment) throws -> Library {
         let database = try Database.open(library: location)
-        let key = try LibraryKey.load(library: location, environment: environment, sealed: try SealedInventory.read(database))
+        let key = try LibraryKey.load(library: location, environment: environment, sealed: { try SealedInventory.read(database) })
         let library = try Library(location: location, database: database, key: key)
         try library.recoverIfAlone()
         // Once: numbers an older detector missed are sealed (best effort; until then they are

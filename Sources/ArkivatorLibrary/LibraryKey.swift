@@ -67,7 +67,7 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
     /// numbers sealed under another (`sealed` not empty): that refusal says what to do.
     public static func load(library: LibraryLocation,
                             environment: [String: String] = ProcessInfo.processInfo.environment,
-                            sealed: SealedInventory = SealedInventory()) throws -> LibraryKey {
+                            sealed: () throws -> SealedInventory = { SealedInventory() }) throws -> LibraryKey {
         if let encoded = environment[environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !encoded.isEmpty {
             guard let bytes = Data(base64Encoded: encoded) else { throw LibraryKeyError.notBase64 }
             guard bytes.count == byteCount else { throw LibraryKeyError.wrongLength(bytes.count, source: nil) }
@@ -76,7 +76,9 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
         try library.prepare()
         let path = library.directory.appendingPathComponent(fileName).path
         if let key = try readKeyFile(path) { return key }
-        guard sealed.isEmpty else { throw LibraryKeyError.missing(path: path, sealed: sealed) }
+        // Counted only now (a count reads every letter's row): no key, so is anything sealed?
+        let inventory = try sealed()
+        guard inventory.isEmpty else { throw LibraryKeyError.missing(path: path, sealed: inventory) }
         return try create(path)
     }
 

@@ -77,7 +77,7 @@ enum CopyBench {
             plain.append(try plainCopy("cp-\(round)"))
             ours.append(try archiveCopy("kopi-\(round)"))
         }
-        FileHandle.standardError.write(Data("cp \(plain) ours \(ours)\n".utf8))
+        FileHandle.standardError.write(Data("runs (s): cp -r \(plain.map { String(format: "%.2f", $0) }), arkivator \(ours.map { String(format: "%.2f", $0) })\n".utf8))
         let median = { (times: [TimeInterval]) in times.sorted()[times.count / 2] }
         let (cp, arkivator) = (median(plain), median(ours))
         try? FileManager.default.removeItem(at: work)

@@ -277,7 +277,7 @@ def main(argv=None):
              "Put the corpus at ../shared/corpus (next to this repository) or pass --images DIR.")
     exe = shutil.which(a.arkivator) or a.arkivator
     if not (os.path.isfile(exe) and os.access(exe, os.X_OK)):
-        fail(f"arkivator binary not found or not executable: {a.arkivator} (build it with `swift build -c release`)")
+        fail(f"arkivator binary not found or not executable: {a.arkivator} (build it with `make release`)")
     if not shutil.which("tesseract"):
         fail("tesseract not found (apt-get install -y tesseract-ocr tesseract-ocr-nor)")
     images = sorted(p for p in a.images.resolve().iterdir() if p.is_file() and not p.name.startswith("."))
