@@ -3,6 +3,21 @@
 // One target per pipeline stage; C libraries are wrapped once, in their own `C…` targets.
 import PackageDescription
 
+// The headers of poppler-glib, GLib, cairo and libheif (what `pkg-config --cflags poppler-glib
+// libheif` says on Debian), for `CArkivatorCodecs`, which loads those libraries only when a PDF or a
+// HEIC photo is read: through pkg-config they would be linked, and loaded at every start.
+#if arch(arm64)
+let multiarch = "aarch64-linux-gnu"
+#else
+let multiarch = "x86_64-linux-gnu"
+#endif
+let codecHeaders = ["/usr/include/poppler/glib", "/usr/include/poppler", "/usr/include/glib-2.0",
+                    "/usr/lib/\(multiarch)/glib-2.0/include", "/usr/include/cairo", "/usr/include/pixman-1",
+                    "/usr/include/freetype2", "/usr/include/libpng16", "/usr/include/\(multiarch)"]
+let codecHeaderFlags = codecHeaders.map { "-I" + $0 }
+/// For a Swift target that imports `CArkivatorCodecs` (or imports with `@testable` one that does).
+let codecSwiftSettings: [SwiftSetting] = [.unsafeFlags(codecHeaderFlags.flatMap { ["-Xcc", $0] })]
+
 let package = Package(
     name: "Arkivator",
     platforms: [.macOS(.v13)],
@@ -29,11 +44,11 @@ let package = Package(
         // is Debian's NSS build, a second libcurl with its own dozen libraries loaded at every start.
         .systemLibrary(name: "CTesseract", providers: [.apt(["libtesseract-dev"])]),
         .systemLibrary(name: "CLeptonica", pkgConfig: "lept", providers: [.apt(["libleptonica-dev"])]),
-        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         // libwebp (which Leptonica reads WebP with): a large WebP page decoded as its planes.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
-        // poppler-glib and cairo: PDF pages rendered in process.
-        .systemLibrary(name: "CPoppler", pkgConfig: "poppler-glib", providers: [.apt(["libpoppler-glib-dev"])]),
+        // libheif (HEIC photos) and poppler-glib with cairo (PDF pages rendered in process), loaded
+        // the first time they are needed (`dlopen`), through `lazy_` functions of the same signatures.
+        .target(name: "CArkivatorCodecs", cSettings: [.unsafeFlags(codecHeaderFlags)], linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libstemmer has no pkg-config file: the module map links it by name.
@@ -57,8 +72,8 @@ let package = Package(
             .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // Stage 2, cleanup: decode with limits (HEIC through libheif), sheet, deskew, light, binarise (Leptonica).
-        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CHeif", "CWebP", "CPoppler",
-                                                        "CArkivatorPNG"]),
+        .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CArkivatorCodecs", "CWebP",
+                                                        "CArkivatorPNG"], swiftSettings: codecSwiftSettings),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).
@@ -126,8 +141,8 @@ let package = Package(
 
         .testTarget(name: "ArkivatorCoreTests", dependencies: ["ArkivatorCore"]),
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
-        .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"]),
-        .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"]),
+        .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"], swiftSettings: codecSwiftSettings),
+        .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"], swiftSettings: codecSwiftSettings),
         .testTarget(name: "ArkivatorPipelineTests", dependencies: [
             "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorIntake", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorLLM",
             "TestSupport",

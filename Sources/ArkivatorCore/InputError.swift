@@ -21,6 +21,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case damagedPDF
         case absurdPageSize(widthPoints: Int, heightPoints: Int)
         case changedWhileRead
+        case readerMissing(format: String, library: String)
     }
 
     private let reason: Reason
@@ -55,6 +56,11 @@ public struct InputError: UserFacingError, Sendable, Equatable {
     public static func unsupportedFormat(_ name: String) -> InputError { .init(.unsupportedFormat(name)) }
     /// The image stops before its end (an interrupted copy or transfer).
     public static let truncated = InputError(.truncated)
+    /// The program that reads this format on this machine (`library`, loaded when first needed)
+    /// is not installed.
+    public static func readerMissing(format: String, library: String) -> InputError {
+        .init(.readerMissing(format: format, library: library))
+    }
     /// The image is larger than the pixel budget (protects against decompression bombs).
     public static func tooLarge(width: Int, height: Int, limit: Int) -> InputError {
         .init(.tooLarge(width: width, height: height, limit: limit))
@@ -111,6 +117,7 @@ public struct InputError: UserFacingError, Sendable, Equatable {
         case .damagedPDF: "undecodable"
         case .absurdPageSize: "pageSize"
         case .changedWhileRead: "changedWhileRead"
+        case .readerMissing: "readerMissing"
         }
     }
 
@@ -129,6 +136,10 @@ public struct InputError: UserFacingError, Sendable, Equatable {
             UserMessage(
                 nb: "Filen er ikke et bilde (innholdet ser ut som \(detected)). Bruk \(Self.supportedFormats.norwegian).",
                 en: "The file is not an image (its content looks like \(detected)). Use \(Self.supportedFormats.english).")
+        case .readerMissing(let format, let library):
+            UserMessage(
+                nb: "\(format)-filer kan ikke leses på denne maskinen: programbiblioteket \(library) mangler. Lagre siden som JPEG eller PNG, eller be den som satte opp Arkivator om å installere \(library).",
+                en: "\(format) files cannot be read on this machine: the \(library) library is missing. Save the page as JPEG or PNG, or ask whoever set up Arkivator to install \(library).")
         case .unsupportedFormat(let name):
             UserMessage(
                 nb: "Filformatet \(name) støttes ikke ennå. Lagre siden som \(Self.supportedFormats.norwegian).",

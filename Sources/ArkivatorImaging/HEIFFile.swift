@@ -1,5 +1,5 @@
 import ArkivatorCore
-internal import CHeif
+internal import CArkivatorCodecs
 internal import CLeptonica
 
 /// An HEIC/HEIF photo (what an iPhone saves), read through libheif: owns one `heif_context`
@@ -14,25 +14,26 @@ final class HEIFFile {
 
     /// Reads the container and the primary image's size; decodes nothing yet.
     init(_ bytes: [UInt8]) throws(InputError) {
-        guard let context = heif_context_alloc() else { throw InputError.undecodable }
+        guard lazy_heif_available() != 0 else { throw InputError.readerMissing(format: "HEIC", library: "libheif") }
+        guard let context = lazy_heif_context_alloc() else { throw InputError.undecodable }
         // Tiles of a grid image decoded one after the other, each freed before the next: the
         // workers already read pages side by side, and each decoding thread holds a tile and a decoder.
-        heif_context_set_max_decoding_threads(context, 0)
+        lazy_heif_context_set_max_decoding_threads(context, 0)
         let read = bytes.withUnsafeBytes { buffer in
-            heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil)
+            lazy_heif_context_read_from_memory_without_copy(context, buffer.baseAddress, buffer.count, nil)
         }
         var size: (width: Int, height: Int)?
         if let failure = HEIFError(read) {
-            heif_context_free(context)
+            lazy_heif_context_free(context)
             throw failure.inputError
         }
         var handle: OpaquePointer?
-        if HEIFError(heif_context_get_primary_image_handle(context, &handle)) == nil, let handle {
-            size = (Int(heif_image_handle_get_width(handle)), Int(heif_image_handle_get_height(handle)))
-            heif_image_handle_release(handle)
+        if HEIFError(lazy_heif_context_get_primary_image_handle(context, &handle)) == nil, let handle {
+            size = (Int(lazy_heif_image_handle_get_width(handle)), Int(lazy_heif_image_handle_get_height(handle)))
+            lazy_heif_image_handle_release(handle)
         }
         guard let size else {
-            heif_context_free(context)
+            lazy_heif_context_free(context)
             throw InputError.undecodable
         }
         self.context = context
@@ -42,7 +43,7 @@ final class HEIFFile {
     }
 
     deinit {
-        heif_context_free(context)
+        lazy_heif_context_free(context)
     }
 
     /// The primary image as a 32-bit RGB `Image`.
@@ -81,33 +82,33 @@ final class HEIFFile {
     /// image libheif will not give so (more than 8 bits), decoded through RGB instead.
     private func decodeLeanFromPlanes() throws(InputError) -> PagePixels? {
         var handle: OpaquePointer?
-        if let failure = HEIFError(heif_context_get_primary_image_handle(context, &handle)) { throw failure.inputError }
+        if let failure = HEIFError(lazy_heif_context_get_primary_image_handle(context, &handle)) { throw failure.inputError }
         guard let handle else { throw InputError.undecodable }
-        defer { heif_image_handle_release(handle) }
-        guard heif_image_handle_get_luma_bits_per_pixel(handle) == 8, heif_image_handle_get_chroma_bits_per_pixel(handle) == 8
+        defer { lazy_heif_image_handle_release(handle) }
+        guard lazy_heif_image_handle_get_luma_bits_per_pixel(handle) == 8, lazy_heif_image_handle_get_chroma_bits_per_pixel(handle) == 8
         else { return nil }
         var decoded: OpaquePointer?
-        if let failure = HEIFError(heif_decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, nil)) {
+        if let failure = HEIFError(lazy_heif_decode_image(handle, &decoded, heif_colorspace_YCbCr, heif_chroma_420, nil)) {
             throw failure.inputError
         }
         guard let decoded else { throw InputError.undecodable }
-        defer { heif_image_release(decoded) }
+        defer { lazy_heif_image_release(decoded) }
         var strides: (Int32, Int32, Int32) = (0, 0, 0)
-        guard [heif_channel_Y, heif_channel_Cb, heif_channel_Cr].allSatisfy({ heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }),
-              let luma = heif_image_get_plane_readonly(decoded, heif_channel_Y, &strides.0),
-              let blue = heif_image_get_plane_readonly(decoded, heif_channel_Cb, &strides.1),
-              let red = heif_image_get_plane_readonly(decoded, heif_channel_Cr, &strides.2),
-              Int(heif_image_get_width(decoded, heif_channel_Y)) == width,
-              Int(heif_image_get_height(decoded, heif_channel_Y)) == height,
-              Int(heif_image_get_width(decoded, heif_channel_Cb)) >= width / 2,
-              Int(heif_image_get_height(decoded, heif_channel_Cb)) >= height / 2 else { return nil }
+        guard [heif_channel_Y, heif_channel_Cb, heif_channel_Cr].allSatisfy({ lazy_heif_image_get_bits_per_pixel_range(decoded, $0) == 8 }),
+              let luma = lazy_heif_image_get_plane_readonly(decoded, heif_channel_Y, &strides.0),
+              let blue = lazy_heif_image_get_plane_readonly(decoded, heif_channel_Cb, &strides.1),
+              let red = lazy_heif_image_get_plane_readonly(decoded, heif_channel_Cr, &strides.2),
+              Int(lazy_heif_image_get_width(decoded, heif_channel_Y)) == width,
+              Int(lazy_heif_image_get_height(decoded, heif_channel_Y)) == height,
+              Int(lazy_heif_image_get_width(decoded, heif_channel_Cb)) >= width / 2,
+              Int(lazy_heif_image_get_height(decoded, heif_channel_Cb)) >= height / 2 else { return nil }
         // Full-range BT.601 unless the image says otherwise, as libheif itself assumes.
         var fullRange = true, bt709 = false
         var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-        if HEIFError(heif_image_get_nclx_color_profile(decoded, &nclx)) == nil, let nclx {
+        if HEIFError(lazy_heif_image_get_nclx_color_profile(decoded, &nclx)) == nil, let nclx {
             fullRange = nclx.pointee.full_range_flag != 0
             bt709 = nclx.pointee.matrix_coefficients == heif_matrix_coefficients_ITU_R_BT_709_5
-            heif_nclx_color_profile_free(nclx)
+            lazy_heif_nclx_color_profile_free(nclx)
         }
         return try ChromaPlanes(luma: luma, lumaStride: Int(strides.0), blue: blue, blueStride: Int(strides.1), red: red,
                                 redStride: Int(strides.2), fullRange: fullRange, bt709: bt709)
@@ -118,19 +119,19 @@ final class HEIFFile {
     /// row, and the bytes from one row to the next).
     private func withPixels<T>(_ body: (UnsafePointer<UInt8>, Int) throws(InputError) -> T) throws(InputError) -> T {
         var handle: OpaquePointer?
-        if let failure = HEIFError(heif_context_get_primary_image_handle(context, &handle)) { throw failure.inputError }
+        if let failure = HEIFError(lazy_heif_context_get_primary_image_handle(context, &handle)) { throw failure.inputError }
         guard let handle else { throw InputError.undecodable }
-        defer { heif_image_handle_release(handle) }
+        defer { lazy_heif_image_handle_release(handle) }
         var decoded: OpaquePointer?
-        if let failure = HEIFError(heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)) {
+        if let failure = HEIFError(lazy_heif_decode_image(handle, &decoded, heif_colorspace_RGB, heif_chroma_interleaved_RGB, nil)) {
             throw failure.inputError
         }
         guard let decoded else { throw InputError.undecodable }
-        defer { heif_image_release(decoded) }
+        defer { lazy_heif_image_release(decoded) }
         var stride: Int32 = 0
-        guard let plane = heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride), stride >= 3 * width,
-              Int(heif_image_get_width(decoded, heif_channel_interleaved)) == width,
-              Int(heif_image_get_height(decoded, heif_channel_interleaved)) == height else { throw InputError.undecodable }
+        guard let plane = lazy_heif_image_get_plane_readonly(decoded, heif_channel_interleaved, &stride), stride >= 3 * width,
+              Int(lazy_heif_image_get_width(decoded, heif_channel_interleaved)) == width,
+              Int(lazy_heif_image_get_height(decoded, heif_channel_interleaved)) == height else { throw InputError.undecodable }
         return try body(plane, Int(stride))
     }
 }

@@ -1,4 +1,4 @@
-internal import CPoppler
+internal import CArkivatorCodecs
 
 extension PDFFile {
     /// Where page `index`'s pictures stand: x, y, width, height in pixels at ``dpi``, in the
@@ -9,15 +9,15 @@ extension PDFFile {
     /// picture there by the corner it starts from, with its width and height unturned, so the
     /// box would lie beside the picture.
     func pictureBoxes(of index: Int) -> [[Int]] {
-        guard let page = poppler_document_get_page(document, Int32(index)) else { return [] }
-        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let page = lazy_poppler_document_get_page(document, Int32(index)) else { return [] }
+        defer { lazy_g_object_unref(UnsafeMutableRawPointer(page)) }
         var width = 0.0, height = 0.0
-        poppler_page_get_size(page, &width, &height)
+        lazy_poppler_page_get_size(page, &width, &height)
         var crop = PopplerRectangle()
-        poppler_page_get_crop_box(page, &crop)
+        lazy_poppler_page_get_crop_box(page, &crop)
         guard abs(abs(crop.x2 - crop.x1) - width) < 0.5, abs(abs(crop.y2 - crop.y1) - height) < 0.5 else { return [] }
-        guard let mapping = poppler_page_get_image_mapping(page) else { return [] }
-        defer { poppler_page_free_image_mapping(mapping) }
+        guard let mapping = lazy_poppler_page_get_image_mapping(page) else { return [] }
+        defer { lazy_poppler_page_free_image_mapping(mapping) }
         let scale = Self.dpi / 72
         var boxes: [[Int]] = []
         var item: UnsafeMutablePointer<GList>? = mapping

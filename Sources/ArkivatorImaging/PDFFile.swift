@@ -1,6 +1,6 @@
 import ArkivatorCore
 internal import CLeptonica
-internal import CPoppler
+internal import CArkivatorCodecs
 import Foundation
 
 /// A PDF, read through poppler-glib: owns one `PopplerDocument` (and the bytes it reads from)
@@ -21,32 +21,33 @@ final class PDFFile {
 
     /// Opens the document; refuses an encrypted or damaged one. Renders nothing.
     init(_ bytes: [UInt8]) throws(InputError) {
-        guard let data = bytes.withUnsafeBytes({ g_bytes_new($0.baseAddress, gsize($0.count)) }) else {
+        guard lazy_poppler_available() != 0 else { throw InputError.readerMissing(format: "PDF", library: "poppler-glib") }
+        guard let data = bytes.withUnsafeBytes({ lazy_g_bytes_new($0.baseAddress, gsize($0.count)) }) else {
             throw InputError.damagedPDF
         }
         var error: UnsafeMutablePointer<GError>?
-        guard let document = poppler_document_new_from_bytes(data, nil, &error) else {
+        guard let document = lazy_poppler_document_new_from_bytes(data, nil, &error) else {
             let code = error?.pointee.code ?? -1
-            if let error { g_error_free(error) }
-            g_bytes_unref(data)
+            if let error { lazy_g_error_free(error) }
+            lazy_g_bytes_unref(data)
             throw code == Int32(POPPLER_ERROR_ENCRYPTED.rawValue) ? InputError.encrypted : InputError.damagedPDF
         }
         self.document = document
         self.data = data
-        self.pageCount = Int(poppler_document_get_n_pages(document))
+        self.pageCount = Int(lazy_poppler_document_get_n_pages(document))
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(document))
-        g_bytes_unref(data)
+        lazy_g_object_unref(UnsafeMutableRawPointer(document))
+        lazy_g_bytes_unref(data)
     }
 
     /// Page `index` (from 0) in pixels at ``dpi``, from its size in points; nil when it has none.
     func pixelSize(of index: Int) -> (width: Int, height: Int)? {
-        guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let page = lazy_poppler_document_get_page(document, Int32(index)) else { return nil }
+        defer { lazy_g_object_unref(UnsafeMutableRawPointer(page)) }
         var width = 0.0, height = 0.0
-        poppler_page_get_size(page, &width, &height)
+        lazy_poppler_page_get_size(page, &width, &height)
         let scale = Self.dpi / 72
         guard width.isFinite, height.isFinite, width > 0, height > 0, width * scale < 1e9, height * scale < 1e9 else { return nil }
         return (Int((width * scale).rounded()), Int((height * scale).rounded()))
@@ -55,13 +56,13 @@ final class PDFFile {
     /// Page `index`'s text layer with each word's box, or nil when it has none (a scan, a page
     /// drawn as outlines) or its text and character boxes disagree.
     func textLayer(of index: Int) -> PDFTextLayer? {
-        guard let page = poppler_document_get_page(document, Int32(index)) else { return nil }
-        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let page = lazy_poppler_document_get_page(document, Int32(index)) else { return nil }
+        defer { lazy_g_object_unref(UnsafeMutableRawPointer(page)) }
         var width = 0.0, height = 0.0
-        poppler_page_get_size(page, &width, &height)
+        lazy_poppler_page_get_size(page, &width, &height)
         guard width > 0, height > 0 else { return nil }
         var covered = 0.0
-        if let mapping = poppler_page_get_image_mapping(page) {
+        if let mapping = lazy_poppler_page_get_image_mapping(page) {
             var item: UnsafeMutablePointer<GList>? = mapping
             while let node = item {
                 if let image = node.pointee.data?.assumingMemoryBound(to: PopplerImageMapping.self) {
@@ -72,15 +73,15 @@ final class PDFFile {
                 }
                 item = node.pointee.next
             }
-            poppler_page_free_image_mapping(mapping)
+            lazy_poppler_page_free_image_mapping(mapping)
         }
-        guard let raw = poppler_page_get_text(page) else { return nil }
+        guard let raw = lazy_poppler_page_get_text(page) else { return nil }
         let text = String(cString: raw)
-        g_free(raw)
+        lazy_g_free(raw)
         var rectangles: UnsafeMutablePointer<PopplerRectangle>?
         var count: guint = 0
-        guard poppler_page_get_text_layout(page, &rectangles, &count) != 0 || text.isEmpty else { return nil }
-        defer { g_free(rectangles) }
+        guard lazy_poppler_page_get_text_layout(page, &rectangles, &count) != 0 || text.isEmpty else { return nil }
+        defer { lazy_g_free(rectangles) }
         let scalars = Array(text.unicodeScalars)
         guard scalars.count == Int(count) || scalars.isEmpty else { return nil }
         let scale = Self.dpi / 72
@@ -117,8 +118,8 @@ final class PDFFile {
     func renderLean(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> PagePixels {
         Self.drawing.lock()
         defer { Self.drawing.unlock() }
-        guard let page = poppler_document_get_page(document, Int32(index)) else { throw InputError.damagedPDF }
-        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        guard let page = lazy_poppler_document_get_page(document, Int32(index)) else { throw InputError.damagedPDF }
+        defer { lazy_g_object_unref(UnsafeMutableRawPointer(page)) }
         guard let lean = LeanPage(width: size.width, height: size.height, colour: true) else { throw InputError.undecodable }
         lean.setResolution(Int(Self.dpi))
         let bandRows = min(size.height, 1024)
@@ -126,7 +127,7 @@ final class PDFFile {
         let band = Image(owning: pix)
         let wpl = Int(pixGetWpl(band.pix))
         guard let target = pixGetData(band.pix),
-              cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
+              lazy_cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
             throw InputError.undecodable
         }
         let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)
@@ -150,7 +151,7 @@ final class PDFFile {
     /// page to `size` (a scan's page drawn at its picture's own resolution).
     private static func scale(of page: OpaquePointer, to size: (width: Int, height: Int)) -> (x: Double, y: Double) {
         var width = 0.0, height = 0.0
-        poppler_page_get_size(page, &width, &height)
+        lazy_poppler_page_get_size(page, &width, &height)
         let usual = dpi / 72
         guard width > 0, height > 0, Int((width * usual).rounded()) != size.width || Int((height * usual).rounded()) != size.height else {
             return (usual, usual)
@@ -162,21 +163,21 @@ final class PDFFile {
     /// order, `stride` bytes a row): cairo draws straight into memory the caller owns.
     private static func draw(_ page: OpaquePointer, into raw: UnsafeMutablePointer<UInt8>, width: Int, rows: Int,
                              from top: Int, stride: Int, scale: (x: Double, y: Double)) throws(InputError) {
-        guard let surface = cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(width), Int32(rows),
+        guard let surface = lazy_cairo_image_surface_create_for_data(raw, CAIRO_FORMAT_RGB24, Int32(width), Int32(rows),
                                                                 Int32(stride)) else {
             throw InputError.undecodable
         }
-        defer { cairo_surface_destroy(surface) }
-        guard cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = cairo_create(surface) else {
+        defer { lazy_cairo_surface_destroy(surface) }
+        guard lazy_cairo_surface_status(surface) == CAIRO_STATUS_SUCCESS, let context = lazy_cairo_create(surface) else {
             throw InputError.undecodable
         }
-        cairo_set_source_rgb(context, 1, 1, 1)
-        cairo_paint(context)
-        cairo_translate(context, 0, -Double(top))
-        cairo_scale(context, scale.x, scale.y)
-        poppler_page_render_for_printing(page, context)
-        cairo_destroy(context)
-        cairo_surface_flush(surface)
+        lazy_cairo_set_source_rgb(context, 1, 1, 1)
+        lazy_cairo_paint(context)
+        lazy_cairo_translate(context, 0, -Double(top))
+        lazy_cairo_scale(context, scale.x, scale.y)
+        lazy_poppler_page_render_for_printing(page, context)
+        lazy_cairo_destroy(context)
+        lazy_cairo_surface_flush(surface)
     }
 
     /// Renders page `index` on white at ``dpi`` as a 32-bit RGB `Image` of `size`. cairo draws
@@ -185,16 +186,16 @@ final class PDFFile {
     func render(_ index: Int, size: (width: Int, height: Int)) throws(InputError) -> Image {
         Self.drawing.lock()
         defer { Self.drawing.unlock() }
-        guard let page = poppler_document_get_page(document, Int32(index)) else {
+        guard let page = lazy_poppler_document_get_page(document, Int32(index)) else {
             throw InputError.damagedPDF
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(page)) }
+        defer { lazy_g_object_unref(UnsafeMutableRawPointer(page)) }
         guard let pix = pixCreate(Int32(size.width), Int32(size.height), 32) else { throw InputError.undecodable }
         let image = Image(owning: pix)
         image.setResolution(Int(Self.dpi))
         let wpl = Int(pixGetWpl(pix))
         guard let target = pixGetData(pix),
-              cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
+              lazy_cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(size.width)) == Int32(wpl * 4) else {
             throw InputError.undecodable
         }
         let raw = UnsafeMutableRawPointer(target).assumingMemoryBound(to: UInt8.self)

@@ -1,3 +1,0 @@
-#pragma once
-#include <poppler.h>
-#include <cairo.h>
