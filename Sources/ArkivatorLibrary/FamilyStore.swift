@@ -79,7 +79,7 @@ public final class FamilyStore {
     /// `YYYY-MM-DD`, is taken from it when not given and must agree with it when given.
     @discardableResult
     public func add(name: String, birthDate: String? = nil, fodselsnummer: String? = nil) throws -> FamilyMemberSummary {
-        let member = try Member(name: name, birthDate: birthDate, fodselsnummer: fodselsnummer)
+        let member = try FamilyMemberRow(name: name, birthDate: birthDate, fodselsnummer: fodselsnummer)
         return try database.inTransaction {
             if let existing = try find(name: member.name) {
                 throw FamilyError.duplicate(existing.name, id: existing.id)
@@ -96,7 +96,7 @@ public final class FamilyStore {
     public func update(id: Int, birthDate: String? = nil, fodselsnummer: String? = nil) throws -> FamilyMemberSummary {
         try database.inTransaction {
             guard let existing = try rows(where: "id = ?", [id]).first else { throw FamilyError.notFound(String(id)) }
-            let member = try Member(name: existing.name, birthDate: birthDate, fodselsnummer: fodselsnummer)
+            let member = try FamilyMemberRow(name: existing.name, birthDate: birthDate, fodselsnummer: fodselsnummer)
             let storedNumber = try existing.sealed.map { try open($0, name: existing.name) }
             let number = member.fodselsnummer ?? storedNumber
             let givenDate = birthDate.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -129,7 +129,7 @@ public final class FamilyStore {
                 target = try rows(where: "id = ?", [id]).first
             }
             if target == nil {
-                target = try find(name: Member.normalise(text))
+                target = try find(name: FamilyMemberRow.normalise(text))
             }
             guard let target else { throw FamilyError.notFound(nameOrID) }
             let created = try database.firstRow("SELECT created_at FROM family WHERE id = ?", [target.id])?[0].string
@@ -189,7 +189,7 @@ public final class FamilyStore {
         }
     }
 
-    private func merge(_ member: Member, into result: inout FamilyImportResult) throws {
+    private func merge(_ member: FamilyMemberRow, into result: inout FamilyImportResult) throws {
         guard let existing = try find(name: member.name) else {
             _ = try insert(member)
             result.added += 1
@@ -237,7 +237,7 @@ public final class FamilyStore {
     }
 
     /// The members of a family file, each validated; nothing is stored yet.
-    private static func parse(_ data: Data, label: String) throws(FamilyError) -> [Member] {
+    private static func parse(_ data: Data, label: String) throws(FamilyError) -> [FamilyMemberRow] {
         func invalid(_ nb: String, _ en: String) -> FamilyError { .importInvalid(label, nb: nb, en: en) }
         guard let root = try? JSONSerialization.jsonObject(with: data) else {
             throw invalid("Filen er ikke gyldig JSON.", "The file is not valid JSON.")
@@ -245,7 +245,7 @@ public final class FamilyStore {
         guard let object = root as? [String: Any], let list = object["members"] as? [Any] else {
             throw invalid("Fant ingen «members»-liste.", "Found no 'members' list.")
         }
-        var members: [Member] = []
+        var members: [FamilyMemberRow] = []
         var seen: [String: Int] = [:]
         for (index, entry) in list.enumerated() {
             guard let fields = entry as? [String: Any], let name = fields["name"] as? String else {
@@ -259,9 +259,9 @@ public final class FamilyStore {
                                            en: "'\(key)' must be text in quotes.")
                 }
             }
-            let member: Member
+            let member: FamilyMemberRow
             do {
-                member = try Member(name: name, birthDate: try text("birthDate"), fodselsnummer: try text("personnummer"))
+                member = try FamilyMemberRow(name: name, birthDate: try text("birthDate"), fodselsnummer: try text("personnummer"))
             } catch {
                 throw error.inImport(file: label, member: index, name: name)
             }
@@ -299,7 +299,7 @@ public final class FamilyStore {
         try rows(where: "name = ?", [name]).first
     }
 
-    private func insert(_ member: Member) throws -> Int {
+    private func insert(_ member: FamilyMemberRow) throws -> Int {
         try checkKeyMatchesStoredNumbers(member)
         let sealed = try member.fodselsnummer.map { try seal($0, name: member.name) }
         do {
@@ -318,7 +318,7 @@ public final class FamilyStore {
 
     /// Refuses to seal a new number under a key that cannot open the numbers already stored,
     /// which would leave the library with numbers under two keys.
-    private func checkKeyMatchesStoredNumbers(_ member: Member) throws {
+    private func checkKeyMatchesStoredNumbers(_ member: FamilyMemberRow) throws {
         guard member.fodselsnummer != nil,
               let row = try database.firstRow("SELECT name, fnr_sealed FROM family WHERE fnr_sealed IS NOT NULL LIMIT 1"),
               let name = row[0].string, let sealed = row[1].data else { return }
@@ -345,57 +345,5 @@ public final class FamilyStore {
             throw FamilyError.wrongKey(name)
         }
         return number
-    }
-}
-
-/// A member as given by a person or a file, validated.
-private struct Member {
-    var name: String
-    var birthDate: String?
-    var fodselsnummer: Fodselsnummer?
-
-    init(name rawName: String, birthDate rawDate: String?, fodselsnummer rawNumber: String?) throws(FamilyError) {
-        let name = Self.normalise(rawName)
-        guard !name.isEmpty else { throw FamilyError.emptyName }
-        guard FamilyError.safe(name) == name, !name.allSatisfy({ $0.isNumber }) else { throw FamilyError.numericName }
-        guard !name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0.properties.generalCategory == .format }) else {
-            throw FamilyError.badCharacters
-        }
-        guard name.count <= FamilyStore.nameLimit else { throw FamilyError.longName(FamilyStore.nameLimit) }
-
-        var number: Fodselsnummer?
-        if let rawNumber = rawNumber?.trimmingCharacters(in: .whitespacesAndNewlines), !rawNumber.isEmpty {
-            do {
-                number = try Fodselsnummer(rawNumber)
-            } catch {
-                throw FamilyError.invalid(error, digitCount: rawNumber.filter(\.isNumber).count)
-            }
-        }
-        var birthDate: String?
-        if let rawDate = rawDate?.trimmingCharacters(in: .whitespacesAndNewlines), !rawDate.isEmpty {
-            birthDate = try Self.validDate(rawDate)
-        }
-        if let number, let birthDate, birthDate != number.birthDateISO {
-            throw FamilyError.mismatch(birthDate: birthDate, fromNumber: number.birthDateISO)
-        }
-        self.name = name
-        self.birthDate = birthDate ?? number?.birthDateISO
-        self.fodselsnummer = number
-    }
-
-    /// Composed Unicode (NFC), surrounding space trimmed, inner runs of space made one.
-    static func normalise(_ name: String) -> String {
-        name.precomposedStringWithCanonicalMapping
-            .split(whereSeparator: { $0.isWhitespace })
-            .joined(separator: " ")
-    }
-
-    /// `YYYY-MM-DD`, a real calendar day from 1850 to today.
-    static func validDate(_ text: String) throws(FamilyError) -> String {
-        guard let (year, month, day) = CalendarDate.isoComponents(text) else { throw FamilyError.badBirthDate }
-        let today = Calendar(identifier: .gregorian).dateComponents([.year, .month, .day], from: Date())
-        let now = (today.year ?? 9999) * 10_000 + (today.month ?? 12) * 100 + (today.day ?? 31)
-        guard year >= 1850, year * 10_000 + month * 100 + day <= now else { throw FamilyError.futureBirthDate }
-        return text
     }
 }

@@ -1,0 +1,203 @@
+extension Migrations {
+    /// Versions 13 on: calendar feeds, share links, explanations, the timeline, the numbers in
+    /// doubt, the destination as a mirror of the archive. New migrations are appended here.
+    static let later: [Migration] = [
+        Migration(version: 13, name: "calendar feeds", sql: """
+            -- A calendar feed per household member (see `Library+CalendarFeeds`): a phone subscribes to
+            -- its secret address. Only the secret's SHA-256 is kept, as for sign-in; a new address
+            -- replaces the old one, and revoking deletes the row. `member_id` is the family row's id
+            -- (never reused); a removed member's feed answers nothing until the member is back.
+            CREATE TABLE calendar_feeds (
+                member_id     INTEGER PRIMARY KEY,
+                token_hash    TEXT NOT NULL UNIQUE,
+                created_at    TEXT NOT NULL,
+                last_fetched  TEXT
+            );
+            """),
+        Migration(version: 14, name: "share links", sql: """
+            -- Read-only links to chosen letters for a doctor (see `Library+ShareLinks`): only the
+            -- SHA-256 of the link's secret is kept, so the database never holds a link that works.
+            CREATE TABLE share_links (
+                id          INTEGER PRIMARY KEY AUTOINCREMENT,
+                token_hash  TEXT NOT NULL UNIQUE,
+                created_at  TEXT NOT NULL,          -- UTC, ISO 8601
+                expires_at  TEXT NOT NULL,          -- UTC, ISO 8601
+                revoked_at  TEXT                    -- UTC, ISO 8601; NULL while it works
+            );
+            -- The letters of a link, in the order chosen; gone with the letter when it is purged.
+            CREATE TABLE share_link_documents (
+                link_id     INTEGER NOT NULL REFERENCES share_links(id) ON DELETE CASCADE,
+                position    INTEGER NOT NULL,
+                document_id INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                PRIMARY KEY (link_id, position)
+            );
+            CREATE INDEX share_link_documents_by_document ON share_link_documents (document_id);
+            -- Every opening of a link: when, what (the page or the PDF), and a coarse hint of the
+            -- client ("Mobil · Safari"), never its address.
+            CREATE TABLE share_link_openings (
+                id          INTEGER PRIMARY KEY,
+                link_id     INTEGER NOT NULL REFERENCES share_links(id) ON DELETE CASCADE,
+                opened_at   TEXT NOT NULL,
+                what        TEXT NOT NULL,          -- page | pdf
+                client      TEXT NOT NULL
+            );
+            CREATE INDEX share_link_openings_by_link ON share_link_openings (link_id, id);
+            """),
+        Migration(version: 15, name: "letter explanations", sql: """
+            -- A letter explained in plain words by a language model (see `Library+Explanations`): the
+            -- newest one per letter, fødselsnumre masked. `text_sha256` is the SHA-256 of the letter's
+            -- stored text it was made from: when the text is corrected later, the page says so.
+            CREATE TABLE explanations (
+                document_id   INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE,
+                what          TEXT NOT NULL,
+                steps         TEXT NOT NULL DEFAULT '[]',   -- JSON list of texts
+                deadline      TEXT,                         -- YYYY-MM-DD
+                model         TEXT NOT NULL,
+                text_sha256   TEXT NOT NULL,
+                created_at    TEXT NOT NULL                 -- UTC, ISO 8601
+            );
+            """),
+        Migration(version: 16, name: "each member's timeline", sql: """
+            -- A household member's letters, newest first, with what their episodes are made of
+            -- (type, specialty, sender): the timeline reads this index alone, never a row (a row
+            -- holds the letter's text). `trashed_at` lets SQLite see that it covers the condition.
+            CREATE INDEX documents_timeline
+                ON documents(family_member, document_date, id, doc_type, specialty, institution, trashed_at)
+                WHERE trashed_at IS NULL AND family_member IS NOT NULL;
+            """),
+        Migration(version: 17, name: "a stamp of the letters' changes", sql: """
+            -- One row whose `stamp` is a new random number every time a letter is added or deleted, or
+            -- a column the timeline reads changes, in any process (see `Library.lettersStamp()`): what
+            -- the web app keeps a member's episodes by. Random rather than counted, so a database put
+            -- back from a backup never shows a stamp already seen with other letters.
+            CREATE TABLE letters_changed (
+                id      INTEGER PRIMARY KEY CHECK (id = 1),
+                stamp   INTEGER NOT NULL
+            );
+            INSERT INTO letters_changed (id, stamp) VALUES (1, random());
+            CREATE TRIGGER letters_changed_insert AFTER INSERT ON documents BEGIN
+                UPDATE letters_changed SET stamp = random();
+            END;
+            CREATE TRIGGER letters_changed_delete AFTER DELETE ON documents BEGIN
+                UPDATE letters_changed SET stamp = random();
+            END;
+            CREATE TRIGGER letters_changed_update
+                AFTER UPDATE OF id, family_member, document_date, doc_type, specialty, institution, trashed_at ON documents BEGIN
+                UPDATE letters_changed SET stamp = random();
+            END;
+            """),
+        Migration(version: 18, name: "where the numbers in doubt stand on the pages", sql: """
+            -- Each number OCR may have misread, where it stands on its page (see `NumberMark`): JSON
+            -- [{page, box: [x, y, width, height] in the page image's pixels, text, start, length}],
+            -- outlined over the page image on the review and document pages. The first reading's
+            -- marks are kept with it, so bringing back the OCR's text brings them back too.
+            ALTER TABLE documents ADD COLUMN number_marks TEXT NOT NULL DEFAULT '[]';
+            ALTER TABLE text_versions ADD COLUMN number_marks TEXT NOT NULL DEFAULT '[]';
+            """),
+        Migration(version: 19, name: "the destination is a mirror of the archive", sql: """
+            -- What the destination holds of Arkivator's, as far as the library knows: each file it put
+            -- there, with the content it sent (see `Library+Mirror`). No foreign key: a purged letter's
+            -- rows stay until its copies are removed. Nothing else at the destination is ever touched.
+            CREATE TABLE remote_files (
+                destination TEXT NOT NULL,
+                path        TEXT NOT NULL,                  -- below the destination: Person/Dokumenter/x.docx
+                document_id INTEGER NOT NULL,
+                sha256      TEXT NOT NULL,
+                size        INTEGER NOT NULL,
+                copied_at   TEXT NOT NULL,
+                PRIMARY KEY (destination, path)
+            );
+            CREATE INDEX remote_files_by_document ON remote_files(document_id, destination);
+
+            -- A job is now "bring this letter's copy in line": `generation` counts the letter's changes,
+            -- so a change during a copy sends the job round again; `failing_since` is the first failed
+            -- try in a row (the household is told when it is over an hour old).
+            ALTER TABLE upload_jobs ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE upload_jobs ADD COLUMN failing_since TEXT;
+
+            -- Only the destination set now is kept in line; every letter is checked against it once,
+            -- so letters filed before it was set, and changes made since their copy, reach it.
+            DELETE FROM upload_jobs WHERE destination NOT IN (SELECT value FROM settings WHERE key = 'destination');
+            UPDATE upload_jobs SET state = 'queued', attempts = 0, last_error = NULL, next_attempt_at = NULL;
+            INSERT INTO upload_jobs (document_id, destination, state, created_at, updated_at)
+                SELECT d.id, s.value, 'queued', strftime('%Y-%m-%dT%H:%M:%SZ', 'now'), strftime('%Y-%m-%dT%H:%M:%SZ', 'now')
+                FROM documents AS d, settings AS s WHERE s.key = 'destination' AND s.value != ''
+                ON CONFLICT (document_id, destination) DO NOTHING;
+
+            -- `upload_status` is the letter's copy as the household sees it (see `CopyStatus`):
+            -- none | waiting | stale | copied | failed, kept by the job's state.
+            UPDATE documents SET upload_status = CASE
+                WHEN EXISTS (SELECT 1 FROM upload_jobs AS j WHERE j.document_id = documents.id) THEN 'waiting' ELSE 'none' END;
+            CREATE TRIGGER copy_status_insert AFTER INSERT ON upload_jobs BEGIN
+                UPDATE documents SET upload_status = 'waiting' WHERE id = NEW.document_id;
+            END;
+            CREATE TRIGGER copy_status_delete AFTER DELETE ON upload_jobs BEGIN
+                UPDATE documents SET upload_status = 'none' WHERE id = OLD.document_id;
+            END;
+            CREATE TRIGGER copy_status_update AFTER UPDATE OF state ON upload_jobs BEGIN
+                UPDATE documents SET upload_status = CASE
+                    WHEN NEW.state = 'error' THEN 'failed'
+                    WHEN NEW.state = 'done' THEN 'copied'
+                    WHEN EXISTS (SELECT 1 FROM remote_files AS r
+                                 WHERE r.document_id = NEW.document_id AND r.destination = NEW.destination) THEN 'stale'
+                    ELSE 'waiting' END
+                WHERE id = NEW.document_id;
+            END;
+
+            -- Any change to what a letter's files hold, or where they lie, queues its copy again.
+            CREATE TRIGGER copy_after_letter_change
+                AFTER UPDATE OF title, doc_type, person, family_member, institution, specialty, document_date, keywords,
+                    page_count, text, fnr_count, trashed_at, corrected_fields, number_marks ON documents BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END,
+                    attempts = CASE WHEN state = 'error' THEN 0 ELSE attempts END
+                WHERE document_id = NEW.id;
+            END;
+            CREATE TRIGGER copy_after_file_insert AFTER INSERT ON document_files BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END
+                WHERE document_id = NEW.document_id;
+            END;
+            CREATE TRIGGER copy_after_file_update AFTER UPDATE ON document_files BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END
+                WHERE document_id = NEW.document_id;
+            END;
+            CREATE TRIGGER copy_after_file_delete AFTER DELETE ON document_files BEGIN
+                UPDATE upload_jobs SET generation = generation + 1,
+                    state = CASE WHEN state IN ('done', 'error') THEN 'queued' ELSE state END
+                WHERE document_id = OLD.document_id;
+            END;
+            """),
+        Migration(version: 20, name: "what the archive files hold, known without reading them again", sql: """
+            -- An archive file's SHA-256 and size, valid while its stamp (device, inode, size, change
+            -- and modification times) is the same: the copy to the destination compares contents
+            -- without reading every file again (see `Library+FileDigests`). Kept by the path as stored.
+            CREATE TABLE file_digests (
+                path   TEXT PRIMARY KEY,
+                stamp  TEXT NOT NULL,
+                sha256 TEXT NOT NULL,
+                size   INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE TRIGGER file_digest_after_delete AFTER DELETE ON document_files BEGIN
+                DELETE FROM file_digests WHERE path = OLD.path;
+            END;
+            CREATE TRIGGER file_digest_after_move AFTER UPDATE OF path ON document_files BEGIN
+                DELETE FROM file_digests WHERE path = OLD.path;
+            END;
+
+            -- A letter's copy status is written only when it changes (taking a job, or finishing it
+            -- with the same status, no longer rewrites the letter's row and its text).
+            DROP TRIGGER copy_status_update;
+            CREATE TRIGGER copy_status_update AFTER UPDATE OF state ON upload_jobs WHEN NEW.state IS NOT OLD.state BEGIN
+                UPDATE documents SET upload_status = s.status FROM (SELECT CASE
+                    WHEN NEW.state = 'error' THEN 'failed'
+                    WHEN NEW.state = 'done' THEN 'copied'
+                    WHEN EXISTS (SELECT 1 FROM remote_files AS r
+                                 WHERE r.document_id = NEW.document_id AND r.destination = NEW.destination) THEN 'stale'
+                    ELSE 'waiting' END AS status) AS s
+                WHERE documents.id = NEW.document_id AND documents.upload_status IS NOT s.status;
+            END;
+            """),
+    ]
+}
