@@ -39,11 +39,11 @@ extension Library {
     /// The library's own folders, every file of which a backup holds: the archive, the trash
     /// (with its letters' files and originals), the photos as taken, the thumbnails, the share
     /// links' PDFs and page images, and the web app's inbox (letters waiting, read, or failed).
-    public static let backedUpFolders = ["Arkiv", trashFolder, originalsFolder, thumbnailFolder, shareFolder, inboxFolder]
+    public static let backedUpFolders = LibraryFolder.backedUp.map(\.rawValue)
     /// `Originaler/`, the photos and files as received.
-    public static let originalsFolder = "Originaler"
+    public static let originalsFolder = LibraryFolder.originals.rawValue
     /// `Innboks/`, where the web app hands uploaded letters to `serve`'s watcher.
-    public static let inboxFolder = "Innboks"
+    public static let inboxFolder = LibraryFolder.inbox.rawValue
     /// Beside the target while a backup is written; the folder gets its own name only when whole.
     public static let unfinishedBackupSuffix = ".ufullstendig-"
     /// The hidden folder in the library folder that a restore copies the files into first.

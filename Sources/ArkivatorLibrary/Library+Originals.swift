@@ -88,7 +88,7 @@ public struct DocumentOriginal: Sendable, Equatable {
 extension Library {
     /// The folder the documents' originals are kept in: `<library>/Originaler`, one folder per
     /// document below it.
-    public var originalsRoot: URL { location.directory.appendingPathComponent("Originaler", isDirectory: true) }
+    public var originalsRoot: URL { location.folder(.originals) }
 
     /// The originals of a document, in the order received (empty when none were kept).
     public func originals(of id: String) throws -> [DocumentOriginal] {

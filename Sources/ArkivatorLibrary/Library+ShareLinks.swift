@@ -91,7 +91,7 @@ extension Library {
     public static let shareLinkPrefix = "/delt"
     public static func shareLinkPath(_ token: String) -> String { "\(shareLinkPrefix)/\(token)" }
     /// The folder of the share PDFs: `<library>/Delinger`, the library's own (never uploaded).
-    public static let shareFolder = "Delinger"
+    public static let shareFolder = LibraryFolder.shares.rawValue
 
     /// Makes a link to the letters `ids` (short ids or longer) that works for `days` days. Returns
     /// its secret (only ever here: the library keeps its SHA-256) and the link.

@@ -27,7 +27,7 @@ extension Library {
     public var thumbnailRoot: URL { location.directory.appendingPathComponent(Self.thumbnailFolder, isDirectory: true) }
 
     /// The thumbnails' folder name inside the library folder.
-    public static let thumbnailFolder = "Miniatyrer"
+    public static let thumbnailFolder = LibraryFolder.thumbnails.rawValue
 
     /// The thumbnail of document `id` (in the archive or the trash).
     public func thumbnail(_ id: String) throws -> Thumbnail {

@@ -37,7 +37,7 @@ public final class Library: Sendable {
     /// How long a deleted document stays in the trash.
     public static let trashDays = 30
     /// The trash folder's name inside the library folder.
-    public static let trashFolder = "Papirkurv"
+    public static let trashFolder = LibraryFolder.trash.rawValue
 
     /// Opens (creating if needed) the library in `location`, migrates its database and takes back
     /// the files of any step a crashed process left unfinished.
@@ -106,7 +106,7 @@ public final class Library: Sendable {
     }
 
     /// The default archive folder: `<library>/Arkiv`.
-    public var defaultArchiveRoot: URL { location.directory.appendingPathComponent("Arkiv", isDirectory: true) }
+    public var defaultArchiveRoot: URL { location.folder(.archive) }
 
     /// The trash folder: `<library>/Papirkurv`.
     public var trashRoot: URL { location.directory.appendingPathComponent(Self.trashFolder, isDirectory: true) }

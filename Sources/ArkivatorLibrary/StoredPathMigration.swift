@@ -1,4 +1,5 @@
 import ArkivatorArchive
+import ArkivatorCore
 import Foundation
 
 /// Migration 8: every absolute path an older arkivator stored for a file inside the library
@@ -59,7 +60,7 @@ enum StoredPathMigration {
         let manager = FileManager.default
         let components = URL(fileURLWithPath: path).standardizedFileURL.pathComponents
         for (index, component) in components.enumerated()
-        where ["Arkiv", Library.trashFolder, "Innboks"].contains(component) {
+        where [LibraryFolder.archive, .trash, .inbox].map(\.rawValue).contains(component) {
             let tail = components[index...].joined(separator: "/")
             if manager.fileExists(atPath: paths.resolved(tail)) { return tail }
         }

@@ -36,7 +36,7 @@ public final class Household: Sendable {
     /// The folder the web app hands uploaded letters to: `<library>/Innboks`, watched by `serve`
     /// as `watch` watches a folder.
     public var inbox: URL {
-        location.directory.appendingPathComponent("Innboks", isDirectory: true).standardizedFileURL
+        location.folder(.inbox).standardizedFileURL
     }
 
     /// Makes the library folder (readable by its owner only) and opens the library in it, once.

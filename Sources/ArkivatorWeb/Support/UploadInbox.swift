@@ -9,7 +9,7 @@ import Foundation
 /// the library's own (``AsyncLibrary/files(_:)``), never from the pool that serves requests.
 struct UploadInbox: Sendable {
     let inbox: URL
-    var staging: URL { inbox.deletingLastPathComponent().appendingPathComponent(".opplasting", isDirectory: true) }
+    var staging: URL { inbox.deletingLastPathComponent().appendingPathComponent(LibraryFolder.uploadStaging.rawValue, isDirectory: true) }
     /// Uploads not finished within this time were abandoned (the page was closed half-way).
     static let abandonedAfter: TimeInterval = 24 * 3600
 
