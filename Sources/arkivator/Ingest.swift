@@ -34,8 +34,7 @@ extension Arkivator {
         @Argument(help: ArgumentHelp("Bildefiler eller mapper. (Image files or folders.)", valueName: "PATH"))
         var paths: [String]
 
-        @Option(name: .long, help: ArgumentHelp("Sider som leses samtidig (standard: antall kjerner). (Pages read at once.)", valueName: "N"))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+        @OptionGroup var reading: ReadingOptions
 
         @Flag(name: .long, help: "Skriv ett JSON-objekt per dokument. (One JSON object per document.)")
         var json = false
@@ -46,26 +45,8 @@ extension Arkivator {
         @Flag(name: .long, help: "Hver undermappe med bilder er ett flersidig dokument. (Each subfolder of images is one document.)")
         var foldersAreDocuments = false
 
-        @Option(name: .long, help: ArgumentHelp(
-            "Arkivmappen: én mappe per person med Dokumenter/ (.docx) og Bilder/ (JPEG, søkbar PDF). Standard: BIBLIOTEK/Arkiv. (The archive folder.)",
-            valueName: "DIR"))
-        var archive: String?
-
         @Flag(name: .long, help: "Bare les og klassifiser; skriv ingenting til arkivet eller biblioteket. (Read and classify only; file nothing.)")
         var noArchive = false
-
-        @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten, med svart boks over dem på sidebildene. (Hide national ID numbers in text, .docx and PDF text, boxed on the page images.)")
-        var redact = false
-
-        @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-            "Spør språkmodellen (llm.url) etter reglene; standard: innstillingen llm.enabled. Se arkivator config --help. (Ask the language model after the rules.)"))
-        var llm: Bool?
-
-        func validate() throws {
-            guard (1...64).contains(jobs) else {
-                throw ValidationError(UserMessage(nb: "--jobs må være mellom 1 og 64.", en: "--jobs must be between 1 and 64.").text())
-            }
-        }
 
         func run() throws {
             let terminal = Terminal()
@@ -79,9 +60,8 @@ extension Arkivator {
                 throw ExitCode(1)
             }
             let household = try LibraryCommand.household(libraryOptions)
-            let pipeline = try household.makePipeline(.init(
-                jobs: jobs, pageImageDirectory: outDirectory, filing: !noArchive, archiveRoot: archive.map { URL(fileURLWithPath: $0) },
-                redact: redact, languageModel: try LLMCommand.languageModel(household, flag: llm, terminal: terminal)))
+            let pipeline = try household.makePipeline(
+                try reading.choice(household, terminal: terminal, pageImageDirectory: outDirectory, filing: !noArchive))
             let report = IngestReport(terminal: terminal, json: json)
             let start = Date()
             pipeline.run(found.documents, progress: { report.progress($0) }, record: { report.record($0) })

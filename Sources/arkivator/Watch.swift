@@ -53,18 +53,7 @@ extension Arkivator {
             valueName: "move|delete|keep"))
         var onSuccess: String = "move"
 
-        @Option(name: .long, help: ArgumentHelp("Sider som leses samtidig (standard: antall kjerner). (Pages read at once.)", valueName: "N"))
-        var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-
-        @Option(name: .long, help: ArgumentHelp("Arkivmappen. Standard: BIBLIOTEK/Arkiv. (The archive folder.)", valueName: "DIR"))
-        var archive: String?
-
-        @Flag(name: .long, help: "Bytt ut fødselsnumre med DDMMÅÅ ••••• i teksten, .docx og PDF-teksten, med svart boks over dem på sidebildene. (Hide national ID numbers everywhere.)")
-        var redact = false
-
-        @Flag(inversion: .prefixedNo, help: ArgumentHelp(
-            "Spør språkmodellen (llm.url) etter reglene; standard: innstillingen llm.enabled. (Ask the language model after the rules.)"))
-        var llm: Bool?
+        @OptionGroup var reading: ReadingOptions
 
         /// Seconds between tries of a passing failure, comma-separated (for tests).
         @Option(name: .long, help: .hidden)
@@ -86,9 +75,6 @@ extension Arkivator {
         static let restartedVariable = "ARKIVATOR_WATCH_RESTARTED"
 
         func validate() throws {
-            guard (1...64).contains(jobs) else {
-                throw ValidationError(UserMessage(nb: "--jobs må være mellom 1 og 64.", en: "--jobs must be between 1 and 64.").text())
-            }
             guard Watcher.OnSuccess(rawValue: onSuccess) != nil else {
                 throw ValidationError(UserMessage(nb: "--on-success må være move, delete eller keep.",
                                                   en: "--on-success must be move, delete or keep.").text())
@@ -129,9 +115,7 @@ extension Arkivator {
             SignalStop.block()
             let terminal = Terminal()
             let household = try LibraryCommand.household(libraryOptions, notify: notify)
-            let choice = Household.PipelineChoice(
-                jobs: jobs, archiveRoot: archive.map { URL(fileURLWithPath: $0) }, redact: redact,
-                languageModel: try LLMCommand.languageModel(household, flag: llm, terminal: terminal))
+            let choice = try reading.choice(household, terminal: terminal)
             let options = Watcher.Options(
                 folder: URL(fileURLWithPath: folder), settle: settle, rescan: rescan,
                 onSuccess: Watcher.OnSuccess(rawValue: onSuccess) ?? .move,

@@ -198,7 +198,7 @@ struct APIJob: Encodable {
 /// Paths on the server, left out of what the API answers.
 enum ServerPaths {
     /// An absolute path in a sentence (not part of a URL or a relative path).
-    nonisolated(unsafe) static let absolutePath = try? NSRegularExpression(pattern: #"(?<![\w:/.~])/[^\s«»“”"'()]+"#)
+    static let absolutePath = try? NSRegularExpression(pattern: #"(?<![\w:/.~])/[^\s«»“”"'()]+"#)
 
     /// `text` with the given folders (longest first) and any other absolute path left out: a
     /// file in the archive keeps its place below it (`Kari/Dokumenter/…`), anything else is `…`.
