@@ -188,18 +188,16 @@ public final class UploadWorker: Sendable {
         for (setting, letters) in work.sorted(by: { $0.key < $1.key }) {
             guard let destination = destinations[setting] else { continue }
             let ids = letters.map { plans[$0.index].job.id }
-            let outcomes = await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    while true {
-                        try? await Task.sleep(nanoseconds: 5_000_000_000)
-                        if Task.isCancelled { return }
-                        try? await Blocking.run { try library.touchUploads(ids) }
-                    }
+            // Touches the jobs every few seconds while they run; stopped (never waited for) after.
+            let toucher = Task.detached {
+                while !Task.isCancelled {
+                    try? await Task.sleep(nanoseconds: 5_000_000_000)
+                    if Task.isCancelled { return }
+                    try? await Blocking.run { try library.touchUploads(ids) }
                 }
-                let outcomes = await destination.perform(letters: letters.map(\.steps))
-                group.cancelAll()
-                return outcomes
             }
+            let outcomes = await destination.perform(letters: letters.map(\.steps))
+            toucher.cancel()
             for (letter, outcome) in zip(letters, outcomes) {
                 let index = letter.index
                 for (step, result) in outcome.done.enumerated() {
