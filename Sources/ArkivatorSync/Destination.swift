@@ -142,6 +142,10 @@ public protocol UploadDestination: Sendable {
     /// side by side.
     func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)]
 
+    /// Makes what was sent so far lasting before it is recorded as there (a folder: its file
+    /// system flushed). The default does nothing: a server answers once it holds the file.
+    func flush() async
+
     /// Lets go of connections (call once, after the last upload).
     func close() async
 }
@@ -165,6 +169,8 @@ public enum MirrorStepResult: Sendable, Equatable {
 }
 
 extension UploadDestination {
+    public func flush() async {}
+
     public func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)] {
         var outcomes: [(done: [MirrorStepResult], stopped: (any Error)?)] = []
         var blocking: (any Error)?

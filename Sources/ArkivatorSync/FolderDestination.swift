@@ -13,28 +13,28 @@ import Darwin
 ///
 /// A new file is written with no name (`O_TMPFILE`) and named when whole; a file replaced is
 /// written to a temporary file beside it and renamed over it in one step: a target is never
-/// half-written; the file system is flushed once per pass (``close()``). A
+/// half-written; the file system is flushed once per batch (``flush()``). A
 /// target with the same size and the same bytes is left alone. The root folder itself is never
 /// created (a missing root is a disk that is not connected: tried again later); the folders
 /// below it are, readable by their owner only.
 public struct FolderDestination: UploadDestination {
     public let root: URL
-    /// Folders this destination (opened once per pass) has cleared of leftover temporaries.
-    private let cleared = NIOLockedValueBox<Set<String>>([])
+    /// What this destination (opened once per pass) has learnt about the folder.
+    private let state = FolderPassState()
 
     public init(root: URL) {
         self.root = root
     }
 
     public func upload(_ file: UploadFile) async throws -> UploadResult {
-        let (root, cleared) = (root, cleared)
-        return try await Blocking.run { try Self.copy(file, into: root, cleared: cleared) }
+        let (root, state) = (root, state)
+        return try await Blocking.run { try Self.copy(file, into: root, state: state) }
     }
 
-    /// Flushes the destination's file system once for the whole pass (`syncfs`), rather than
-    /// each file: a copy is never half-written (temporary file, then rename), and one the power
-    /// took before it reached the disk is found and sent again by `sync`.
-    public func close() async {
+    /// Flushes the destination's file system (`syncfs`) once for a batch of letters, before the
+    /// batch is recorded as copied, rather than each file (a copy is never half-written anyway:
+    /// it is named when whole). The worker copies the next batch meanwhile.
+    public func flush() async {
         let root = root
         _ = try? await Blocking.run {
             let descriptor = Posix.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -43,6 +43,8 @@ public struct FolderDestination: UploadDestination {
             Posix.close(descriptor)
         }
     }
+
+    public func close() async {}
 
     public func move(from: String, to: String) async throws -> Bool {
         let root = root
@@ -61,9 +63,9 @@ public struct FolderDestination: UploadDestination {
 
     /// A letter's steps together, on one blocking thread.
     public func perform(_ steps: [MirrorStep]) async -> (done: [MirrorStepResult], stopped: (any Error)?) {
-        let (root, cleared) = (root, cleared)
+        let (root, state) = (root, state)
         do {
-            return try await Blocking.run { Self.perform(steps, in: root, cleared: cleared) }
+            return try await Blocking.run { Self.perform(steps, in: root, state: state) }
         } catch {
             return ([], error)
         }
@@ -72,7 +74,7 @@ public struct FolderDestination: UploadDestination {
     /// Several letters' steps on two threads side by side (letters never share a file; making
     /// and removing their folders copes with the other thread doing the same).
     public func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)] {
-        let (root, cleared) = (root, cleared)
+        let (root, state) = (root, state)
         do {
             return try await Blocking.run {
                 let outcomes = NIOLockedValueBox([(done: [MirrorStepResult], stopped: (any Error)?)](repeating: ([], nil), count: letters.count))
@@ -84,7 +86,7 @@ public struct FolderDestination: UploadDestination {
                             return value
                         }
                         guard index < letters.count else { return }
-                        let outcome = Self.perform(letters[index], in: root, cleared: cleared)
+                        let outcome = Self.perform(letters[index], in: root, state: state)
                         outcomes.withLockedValue { $0[index] = outcome }
                     }
                 }
@@ -96,15 +98,15 @@ public struct FolderDestination: UploadDestination {
     }
 
     static func perform(_ steps: [MirrorStep], in root: URL,
-                        cleared: NIOLockedValueBox<Set<String>>) -> (done: [MirrorStepResult], stopped: (any Error)?) {
+                        state: FolderPassState) -> (done: [MirrorStepResult], stopped: (any Error)?) {
         var done: [MirrorStepResult] = []
         do throws(UploadFailure) {
             for step in steps {
                 switch step {
                 case .move(let from, let file):
-                    done.append(try move(from, file.relativePath, in: root) ? .moved : .uploaded(try copy(file, into: root, cleared: cleared)))
+                    done.append(try move(from, file.relativePath, in: root) ? .moved : .uploaded(try copy(file, into: root, state: state)))
                 case .upload(let file):
-                    done.append(.uploaded(try copy(file, into: root, cleared: cleared)))
+                    done.append(.uploaded(try copy(file, into: root, state: state)))
                 case .remove(let path):
                     try remove(path, in: root)
                     done.append(.removed)
@@ -180,13 +182,13 @@ public struct FolderDestination: UploadDestination {
     // MARK: - The copy (blocking)
 
     static func copy(_ file: UploadFile, into root: URL,
-                     cleared: NIOLockedValueBox<Set<String>> = .init([])) throws(UploadFailure) -> UploadResult {
+                     state: FolderPassState = FolderPassState()) throws(UploadFailure) -> UploadResult {
         let parts = try relativeComponents(file.relativePath)
         let folder = ([root.path] + parts.dropLast()).joined(separator: "/")
         let target = folder + "/" + (parts.last ?? "")
         // A folder this pass made sure of is not looked at again (a pass copies many letters to
         // the same few folders); one gone since (emptied by a removal) is made again below.
-        if !cleared.withLockedValue({ $0.contains(folder) }) { try prepare(folder, parts: parts, root: root, cleared: cleared) }
+        if !state.folders.withLockedValue({ $0.contains(folder) }) { try prepare(folder, parts: parts, root: root, state: state) }
 
         let source = Posix.open(file.path, O_RDONLY | O_CLOEXEC)
         guard source >= 0 else {
@@ -203,10 +205,10 @@ public struct FolderDestination: UploadDestination {
 
         // A new file: written as a file with no name (`O_TMPFILE`) and given its name when whole
         // (`linkat`), so it is never seen half-written, and a crash leaves nothing behind.
-        if !targetExists {
+        if !targetExists, state.namesUnnamedFiles.withLockedValue({ $0 }) {
             var output = Posix.open(folder, O_WRONLY | O_CLOEXEC | Self.unnamedFile, 0o600)
             if output < 0, errno == ENOENT {
-                try prepare(folder, parts: parts, root: root, cleared: cleared)
+                try prepare(folder, parts: parts, root: root, state: state)
                 output = Posix.open(folder, O_WRONLY | O_CLOEXEC | Self.unnamedFile, 0o600)
             }
             if output >= 0 {
@@ -214,9 +216,14 @@ public struct FolderDestination: UploadDestination {
                 try copyBytes(from: source, to: output, size: size, source: file.path, target: target)
                 if linkat(AT_FDCWD, "/proc/self/fd/\(output)", AT_FDCWD, target, AT_SYMLINK_FOLLOW) == 0 { return .uploaded }
                 // Named meanwhile, or no `/proc`: the named temporary below.
-                if ![EEXIST, ENOENT, EPERM, EACCES, EXDEV].contains(errno) { throw failure(errno, path: target) }
+                let cause = errno
+                if ![EEXIST, ENOENT, EPERM, EACCES, EXDEV].contains(cause) { throw failure(cause, path: target) }
+                // A system that cannot name such a file (no `/proc`, or it links across mounts):
+                // the rest of the pass writes named temporaries at once, not every file twice.
+                if cause != EEXIST { state.namesUnnamedFiles.withLockedValue { $0 = false } }
             }
             // No unnamed files on this file system (`EOPNOTSUPP`, `EISDIR`): the named temporary below.
+            else if errno != ENOENT { state.namesUnnamedFiles.withLockedValue { $0 = false } }
         }
 
         // A file to replace: a temporary file beside it, renamed over it when whole. A copy cut
@@ -245,7 +252,7 @@ public struct FolderDestination: UploadDestination {
     /// Makes sure the folder of a copy is there (the root must be: a missing root is a disk not
     /// connected), making the folders below the root, and clears it of leftover temporaries.
     static func prepare(_ folder: String, parts: [String], root: URL,
-                        cleared: NIOLockedValueBox<Set<String>>) throws(UploadFailure) {
+                        state: FolderPassState) throws(UploadFailure) {
         try checkRoot(root)
         var path = root.path
         for part in parts.dropLast() {
@@ -253,7 +260,7 @@ public struct FolderDestination: UploadDestination {
             if mkdir(path, 0o700) != 0, errno != EEXIST { throw failure(errno, path: path) }
         }
         removeLeftoverTemporaries(in: folder)
-        cleared.withLockedValue { _ = $0.insert(folder) }
+        state.folders.withLockedValue { _ = $0.insert(folder) }
     }
 
     /// Copies `size` bytes from the start of `input` to `output`: in the kernel where it can
@@ -347,6 +354,13 @@ public struct FolderDestination: UploadDestination {
                          en: "Could not write \(path) (\(detail)). Trying again later.", detail: detail)
         }
     }
+}
+
+/// What a folder destination learns in a pass: the folders it has cleared of leftover
+/// temporaries, and whether the system can name a file written with no name (`O_TMPFILE`).
+final class FolderPassState: Sendable {
+    let folders = NIOLockedValueBox<Set<String>>([])
+    let namesUnnamedFiles = NIOLockedValueBox(true)
 }
 
 /// glibc's `syncfs(2)` (declared only with `_GNU_SOURCE`, so not in the Glibc module): flushes

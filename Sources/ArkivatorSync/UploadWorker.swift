@@ -68,6 +68,13 @@ public final class UploadWorker: Sendable {
         failures.withLockedValue { $0[destination] }
     }
 
+    /// A job was done at `destination`: its latest failure is forgotten, and the household is
+    /// told again should the copies there fail anew.
+    func clearFailure(at destination: String) {
+        failures.withLockedValue { $0[destination] = nil }
+        _ = told.withLockedValue { $0.remove(destination) }
+    }
+
     // MARK: - Passes
 
     /// One pass: every job due now, once (with `includeWaiting`, also those waiting for a later
@@ -84,22 +91,47 @@ public final class UploadWorker: Sendable {
         let (library, policy) = (library, policy)
         var destinations: [String: any UploadDestination] = [:]
         var blocked: [String: UploadFailure] = [:]
+        // Jobs this pass took and has not recorded yet, touched every few seconds (see
+        // ``UploadPolicy/staleAfter``) by a task that is stopped, never waited for, at the end.
+        let held = NIOLockedValueBox<Set<Int>>([])
+        let toucher = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(nanoseconds: 5_000_000_000)
+                let ids = held.withLockedValue { Array($0) }
+                if Task.isCancelled { return }
+                if !ids.isEmpty { try? await Blocking.run { try library.touchUploads(ids) } }
+            }
+        }
+        defer { toucher.cancel() }
+        // Batches go through three stages side by side: while one is copied, the next is taken
+        // and planned, and the one before is flushed and recorded (child tasks: they run where
+        // the pass runs, such as the uploads' own executor).
+        var previous: PerformedBatch?
         do {
             if case .held = lock { _ = try await Blocking.run { try library.requeueInterruptedUploads() } }
             await removeOrphans(destinations: &destinations, report: &report)
             let due = try await Blocking.run { try library.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
-            var next = 0
-            while next < due.count, !Task.isCancelled, report.entries.count < maxJobs {
-                let ids = Array(due[next...].prefix(min(Self.batchSize, maxJobs - report.entries.count)))
+            var next = 0, taken = 0
+            func nextIDs() -> [Int] {
+                guard next < due.count, !Task.isCancelled, taken < maxJobs else { return [] }
+                let ids = Array(due[next...].prefix(min(Self.batchSize, maxJobs - taken)))
                 next += ids.count
-                let jobs = try await Blocking.run {
-                    try library.claimUploads(ids, includeWaiting: includeWaiting, staleAfter: policy.staleAfter)
-                }
-                report.entries += await copy(jobs, destinations: &destinations, blocked: &blocked)
+                return ids
+            }
+            var current = try await TakenBatch.take(nextIDs(), library: library, policy: policy, includeWaiting: includeWaiting, held: held)
+            while let batch = current {
+                taken += batch.jobs.count
+                let (ids, done) = (nextIDs(), previous)
+                async let upcoming = TakenBatch.take(ids, library: library, policy: policy, includeWaiting: includeWaiting, held: held)
+                async let recorded = record(done, held: held)
+                previous = await perform(batch, destinations: &destinations, blocked: &blocked)
+                report.entries += await recorded
+                current = try await upcoming
             }
         } catch {
             report.problems.append(UserMessage(error: error))
         }
+        report.entries += await record(previous, held: held)
         for destination in destinations.values { await destination.close() }
         report.problems += await notify(report)
         return report
@@ -143,121 +175,6 @@ public final class UploadWorker: Sendable {
         return report
     }
 
-    // MARK: - Jobs
-
-    /// Jobs taken, read and recorded together: one transaction each way per batch, not per letter.
-    static let batchSize = 64
-
-    /// Brings the letters of a batch of jobs in line at their destinations: each letter's steps
-    /// (see ``steps(for:)``) are handed to its destination together (a folder does them side by
-    /// side); what they did is recorded in one transaction at the end, a failed job's own failure
-    /// at once. While they run, the jobs are touched every few seconds (see ``UploadPolicy/staleAfter``).
-    /// Stopped (cancelled) partway, the jobs not done are put back in the queue as they were.
-    private func copy(_ jobs: [UploadJob], destinations: inout [String: any UploadDestination],
-                      blocked: inout [String: UploadFailure]) async -> [UploadReport.Entry] {
-        guard !jobs.isEmpty else { return [] }
-        let library = library
-        let plans: [MirrorPlan]
-        do {
-            plans = try await Blocking.run { try library.mirrorPlans(of: jobs) }
-        } catch {
-            var entries: [UploadReport.Entry] = []
-            for job in jobs { entries.append(await record(Self.failure(error), for: job, entry: Self.entry(job))) }
-            return entries
-        }
-        var entries = plans.map { Self.entry($0.job) }
-        var progress = plans.map { MirrorProgress(destination: $0.job.destination) }
-        var failed: [(Int, any Error)] = []
-        // The letters with steps to take, by destination: (index, steps, the record of each step's file).
-        var work: [String: [(index: Int, steps: [MirrorStep], records: [RemoteFileRecord?])]] = [:]
-        for (index, plan) in plans.enumerated() {
-            do {
-                if let failure = blocked[plan.job.destination] { throw failure }
-                _ = try open(plan.job.destination, in: &destinations)
-                let (steps, records, unchanged) = try Self.steps(for: plan)
-                entries[index].unchanged = unchanged
-                if steps.isEmpty {
-                    progress[index].completing = (plan.job.id, plan.job.generation)
-                } else {
-                    work[plan.job.destination, default: []].append((index, steps, records))
-                }
-            } catch {
-                failed.append((index, error))
-            }
-        }
-        for (setting, letters) in work.sorted(by: { $0.key < $1.key }) {
-            guard let destination = destinations[setting] else { continue }
-            let ids = letters.map { plans[$0.index].job.id }
-            // Touches the jobs every few seconds while they run; stopped (never waited for) after.
-            let toucher = Task.detached {
-                while !Task.isCancelled {
-                    try? await Task.sleep(nanoseconds: 5_000_000_000)
-                    if Task.isCancelled { return }
-                    try? await Blocking.run { try library.touchUploads(ids) }
-                }
-            }
-            let outcomes = await destination.perform(letters: letters.map(\.steps))
-            toucher.cancel()
-            for (letter, outcome) in zip(letters, outcomes) {
-                let index = letter.index
-                for (step, result) in outcome.done.enumerated() {
-                    switch letter.steps[step] {
-                    case .move(let from, _): progress[index].removed.append(from)
-                    case .remove(let path): progress[index].removed.append(path)
-                    case .upload: break
-                    }
-                    if let record = letter.records[step] { progress[index].placed.append(record) }
-                    switch result {
-                    case .moved: entries[index].moved += 1
-                    case .uploaded(.uploaded): entries[index].uploaded += 1
-                    case .uploaded(.unchanged): entries[index].unchanged += 1
-                    case .removed: entries[index].removed += 1
-                    }
-                }
-                if let stopped = outcome.stopped {
-                    failed.append((index, stopped))
-                } else {
-                    progress[index].completing = (plans[index].job.id, plans[index].job.generation)
-                }
-            }
-        }
-        for (index, error) in failed.sorted(by: { $0.0 < $1.0 }) {
-            let job = plans[index].job
-            if error is CancellationError {
-                try? await Blocking.run { try library.releaseUploads([job.id]) }
-                entries[index].outcome = .retrying
-            } else {
-                let failure = Self.failure(error)
-                if failure.blocksDestination { blocked[job.destination] = failure }
-                entries[index] = await record(failure, for: job, entry: entries[index])
-            }
-        }
-        let done = progress
-        do {
-            try await Blocking.run { try library.recordMirror(done) }
-        } catch {
-            // Not recorded: the jobs stay `uploading` and are done again (every step is safe to repeat).
-            return entries.map { entry in
-                var entry = entry
-                if entry.outcome == .done { entry.outcome = .retrying; entry.message = UserMessage(error: error) }
-                return entry
-            }
-        }
-        let completed = done.compactMap { $0.completing?.id }
-        for destination in Set(done.filter { $0.completing != nil }.map(\.destination)) {
-            failures.withLockedValue { $0[destination] = nil }
-            _ = told.withLockedValue { $0.remove(destination) }
-        }
-        if let now = try? await Blocking.run({ try library.uploadJobs(completed) }) {
-            var byID: [Int: UploadJob] = [:]
-            for job in now { byID[job.id] = job }
-            for index in entries.indices where entries[index].outcome == .done {
-                entries[index].job = byID[entries[index].job.id] ?? entries[index].job
-            }
-        }
-        return entries
-    }
-
     /// What brings one letter at its destination in line with the archive: each file the
     /// destination should hold is left when the library recorded it there with the same content
     /// (counted in `unchanged`), moved when the destination holds that content at a place no
@@ -296,11 +213,11 @@ public final class UploadWorker: Sendable {
         return (steps, records, unchanged)
     }
 
-    private static func entry(_ job: UploadJob, outcome: UploadReport.Outcome = .done) -> UploadReport.Entry {
+    static func entry(_ job: UploadJob, outcome: UploadReport.Outcome = .done) -> UploadReport.Entry {
         UploadReport.Entry(job: job, outcome: outcome, uploaded: 0, unchanged: 0, message: nil, failure: nil)
     }
 
-    private static func failure(_ error: any Error) -> UploadFailure {
+    static func failure(_ error: any Error) -> UploadFailure {
         error as? UploadFailure
             ?? UploadFailure(.transient, nb: UserMessage(error: error).norwegian, en: UserMessage(error: error).english)
     }
@@ -324,7 +241,7 @@ public final class UploadWorker: Sendable {
         }
     }
 
-    private func record(_ failure: UploadFailure, for job: UploadJob, entry: UploadReport.Entry) async -> UploadReport.Entry {
+    func record(_ failure: UploadFailure, for job: UploadJob, entry: UploadReport.Entry) async -> UploadReport.Entry {
         var entry = entry
         entry.message = failure.userMessage
         entry.failure = failure.kind
@@ -357,7 +274,7 @@ public final class UploadWorker: Sendable {
     }
 
     /// Opens a destination once per pass.
-    private func open(_ setting: String, in destinations: inout [String: any UploadDestination]) throws -> any UploadDestination {
+    func open(_ setting: String, in destinations: inout [String: any UploadDestination]) throws -> any UploadDestination {
         if let destination = destinations[setting] { return destination }
         let destination = try Destination.parse(setting).open(library: library.location, environment: environment)
         destinations[setting] = destination

@@ -7,7 +7,7 @@ import Foundation
 /// `arkivator-bench --copy N --work DIR`: files N letters (a .docx, a page image and a PDF each,
 /// of typical sizes, random bytes) in a new library, then times copying the whole archive to a
 /// folder destination (set after filing, as a household does) against `cp -r` of the same files.
-/// Prints one JSON object: the median seconds of three runs each, and the ratio.
+/// Prints one JSON object: the median seconds of five runs each, and the ratio.
 enum CopyBench {
     static func run(count: Int, work: URL) throws -> [String: Double] {
         try? FileManager.default.removeItem(at: work)
@@ -47,8 +47,9 @@ enum CopyBench {
             Thread.sleep(forTimeInterval: pause)
         }
         // `cp -r` of the same files and the whole archive's copy to a new destination, taken in
-        // turns, three times each; the medians are compared. (How long creating files takes
-        // depends on what the disk just did, such as deleting many: each side sees the same.)
+        // turns, five times each, each side first in every other round (a copy right after another
+        // meets a disk that is still writing); the medians are compared. How long creating files
+        // takes depends on what the disk did just before (such as deleting many): both sides see it.
         func plainCopy(_ name: String) throws -> TimeInterval {
             sync()
             let started = Date()
@@ -63,21 +64,23 @@ enum CopyBench {
             let mirror = work.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
             try library.setSetting(.destination, "folder:\(mirror.path)")
-            // The filing's own writes reach the disk first: the copy's flush (one per pass) then
+            // The filing's own writes reach the disk first: the copy's flushes (one per batch) then
             // times the copy alone, as `cp -r` is timed on its own.
             sync()
-            let started = Date()
+            let started = Date(), cpuBefore = cpuSeconds()
             let report = BlockingWait.run { await worker.runDueJobs() }
             let seconds = Date().timeIntervalSince(started)
+            cpu.append(cpuSeconds() - cpuBefore)
             guard report.done.count == count else { throw CocoaError(.fileWriteUnknown) }
             return seconds
         }
-        var plain: [TimeInterval] = [], ours: [TimeInterval] = []
-        for round in 1...3 {
-            plain.append(try plainCopy("cp-\(round)"))
+        var plain: [TimeInterval] = [], ours: [TimeInterval] = [], cpu: [TimeInterval] = []
+        for round in 1...5 {
+            if round % 2 == 0 { plain.append(try plainCopy("cp-\(round)")) }
             ours.append(try archiveCopy("kopi-\(round)"))
+            if round % 2 == 1 { plain.append(try plainCopy("cp-\(round)")) }
         }
-        FileHandle.standardError.write(Data("runs (s): cp -r \(plain.map { String(format: "%.2f", $0) }), arkivator \(ours.map { String(format: "%.2f", $0) })\n".utf8))
+        FileHandle.standardError.write(Data("runs (s): cp -r \(plain.map { String(format: "%.2f", $0) }), arkivator \(ours.map { String(format: "%.2f", $0) }) (processor time \(cpu.map { String(format: "%.2f", $0) }))\n".utf8))
         let median = { (times: [TimeInterval]) in times.sorted()[times.count / 2] }
         let (cp, arkivator) = (median(plain), median(ours))
         try? FileManager.default.removeItem(at: work)
@@ -86,6 +89,13 @@ enum CopyBench {
         return ["letters": Double(count), "arkivatorSeconds": arkivator, "cpSeconds": cp, "ratio": ratio, "targetRatio": 2,
                 "met": ratio <= 2 ? 1 : 0]
     }
+}
+
+/// This process's processor time so far (user and system), in seconds.
+private func cpuSeconds() -> TimeInterval {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
 }
 
 /// Runs the copy bench when asked (`--copy N --work DIR`) and exits.
