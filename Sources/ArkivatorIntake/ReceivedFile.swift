@@ -115,3 +115,18 @@ public struct ReceivedFile: Sendable {
         }.joined()
     }
 }
+
+/// A document whose files have been read (and its identity taken) by whoever found it, so the
+/// next stage neither reads nor hashes them again (the watcher reads an inbox file once).
+public struct ReceivedDocument: Sendable {
+    public let source: DocumentSource
+    public let files: [ReceivedFile]
+
+    public init(source: DocumentSource, files: [ReceivedFile]) {
+        self.source = source
+        self.files = files
+    }
+
+    /// The document's identity (see ``ReceivedFile/documentID(of:)``).
+    public var id: String { ReceivedFile.documentID(of: files) }
+}

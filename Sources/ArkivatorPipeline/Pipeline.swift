@@ -95,6 +95,21 @@ public final class Pipeline: Sendable {
                     progress: @escaping @Sendable (Progress) -> Void = { _ in },
                     stage: @escaping @Sendable (_ document: Int, _ stage: Stage) -> Void = { _, _ in },
                     record: @escaping @Sendable (DocumentRecord) -> Void) {
+        run(documents.map { PipelineRun.Input(source: $0, received: nil) }, progress: progress, stage: stage, record: record)
+    }
+
+    /// Reads one document whose files the caller has read already and checked against the
+    /// library (it holds no document with that identity): they are neither read nor looked up
+    /// again. Otherwise as ``run(_:progress:stage:record:)``.
+    public func run(_ document: ReceivedDocument,
+                    stage: @escaping @Sendable (_ document: Int, _ stage: Stage) -> Void = { _, _ in },
+                    record: @escaping @Sendable (DocumentRecord) -> Void) {
+        run([PipelineRun.Input(source: document.source, received: document.files)], progress: { _ in }, stage: stage, record: record)
+    }
+
+    private func run(_ documents: [PipelineRun.Input], progress: @escaping @Sendable (Progress) -> Void,
+                     stage: @escaping @Sendable (_ document: Int, _ stage: Stage) -> Void,
+                     record: @escaping @Sendable (DocumentRecord) -> Void) {
         guard !documents.isEmpty else { return }
         turn.wait()
         defer { turn.signal() }

@@ -15,6 +15,13 @@ import Glibc
 /// The shared state of one `Pipeline.run`: a queue of jobs and the documents being assembled,
 /// behind one lock; a semaphore counts the jobs waiting (and, at the end, wakes every worker).
 final class PipelineRun: Sendable {
+    /// A document to read: its files, and, when the caller has read them already (and checked
+    /// the library for it), what it read.
+    struct Input: Sendable {
+        var source: DocumentSource
+        var received: [ReceivedFile]?
+    }
+
     private enum Job: Sendable {
         case open(Int)
         /// One page, decoded by the worker that reads it (so only the pages being read are in memory).
@@ -53,7 +60,7 @@ final class PipelineRun: Sendable {
     private let available = DispatchSemaphore(value: 0)
     private let workers: Int
 
-    private let documents: [DocumentSource]
+    private let documents: [Input]
     private let options: Pipeline.Options
     private let progress: @Sendable (Pipeline.Progress) -> Void
     private let stage: @Sendable (Int, Pipeline.Stage) -> Void
@@ -62,7 +69,7 @@ final class PipelineRun: Sendable {
     /// (queued under the lock, run outside it).
     private let delivery = DispatchQueue(label: "arkivator.pipeline.delivery")
 
-    init(documents: [DocumentSource], options: Pipeline.Options, workers: Int,
+    init(documents: [Input], options: Pipeline.Options, workers: Int,
          progress: @escaping @Sendable (Pipeline.Progress) -> Void,
          stage: @escaping @Sendable (Int, Pipeline.Stage) -> Void,
          record: @escaping @Sendable (DocumentRecord) -> Void) {
@@ -75,8 +82,8 @@ final class PipelineRun: Sendable {
         pixelBudget = PixelBudget(capacity: options.pixelsAtOnce)
         state = NIOLockedValueBox(State(
             queue: documents.indices.map { Job.open($0) },
-            assemblies: documents.map { Assembly(record: DocumentRecord(sources: $0.pages.map(\.path))) },
-            pagesTotal: documents.reduce(0) { $0 + $1.pages.count }))
+            assemblies: documents.map { Assembly(record: DocumentRecord(sources: $0.source.pages.map(\.path))) },
+            pagesTotal: documents.reduce(0) { $0 + $1.source.pages.count }))
         for _ in documents { available.signal() }
     }
 
@@ -105,17 +112,22 @@ final class PipelineRun: Sendable {
     /// Intake: reads the document's files, checks every page from its header (size, count) and
     /// queues its pages first in line. Pixels are decoded later, page by page.
     private func open(_ index: Int) {
-        let source = documents[index]
+        let source = documents[index].source
         var timings = DocumentRecord.Timings()
         var files: [ReceivedFile] = []
         var encoded: [EncodedPages] = []
         var failure: InputError?
         var pageCount = 0
         var pixelCount = 0
-        for url in source.pages {
+        for (number, url) in source.pages.enumerated() {
             let readStart = Date()
             do {
-                let file = try ReceivedFile.read(url)
+                let file: ReceivedFile
+                if let received = documents[index].received, number < received.count {
+                    file = received[number]
+                } else {
+                    file = try ReceivedFile.read(url)
+                }
                 files.append(file)
                 timings.read += Date().timeIntervalSince(readStart)
                 let inspectStart = Date()
@@ -134,7 +146,8 @@ final class PipelineRun: Sendable {
         if failure == nil, pageCount == 0 { failure = .noPages }
         let scanDate = Self.scanDate(of: source.pages)
         let id = failure == nil ? ReceivedFile.documentID(of: files) : nil
-        let existing = id.flatMap { id in try? options.archive?.library?.existing(sha256: id) }
+        // (A document the caller read has been checked against the library already.)
+        let existing = documents[index].received != nil ? nil : id.flatMap { id in try? options.archive?.library?.existing(sha256: id) }
         var originalPDF: [UInt8]?
         if let archive = options.archive, !archive.redact, files.count == 1, encoded.count == 1, encoded[0].isDigitalPDF {
             originalPDF = files[0].bytes
@@ -238,10 +251,10 @@ final class PipelineRun: Sendable {
         if kept != nil, let directory = options.pageImageDirectory {
             let pageCount = state.withLockedValue { $0.assemblies[index].pages.count }
             if let jpeg = kept?.jpeg {
-                imageName = writePageImage(jpeg, document: documents[index].name, page: page, pageCount: pageCount,
+                imageName = writePageImage(jpeg, document: documents[index].source.name, page: page, pageCount: pageCount,
                                            directory: directory)
             } else if let outcome {
-                imageName = writePageImage(outcome.cleaned.gray, document: documents[index].name,
+                imageName = writePageImage(outcome.cleaned.gray, document: documents[index].source.name,
                                            page: page, pageCount: pageCount, directory: directory)
             }
         }

@@ -20,8 +20,8 @@ extension Watcher {
         // 1. Its identity: the SHA-256 of its files (of the raw bytes when they are no image).
         var inputError: InputError?
         let sha: String
+        var files: [ReceivedFile] = []
         do {
-            var files: [ReceivedFile] = []
             for page in found.document.pages {
                 do {
                     files.append(try ReceivedFile.read(page))
@@ -92,7 +92,8 @@ extension Watcher {
         let library = self.library
         // The journal follows the document through the stages (a restart reads it again whatever
         // stage it reached before being recorded: filing is one transaction).
-        pipeline.run([found.document], stage: { _, stage in
+        // The files as read above: not read, hashed or looked up in the library again.
+        pipeline.run(ReceivedDocument(source: found.document, files: files), stage: { _, stage in
             let reached: JournalEntry.Stage = switch stage {
             case .recognised: .recognised
             case .classified: .classified
