@@ -81,7 +81,7 @@ struct SharePackCover {
             }
         } else {
             text("Gjelder:", bold: true)
-            text(named.first.map(Self.line) ?? "Ukjent person", at: 270)
+            text(named.first.map(Self.line) ?? ShownPerson.unknown.norwegian, at: 270)
         }
         y += Self.bodySize * 5 / 2
         for line in Self.wrap("Fødselsnummer er skjult: dekket med svarte felt på sidene og fjernet fra teksten. "
@@ -97,7 +97,7 @@ struct SharePackCover {
         let lineHeight = Self.tableSize * 5 / 4
         let several = persons.count > 1
         let rows: [[String]] = entries.map { entry in
-            let title = several ? "\(entry.person ?? "Ukjent person"): \(entry.title)" : entry.title
+            let title = several ? "\(entry.person ?? ShownPerson.unknown.norwegian): \(entry.title)" : entry.title
             return [entry.date, entry.type, entry.sender, title]
         }
         let wrapped = rows.map { row in
@@ -146,7 +146,7 @@ struct SharePackCover {
 
     /// `Kari Nordmann, født 26.01.1987`.
     static func line(_ person: Person) -> String {
-        let name = person.name ?? "Ukjent person"
+        let name = person.name ?? ShownPerson.unknown.norwegian
         return person.birthDate.map { "\(name), født \(shown(date: $0))" } ?? name
     }
 

@@ -107,7 +107,7 @@ extension Arkivator {
         static func lines(_ found: [StoredAppointment]) -> [String] {
             FamilyCommand.table(found.map { stored in
                 let a = stored.appointment
-                return [a.date, a.time ?? "–", stored.person ?? UserMessage(nb: "Ukjent person", en: "Unknown person").text(),
+                return [a.date, a.time ?? "–", stored.person ?? ShownPerson.unknown.text(),
                         (a.cancelled ? UserMessage(nb: "avlyst", en: "cancelled").text() + " " : "")
                             + (a.place ?? stored.sender ?? ""), stored.documentID]
             })
