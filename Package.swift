@@ -108,7 +108,7 @@ let package = Package(
         ]),
         // Sync: the upload queue's worker and its destinations (folder, WebDAV, rclone).
         .target(name: "ArkivatorSync", dependencies: [
-            "ArkivatorCore", "ArkivatorLibrary",
+            "ArkivatorCore", "ArkivatorArchive", "ArkivatorLibrary",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -293,6 +293,17 @@ extension Library {
             """, [destination, now, now])
     }
 
+    /// The letters whose copies at `destination` were recorded at `since` or later, and the
+    /// places of those copies (for ``queueCopies(of:forgetting:)`` after a restart that may have
+    /// lost copies not yet written to their disk).
+    public func copiesRecorded(at destination: String, since: Date) throws -> (letters: Set<Int>, paths: [String]) {
+        try withReader { database in
+            let rows = try database.rows("SELECT document_id, path FROM remote_files WHERE destination = ? AND copied_at >= ?",
+                                         [destination, since.formatted(.iso8601)])
+            return (Set(rows.compactMap { $0[0].int }), rows.compactMap { $0[1].string })
+        }
+    }
+
     /// Queues the copies of the given letters again, due now (what `sync` does for each one it
     /// found out of line); with `forgetting`, the library also forgets that the destination holds
     /// those paths, so they are sent again.

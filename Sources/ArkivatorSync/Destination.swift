@@ -142,9 +142,10 @@ public protocol UploadDestination: Sendable {
     /// side by side.
     func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)]
 
-    /// Makes what was sent so far lasting before it is recorded as there (a folder: its file
-    /// system flushed). The default does nothing: a server answers once it holds the file.
-    func flush() async
+    /// Whether what is written there reaches its disk later, after the copy is recorded (a
+    /// folder on this machine, as `cp` leaves it; see ``UnsettledCopies``). False by default: a
+    /// server answers once it holds the file.
+    var writesReachDiskLater: Bool { get }
 
     /// Lets go of connections (call once, after the last upload).
     func close() async
@@ -169,7 +170,7 @@ public enum MirrorStepResult: Sendable, Equatable {
 }
 
 extension UploadDestination {
-    public func flush() async {}
+    public var writesReachDiskLater: Bool { false }
 
     public func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)] {
         var outcomes: [(done: [MirrorStepResult], stopped: (any Error)?)] = []

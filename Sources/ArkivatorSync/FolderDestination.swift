@@ -13,7 +13,7 @@ import Darwin
 ///
 /// A new file is written with no name (`O_TMPFILE`) and named when whole; a file replaced is
 /// written to a temporary file beside it and renamed over it in one step: a target is never
-/// half-written; the file system is flushed once per batch (``flush()``). A
+/// half-written; the files reach the disk as the system writes them (see ``UnsettledCopies``). A
 /// target with the same size and the same bytes is left alone. The root folder itself is never
 /// created (a missing root is a disk that is not connected: tried again later); the folders
 /// below it are, readable by their owner only.
@@ -31,18 +31,8 @@ public struct FolderDestination: UploadDestination {
         return try await Blocking.run { try Self.copy(file, into: root, state: state) }
     }
 
-    /// Flushes the destination's file system (`syncfs`) once for a batch of letters, before the
-    /// batch is recorded as copied, rather than each file (a copy is never half-written anyway:
-    /// it is named when whole). The worker copies the next batch meanwhile.
-    public func flush() async {
-        let root = root
-        _ = try? await Blocking.run {
-            let descriptor = Posix.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard descriptor >= 0 else { return }
-            _ = linuxSyncFS(descriptor)
-            Posix.close(descriptor)
-        }
-    }
+    /// Copies are left for the system to write to the disk, as `cp` leaves them (see ``UnsettledCopies``).
+    public var writesReachDiskLater: Bool { true }
 
     public func close() async {}
 
@@ -362,11 +352,6 @@ final class FolderPassState: Sendable {
     let folders = NIOLockedValueBox<Set<String>>([])
     let namesUnnamedFiles = NIOLockedValueBox(true)
 }
-
-/// glibc's `syncfs(2)` (declared only with `_GNU_SOURCE`, so not in the Glibc module): flushes
-/// the one file system that holds `descriptor`.
-@_silgen_name("syncfs")
-private func linuxSyncFS(_ descriptor: Int32) -> Int32
 
 /// glibc's `copy_file_range(2)` (declared only with `_GNU_SOURCE`): copies between two files in
 /// the kernel, without the bytes passing through this process.

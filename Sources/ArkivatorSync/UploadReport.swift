@@ -76,6 +76,9 @@ public struct UploadReport: Sendable, Equatable {
     public var busy = false
     /// Copies of purged letters removed from the destination.
     public var removedOrphans = 0
+    /// Letters whose copies were queued again because the machine started again before they
+    /// were surely on the destination's disk (see ``UnsettledCopies``).
+    public var resentAfterRestart = 0
     /// What went wrong besides the jobs: the database, the notify command.
     public var problems: [UserMessage] = []
 
@@ -90,6 +93,7 @@ public struct UploadReport: Sendable, Equatable {
         entries += other.entries
         busy = busy || other.busy
         removedOrphans += other.removedOrphans
+        resentAfterRestart += other.resentAfterRestart
         problems += other.problems
     }
 }

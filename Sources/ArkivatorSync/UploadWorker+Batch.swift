@@ -29,15 +29,13 @@ struct TakenBatch: Sendable {
     }
 }
 
-/// What copying a batch did, to be made lasting and recorded.
+/// What copying a batch did, to be recorded.
 struct PerformedBatch: Sendable {
     var jobs: [UploadJob]
     var entries: [UploadReport.Entry]
     var progress: [MirrorProgress]
     /// The jobs that failed (by index), with why; a `CancellationError` puts the job back as it was.
     var failed: [(index: Int, error: any Error)]
-    /// The destinations written to, flushed before the batch is recorded.
-    var written: [any UploadDestination]
 }
 
 extension UploadWorker {
@@ -52,7 +50,7 @@ extension UploadWorker {
                  blocked: inout [String: UploadFailure]) async -> PerformedBatch {
         let jobs = batch.jobs
         var performed = PerformedBatch(jobs: jobs, entries: jobs.map { Self.entry($0) },
-                                       progress: jobs.map { MirrorProgress(destination: $0.destination) }, failed: [], written: [])
+                                       progress: jobs.map { MirrorProgress(destination: $0.destination) }, failed: [])
         let plans: [MirrorPlan]
         switch batch.plans {
         case .success(let read): plans = read
@@ -79,7 +77,6 @@ extension UploadWorker {
         }
         for (setting, letters) in work.sorted(by: { $0.key < $1.key }) {
             guard let destination = destinations[setting] else { continue }
-            performed.written.append(destination)
             let outcomes = await destination.perform(letters: letters.map(\.steps))
             for (letter, outcome) in zip(letters, outcomes) {
                 let index = letter.index
@@ -111,14 +108,12 @@ extension UploadWorker {
         return performed
     }
 
-    /// Records what a batch did, once the destinations written to have made it lasting
-    /// (``UploadDestination/flush()``): each failed job's failure (a stopped one put back in the
-    /// queue as it was), then the files placed and removed and the jobs done, in one transaction.
+    /// Records what a batch did: each failed job's failure (a stopped one put back in the queue
+    /// as it was), then the files placed and removed and the jobs done, in one transaction.
     /// Returns the batch's entries, with the jobs as they are now.
     func record(_ batch: PerformedBatch?, held: NIOLockedValueBox<Set<Int>>) async -> [UploadReport.Entry] {
         guard let batch else { return [] }
         defer { held.withLockedValue { $0.subtract(batch.jobs.map(\.id)) } }
-        for destination in batch.written { await destination.flush() }
         let library = library
         var entries = batch.entries
         for (index, error) in batch.failed.sorted(by: { $0.index < $1.index }) {

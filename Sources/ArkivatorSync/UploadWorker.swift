@@ -32,6 +32,9 @@ import Darwin
 /// `uploading` for ``UploadPolicy/staleAfter`` seconds is due again (a live uploader touches the
 /// jobs it holds every few seconds).
 ///
+/// A destination whose writes reach its disk later (a folder) gets a note before a pass writes
+/// there, and copies a restart of the machine may have lost are sent again (``UnsettledCopies``).
+///
 /// Files are copied, the database is read and written, and child programs run on Dispatch
 /// threads, off the cooperative pool.
 public final class UploadWorker: Sendable {
@@ -104,13 +107,19 @@ public final class UploadWorker: Sendable {
         }
         defer { toucher.cancel() }
         // Batches go through three stages side by side: while one is copied, the next is taken
-        // and planned, and the one before is flushed and recorded (child tasks: they run where
+        // and planned, and the one before is recorded (child tasks: they run where
         // the pass runs, such as the uploads' own executor).
         var previous: PerformedBatch?
         do {
             if case .held = lock { _ = try await Blocking.run { try library.requeueInterruptedUploads() } }
             await removeOrphans(destinations: &destinations, report: &report)
+            let unsettled = UnsettledCopies(library: library.location.directory)
+            let setting = try await Blocking.run { try library.setting(.destination) } ?? ""
+            try await resendLostCopies(at: setting, unsettled, report: &report)
             let due = try await Blocking.run { try library.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
+            if !due.isEmpty, !setting.isEmpty, let destination = try? open(setting, in: &destinations), destination.writesReachDiskLater {
+                try await Blocking.run { try unsettled.willWrite(to: setting) }
+            }
             var next = 0, taken = 0
             func nextIDs() -> [Int] {
                 guard next < due.count, !Task.isCancelled, taken < maxJobs else { return [] }
@@ -135,6 +144,24 @@ public final class UploadWorker: Sendable {
         for destination in destinations.values { await destination.close() }
         report.problems += await notify(report)
         return report
+    }
+
+    /// Sends again the copies at `setting` that a restart of the machine may have lost before
+    /// they reached the disk (see ``UnsettledCopies``), and forgets the notes of copies that
+    /// have reached it.
+    private func resendLostCopies(at setting: String, _ unsettled: UnsettledCopies, report: inout UploadReport) async throws {
+        let library = library
+        guard !setting.isEmpty, let since = unsettled.lost(at: setting) else {
+            try await Blocking.run { try unsettled.settle() }
+            return
+        }
+        // A little before the note, for clocks that disagree by a second.
+        let copies = try await Blocking.run { try library.copiesRecorded(at: setting, since: since.addingTimeInterval(-2)) }
+        try await Blocking.run {
+            try library.queueCopies(of: copies.letters, forgetting: copies.paths)
+            try unsettled.settle(resent: setting)
+        }
+        report.resentAfterRestart += copies.letters.count
     }
 
     /// Passes until nothing is due now (new jobs, jobs whose wait ran out during a pass), or

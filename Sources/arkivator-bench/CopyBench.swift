@@ -64,8 +64,7 @@ enum CopyBench {
             let mirror = work.appendingPathComponent(name)
             try FileManager.default.createDirectory(at: mirror, withIntermediateDirectories: true)
             try library.setSetting(.destination, "folder:\(mirror.path)")
-            // The filing's own writes reach the disk first: the copy's flushes (one per batch) then
-            // times the copy alone, as `cp -r` is timed on its own.
+            // The filing's own writes reach the disk first, as they do before `cp -r`.
             sync()
             let started = Date(), cpuBefore = cpuSeconds()
             let report = BlockingWait.run { await worker.runDueJobs() }

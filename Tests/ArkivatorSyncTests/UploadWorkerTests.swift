@@ -13,6 +13,43 @@ import Glibc
 @Suite struct UploadWorkerTests {
     // MARK: Folder
 
+    @Test func copiesAMachineRestartMayHaveLostAreSentAgainAndOnlyThose() async throws {
+        let sandbox = try Sandbox()
+        defer { sandbox.remove() }
+        let copy = try sandbox.folder("Kopi")
+        let setting = "folder:\(copy.path)"
+        let started = Date()
+        let documents = try sandbox.fileDocuments(3, destination: setting)
+        let worker = UploadWorker(library: sandbox.library, environment: [:])
+        #expect(await worker.runDueJobs().done.count == 3)
+        // The pass noted that its copies may not be on the disk yet, on this start of the machine.
+        let unsettled = UnsettledCopies(library: sandbox.library.location.directory)
+        let note = try #require(unsettled.notes()[setting])
+        #expect(note.boot == UnsettledCopies.currentBoot && note.since >= started.addingTimeInterval(-1))
+        #expect(unsettled.lost(at: setting) == nil, "the same start: nothing lost")
+
+        // The power went before the disk had them: one copy is empty, one is gone; the machine
+        // starts again (another boot id) and the next pass sends those copies again.
+        let docx = copy.appendingPathComponent("Kari Nordmann/Dokumenter/\(documents[0].title).docx")
+        let pdf = copy.appendingPathComponent("Kari Nordmann/Bilder/\(documents[2].title).pdf")
+        try Data().write(to: docx)
+        try FileManager.default.removeItem(at: pdf)
+        try unsettled.willWrite(to: setting, now: note.since, boot: "another start")
+        #expect(unsettled.lost(at: setting) == note.since)
+        let after = await worker.runDueJobs()
+        #expect(after.resentAfterRestart == 3)
+        #expect(after.done.count == 3)
+        #expect(after.entries.map(\.uploaded).reduce(0, +) == 2, "only the two lost copies are written again")
+        try sandbox.expectUploaded(to: copy)
+        #expect(unsettled.notes()[setting]?.boot == UnsettledCopies.currentBoot, "a new note, for this pass's writes")
+
+        // A minute after the last write on the same start, the copies are on the disk: the note goes.
+        try unsettled.settle(now: Date().addingTimeInterval(UnsettledCopies.settleAfter + 1))
+        #expect(unsettled.notes().isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: unsettled.file.path))
+        #expect(await worker.runDueJobs().entries.isEmpty)
+    }
+
     @Test func folderUploadsAndASecondPassHasNothingToDo() async throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
