@@ -11,48 +11,57 @@ public enum ImageFormat: String, Sendable, Equatable, Codable {
     case gif
     case bmp
 
+    /// How much of a file's start and end ``sniff(head:tail:size:)`` looks at.
+    public static let probeBytes = 64 * 1024
+
     /// Checks the magic bytes (and, for JPEG and PNG, the end marker) of a whole file.
     ///
     /// Throws an `InputError` that names what the bytes look like when they are not an image we read.
     public static func sniff(_ bytes: [UInt8]) throws(InputError) -> ImageFormat {
-        guard !bytes.isEmpty else { throw .empty }
-        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) {
-            guard hasJPEGEnd(bytes) else { throw .truncated }
+        try sniff(head: Array(bytes.prefix(probeBytes)), tail: Array(bytes.suffix(probeBytes)), size: bytes.count)
+    }
+
+    /// ``sniff(_:)`` for a file that is not in memory: its first and last bytes (up to
+    /// ``probeBytes`` each; the same bytes when the file is that short) and its size.
+    public static func sniff(head: [UInt8], tail: [UInt8], size: Int) throws(InputError) -> ImageFormat {
+        guard size > 0, !head.isEmpty else { throw .empty }
+        if head.starts(with: [0xFF, 0xD8, 0xFF]) {
+            guard hasJPEGEnd(tail) else { throw .truncated }
             return .jpeg
         }
-        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
-            guard hasPNGEnd(bytes) else { throw .truncated }
+        if head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            guard hasPNGEnd(tail) else { throw .truncated }
             return .png
         }
-        if bytes.starts(with: [0x49, 0x49, 0x2A, 0x00]) || bytes.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
+        if head.starts(with: [0x49, 0x49, 0x2A, 0x00]) || head.starts(with: [0x4D, 0x4D, 0x00, 0x2A]) {
             return .tiff
         }
-        if FileSignature.isPDF(bytes) {
+        if FileSignature.isPDF(head) {
             // A whole PDF ends with `%%EOF` (a writer may add a line or two after it).
-            let tail = Array(bytes.suffix(1024)), end = Array("%%EOF".utf8)
-            guard tail.count >= end.count, (0...(tail.count - end.count)).contains(where: { Array(tail[$0..<($0 + end.count)]) == end }) else {
+            let end = Array(tail.suffix(1024)), marker = Array("%%EOF".utf8)
+            guard end.count >= marker.count, (0...(end.count - marker.count)).contains(where: { Array(end[$0..<($0 + marker.count)]) == marker }) else {
                 throw .truncated
             }
             return .pdf
         }
-        if FileSignature.isHEIF(bytes) { return .heic }
-        if bytes.count > 12, bytes.starts(with: Array("RIFF".utf8)), Array(bytes[8..<12]) == Array("WEBP".utf8) {
+        if FileSignature.isHEIF(head) { return .heic }
+        if head.count > 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) {
             // The RIFF header says how long the file is.
-            let length = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
-            guard bytes.count >= length + 8 else { throw .truncated }
+            let length = Int(head[4]) | Int(head[5]) << 8 | Int(head[6]) << 16 | Int(head[7]) << 24
+            guard size >= length + 8 else { throw .truncated }
             return .webp
         }
-        if FileSignature.isGIF(bytes) {
+        if FileSignature.isGIF(head) {
             // A whole GIF ends with its trailer byte, 0x3B (a writer may pad with zeros after it).
-            guard bytes.last(where: { $0 != 0 }) == 0x3B else { throw .truncated }
+            guard tail.last(where: { $0 != 0 }) == 0x3B else { throw .truncated }
             return .gif
         }
-        if FileSignature.isBMP(bytes) {
+        if FileSignature.isBMP(head) {
             // An uncompressed bitmap's header says how many bytes of pixels follow.
-            if let needed = bmpLength(bytes), bytes.count < needed { throw .truncated }
+            if let needed = bmpLength(head), size < needed { throw .truncated }
             return .bmp
         }
-        throw otherFormat(bytes)
+        throw otherFormat(head)
     }
 
     /// The length an uncompressed Windows bitmap must have: where its pixels start plus its rows

@@ -56,6 +56,9 @@ import Testing
                                                     body: ByteBuffer(repeating: 0xFF, count: WebServer.pageByteLimit + 1))
                 let hugeError = try json(huge)["error"] as? String
                 #expect(huge.status == .contentTooLarge && hugeError == "tooLarge")
+                // A page is written to disk as it arrives; a refused one leaves nothing behind.
+                let staging = fixture.library.location.folder(.uploadStaging).path
+                #expect(try FileManager.default.contentsOfDirectory(atPath: staging).allSatisfy { !$0.hasPrefix("samles-") })
                 for uri in ["/api/v1/uploads/\(id)/pages/0", "/api/v1/uploads/\(id)/pages/101", "/api/v1/uploads/\(id)/pages/x",
                             "/api/v1/uploads/../pages/1", "/api/v1/uploads/\(String(repeating: "0", count: 32))/pages/1",
                             "/api/v1/uploads/..%2F..%2Fetc/pages/1"] {

@@ -4,6 +4,9 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension WebServer {
     /// The most bytes one uploaded page may have (as for files given to `ingest`).
@@ -73,14 +76,15 @@ extension WebServer {
                   let number = context.parameters.get("number", as: Int.self), (1...Self.uploadPageLimit).contains(number) else {
                 throw WebError.notFound
             }
-            let bytes: ByteBuffer
+            // Written to disk as it arrives (at most a megabyte in memory), then checked and stored.
+            let part = try await store.files { try inbox.pageInProgress(id, number: number) }
             do {
-                bytes = try await request.body.collect(upTo: Self.pageByteLimit)
-            } catch is NIOTooManyBytesError {
-                throw WebError(.contentTooLarge, code: "tooLarge", nb: "Bildet er for stort (over \(Self.pageByteLimit >> 20) MB). Ta bildet på nytt med lavere oppløsning.",
-                               en: "The image is too large (over \(Self.pageByteLimit >> 20) MB). Take it again at a lower resolution.")
+                try await Self.receivePage(request.body, into: part, store: store)
+            } catch {
+                try? await store.files { _ = unlink(part.path) }
+                throw error
             }
-            try await store.files { try inbox.putPage(id, number: number, bytes: Array(buffer: bytes)) }
+            try await store.files { try inbox.placePage(id, number: number, from: part) }
             return try JSONAnswer.response(UploadStatus(id: id, status: "open"))
         }
         api.post("/uploads/{id}/done") { request, context -> Response in
@@ -139,6 +143,29 @@ extension WebServer {
             status.needsReview = !document.needsReview.isEmpty || document.familyMember == nil || document.text.isEmpty
         }
         return status
+    }
+
+    /// Writes a page's body to `part` as it arrives, a megabyte at a time on the library's file
+    /// threads; refuses (413) a page over ``pageByteLimit``.
+    static func receivePage(_ body: RequestBody, into part: URL, store: AsyncLibrary) async throws {
+        let descriptor = try await store.files { try UploadInbox.openPart(part) }
+        defer { close(descriptor) }
+        var pending = ByteBuffer(), total = 0
+        func write() async throws {
+            let bytes = Array(buffer: pending), path = part.path
+            pending.clear()
+            try await store.files { try UploadInbox.appendPart(bytes, to: descriptor, path: path) }
+        }
+        for try await chunk in body {
+            total += chunk.readableBytes
+            guard total <= pageByteLimit else {
+                throw WebError(.contentTooLarge, code: "tooLarge", nb: "Bildet er for stort (over \(Self.pageByteLimit >> 20) MB). Ta bildet på nytt med lavere oppløsning.",
+                               en: "The image is too large (over \(Self.pageByteLimit >> 20) MB). Take it again at a lower resolution.")
+            }
+            pending.writeImmutableBuffer(chunk)
+            if pending.readableBytes >= 1 << 20 { try await write() }
+        }
+        if pending.readableBytes > 0 { try await write() }
     }
 
     /// Reads the upload form's body into upload `id` (each chosen file a page, in the order the

@@ -2,6 +2,9 @@ import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorIntake
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The folders behind the upload page: an upload's pages wait in `LIBRARY/.opplasting/ID/`, and
 /// `finish` hands the whole folder to the inbox (`LIBRARY/Innboks/`) with one rename, which
@@ -36,21 +39,84 @@ struct UploadInbox: Sendable {
     /// that it is an image or PDF arkivator reads.
     func putPage(_ id: String, number: Int, bytes: [UInt8]) throws {
         guard let folder = openFolder(id) else { throw WebError.notFound }
-        let format: ImageFormat
+        let format = try Self.format(head: Array(bytes.prefix(16))) { () throws(InputError) in try ImageFormat.sniff(bytes) }
+        removePage(number, in: folder)
+        try AtomicFile.write(bytes, to: folder.appendingPathComponent(Self.pageName(number, format)), overwrite: true)
+    }
+
+    /// Where page `number` of upload `id` is written while its bytes arrive (then
+    /// ``placePage(_:number:from:)``): beside the upload's folder, never in it, so a letter handed
+    /// over meanwhile takes no half-sent page along. Throws 404 when there is no such open upload.
+    func pageInProgress(_ id: String, number: Int) throws -> URL {
+        guard openFolder(id) != nil else { throw WebError.notFound }
+        return staging.appendingPathComponent("samles-\(id)-\(number)-\(Self.newID()).del")
+    }
+
+    /// Stores the page that arrived in `part` as page `number` of upload `id` (replacing an
+    /// earlier try), after checking by its first and last bytes that it is an image or PDF
+    /// arkivator reads. `part` is gone afterwards, whatever happened.
+    func placePage(_ id: String, number: Int, from part: URL) throws {
+        defer { _ = unlink(part.path) }
+        guard let folder = openFolder(id) else { throw WebError.notFound }
+        let handle = try FileHandle(forReadingFrom: part)
+        defer { try? handle.close() }
+        let size = Int(try handle.seekToEnd())
+        try handle.seek(toOffset: 0)
+        let head = [UInt8](try handle.read(upToCount: ImageFormat.probeBytes) ?? Data())
+        try handle.seek(toOffset: UInt64(max(0, size - ImageFormat.probeBytes)))
+        let tail = [UInt8](try handle.read(upToCount: ImageFormat.probeBytes) ?? Data())
+        let format = try Self.format(head: head) { () throws(InputError) in try ImageFormat.sniff(head: head, tail: tail, size: size) }
+        removePage(number, in: folder)
+        try AtomicFile.publish(temporary: part, to: folder.appendingPathComponent(Self.pageName(number, format)), overwrite: true)
+    }
+
+    /// Opens `part` (new, for the owner only) for writing a page as it arrives; returns its descriptor.
+    static func openPart(_ part: URL) throws -> Int32 {
+        let descriptor = open(part.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw AtomicFileError(errno: errno, operation: "open", path: part.path) }
+        return descriptor
+    }
+
+    /// Writes `bytes` at the end of the part open at `descriptor` (a full disk is the full disk's error).
+    static func appendPart(_ bytes: [UInt8], to descriptor: Int32, path: String) throws {
+        var written = 0
+        while written < bytes.count {
+            let step = bytes.withUnsafeBytes { raw in
+                raw.baseAddress.map { write(descriptor, $0 + written, bytes.count - written) } ?? -1
+            }
+            if step < 0 {
+                if errno == EINTR { continue }
+                throw AtomicFileError(errno: errno, operation: "write", path: path)
+            }
+            written += step
+        }
+    }
+
+    /// `side-007.jpeg`: page 7, a JPEG.
+    private static func pageName(_ number: Int, _ format: ImageFormat) -> String {
+        String(format: "side-%03d.", number) + format.rawValue
+    }
+
+    /// Removes an earlier try at page `number`.
+    private func removePage(_ number: Int, in folder: URL) {
+        let prefix = String(format: "side-%03d.", number)
+        for old in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix(prefix) {
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(old))
+        }
+    }
+
+    /// The format a page's bytes show (`head`: its first bytes), or the answer that says why it
+    /// is refused (415).
+    private static func format(head: [UInt8], _ sniff: () throws(InputError) -> ImageFormat) throws -> ImageFormat {
         do throws(InputError) {
-            format = try ImageFormat.sniff(bytes)
+            return try sniff()
         } catch {
-            if error.errorCode == "truncated", FileSignature.isPDF(bytes) {
+            if error.errorCode == "truncated", FileSignature.isPDF(head) {
                 throw WebError(.unsupportedMediaType, code: "truncated", nb: "PDF-en er ikke hel (den slutter for tidlig). Last den ned på nytt og prøv igjen.",
                                en: "The PDF is not whole (it ends too early). Download it again and try again.")
             }
             throw WebError(.unsupportedMediaType, code: error.errorCode, message: error.userMessage)
         }
-        let prefix = String(format: "side-%03d.", number)
-        for old in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] where old.hasPrefix(prefix) {
-            try? FileManager.default.removeItem(at: folder.appendingPathComponent(old))
-        }
-        try AtomicFile.write(bytes, to: folder.appendingPathComponent(prefix + format.rawValue), overwrite: true)
     }
 
     /// The page files in an upload's folder by their numbers (`side-007.jpg` is page 7).
