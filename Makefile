@@ -225,6 +225,10 @@ bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json $(SMALLPR
 	@echo
 	python3 scripts/bench/recrop_bench.py --arkivator $(BIN_RELEASE)
 	@echo
+	@# 40 share links, 40 re-reads and 40 page uploads of 60 MB at once from one client: serve's peak
+	@# memory, every request answered, a sign-in from another client and the library's first page meanwhile.
+	python3 scripts/bench/burst_bench.py --arkivator $(BIN_RELEASE)
+	@echo
 	python3 scripts/bench/watch_idle.py --arkivator $(BIN_RELEASE) --seconds 30
 	@echo
 	python3 scripts/bench/watch_crash.py --arkivator $(BIN_RELEASE) --images ../shared/corpus/dev/images \

@@ -120,10 +120,8 @@ public final class Pipeline: Sendable {
             group.enter()
             let niceness = options.workerNiceness
             let thread = Thread {
-                // Linux gives each thread its own nice value: only this worker steps back.
-                if niceness != 0, let thread = Self.threadID() {
-                    _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, niceness)
-                }
+                // Only this worker steps back.
+                ThreadNiceness.set(niceness)
                 run.work(with: reader)
                 group.leave()
             }
@@ -135,14 +133,3 @@ public final class Pipeline: Sendable {
     }
 }
 
-extension Pipeline {
-    /// The calling thread's kernel id (`/proc/thread-self` links to `PID/task/TID`), for giving
-    /// it a nice value of its own.
-    static func threadID() -> id_t? {
-        var buffer = [CChar](repeating: 0, count: 64)
-        let length = readlink("/proc/thread-self", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let link = String(decoding: buffer[0..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        return link.split(separator: "/").last.flatMap { id_t($0) }
-    }
-}

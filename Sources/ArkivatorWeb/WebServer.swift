@@ -80,8 +80,10 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
     let familyUndo = FamilyUndo()
+    /// The blocking work of the routes, in lanes (``WebWork``).
+    let work = WebWork()
     /// Each share link's PDF, made once (``SharePackMaker``).
-    let sharePacks = SharePackMaker()
+    let sharePacks: SharePackMaker
     /// Counts calendar feed addresses that open nothing, client by client.
     let feedThrottle = FeedThrottle()
     let explanationJobs: ExplanationJobs
@@ -96,6 +98,7 @@ public struct WebServer: Sendable {
         throttle = SignInThrottle(clock: options.clock, sleep: options.pause)
         setupCode = SetupCode.make().value
         explanationJobs = ExplanationJobs(wait: options.explanationWait)
+        sharePacks = SharePackMaker(lane: work.pages)
     }
 
 
@@ -195,7 +198,7 @@ extension WebServer {
             throw WebFailure(code: "badPassword", message: UserMessage(nb: problem, en: problem))
         }
         let cost = options.passwordCost
-        let hash = try await Blocking.run { Bcrypt.hash(password, cost: cost) }
+        let hash = try await work.quick.run { Bcrypt.hash(password, cost: cost) }
         try await store.write { try $0.setWebPasswordHash(hash) }
     }
 }

@@ -41,17 +41,14 @@ import urllib.parse
 import zlib
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "test"))
+from localserver import free_port, wait_for_port  # noqa: E402
+
 PASSWORD = "benk passord 1234"
 ALONE_P95_MS = 50.0
 TOGETHER_P95_MS = 100.0
 TOGETHER_MAX_MS = 1000.0
 REPO = Path(__file__).resolve().parents[2]
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Client:
@@ -304,12 +301,7 @@ def main():
     server = subprocess.Popen([a.arkivator, "serve", "--library", str(a.library), "--listen", f"127.0.0.1:{port}",
                                "--log-level", "warning"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        for _ in range(300):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_for_port(port, seconds=30)
         signer = Client(port)
         status, response, _ = signer.request("POST", "/login", body="password=" + urllib.parse.quote_plus(PASSWORD),
                                              headers={"Content-Type": "application/x-www-form-urlencoded"})

@@ -43,6 +43,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from localserver import free_port, wait_for_port
+
 REPO = Path(__file__).resolve().parents[2]
 PASSWORD = "riktig hest batteri"
 PHONE = (390, 844)
@@ -58,22 +60,6 @@ try:
 except ImportError:
     print("browser test: selenium is missing (apt-get install python3-selenium)", file=sys.stderr)
     sys.exit(2)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def wait_for_port(port, seconds=10):
-    """Returns once something listens on 127.0.0.1:PORT (or after SECONDS)."""
-    for _ in range(int(seconds * 10)):
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-            return
-        except OSError:
-            time.sleep(0.1)
 
 
 def axe_source():

@@ -12,7 +12,7 @@ extension WebServer {
     /// (with undo), restore, hiding the fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
     /// `delete`, `restore` and `redact`, so the files follow exactly as they do there.
     func addDocumentRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs
+        let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs, work = self.work
         pages.get("/documents/{id}") { request, context -> Response in
             try await Self.documentPage(try Self.documentID(context), store: store, templates: templates, jobs: jobs, context: context,
                                         query: WebForm(request.uri.query ?? ""))
@@ -64,7 +64,7 @@ extension WebServer {
             let id = try Self.documentID(context)
             let shortID = try await store.read { try $0.document(id).shortID }
             // The page images are read again and boxed: long work, on a thread of its own.
-            _ = try await Blocking.run { try household.redact(shortID, programVersion: ArkivatorVersion.current) }
+            _ = try await work.pages.run { try household.redact(shortID, programVersion: ArkivatorVersion.current) }
             // The family's copy is replaced before the page says it is done (or says it is not yet).
             let number = try await store.read { try $0.document(shortID).number }
             guard await CopyAfterChange.bringInLine(documentNumber: number, library: household.library) != nil else {

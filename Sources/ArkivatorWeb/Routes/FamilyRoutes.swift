@@ -10,7 +10,7 @@ extension WebServer {
     /// after the password is typed again (throttled like sign-in, and only in that one answer);
     /// add, correct, and remove with a question first and an undo after.
     func addFamilyRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, throttle = self.throttle, undo = familyUndo
+        let store = self.store, templates = self.templates, throttle = self.throttle, undo = familyUndo, work = self.work
         pages.get("/family") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             var page = FamilyPage()
@@ -83,7 +83,7 @@ extension WebServer {
             let password = form["password"] ?? ""
             guard let hash = try await store.read({ try $0.webPasswordHash() }) else { throw HTTPError(.forbidden) }
             var page = FamilyPage()
-            switch await throttle.attempt(client: context.client, { (try? await Blocking.run { Bcrypt.verify(password, hash: hash) }) ?? false }) {
+            switch await throttle.attempt(client: context.client, { (try? await work.quick.run { Bcrypt.verify(password, hash: hash) }) ?? false }) {
             case .accepted:
                 let number = try await store.read { library in
                     try library.family { store -> String? in

@@ -9,7 +9,7 @@ extension WebServer {
     /// A document's photos as taken: the original downloaded as it came, each page's photo shown
     /// for moving its corners, and the page read again with the corners and turn chosen.
     func addRecropRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs
+        let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs, work = self.work
         pages.get("/documents/{id}/originals/{number}") { _, context -> Response in
             let id = try Self.documentID(context)
             guard let number = context.parameters.get("number", as: Int.self) else { throw WebError.notFound }
@@ -23,7 +23,7 @@ extension WebServer {
             // Decoding a phone photo is long work: on a thread of its own.
             let preview: (jpeg: [UInt8], width: Int, height: Int)
             do {
-                preview = try await Blocking.run { try household.photoPreview(id, page: page) }
+                preview = try await work.quick.run { try household.photoPreview(id, page: page) }
             } catch is RecropFailure {
                 throw WebError.notFound
             }
@@ -42,7 +42,7 @@ extension WebServer {
                     throw RecropFailure.badCorners(nil)
                 }
                 // Cleanup and OCR of one page: seconds of C work, on a thread of its own.
-                _ = try await Blocking.run { try household.recrop(shortID, page: page, change) }
+                _ = try await work.pages.run { try household.recrop(shortID, page: page, change) }
             } catch let failure as RecropFailure {
                 return try await Self.documentPage(shortID, store: store, templates: templates, jobs: jobs, context: context,
                                                    problem: failure.userMessage.text(in: context.language))

@@ -12,7 +12,7 @@ extension WebServer {
     /// status and openings; revoke after a question).
     func addShareRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, options = self.options
-        let household = self.household, sharePacks = self.sharePacks
+        let household = self.household, sharePacks = self.sharePacks, work = self.work
         pages.get("/del/ny") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             return try await Self.shareForm(query, chosen: Self.chosenIDs(query), store: store, templates: templates, context: context)
@@ -66,7 +66,7 @@ extension WebServer {
         pages.get("/delinger/{link}/tekst") { _, context -> Response in
             let (link, letters) = try await Self.ownersLink(context, store: store)
             let ids = letters.map(\.shortID)
-            let text = try await Blocking.run { try household.shareTextBundle(ids) }
+            let text = try await work.quick.run { try household.shareTextBundle(ids) }
             var headers = HTTPFields()
             headers[.contentType] = "text/plain; charset=utf-8"
             headers[.contentDisposition] = "attachment; filename=\"brev-for-assistent-\(link).txt\""

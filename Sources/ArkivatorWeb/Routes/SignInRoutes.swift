@@ -8,7 +8,7 @@ extension WebServer {
     /// The first-run page (the first password needs the one-time code `serve` prints in its
     /// terminal), sign-in (throttled per client), the owner's one-time sign-in link, sign-out.
     func addSignInRoutes(open: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
-        let store = self.store, options = self.options, throttle = self.throttle, templates = self.templates
+        let store = self.store, options = self.options, throttle = self.throttle, templates = self.templates, work = self.work
         let setupCode = SetupCode(value: self.setupCode)
         open.get("/setup") { _, context -> Response in
             guard try await store.read({ try $0.webPasswordHash() }) == nil else { return Self.redirect("/login") }
@@ -34,7 +34,7 @@ extension WebServer {
             if let problem = Self.passwordProblem(password, again: again, language: context.language) {
                 return Self.passwordPage(templates, setup: true, problem: problem, code: code, context: context, status: .badRequest)
             }
-            let hash = try await Blocking.run { Bcrypt.hash(password, cost: options.passwordCost) }
+            let hash = try await work.quick.run { Bcrypt.hash(password, cost: options.passwordCost) }
             let session = try await store.write { library -> WebSession? in
                 // Set only if still unset: two first runs at once cannot both choose.
                 guard try library.webPasswordHash() == nil else { return nil }
@@ -55,7 +55,7 @@ extension WebServer {
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let password = form["password"] ?? ""
             let outcome = await throttle.attempt(client: context.client) {
-                (try? await Blocking.run { Bcrypt.verify(password, hash: hash) }) ?? false
+                (try? await work.quick.run { Bcrypt.verify(password, hash: hash) }) ?? false
             }
             switch outcome {
             case .accepted:
