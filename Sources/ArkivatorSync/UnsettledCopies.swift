@@ -27,6 +27,8 @@ struct UnsettledCopies {
     /// How long after its last write a destination's copies are taken to be on its disk (the
     /// system writes changed files after 30 s, checking every 5 s).
     static let settleAfter: TimeInterval = 60
+    /// How often a pass that writes brings the note's time of the last write up to date.
+    static let refreshEvery: TimeInterval = 10
 
     let file: URL
 
@@ -72,11 +74,14 @@ struct UnsettledCopies {
     }
 
     /// Forgets the notes whose copies are on the disk (same start, last write a minute ago or
-    /// more), and the one for `destination` when `resent` (its copies are queued again).
-    func settle(now: Date = Date(), boot: String? = currentBoot, resent destination: String? = nil) throws {
+    /// more), the one for `destination` when `resent` (its copies are queued again), and those for
+    /// destinations other than `current` when it is given (no longer copied to).
+    func settle(now: Date = Date(), boot: String? = currentBoot, resent destination: String? = nil,
+                current: String? = nil) throws {
         let notes = notes()
         let kept = notes.filter { setting, note in
-            setting != destination && !(note.boot == (boot ?? "") && now.timeIntervalSince(note.last) >= Self.settleAfter)
+            setting != destination && (current == nil || setting == current)
+                && !(note.boot == (boot ?? "") && now.timeIntervalSince(note.last) >= Self.settleAfter)
         }
         guard kept != notes else { return }
         if kept.isEmpty {

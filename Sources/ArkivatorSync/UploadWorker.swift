@@ -110,15 +110,20 @@ public final class UploadWorker: Sendable {
         // and planned, and the one before is recorded (child tasks: they run where
         // the pass runs, such as the uploads' own executor).
         var previous: PerformedBatch?
+        // The note of copies not yet surely on the disk: made before the first write, and its
+        // time of the last write brought up to date every few seconds and after the last.
+        let unsettled = UnsettledCopies(library: library.location.directory)
+        var setting = "", noted: Date?
         do {
             if case .held = lock { _ = try await Blocking.run { try library.requeueInterruptedUploads() } }
             await removeOrphans(destinations: &destinations, report: &report)
-            let unsettled = UnsettledCopies(library: library.location.directory)
-            let setting = try await Blocking.run { try library.setting(.destination) } ?? ""
+            setting = try await Blocking.run { try library.setting(.destination) } ?? ""
             try await resendLostCopies(at: setting, unsettled, report: &report)
             let due = try await Blocking.run { try library.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
             if !due.isEmpty, !setting.isEmpty, let destination = try? open(setting, in: &destinations), destination.writesReachDiskLater {
-                try await Blocking.run { try unsettled.willWrite(to: setting) }
+                let written = setting
+                try await Blocking.run { try unsettled.willWrite(to: written) }
+                noted = Date()
             }
             var next = 0, taken = 0
             func nextIDs() -> [Int] {
@@ -136,11 +141,20 @@ public final class UploadWorker: Sendable {
                 previous = await perform(batch, destinations: &destinations, blocked: &blocked)
                 report.entries += await recorded
                 current = try await upcoming
+                if let last = noted, Date().timeIntervalSince(last) >= UnsettledCopies.refreshEvery {
+                    let written = setting
+                    try await Blocking.run { try unsettled.willWrite(to: written) }
+                    noted = Date()
+                }
             }
         } catch {
             report.problems.append(UserMessage(error: error))
         }
         report.entries += await record(previous, held: held)
+        if noted != nil {
+            let written = setting
+            try? await Blocking.run { try unsettled.willWrite(to: written) }
+        }
         for destination in destinations.values { await destination.close() }
         report.problems += await notify(report)
         return report
@@ -152,14 +166,14 @@ public final class UploadWorker: Sendable {
     private func resendLostCopies(at setting: String, _ unsettled: UnsettledCopies, report: inout UploadReport) async throws {
         let library = library
         guard !setting.isEmpty, let since = unsettled.lost(at: setting) else {
-            try await Blocking.run { try unsettled.settle() }
+            try await Blocking.run { try unsettled.settle(current: setting) }
             return
         }
         // A little before the note, for clocks that disagree by a second.
         let copies = try await Blocking.run { try library.copiesRecorded(at: setting, since: since.addingTimeInterval(-2)) }
         try await Blocking.run {
             try library.queueCopies(of: copies.letters, forgetting: copies.paths)
-            try unsettled.settle(resent: setting)
+            try unsettled.settle(resent: setting, current: setting)
         }
         report.resentAfterRestart += copies.letters.count
     }

@@ -21,7 +21,7 @@ import Glibc
         let started = Date()
         let documents = try sandbox.fileDocuments(3, destination: setting)
         let worker = UploadWorker(library: sandbox.library, environment: [:])
-        #expect(await worker.runDueJobs().done.count == 3)
+        #expect(await worker.runPass().done.count == 3)
         // The pass noted that its copies may not be on the disk yet, on this start of the machine.
         let unsettled = UnsettledCopies(library: sandbox.library.location.directory)
         let note = try #require(unsettled.notes()[setting])
@@ -36,12 +36,17 @@ import Glibc
         try FileManager.default.removeItem(at: pdf)
         try unsettled.willWrite(to: setting, now: note.since, boot: "another start")
         #expect(unsettled.lost(at: setting) == note.since)
-        let after = await worker.runDueJobs()
+        let after = await worker.runPass()
         #expect(after.resentAfterRestart == 3)
         #expect(after.done.count == 3)
         #expect(after.entries.map(\.uploaded).reduce(0, +) == 2, "only the two lost copies are written again")
         try sandbox.expectUploaded(to: copy)
         #expect(unsettled.notes()[setting]?.boot == UnsettledCopies.currentBoot, "a new note, for this pass's writes")
+
+        // A note for a destination no longer copied to is forgotten by the next pass.
+        try unsettled.willWrite(to: "folder:/et/annet/sted")
+        _ = await worker.runDueJobs()
+        #expect(unsettled.notes()["folder:/et/annet/sted"] == nil)
 
         // A minute after the last write on the same start, the copies are on the disk: the note goes.
         try unsettled.settle(now: Date().addingTimeInterval(UnsettledCopies.settleAfter + 1))
