@@ -59,16 +59,16 @@ struct UnsettledCopies {
         return note.boot != (boot ?? "") ? note.since : nil
     }
 
-    /// Notes that the pass is about to write to `destination` (kept since the first unsettled
-    /// write; a note whose writes have settled starts again). Written to disk before it returns.
+    /// Notes that the pass is about to write to `destination`, or has just written there: a note
+    /// already there keeps its start and its machine start (only ``settle(now:boot:resent:current:)``
+    /// forgets a note), and gets `now` as its last write. Written to disk before it returns.
     func willWrite(to destination: String, now: Date = Date(), boot: String? = currentBoot) throws {
         var notes = notes()
-        let boot = boot ?? ""
-        if var note = notes[destination], note.boot == boot, now.timeIntervalSince(note.last) < Self.settleAfter {
-            note.last = now
+        if var note = notes[destination] {
+            note.last = max(note.last, now)
             notes[destination] = note
         } else {
-            notes[destination] = Note(boot: boot, since: now, last: now)
+            notes[destination] = Note(boot: boot ?? "", since: now, last: now)
         }
         try save(notes)
     }
@@ -91,7 +91,7 @@ struct UnsettledCopies {
         }
     }
 
-    private func save(_ notes: [String: Note]) throws {
+    func save(_ notes: [String: Note]) throws {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.sortedKeys]

@@ -34,7 +34,7 @@ import Glibc
         let pdf = copy.appendingPathComponent("Kari Nordmann/Bilder/\(documents[2].title).pdf")
         try Data().write(to: docx)
         try FileManager.default.removeItem(at: pdf)
-        try unsettled.willWrite(to: setting, now: note.since, boot: "another start")
+        try unsettled.save([setting: .init(boot: "another start", since: note.since, last: note.since)])
         #expect(unsettled.lost(at: setting) == note.since)
         let after = await worker.runPass()
         #expect(after.resentAfterRestart == 3)
