@@ -20,7 +20,15 @@ extension OCRPage {
     /// the place of this reading's words on the page (their boxes, shared out by length), so marks
     /// and redaction boxes stay in this reading's image. Returns the page and how many words were
     /// taken.
-    public func combined(with other: OCRPage) -> (page: OCRPage, taken: Int) {
+    ///
+    /// With `missingWords`, words of the other reading that this one lacks altogether are put in
+    /// too, where they stand among the shared words: a title in a coloured bar that the cleanup
+    /// took for a mark. Only words read with confidence (``missingConfidence``), of letters, at
+    /// most ``missingStretch`` in a row, and no number: their place on this reading's page is only
+    /// known as a point beside the word before, too little to mask a number there. Only for two
+    /// readings of the same picture (no sheet cut out of a photo, where the other reading may
+    /// hold print beside the sheet).
+    public func combined(with other: OCRPage, missingWords: Bool = false) -> (page: OCRPage, taken: Int) {
         guard !noText, !other.noText else { return (self, 0) }
         let ours = words.map(\.text), theirs = other.words.map(\.text)
         let difference = theirs.difference(from: ours)
@@ -43,6 +51,11 @@ extension OCRPage {
                stretch.ours.count <= Self.combinedStretch, stretch.theirs.count <= Self.combinedStretch,
                Self.confidence(other.words[stretch.theirs]) > Self.confidence(words[stretch.ours]) + Self.combinedMargin {
                 replacements.append(stretch)
+            } else if missingWords, stretch.ours.isEmpty, Self.missing(other.words[stretch.theirs]) {
+                // Missing only when this reading has none of them close by (the two readings may
+                // have put a line in different places).
+                let near = Set(words[max(0, a - 30)..<min(words.count, a + 30)].map(\.text))
+                if !other.words[stretch.theirs].contains(where: { near.contains($0.text) }) { replacements.append(stretch) }
             }
             previous = (a, b)
         }
@@ -55,8 +68,27 @@ extension OCRPage {
         func append(_ word: RecognizedWord, box: [Int], breakBefore: LayoutBreak) {
             items.append((word.text, word.confidence, box, breakBefore))
         }
+        let otherScalars = Array(other.text.unicodeScalars)
         for replacement in replacements {
             for index in next..<replacement.ours.lowerBound { append(words[index], box: words[index].box, breakBefore: breakBefore(index)) }
+            if replacement.ours.isEmpty {
+                // Words this reading lacks: each at a point after the word before (or before the
+                // first), broken into lines as the other reading has them.
+                let at = replacement.ours.lowerBound
+                let point = at > 0 ? [words[at - 1].box[0] + words[at - 1].box[2], words[at - 1].box[1], 1, words[at - 1].box[3]]
+                    : words.first.map { [$0.box[0], $0.box[1], 1, $0.box[3]] } ?? [0, 0, 1, 1]
+                for index in replacement.theirs {
+                    append(other.words[index], box: point, breakBefore: other.breakBefore(index, in: otherScalars))
+                }
+                taken += replacement.theirs.count
+                next = at
+                if at < words.count {
+                    // The word after keeps its own break, or starts a line when it had none at the start.
+                    append(words[at], box: words[at].box, breakBefore: at == 0 ? .paragraph : breakBefore(at))
+                    next = at + 1
+                }
+                continue
+            }
             let boxes = Self.shared(words[replacement.ours].map(\.box), among: other.words[replacement.theirs].map(\.length))
             for (offset, word) in other.words[replacement.theirs].enumerated() {
                 append(word, box: boxes[offset], breakBefore: offset == 0 ? breakBefore(replacement.ours.lowerBound) : .none)
@@ -71,6 +103,25 @@ extension OCRPage {
         page.droppedMarks = droppedMarks
         page.droppedMarkLines = droppedMarkLines
         return (page, taken)
+    }
+
+    /// The longest run of missing words taken (see ``combined(with:missingWords:)``): a title or
+    /// a line, not a block the cleanup rightly left out.
+    static let missingStretch = 6
+    /// The confidence (mean, weighted by length) missing words are taken with.
+    static let missingConfidence = 0.85
+
+    /// Whether `words`, missing from a reading, are taken into it: up to ``missingStretch`` words,
+    /// each a word of letters (no number, no noise; ``TokenShape/wordLetters(_:)``), four letters
+    /// or more in all, read with ``missingConfidence``.
+    private static func missing(_ words: ArraySlice<RecognizedWord>) -> Bool {
+        guard !words.isEmpty, words.count <= missingStretch, confidence(words) >= missingConfidence else { return false }
+        var letters = 0
+        for word in words {
+            guard !word.text.contains(where: \.isNumber), let count = TokenShape.wordLetters(word.text), count >= 2 else { return false }
+            letters += count
+        }
+        return letters >= 4
     }
 
     /// What stands before word `index` in the text: a paragraph break, a line break or a space.

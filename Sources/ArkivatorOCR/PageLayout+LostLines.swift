@@ -26,15 +26,20 @@ extension PageLayout {
     /// ``lostLineLimit``, those of the most marks first.
     ///
     /// A mark counts when it is letter-sized (from a third to two and a half word heights tall,
-    /// at most two and a half wide) and touches no word's box. Such marks side by side (less than
+    /// at most two and a half wide) and touches no box of a word the page keeps (a scribble's
+    /// words are no cover). Such marks side by side (less than
     /// a word height apart, overlapping in height by half) make a line; a line of four marks or
-    /// more, at least three word heights long and at most two tall, is print the reading lost.
+    /// more, at least three word heights long and at most three tall (a name in letters half
+    /// again as large as the text's, with its descenders), is print the reading lost.
     /// Paper grain, rules and frames, and pictures are not letter-sized; a logo's or a stamp's few
     /// shapes make no line, or read as no text and are left out after reading (see the engine).
     func lostLines(marks: [[Int]]) -> [[Int]] {
         guard let height = wordHeight(), height >= 6 else { return [] }
         let h = Double(height)
-        let covered = words.map { $0.box }
+        // A line read as a scribble covers nothing: where Tesseract joins a name in large
+        // letters with the smaller lines beside it, it reads the whole as a few marks of
+        // noise, and the page keeps none of it.
+        let covered = blocks.flatMap { $0.paragraphs.joined() }.filter { !Self.isScribble($0) }.joined().map(\.box)
         func touchesWord(_ m: [Int]) -> Bool {
             covered.contains { w in
                 m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
@@ -74,10 +79,24 @@ extension PageLayout {
             guard group.count >= 4 else { return nil }
             let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
             let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
-            guard Double(right - left) >= 3 * h, Double(bottom - top) <= 2 * h else { return nil }
+            guard Double(right - left) >= 3 * h, Double(bottom - top) <= 3 * h else { return nil }
             return ([left, top, right - left, bottom - top], group.count)
         }
         return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
+    }
+
+    /// Whether the page already holds most of `line`'s words (half or more) within two line
+    /// heights above or below where they stand: the marks were read in the line nearby, and
+    /// reading them again would write them twice.
+    func holdsNearby(_ line: [Word], height: Int) -> Bool {
+        let page = words
+        let found = line.filter { word in
+            page.contains { other in
+                other.text == word.text && abs((other.box[1] + other.box[3] / 2) - (word.box[1] + word.box[3] / 2)) <= 2 * height
+                    && other.box[0] < word.box[0] + word.box[2] && word.box[0] < other.box[0] + other.box[2]
+            }
+        }
+        return 2 * found.count >= line.count
     }
 
     /// Whether a second reading of a lost line holds text: four letters or digits or more, read

@@ -72,6 +72,82 @@ struct PageLayout {
         /// From the top of the words to their bottom, unwidened: a second reading's words whose
         /// middle lies outside it belong to the lines above or below, read already.
         var span: ClosedRange<Int> = 0...0
+        /// Lines of small print read as one (see ``stackedFragments(marks:)``): read again only
+        /// as a block.
+        var stacked = false
+        /// A short piece found only for its digits ("5 mg"): a second reading replaces it only
+        /// when it keeps its digits and their commas and points.
+        var shortNumber = false
+    }
+
+    /// Pieces of a line between gaps wider than two of its heights (its columns).
+    static func pieces(_ line: [Word]) -> [Range<Int>] {
+        guard !line.isEmpty else { return [] }
+        let height = line.map { $0.box[3] }.sorted()[line.count / 2]
+        var pieces: [Range<Int>] = []
+        var start = 0
+        for i in 1..<line.count where line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2]) > 2 * height {
+            pieces.append(start..<i)
+            start = i
+        }
+        pieces.append(start..<line.count)
+        return pieces
+    }
+
+    /// Runs of words in a line that each stand twice as tall as the page's words or more while
+    /// no letter-sized mark inside them is more than half their height, and whose marks stand in
+    /// two rows or more, one above the other: two or three lines of
+    /// small print that Tesseract joined to a larger line beside them and read as one, garbled
+    /// or even with confidence ("1914 Grålum" for "Postboks 300" over "1714 Grålum"). A word
+    /// in large letters is as tall as its own letters, and stays.
+    func stackedFragments(marks: [[Int]], limit: Int = 4) -> [Fragment] {
+        guard let textHeight = wordHeight() else { return [] }
+        func stacked(_ word: Word) -> Bool {
+            let (left, top, width, height) = (word.box[0], word.box[1], word.box[2], word.box[3])
+            guard height >= 2 * textHeight else { return false }
+            let inside = marks.filter { m in
+                let (x, y) = (m[0] + m[2] / 2, m[1] + m[3] / 2)
+                return x >= left && x <= left + width && y >= top && y <= top + height && m[3] >= 5 && m[2] <= height
+            }
+            guard inside.count >= 6, let tallest = inside.map({ $0[3] }).max(), 2 * tallest <= height else { return false }
+            // Two rows of three marks or more, one above the other: lines, not a word with a
+            // mark or a figure written above it.
+            var rows: [(middle: Int, count: Int)] = []
+            for m in inside.sorted(by: { $0[1] + $0[3] / 2 < $1[1] + $1[3] / 2 }) {
+                let middle = m[1] + m[3] / 2
+                if let last = rows.last, middle - last.middle <= tallest / 2 {
+                    rows[rows.count - 1].count += 1
+                } else {
+                    rows.append((middle, 1))
+                }
+            }
+            return rows.filter { $0.count >= 3 }.count >= 2
+        }
+        var found: [Fragment] = []
+        for (b, block) in blocks.enumerated() {
+            for (p, paragraph) in block.paragraphs.enumerated() {
+                for (l, line) in paragraph.enumerated() {
+                    var index = 0
+                    while index < line.count {
+                        guard stacked(line[index]) else { index += 1; continue }
+                        var end = index + 1
+                        while end < line.count, stacked(line[end]) { end += 1 }
+                        let words = line[index..<end]
+                        let left = words.map { $0.box[0] }.min() ?? 0, top = words.map { $0.box[1] }.min() ?? 0
+                        let right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
+                        let bottom = words.map { $0.box[1] + $0.box[3] }.max() ?? 0
+                        let pad = textHeight / 2
+                        let x = max(0, left - pad), y = max(0, top - pad)
+                        let box = [x, y, min(pageWidth, right + pad) - x, min(pageHeight, bottom + pad) - y]
+                        found.append(Fragment(block: b, paragraph: p, line: l, words: index..<end, box: box,
+                                              confidence: Self.meanConfidence(words), span: top...bottom, stacked: true))
+                        if found.count == limit { return found }
+                        index = end
+                    }
+                }
+            }
+        }
+        return found
     }
 
     /// The fragments of `Fragment` on the page, at most `limit`.
@@ -81,14 +157,7 @@ struct PageLayout {
             for (p, paragraph) in block.paragraphs.enumerated() {
                 for (l, line) in paragraph.enumerated() where line.count >= 2 {
                     let height = line.map { $0.box[3] }.sorted()[line.count / 2]
-                    // Pieces of the line between gaps wider than two line heights.
-                    var pieces: [Range<Int>] = []
-                    var start = 0
-                    for i in 1..<line.count where line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2]) > 2 * height {
-                        pieces.append(start..<i)
-                        start = i
-                    }
-                    pieces.append(start..<line.count)
+                    let pieces = Self.pieces(line)
                     guard pieces.count > 1 else { continue }
                     func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
                     guard pieces.contains(where: { confidence($0) >= 0.7 }) else { continue }
@@ -98,12 +167,16 @@ struct PageLayout {
                     for piece in pieces where confidence(piece) < Self.scribbleConfidence {
                         let left = line[piece].map { $0.box[0] }.min() ?? 0, top = line[piece].map { $0.box[1] }.min() ?? 0
                         let right = line[piece].map { $0.box[0] + $0.box[2] }.max() ?? 0
-                        guard Self.alphanumerics(line[piece]) >= 5 || right - left >= 3 * height else { continue }
+                        // A number standing apart (a dose in a table's column, "5 mg") is read again
+                        // however short, from two signs on.
+                        let alphanumerics = Self.alphanumerics(line[piece])
+                        let shortNumber = alphanumerics < 5 && right - left < 3 * height
+                        guard !shortNumber || (alphanumerics >= 2 && line[piece].contains(where: { $0.text.contains(where: \.isNumber) })) else { continue }
                         let bottom = line[piece].map { $0.box[1] + $0.box[3] }.max() ?? 0
                         let x = max(0, left - height / 2), y = max(0, top - height / 2)
                         let box = [x, y, min(pageWidth, right + height / 2) - x, min(pageHeight, bottom + height / 2) - y]
                         found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece),
-                                              span: top...max(top, bottom)))
+                                              span: top...max(top, bottom), shortNumber: shortNumber))
                         if found.count == limit { return found }
                     }
                 }
@@ -227,6 +300,7 @@ struct PageLayout {
                         dropped += 1
                     }
                     Typography.normalizeDashes(&line)
+                    NumberRepair.repair(&line)
                     for (index, word) in line.enumerated() {
                         let layoutBreak: LayoutBreak = index > 0 ? .none : (first || firstLine ? .paragraph : .line)
                         items.append((word.text, word.confidence, word.box, layoutBreak))

@@ -74,25 +74,26 @@ public final class TesseractEngine {
         // The black and white page Tesseract read, for the lines it lost (taken now: a second
         // reading of a part of the page lets it go).
         let marks = thresholdedMarks()
-        // Later fragments first, so that replacing one never moves the words of another.
-        for fragment in layout.garbledFragments().reversed() {
-            func better(_ again: [PageLayout.Word]) -> Bool {
-                let confidence = PageLayout.meanConfidence(again)
-                return PageLayout.alphanumerics(again) >= 5 && confidence >= 0.7 && confidence >= fragment.confidence + 0.3
-            }
-            let again = rereadLine(fragment.box)
-            if better(again) {
-                layout.replace(fragment, with: again)
-                continue
-            }
-            // Read as one line it stays garbled: it may hold several lines of smaller print.
-            // Only the lines within the fragment's own height are its own.
-            let lines = rereadBlock(fragment.box).map { line in
-                line.filter { fragment.span.contains($0.box[1] + $0.box[3] / 2) }
-            }.filter { !$0.isEmpty }
-            if lines.count >= 2, better(lines.flatMap { $0 }) {
-                layout.replace(fragment, withLines: lines)
-            }
+        // Later fragments first, so that replacing one never moves the words of another. Words
+        // both garbled and stacked are read as garbled first, and as stacked when that fails.
+        let textHeight = layout.wordHeight()
+        let stacked = layout.stackedFragments(marks: marks)
+        func overlapping(_ a: PageLayout.Fragment, _ b: PageLayout.Fragment) -> Bool {
+            a.block == b.block && a.paragraph == b.paragraph && a.line == b.line && a.words.overlaps(b.words)
+        }
+        var jobs: [(fragment: PageLayout.Fragment, fallback: PageLayout.Fragment?)] = []
+        var fallbacks = Set<Int>()
+        for garbled in layout.garbledFragments() {
+            // Each stacked fragment stands behind one garbled piece at most.
+            let s = stacked.indices.first { !fallbacks.contains($0) && overlapping(stacked[$0], garbled) }
+            if let s { fallbacks.insert(s) }
+            jobs.append((garbled, s.map { stacked[$0] }))
+        }
+        jobs += stacked.filter { s in !jobs.contains { overlapping($0.fragment, s) } }.map { ($0, nil) }
+        jobs.sort { ($0.fragment.block, $0.fragment.paragraph, $0.fragment.line, $0.fragment.words.lowerBound)
+            < ($1.fragment.block, $1.fragment.paragraph, $1.fragment.line, $1.fragment.words.lowerBound) }
+        for job in jobs.reversed() where !reread(job.fragment, in: &layout, textHeight: textHeight) {
+            if let fallback = job.fallback { _ = reread(fallback, in: &layout, textHeight: textHeight) }
         }
         for box in layout.lostLines(marks: marks) {
             let h = max(1, box[3])
@@ -104,9 +105,65 @@ public final class TesseractEngine {
                 let middle = word.box[1] + word.box[3] / 2
                 return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
             }
-            if PageLayout.readsAsText(line) { layout.insert(lostLine: line) }
+            if PageLayout.readsAsText(line), !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
         }
         return layout.page()
+    }
+
+    /// Reads a fragment of the page again (``PageLayout/garbledFragments(limit:)``,
+    /// ``PageLayout/stackedFragments(marks:limit:)``) and puts the better reading in its place;
+    /// whether it did.
+    private func reread(_ fragment: PageLayout.Fragment, in layout: inout PageLayout, textHeight: Int?) -> Bool {
+        guard layout.blocks.indices.contains(fragment.block),
+              layout.blocks[fragment.block].paragraphs.indices.contains(fragment.paragraph),
+              layout.blocks[fragment.block].paragraphs[fragment.paragraph].indices.contains(fragment.line),
+              fragment.words.upperBound <= layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line].count
+        else { return false }
+        let read = layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line][fragment.words]
+        func better(_ again: [PageLayout.Word]) -> Bool {
+            let confidence = PageLayout.meanConfidence(again)
+            guard PageLayout.alphanumerics(again) >= (fragment.shortNumber ? 2 : 5), confidence >= 0.7,
+                  confidence >= fragment.confidence + 0.3 else { return false }
+            guard fragment.shortNumber else { return true }
+            // A number kept whole: the same digits, no comma or point lost ("4,6 H" is not "46H").
+            func skeleton(_ words: some Collection<PageLayout.Word>) -> (digits: String, signs: Int) {
+                let text = words.map(\.text).joined()
+                return (text.filter(\.isNumber), text.filter { $0 == "," || $0 == "." }.count)
+            }
+            let (was, now) = (skeleton(read), skeleton(again))
+            return was.digits == now.digits && now.signs >= was.signs
+        }
+        // Only the lines within the fragment's own height are its own.
+        func blockLines() -> [[PageLayout.Word]] {
+            rereadBlock(fragment.box).map { line in
+                line.filter { fragment.span.contains($0.box[1] + $0.box[3] / 2) }
+            }.filter { !$0.isEmpty }
+        }
+        if fragment.stacked {
+            // Read as one line, two lines would come out as one again: only as a block, and kept
+            // when it reads as well as the words it stands for and holds half as many letters
+            // again (two lines where one was read, not one word and a mark by it). Only words
+            // under the fragment's own: the words beside it in its line stay.
+            let pad = (textHeight ?? 0) / 2
+            let inner = (fragment.box[0] + pad)...max(fragment.box[0] + pad, fragment.box[0] + fragment.box[2] - pad)
+            let lines = blockLines().map { $0.filter { inner.contains($0.box[0] + $0.box[2] / 2) } }.filter { !$0.isEmpty }
+            let words = lines.flatMap { $0 }
+            guard lines.count >= 2, PageLayout.alphanumerics(words) >= 5,
+                  2 * PageLayout.alphanumerics(words) >= 3 * PageLayout.alphanumerics(read),
+                  PageLayout.meanConfidence(words) >= min(0.75, fragment.confidence) else { return false }
+            layout.replace(fragment, withLines: lines)
+            return true
+        }
+        let again = rereadLine(fragment.box)
+        if better(again) {
+            layout.replace(fragment, with: again)
+            return true
+        }
+        // Read as one line it stays garbled: it may hold several lines of smaller print.
+        let lines = blockLines()
+        guard lines.count >= 2, better(lines.flatMap { $0 }) else { return false }
+        layout.replace(fragment, withLines: lines)
+        return true
     }
 
     /// The boxes (x, y, width, height) of the connected dark marks of the black and white page
@@ -228,3 +285,7 @@ public final class OrientationDetector {
         return (turns, Double(confidence))
     }
 }
+
+
+
+

@@ -14,20 +14,26 @@ enum Typography {
     }
 
     /// A free-standing dash is a tankestrek, an en dash ("–"); Norwegian text does not use em dashes.
-    /// A short number range ("1-2", "10-14") also takes an en dash. Dates, codes and
-    /// hyphenated words keep their hyphens.
+    /// A short number range ("1-2", "10-14", a reference range "(2,9-6,1)", "3,5-4,4") also takes
+    /// an en dash. Dates, codes and hyphenated words keep their hyphens.
     static func normalized(_ word: String) -> String {
         let word = typewriterSigns(word)
         let scalars = Array(word.unicodeScalars)
         guard let dash = scalars.firstIndex(where: { $0 == "-" }),
               scalars.filter({ $0 == "-" }).count == 1 else { return word }
         let isDigit = { (s: Unicode.Scalar) in ("0"..."9").contains(s) }
-        let before = scalars[..<dash], after = scalars[(dash + 1)...]
-        var number = Array(after)
-        while let last = number.last, [",", ".", ")", ";", ":"].contains(last) { number.removeLast() }
-        guard (1...3).contains(before.count), before.allSatisfy(isDigit),
-              (1...3).contains(number.count), number.allSatisfy(isDigit) else { return word }
-        return String(String.UnicodeScalarView(before)) + "–" + String(String.UnicodeScalarView(after))
+        var number = Array(scalars[..<dash])
+        if number.first == "(" { number.removeFirst() }
+        var after = Array(scalars[(dash + 1)...])
+        while let last = after.last, [",", ".", ")", ";", ":"].contains(last) { after.removeLast() }
+        // Up to three digits, or a decimal number with its comma ("2,9", "13,4").
+        func isShortNumber(_ part: [Unicode.Scalar]) -> Bool {
+            let pieces = part.split(separator: ",", omittingEmptySubsequences: false)
+            guard let whole = pieces.first, (1...3).contains(whole.count), whole.allSatisfy(isDigit) else { return false }
+            return pieces.count == 1 || (pieces.count == 2 && (1...2).contains(pieces[1].count) && pieces[1].allSatisfy(isDigit))
+        }
+        guard isShortNumber(number), isShortNumber(after) else { return word }
+        return String(String.UnicodeScalarView(scalars[..<dash])) + "–" + String(String.UnicodeScalarView(scalars[(dash + 1)...]))
     }
 
     /// Signs of the typewriter that the model reads as others: a hyphen after a word read as "="

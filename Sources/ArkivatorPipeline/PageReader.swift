@@ -147,7 +147,9 @@ final class PageReader: @unchecked Sendable {
                                                  cleanedScore: cleanedScore.rounded(), asIsScore: asIsScore.rounded())
             var kept = keepAsIs ? second : ocr
             if Self.closeReadings(cleanedScore, asIsScore) {
-                let combined = kept.combined(with: keepAsIs ? ocr : second)
+                // Words the cleaned reading lacks altogether are taken from the page as it came
+                // when both are the same picture (no sheet cut out of a photo).
+                let combined = kept.combined(with: keepAsIs ? ocr : second, missingWords: !keepAsIs && cleaned.report.sheet == nil)
                 kept = combined.page
                 check.wordsFromOther = combined.taken
             }

@@ -45,4 +45,24 @@ import Testing
         #expect(combined.words[2].box == [200, 0, 180, 40])
         #expect(OCRPage.shared([[0, 0, 80, 40], [100, 0, 80, 40]], among: [3, 1, 2]) == [[0, 0, 90, 40], [90, 0, 30, 40], [120, 0, 60, 40]])
     }
+
+    @Test func aLineTheKeptReadingLacksIsTakenOnlyWhenAsked() {
+        // A title in a coloured bar that the cleanup left out; the page as it came reads it.
+        let kept = page([("Reminder:", 0.95), ("dentist", 0.96), ("appointment", 0.96), ("today", 0.95)])
+        let other = page([("Appointments", 0.96), ("Reminder:", 0.95), ("dentist", 0.96), ("appointment", 0.96), ("today", 0.95)],
+                         perLine: 1)
+        #expect(kept.combined(with: other).taken == 0)
+        let (combined, taken) = kept.combined(with: other, missingWords: true)
+        #expect(taken == 1)
+        #expect(combined.text == "Appointments\n\nReminder: dentist appointment today")
+        // At a point where the kept reading's first word stands.
+        #expect(combined.words[0].box == [0, 0, 1, 40])
+        // Not a number (no box to mask it), not a word read with doubt, not words the kept reading has close by.
+        let number = page([("12345678901", 0.96), ("Reminder:", 0.95), ("dentist", 0.96), ("appointment", 0.96), ("today", 0.95)])
+        #expect(kept.combined(with: number, missingWords: true).taken == 0)
+        let doubtful = page([("Appointments", 0.6), ("Reminder:", 0.95), ("dentist", 0.96), ("appointment", 0.96), ("today", 0.95)])
+        #expect(kept.combined(with: doubtful, missingWords: true).taken == 0)
+        let twice = page([("today", 0.95), ("Reminder:", 0.95), ("dentist", 0.96), ("appointment", 0.96)])
+        #expect(kept.combined(with: twice, missingWords: true).taken == 0)
+    }
 }

@@ -50,6 +50,14 @@ import Testing
         #expect(layout.page().text.hasSuffix("Telefon 55\n\nPostboks 3250 Trondheim"))
     }
 
+    @Test func aLineReadAgainThatThePageHoldsNearbyIsNotWrittenTwice() {
+        let layout = letterhead()
+        #expect(layout.holdsNearby([word("Barne-", 200, 250), word("klinikken", 340, 250)], height: 24))
+        #expect(!layout.holdsNearby([word("Postboks", 1600, 152), word("1400", 1760, 152)], height: 24))
+        // The same words far below are another line.
+        #expect(!layout.holdsNearby([word("Barne-", 200, 900), word("klinikken", 340, 900)], height: 24))
+    }
+
     @Test func aSecondReadingOfNoiseIsNoText() {
         #expect(PageLayout.readsAsText([word("Postboks", 0, 0, confidence: 0.9), word("1400", 200, 0, confidence: 0.9)]))
         #expect(!PageLayout.readsAsText([word("Postboks", 0, 0, confidence: 0.5), word("1400", 200, 0, confidence: 0.6)]))

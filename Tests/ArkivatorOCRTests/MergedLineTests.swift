@@ -55,4 +55,41 @@ import Testing
         // Poorly read words with no wide gap before them are the line's own.
         #expect(layout(words(900, [("Storgata", 200, 0.95), ("kxqzvw", 400, 0.1)])).garbledFragments().isEmpty)
     }
+
+    @Test func smallLinesReadAsOneTallWordBesideALargeNameAreFound() {
+        var page = PageLayout()
+        page.startBlock(box: [200, 200, 2000, 400])
+        let name = [("Sykehuset", 456, 415, 89), ("Østfold", 901, 301, 71), ("Kalnes", 1229, 281, 68)]
+        for (text, x, width, height) in name { page.add(.init(text: text, confidence: 0.96, box: [x, 230, width, height])) }
+        // "Postboks 300" over "1714 Grålum", read as "1914 Grålum" with confidence.
+        page.add(.init(text: "1914", confidence: 0.91, box: [1846, 218, 81, 80]))
+        page.add(.init(text: "Grålum", confidence: 0.75, box: [1942, 214, 115, 101]))
+        for row in 0..<2 {
+            page.startLine()
+            for (i, text) in ["Nevrologisk", "avdeling", "Vår", "ref.", "25/24686", "Dato"].enumerated() {
+                page.add(.init(text: text, confidence: 0.95, box: [300 + 300 * i, 400 + 50 * row, 200, 35]))
+            }
+        }
+        // Each large letter is as tall as its word; the small print stands in two rows.
+        var marks = name.flatMap { _, x, width, height in (0..<(width / 45)).map { [x + 45 * $0, 230, 40, height - 8] } }
+        marks += (0..<10).map { [1846 + 21 * $0, 216, 18, 26] } + (0..<10).map { [1846 + 21 * $0, 262, 18, 26] }
+        let found = page.stackedFragments(marks: marks)
+        #expect(found.map(\.words) == [3..<5])
+        #expect(found.first?.stacked == true)
+        // A word with a figure written above it is one line: no two rows of print.
+        var figure = PageLayout()
+        figure.startBlock(box: [200, 200, 2000, 400])
+        for (i, text) in ["jødisk", "Ejendom", "i", "Henhold", "dertil"].enumerated() {
+            figure.add(.init(text: text, confidence: 0.95, box: [300 + 250 * i, 400, 200, text == "Henhold" ? 82 : 35]))
+        }
+        let written = (0..<7).map { [1050 + 26 * $0, 450, 22, 30] } + [[1100, 402, 20, 30]]
+        #expect(figure.stackedFragments(marks: written).isEmpty)
+    }
+
+    @Test func aNumberStandingApartReadBadlyIsReadAgain() {
+        // A dose in its own column of a table ("5 mg"), read with low confidence, however short.
+        let found = layout(words(900, [("Ramipril", 200, 0.92), ("kapsel", 400, 0.96), ("5", 690, 0.18), ("mg", 719, 0.18),
+                                       ("1", 919, 0.96), ("kapsel", 946, 0.96)])).garbledFragments()
+        #expect(found.map(\.words) == [2..<4])
+    }
 }

@@ -104,7 +104,7 @@ import Testing
             line(1500, [("Analyse", 200), ("Resultat", 900), ("Enhet", 1400), ("Referanse", 1900)]),
             line(1560, [("Hemoglobin", 200), ("13,4", 900), ("g/dL", 1400), ("11,7-15,3", 1900)]),
         ]).page()
-        #expect(page.text == "Analyse Resultat Enhet Referanse\nHemoglobin 13,4 g/dL 11,7-15,3")
+        #expect(page.text == "Analyse Resultat Enhet Referanse\nHemoglobin 13,4 g/dL 11,7–15,3")
     }
 
     @Test func faintTextIsKeptAndScribblesAreCounted() {

@@ -1,0 +1,268 @@
+import Foundation
+
+/// Numbers the model misreads the same way every time, put right from the words around them, one
+/// line at a time:
+/// - a one read as a capital I, a small l or a bar before a word that counts ("I tablett",
+///   "I. dose", "i I døgn") or as a page number ("Side I av I"); Norwegian writes no capital I
+///   inside a sentence, and the words counted are written in small letters;
+/// - a code with a one in it read with a letter ("HbAlc", "Bl2");
+/// - a count unit's caret read as another sign, a 0, 1 or 7, or lost ("x1079/L", "x107\"9/L",
+///   "x10/09/L", "x10N9/L", "x109/L" for "x10^9/L");
+/// - a lab value read as letters that look like digits ("OL", "SIH" for "0 L", "51 H") where a
+///   value must stand: after the analysis, before its unit and range; kept doubtful;
+/// - a decimal number cut at its comma into two words ("16, 1H", "0, 50–4, 10") where it is a
+///   measurement: a flag, a range or a unit follows, and the gap is no wider than a letter;
+/// - a diagnosis code's I read as a one ("(163.9)", ", 121.4", "110 Essensiell hypertensjon").
+///
+/// Nothing else is touched: a one that could be a word, a number in prose, a date.
+enum NumberRepair {
+    static func repair(_ line: inout [PageLayout.Word]) {
+        guard !line.isEmpty else { return }
+        pageNumber(&line)
+        for index in line.indices {
+            line[index].text = code(line[index].text)
+            line[index].text = countUnit(line[index].text)
+        }
+        countedOne(&line)
+        joinDecimals(&line)
+        labValue(&line)
+        units(&line)
+        diagnosisCodes(&line)
+    }
+
+    // MARK: A one read as a letter
+
+    /// Tokens the model makes of a lone one.
+    static let onesAsLetters: Set<String> = ["I", "l", "|"]
+
+    /// Words that count, written in small letters after a number: a one before them is a number.
+    static let counted: Set<String> = [
+        "tablett", "tabletter", "kapsel", "kapsler", "dose", "doser", "døgn", "gang", "ganger",
+        "stk", "mg", "ml", "mL", "g", "µg", "mikrogram", "dråpe", "dråper", "pust", "sprut", "plaster",
+        "ampulle", "ampuller", "enhet", "enheter", "porsjon", "pose", "poser", "brusetablett",
+        "depottablett", "enterotablett", "sugetablett", "stikkpille", "inhalasjon", "injeksjon",
+        "time", "timer", "uke", "uker", "måned", "måneder",
+    ]
+
+    /// A counted word, or a compound ending in one of four letters or more ("dosepose",
+    /// "smeltetablett"), in small letters.
+    static func isCounted(_ word: String) -> Bool {
+        if counted.contains(word) { return true }
+        guard word.count >= 6, word.allSatisfy({ $0.isLetter && $0.isLowercase }) else { return false }
+        return counted.contains { $0.count >= 4 && word.hasSuffix($0) && word.count > $0.count + 1 }
+    }
+
+    /// "I tablett", "i I døgn", "I. dose": a lone I, l or bar inside a sentence before a counted word.
+    static func countedOne(_ line: inout [PageLayout.Word]) {
+        for index in line.indices.dropFirst() where index + 1 < line.count {
+            let token = line[index].text
+            let dotted = token.hasSuffix(".")
+            let core = dotted ? String(token.dropLast()) : token
+            guard onesAsLetters.contains(core) else { continue }
+            // A sentence may begin with "I" ("I dag", "I 2025"): only inside one is it a number.
+            let before = line[index - 1].text
+            guard let last = before.last, !".!?".contains(last) else { continue }
+            let next = line[index + 1].text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
+            guard isCounted(next) else { continue }
+            line[index].text = dotted ? "1." : "1"
+        }
+    }
+
+    /// "Side I av I", "Side l", "Side Lav 1" (a one joined to "av"): a page number. Only a line
+    /// that is nothing else.
+    static func pageNumber(_ line: inout [PageLayout.Word]) {
+        if line.count == 3, line[0].text.lowercased() == "side", line[1].text.count == 3, line[1].text.hasSuffix("av"),
+           let first = line[1].text.first, "IlL|1".contains(first), line[2].text.allSatisfy(\.isNumber) {
+            var one = line[1], av = line[1]
+            let half = max(1, one.box[2] / 3)
+            one.text = "1"
+            one.box[2] = half
+            av.text = "av"
+            av.box[0] += half
+            av.box[2] = max(1, av.box[2] - half)
+            line.replaceSubrange(1...1, with: [one, av])
+        }
+        let texts = line.map(\.text)
+        guard texts.first?.lowercased() == "side", texts.count == 2 || (texts.count == 4 && texts[2] == "av") else { return }
+        for index in [1, 3] where index < line.count && onesAsLetters.contains(line[index].text) {
+            line[index].text = "1"
+        }
+    }
+
+    // MARK: Codes and units
+
+    /// Lab codes with a one inside, as the model misreads them.
+    static let codes: [String: String] = ["hbalc": "HbA1c", "hbaic": "HbA1c", "hba|c": "HbA1c", "bl2": "B12", "bi2": "B12"]
+
+    static func code(_ token: String) -> String {
+        guard token.count <= 8, token.lowercased().contains(where: { "li|".contains($0) }) else { return token }
+        let (lead, core, trail) = split(token)
+        guard let right = codes[core.lowercased()] else { return token }
+        return lead + right + trail
+    }
+
+    /// "x1079/L", "x107\"9/L", "x1019/L", "x10/09/L", "10*9/L" → "x10^9/L": ten to a power, per litre.
+    static func countUnit(_ token: String) -> String {
+        guard token.contains("10"), token.contains("/") else { return token }
+        let (lead, core, trail) = split(token)
+        guard let match = core.wholeMatch(of: /([xX×]?)10(?:[^\s\d]|[017]){0,2}(9|12)\/([lL])/) else { return token }
+        return lead + (match.1 == "X" ? "x" : String(match.1)) + "10^" + String(match.2) + "/" + String(match.3) + trail
+    }
+
+    // MARK: A lab value read as letters
+
+    /// Letters the model reads for digits.
+    static let digitLookalikes: [Character: Character] = ["O": "0", "o": "0", "D": "0", "I": "1", "l": "1", "|": "1",
+                                                         "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2"]
+
+    /// "Ferritin OL µg/L 15 - 200", "HbA1c SIH mmol/mol 20 - 42": a token of one to three such
+    /// letters, with a flag (H or L) after them, after a word and before a unit followed by a
+    /// range, is the value. Its confidence is halved, so the value stays doubtful.
+    static func labValue(_ line: inout [PageLayout.Word]) {
+        guard line.count >= 4 else { return }
+        for index in 1..<(line.count - 2) {
+            let token = line[index].text
+            guard (1...4).contains(token.count), line[index - 1].text.last?.isLetter == true,
+                  line[index + 1].text.contains("/"), line[index + 2].text.first?.isNumber == true else { continue }
+            var body = Array(token)
+            var flag = ""
+            if body.count >= 2, let last = body.last, last == "H" || last == "L" {
+                flag = String(last)
+                body.removeLast()
+            }
+            guard (1...3).contains(body.count), body.contains(where: { !$0.isNumber }),
+                  body.allSatisfy({ $0.isNumber || digitLookalikes[$0] != nil }) else { continue }
+            line[index].text = String(body.map { digitLookalikes[$0] ?? $0 }) + flag
+            line[index].confidence = min(line[index].confidence, 0.5)
+        }
+    }
+
+    // MARK: Decimal numbers cut in two
+
+    /// "16," + "1H", "0," + "50–4," + "10": a decimal comma the model took for the end of a word.
+    static func joinDecimals(_ line: inout [PageLayout.Word]) {
+        var index = 0
+        while index + 1 < line.count {
+            let a = line[index], b = line[index + 1]
+            guard a.text.hasSuffix(","), b.text.first?.isNumber == true, a.text.wholeMatch(of: /[<>]?\d{1,4},|[<>]?\d{1,4}(?:,\d{1,3})?[–-]\d{1,4},/) != nil,
+                  let tail = b.text.wholeMatch(of: /(\d{1,3})([HL*]?)((?:[–-]\d{1,4}(?:,\d{1,3})?,?)?)([.;)]?)/) else {
+                index += 1
+                continue
+            }
+            // No wider apart than one of its letters: a space in prose ("2, 3 og 4") is wider.
+            let letter = Double(a.box[2]) / Double(max(1, a.text.count))
+            let gap = Double(b.box[0] - (a.box[0] + a.box[2]))
+            let flagOrRange = !tail.2.isEmpty || !tail.3.isEmpty || a.text.contains(where: { $0 == "–" || $0 == "-" })
+            let unitNext = index + 2 < line.count && isUnit(line[index + 2].text)
+            guard gap <= 1.5 * letter, flagOrRange || unitNext else {
+                index += 1
+                continue
+            }
+            let right = max(a.box[0] + a.box[2], b.box[0] + b.box[2])
+            let top = min(a.box[1], b.box[1]), bottom = max(a.box[1] + a.box[3], b.box[1] + b.box[3])
+            line[index] = PageLayout.Word(text: a.text + b.text, confidence: min(a.confidence, b.confidence),
+                                          box: [a.box[0], top, right - a.box[0], bottom - top])
+            line.remove(at: index + 1)
+        }
+    }
+
+    /// A unit of measurement: per something ("mmol/L", "g/dL"), a share, or a unit alone.
+    static func isUnit(_ token: String) -> Bool {
+        token.contains("/") || token == "%" || ["mg", "g", "µg", "ug", "kg", "ml", "mL", "U", "IE", "mmHg", "kPa", "fL", "pg"].contains(token)
+    }
+
+    // MARK: Units
+
+    /// Units of lab values and doses, as printed.
+    static let knownUnits = ["mmol/L", "µmol/L", "nmol/L", "pmol/L", "mol/L", "g/L", "g/dL", "mg/L", "mg/dL", "µg/L",
+                             "ng/L", "ng/mL", "pg/mL", "U/L", "kU/L", "IE/L", "mIE/L", "mU/L", "mL/min", "mmol/mol",
+                             "mg/mmol", "mg/kg", "mg/ml", "mm/t"]
+
+    /// A unit after a number, misread by a letter doubled, its slash lost, or an l for an L
+    /// ("mmoll", "g/dlL", "mmol/I"): the one unit that reads the same with l, L, I and 1 taken
+    /// as one letter and the slash left out, first as read, then with one doubled letter once.
+    /// A unit printed another way ("mmol/l") stays as it is.
+    static func units(_ line: inout [PageLayout.Word]) {
+        for index in line.indices.dropFirst() {
+            let before = line[index - 1].text
+            let afterNumber = before.last?.isNumber == true
+                || ((before.hasSuffix("H") || before.hasSuffix("L")) && before.dropLast().last?.isNumber == true)
+                || (index >= 2 && (before == "H" || before == "L") && line[index - 2].text.last?.isNumber == true)
+            guard afterNumber else { continue }
+            let (lead, core, trail) = split(line[index].text)
+            guard core.count >= 3, core.contains(where: { "lLI1|/".contains($0) }),
+                  !knownUnits.contains(where: { $0.caseInsensitiveCompare(core) == .orderedSame }) else { continue }
+            if let unit = unitMatching(core) { line[index].text = lead + unit + trail }
+        }
+    }
+
+    static func unitMatching(_ token: String) -> String? {
+        func key(_ s: String) -> String {
+            String(s.lowercased().compactMap { c -> Character? in c == "/" ? nil : ("li1|".contains(c) ? "l" : c) })
+        }
+        let keys = knownUnits.map { ($0, key($0)) }
+        let read = key(token)
+        let exact = keys.filter { $0.1 == read }
+        if exact.count == 1 { return exact[0].0 }
+        guard exact.isEmpty else { return nil }
+        let chars = Array(read)
+        var undoubled: Set<String> = []
+        for i in chars.indices.dropFirst() where chars[i] == chars[i - 1] {
+            var copy = chars
+            copy.remove(at: i)
+            undoubled.insert(String(copy))
+        }
+        let once = keys.filter { undoubled.contains($0.1) }
+        return once.count == 1 ? once[0].0 : nil
+    }
+
+    // MARK: Diagnosis codes
+
+    /// "(163.9)", "…, 121.4" and "110 Essensiell hypertensjon" → I63.9, I21.4, I10: a diagnosis
+    /// code of the heart and circulation (I00–I99) whose I was read as a one. Norwegian numbers
+    /// take a decimal comma, so a point inside marks a code.
+    static func diagnosisCodes(_ line: inout [PageLayout.Word]) {
+        for index in line.indices {
+            guard line[index].text.contains(where: { $0 == "1" || $0 == "l" }), line[index].text.count <= 9 else { continue }
+            let (lead, core, trail) = split(line[index].text)
+            guard let match = core.wholeMatch(of: /[1l](\d\d)((?:\.\d{1,2})?)/) else { continue }
+            let decimal = !match.2.isEmpty
+            let inBrackets = lead.hasSuffix("(") && trail.hasPrefix(")")
+            let afterComma = index == line.count - 1 && index > 0 && line[index - 1].text.hasSuffix(",") && decimal
+            // At a line's start before a diagnosis, after a dash or not ("148.0 – Paroksysmal").
+            let name = line.count >= 2 && ["–", "-"].contains(line[1].text) ? 2 : 1
+            let heading = index == 0 && line.count > name && startsDiagnosis(line[name...])
+            // Without a point, only in brackets after the name of a diagnosis: a word in small
+            // letters, in a line that names no sum ("hypertensjon (I10)", not "egenandel (150)").
+            let afterWord = index > 0 && line[index - 1].text.count >= 6
+                && line[index - 1].text.allSatisfy { $0.isLetter && $0.isLowercase }
+                && !line.contains { money.contains($0.text.lowercased().trimmingCharacters(in: .punctuationCharacters)) }
+            guard (inBrackets && (decimal || afterWord)) || afterComma || heading else { continue }
+            line[index].text = lead + "I" + String(match.1) + String(match.2) + trail
+        }
+    }
+
+    /// Words of a line about money, where a number in brackets is a sum.
+    static let money: Set<String> = ["kr", "kroner", "nok", "beløp", "egenandel", "gebyr", "pris", "sum", "totalt", "betale", "betaler"]
+
+    /// The words after a code at a line's start name a diagnosis: a word in a capital and small
+    /// letters first, no number among them.
+    static func startsDiagnosis(_ words: ArraySlice<PageLayout.Word>) -> Bool {
+        guard let word = words.first?.text else { return false }
+        let first = word.trimmingCharacters(in: .punctuationCharacters)
+        guard first.count >= 5, first.first?.isUppercase == true, first.dropFirst().allSatisfy({ $0.isLowercase }) else { return false }
+        return !words.contains { $0.text.contains(where: \.isNumber) }
+    }
+
+    /// Brackets and quotes before a token, its core, and what follows it (brackets, punctuation).
+    static func split(_ token: String) -> (String, String, String) {
+        let leading = token.prefix { "([«\"'".contains($0) }
+        var rest = token.dropFirst(leading.count)
+        var trailing = ""
+        while let last = rest.last, ")].,;:»\"'".contains(last) {
+            trailing = String(last) + trailing
+            rest = rest.dropLast()
+        }
+        return (String(leading), String(rest), trailing)
+    }
+}

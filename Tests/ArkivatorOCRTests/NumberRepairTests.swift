@@ -1,0 +1,98 @@
+@testable import ArkivatorOCR
+import Testing
+
+/// Numbers the model misreads the same way every time are put right from the words around them,
+/// and nothing else is touched.
+@Suite struct NumberRepairTests {
+    /// A line of words, each letter 20 px wide with one letter's space between words, as read.
+    private func repaired(_ text: String, confidence: Double = 0.95) -> String {
+        var line = words(text, confidence: confidence)
+        NumberRepair.repair(&line)
+        return line.map(\.text).joined(separator: " ")
+    }
+
+    private func words(_ text: String, confidence: Double = 0.95) -> [PageLayout.Word] {
+        var x = 0
+        return text.split(separator: " ").map { token in
+            defer { x += 20 * token.count + 20 }
+            return PageLayout.Word(text: String(token), confidence: confidence, box: [x, 0, 20 * token.count, 30])
+        }
+    }
+
+    @Test func aOneReadAsALetterBeforeACountedWord() {
+        #expect(repaired("Atorvastatin 40 mg tablett: I tablett om kvelden") == "Atorvastatin 40 mg tablett: 1 tablett om kvelden")
+        #expect(repaired("Regn med å være innlagt i I døgn.") == "Regn med å være innlagt i 1 døgn.")
+        #expect(repaired("12.04.2009 Rotarix (rotavirus) I. dose LL2366") == "12.04.2009 Rotarix (rotavirus) 1. dose LL2366")
+        #expect(repaired("Movicol Junior dosepose 6,9 g l dosepose daglig") == "Movicol Junior dosepose 6,9 g 1 dosepose daglig")
+        #expect(repaired("Side I av I") == "Side 1 av 1")
+        #expect(repaired("Side l") == "Side 1")
+        #expect(repaired("Side Lav 1") == "Side 1 av 1")
+        #expect(repaired("Side Lav 2") == "Side 1 av 2")
+        // A sentence may begin with I; a word not counted, or in capitals (old Danish nouns), stays.
+        #expect(repaired("Du får svar. I dag er klinikken stengt") == "Du får svar. I dag er klinikken stengt")
+        #expect(repaired("I tablett") == "I tablett")
+        #expect(repaired("som I har skrevet") == "som I har skrevet")
+        #expect(repaired("sat I Gang igjen") == "sat I Gang igjen")
+        #expect(repaired("Diabetes type I") == "Diabetes type I")
+    }
+
+    @Test func codesAndCountUnits() {
+        #expect(repaired("HbAlc 51 H mmol/mol") == "HbA1c 51 H mmol/mol")
+        #expect(repaired("HbALC 31 mmol/mol") == "HbA1c 31 mmol/mol")
+        #expect(repaired("Vitamin Bl2 300 pmol/L") == "Vitamin B12 300 pmol/L")
+        #expect(repaired("Trombocytter 362 x1079/L 145 - 390") == "Trombocytter 362 x10^9/L 145 - 390")
+        #expect(repaired("Trombocytter 178 x107\"9/L 145–390") == "Trombocytter 178 x10^9/L 145–390")
+        #expect(repaired("Leukocytter 5,9 x10/09/L 3,5 - 10,0") == "Leukocytter 5,9 x10^9/L 3,5 - 10,0")
+        #expect(repaired("Erytrocytter 4,5 x1012/L") == "Erytrocytter 4,5 x10^12/L")
+        #expect(repaired("Leukocytter 8,7 x10N9/L 3,5–10,0") == "Leukocytter 8,7 x10^9/L 3,5–10,0")
+        #expect(repaired("Leukocytter 9,1 X1019/L 3,5–10,0") == "Leukocytter 9,1 x10^9/L 3,5–10,0")
+        #expect(repaired("Leukocytter 6,5 x10^9/L") == "Leukocytter 6,5 x10^9/L")
+    }
+
+    @Test func aDecimalCutAtItsCommaIsJoinedInAMeasurement() {
+        #expect(repaired("Hemoglobin 16, 1H g/dL 11, 7-15,3") == "Hemoglobin 16,1H g/dL 11,7-15,3")
+        #expect(repaired("TSH 1,44 mIE/L 0, 50–4, 10") == "TSH 1,44 mIE/L 0,50–4,10")
+        #expect(repaired("TSH 1, 44 mIE/L") == "TSH 1,44 mIE/L")
+        // Prose, and numbers farther apart than a letter, stay.
+        #expect(repaired("Ta 2, 3 eller 4 tabletter") == "Ta 2, 3 eller 4 tabletter")
+        var apart = words("Hemoglobin 16, 1H g/dL")
+        apart[2].box[0] += 40
+        NumberRepair.repair(&apart)
+        #expect(apart.map(\.text) == ["Hemoglobin", "16,", "1H", "g/dL"])
+    }
+
+    @Test func aLabValueReadAsLettersIsReadAsDigitsAndStaysDoubtful() {
+        var line = words("Ferritin OL ug/L 15 - 200")
+        NumberRepair.repair(&line)
+        #expect(line.map(\.text).joined(separator: " ") == "Ferritin 0L ug/L 15 - 200")
+        #expect(line[1].confidence <= 0.5)
+        #expect(repaired("HbA1c SIH mmol/mol 20 - 42") == "HbA1c 51H mmol/mol 20 - 42")
+        // Not in a value's place: a word before a unit with no range after it, or a number.
+        #expect(repaired("Ta OL mmol/L nå") == "Ta OL mmol/L nå")
+        #expect(repaired("Kalium 4,6 mmol/L 3,5 - 4,4") == "Kalium 4,6 mmol/L 3,5 - 4,4")
+    }
+
+    @Test func unitsAfterANumber() {
+        #expect(repaired("Totalkolesterol 5,2 mmoll (2,9–6,1)") == "Totalkolesterol 5,2 mmol/L (2,9–6,1)")
+        #expect(repaired("Hemoglobin 13,4 g/dlL, ferritin 42") == "Hemoglobin 13,4 g/dL, ferritin 42")
+        #expect(repaired("Kalium 4,1 mmol/I") == "Kalium 4,1 mmol/L")
+        // A unit printed another way stays as printed, and so does a word after a number.
+        #expect(repaired("Kalium 4,1 mmol/l") == "Kalium 4,1 mmol/l")
+        #expect(repaired("kl. 10 i luftegården") == "kl. 10 i luftegården")
+    }
+
+    @Test func aDiagnosisCodeOfTheCirculation() {
+        #expect(repaired("Hjerneinfarkt, uspesifisert (163.9)") == "Hjerneinfarkt, uspesifisert (I63.9)")
+        #expect(repaired("Akutt subendokardielt hjerteinfarkt (NSTEMI), 121.4") == "Akutt subendokardielt hjerteinfarkt (NSTEMI), I21.4")
+        #expect(repaired("110 Essensiell hypertensjon") == "I10 Essensiell hypertensjon")
+        #expect(repaired("148.0 – Paroksysmal atrieflimmer") == "I48.0 – Paroksysmal atrieflimmer")
+        #expect(repaired("163.9 Hjerneinfarkt, uspesifisert") == "I63.9 Hjerneinfarkt, uspesifisert")
+        #expect(repaired("Essensiell hypertensjon (110)") == "Essensiell hypertensjon (I10)")
+        // A number in prose or an amount stays.
+        #expect(repaired("Ring 113 ved fare") == "Ring 113 ved fare")
+        #expect(repaired("Beløp (150)") == "Beløp (150)")
+        #expect(repaired("Du betaler egenandel (150)") == "Du betaler egenandel (150)")
+        #expect(repaired("150 Oslo 12") == "150 Oslo 12")
+        #expect(repaired("Blodtrykk 160/110 (120)") == "Blodtrykk 160/110 (120)")
+    }
+}
