@@ -138,7 +138,10 @@ public enum LabTable {
             nameEnd += 1
         }
         guard nameEnd > 0, nameEnd < tokens.count, nameEnd <= 6 else { return nil }
-        let nameTokens = tokens[0..<nameEnd]
+        // A stray mark after the name ("HbA1c '") is no part of it.
+        var nameLast = nameEnd
+        while nameLast > 1, !tokens[nameLast - 1].text.contains(where: { $0.isLetter || $0.isNumber }) { nameLast -= 1 }
+        let nameTokens = tokens[0..<nameLast]
         let printedName = String(String.UnicodeScalarView(line.scalars(from: nameTokens.first?.start ?? 0,
                                                                             to: nameTokens.last?.end ?? 0)))
         guard printedName.filter(\.isLetter).count >= 2, let firstScalar = printedName.unicodeScalars.first,

@@ -68,11 +68,15 @@ enum NumberRepair {
         }
     }
 
-    /// "Side I av I", "Side l", "Side Lav 1" (a one joined to "av"): a page number. Only a line
+    /// What the model makes of a one as a page number: as ``onesAsLetters``, and a capital L.
+    static let pageOnes: Set<String> = onesAsLetters.union(["L"])
+
+    /// "Side I av I", "Side l", "Side L av 1", "Side Lav I" (a one joined to "av"): a page number. Only a line
     /// that is nothing else.
     static func pageNumber(_ line: inout [PageLayout.Word]) {
         if line.count == 3, line[0].text.lowercased() == "side", line[1].text.count == 3, line[1].text.hasSuffix("av"),
-           let first = line[1].text.first, "IlL|1".contains(first), line[2].text.allSatisfy(\.isNumber) {
+           let first = line[1].text.first, "IlL|1".contains(first),
+           line[2].text.allSatisfy(\.isNumber) || pageOnes.contains(line[2].text) {
             var one = line[1], av = line[1]
             let half = max(1, one.box[2] / 3)
             one.text = "1"
@@ -84,7 +88,7 @@ enum NumberRepair {
         }
         let texts = line.map(\.text)
         guard texts.first?.lowercased() == "side", texts.count == 2 || (texts.count == 4 && texts[2] == "av") else { return }
-        for index in [1, 3] where index < line.count && onesAsLetters.contains(line[index].text) {
+        for index in [1, 3] where index < line.count && pageOnes.contains(line[index].text) {
             line[index].text = "1"
         }
     }
@@ -123,7 +127,8 @@ enum NumberRepair {
         for index in 1..<(line.count - 2) {
             let token = line[index].text
             guard (1...4).contains(token.count), line[index - 1].text.last?.isLetter == true,
-                  line[index + 1].text.contains("/"), line[index + 2].text.first?.isNumber == true else { continue }
+                  line[index + 1].text.contains("/"),
+                  let range = line[index + 2].text.first, range.isNumber || range == "<" || range == ">" else { continue }
             var body = Array(token)
             var flag = ""
             if body.count >= 2, let last = body.last, last == "H" || last == "L" {

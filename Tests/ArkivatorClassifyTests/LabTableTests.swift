@@ -61,6 +61,12 @@ import Testing
         #expect(rows.allSatisfy { !$0.doubtful }, "\(rows.filter(\.doubtful).map { ($0.analysis, $0.doubt) })")
     }
 
+    @Test func aStrayMarkAfterTheNameIsNoPartOfIt() {
+        let rows = LabTable.rows(in: "HbA1c ' 24 mmol/mol 20 - 42\nKalium 4,1 mmol/L 3,5–4,4")
+        #expect(rows.map(\.analysis) == ["HbA1c", "Kalium"])
+        #expect(rows.map(\.value) == ["24", "4,1"])
+    }
+
     @Test func readsOtherColumnOrdersAndSpellings() {
         let rows = LabTable.rows(in: """
             S-Kreatinin 88 60-105 µmol/L

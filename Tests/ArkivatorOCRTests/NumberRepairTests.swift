@@ -28,6 +28,8 @@ import Testing
         #expect(repaired("Side l") == "Side 1")
         #expect(repaired("Side Lav 1") == "Side 1 av 1")
         #expect(repaired("Side Lav 2") == "Side 1 av 2")
+        #expect(repaired("Side Lav I") == "Side 1 av 1")
+        #expect(repaired("Side L av 1") == "Side 1 av 1")
         // A sentence may begin with I; a word not counted, or in capitals (old Danish nouns), stays.
         #expect(repaired("Du får svar. I dag er klinikken stengt") == "Du får svar. I dag er klinikken stengt")
         #expect(repaired("I tablett") == "I tablett")
@@ -67,6 +69,7 @@ import Testing
         #expect(line.map(\.text).joined(separator: " ") == "Ferritin 0L ug/L 15 - 200")
         #expect(line[1].confidence <= 0.5)
         #expect(repaired("HbA1c SIH mmol/mol 20 - 42") == "HbA1c 51H mmol/mol 20 - 42")
+        #expect(repaired("CRP I8H mg/L <5") == "CRP 18H mg/L <5")
         // Not in a value's place: a word before a unit with no range after it, or a number.
         #expect(repaired("Ta OL mmol/L nå") == "Ta OL mmol/L nå")
         #expect(repaired("Kalium 4,6 mmol/L 3,5 - 4,4") == "Kalium 4,6 mmol/L 3,5 - 4,4")
