@@ -116,12 +116,13 @@ enum NumberRepair {
     // MARK: A lab value read as letters
 
     /// Letters the model reads for digits.
-    static let digitLookalikes: [Character: Character] = ["O": "0", "o": "0", "D": "0", "I": "1", "l": "1", "|": "1",
+    static let digitLookalikes: [Character: Character] = ["O": "0", "o": "0", "I": "1", "l": "1", "|": "1",
                                                          "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2"]
 
     /// "Ferritin OL µg/L 15 - 200", "HbA1c SIH mmol/mol 20 - 42": a token of one to three such
     /// letters, with a flag (H or L) after them, after a word and before a unit followed by a
-    /// range, is the value. Its confidence is halved, so the value stays doubtful.
+    /// range, is the value. Its confidence is kept at 0.5 or under, so the value stays doubtful.
+    /// ("D" is no such letter: "vitamin D" names an analysis.)
     static func labValue(_ line: inout [PageLayout.Word]) {
         guard line.count >= 4 else { return }
         for index in 1..<(line.count - 2) {

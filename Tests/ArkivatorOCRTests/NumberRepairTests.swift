@@ -73,6 +73,7 @@ import Testing
         // Not in a value's place: a word before a unit with no range after it, or a number.
         #expect(repaired("Ta OL mmol/L nå") == "Ta OL mmol/L nå")
         #expect(repaired("Kalium 4,6 mmol/L 3,5 - 4,4") == "Kalium 4,6 mmol/L 3,5 - 4,4")
+        #expect(repaired("25-OH vitamin D nmol/L 50–150") == "25-OH vitamin D nmol/L 50–150")
     }
 
     @Test func unitsAfterANumber() {
