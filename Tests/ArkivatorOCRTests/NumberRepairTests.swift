@@ -91,6 +91,11 @@ import Testing
         #expect(repaired("110 Essensiell hypertensjon") == "I10 Essensiell hypertensjon")
         #expect(repaired("148.0 – Paroksysmal atrieflimmer") == "I48.0 – Paroksysmal atrieflimmer")
         #expect(repaired("163.9 Hjerneinfarkt, uspesifisert") == "I63.9 Hjerneinfarkt, uspesifisert")
+        #expect(repaired("582.6 – Brot i laterale malleol") == "S82.6 – Brot i laterale malleol")
+        #expect(repaired("Diagnose: Lårhalsbrudd (572.0)") == "Diagnose: Lårhalsbrudd (S72.0)")
+        // Without a point a five or an eight stays a number.
+        #expect(repaired("582 Stavanger") == "582 Stavanger")
+        #expect(repaired("Betalt beløp (850)") == "Betalt beløp (850)")
         #expect(repaired("Essensiell hypertensjon (110)") == "Essensiell hypertensjon (I10)")
         // A number in prose or an amount stays.
         #expect(repaired("Ring 113 ved fare") == "Ring 113 ved fare")
