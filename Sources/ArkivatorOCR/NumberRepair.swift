@@ -13,7 +13,11 @@ import Foundation
 /// - a decimal number cut at its comma into two words ("16, 1H", "0, 50–4, 10") where it is a
 ///   measurement: a flag, a range or a unit follows, and the gap is no wider than a letter;
 /// - a diagnosis code's I read as a one ("(163.9)", ", 121.4", "110 Essensiell hypertensjon"), and
-///   with a point, an S as a five or a B as an eight ("582.6 – Brot i laterale malleol").
+///   with a point, an S as a five or a B as an eight ("582.6 – Brot i laterale malleol");
+/// - a telephone number written in pairs whose space the model read as a point or left out
+///   ("73.51 77 30", "33 51 1100" for "73 51 77 30", "33 51 11 00");
+/// - a lab row's reference range whose dash was lost or read as a point ("3,54,4", "2042",
+///   "12.22" for "3,5–4,4", "20–42", "12–22"); kept doubtful.
 ///
 /// Nothing else is touched: a one that could be a word, a number in prose, a date.
 enum NumberRepair {
@@ -24,10 +28,13 @@ enum NumberRepair {
             line[index].text = code(line[index].text)
             line[index].text = countUnit(line[index].text)
         }
+        countTimes(&line)
         countedOne(&line)
         joinDecimals(&line)
+        phoneNumber(&line)
         labValue(&line)
         units(&line)
+        rangeDash(&line)
         diagnosisCodes(&line)
     }
 
@@ -114,6 +121,25 @@ enum NumberRepair {
         return lead + (match.1 == "X" ? "x" : String(match.1)) + "10^" + String(match.2) + "/" + String(match.3) + trail
     }
 
+    /// "7,9 x 10^9/L": the count unit's "x" read as a word of its own, after a number, is the
+    /// unit's ("x10^9/L"), as its analysis is read and looked up.
+    static func countTimes(_ line: inout [PageLayout.Word]) {
+        var index = 1
+        while index + 1 < line.count {
+            let times = line[index], unit = line[index + 1]
+            guard ["x", "X", "×"].contains(times.text), unit.text.hasPrefix("10^"), line[index - 1].text.last?.isNumber == true
+                    || ["H", "L"].contains(line[index - 1].text.last.map(String.init) ?? "") else {
+                index += 1
+                continue
+            }
+            let top = min(times.box[1], unit.box[1]), bottom = max(times.box[1] + times.box[3], unit.box[1] + unit.box[3])
+            line[index] = PageLayout.Word(text: "x" + unit.text, confidence: min(times.confidence, unit.confidence),
+                                          box: [times.box[0], top, unit.box[0] + unit.box[2] - times.box[0], bottom - top])
+            line.remove(at: index + 1)
+            index += 1
+        }
+    }
+
     // MARK: A lab value read as letters
 
     /// Letters the model reads for digits.
@@ -141,6 +167,52 @@ enum NumberRepair {
                   body.allSatisfy({ $0.isNumber || digitLookalikes[$0] != nil }) else { continue }
             line[index].text = String(body.map { digitLookalikes[$0] ?? $0 }) + flag
             line[index].confidence = min(line[index].confidence, 0.5)
+        }
+    }
+
+    // MARK: Telephone numbers
+
+    /// "73.51 77 30", "69 86.00 00", "33 51 1100": eight digits written in pairs, one space read
+    /// as a point or lost. Only where the other pairs stand apart, as pairs, around it: a number
+    /// written with points throughout ("73.51.77.30") or as a decimal or time ("12.30") has none.
+    static func phoneNumber(_ line: inout [PageLayout.Word]) {
+        func core(_ text: String) -> Substring {
+            var core = Substring(text)
+            while let last = core.last, ".,;:)".contains(last) { core = core.dropLast() }
+            return core
+        }
+        func digits(_ text: Substring) -> Bool { !text.isEmpty && text.allSatisfy { $0.isASCII && $0.isNumber } }
+        // Words a telephone number follows ("Tlf.", "Telefon:", "på telefon", "Sentralbord").
+        func announces(_ text: String) -> Bool {
+            let word = core(text).lowercased()
+            return ["tlf", "telefon", "sentralbord", "mobil", "faks", "tel"].contains { word.hasPrefix($0) }
+        }
+        var index = 0
+        while index + 3 <= line.count {
+            defer { index += 1 }
+            let run = (index..<index + 3).map { core(line[$0].text) }
+            // Only the last may end in a sign; no digits just before or after the run.
+            guard (index..<index + 2).allSatisfy({ core(line[$0].text) == Substring(line[$0].text) }),
+                  index == 0 || !digits(core(line[index - 1].text)),
+                  index + 3 == line.count || !digits(core(line[index + 3].text)) else { continue }
+            let pairs = run.indices.filter { run[$0].count == 2 && digits(run[$0]) }
+            guard pairs.count == 2, let at = run.indices.first(where: { !pairs.contains($0) }) else { continue }
+            let joined = run[at]
+            let pointed = joined.count == 5 && joined.filter({ $0 == "." }).count == 1
+                && joined[joined.index(joined.startIndex, offsetBy: 2)] == "." && digits(Substring(joined.filter { $0 != "." }))
+            // Written together ("1100"), only last and after a word that announces a number.
+            let together = joined.count == 4 && digits(joined) && at == 2 && index > 0 && announces(line[index - 1].text)
+            guard pointed || together else { continue }
+            let word = line[index + at]
+            let number = word.text.filter(\.isNumber)
+            let tail = word.text.dropFirst(joined.count)
+            let box = word.box, half = box[2] / 2
+            line.replaceSubrange((index + at)...(index + at), with: [
+                PageLayout.Word(text: String(number.prefix(2)), confidence: word.confidence, box: [box[0], box[1], half, box[3]]),
+                PageLayout.Word(text: String(number.suffix(2)) + tail, confidence: word.confidence,
+                                box: [box[0] + half, box[1], box[2] - half, box[3]]),
+            ])
+            index += 3
         }
     }
 
@@ -221,6 +293,54 @@ enum NumberRepair {
         }
         let once = keys.filter { undoubled.contains($0.1) }
         return once.count == 1 ? once[0].0 : nil
+    }
+
+    // MARK: A range's dash lost
+
+    /// "Kalium 3,8 mmol/L 3,54,4", "HbA1c 38 mmol/mol 2042", "Fritt T4 17 pmol/L 12.22": a lab
+    /// row's last word, after its unit, is its reference range; one number there (two decimal
+    /// commas, or a whole number of three to six digits, or a point between whole numbers of two
+    /// digits or more, as no Norwegian reference is written) is a range whose dash the model lost or read as a
+    /// point. It is cut where it makes a range: the low end under the high, neither starting
+    /// with a nought, with as many decimals, or as many digits give or take one, on both sides;
+    /// only where one cut does. Its confidence is kept at 0.5 or under, so it stays doubtful.
+    static func rangeDash(_ line: inout [PageLayout.Word]) {
+        guard line.count >= 4 else { return }
+        let unit = line[line.count - 2].text
+        guard let last = line.last, unit.contains(where: \.isLetter), unit.contains("/") || isUnit(unit),
+              line[line.count - 3].text.first?.isNumber == true
+                || (line.count >= 5 && ["H", "L"].contains(line[line.count - 3].text)) else { return }
+        let text = last.text
+        func number(_ s: Substring) -> Double? {
+            guard let first = s.first, first.isNumber, s.last?.isNumber == true, first != "0" || s.count == 1 || s.dropFirst().first == "," else { return nil }
+            return Double(s.replacingOccurrences(of: ",", with: "."))
+        }
+        var cuts: [(String, String)] = []
+        if text.wholeMatch(of: /\d+,\d+,\d+/) != nil, let first = text.firstIndex(of: ","), let second = text.lastIndex(of: ",") {
+            // The first number's decimals run on into the second's whole part.
+            let run = text[text.index(after: first)..<second]
+            for k in 1..<run.count {
+                let low = text[..<run.index(run.startIndex, offsetBy: k)]
+                let high = text[run.index(run.startIndex, offsetBy: k)...]
+                guard k == text[text.index(after: second)...].count else { continue }
+                cuts.append((String(low), String(high)))
+            }
+        } else if text.wholeMatch(of: /\d{3,6}/) != nil {
+            for k in 1..<text.count {
+                let low = text.prefix(k), high = text.dropFirst(k)
+                guard abs(low.count - high.count) <= 1 else { continue }
+                cuts.append((String(low), String(high)))
+            }
+        } else if let parts = text.wholeMatch(of: /(\d{2,4})\.(\d{2,4})/) {
+            cuts.append((String(parts.1), String(parts.2)))
+        }
+        let ranges = cuts.filter { cut in
+            guard let low = number(Substring(cut.0)), let high = number(Substring(cut.1)) else { return false }
+            return low < high
+        }
+        guard ranges.count == 1, let range = ranges.first else { return }
+        line[line.count - 1].text = range.0 + "–" + range.1
+        line[line.count - 1].confidence = min(last.confidence, 0.5)
     }
 
     // MARK: Diagnosis codes

@@ -30,7 +30,9 @@ extension PageLayout {
     /// words are no cover). Such marks side by side (less than
     /// a word height apart, overlapping in height by half) make a line; a line of four marks or
     /// more, at least three word heights long and at most three tall (a name in letters half
-    /// again as large as the text's, with its descenders), is print the reading lost.
+    /// again as large as the text's, with its descenders), is print the reading lost; so is a
+    /// line of three marks at least a word height long, which may be a short number alone ("1/1"
+    /// at a page's foot) and is kept only when it reads as one (``readsAsNumber(_:)``).
     /// Paper grain, rules and frames, and pictures are not letter-sized; a logo's or a stamp's few
     /// shapes make no line, or read as no text and are left out after reading (see the engine).
     func lostLines(marks: [[Int]]) -> [[Int]] {
@@ -49,7 +51,7 @@ extension PageLayout {
             let (w, mh) = (Double(m[2]), Double(m[3]))
             return mh >= max(5, h / 3) && mh <= 2.5 * h && w >= 2 && w <= 2.5 * h
         }.filter { !touchesWord($0) }.sorted { $0[0] < $1[0] }
-        guard letters.count >= 4 else { return [] }
+        guard letters.count >= 3 else { return [] }
         // Marks side by side join: union-find over the marks sorted from the left.
         var parent = Array(letters.indices)
         func root(_ i: Int) -> Int {
@@ -76,10 +78,12 @@ extension PageLayout {
         var groups: [Int: [[Int]]] = [:]
         for i in letters.indices { groups[root(i), default: []].append(letters[i]) }
         let lines: [(box: [Int], count: Int)] = groups.values.compactMap { group in
-            guard group.count >= 4 else { return nil }
+            guard group.count >= 3 else { return nil }
             let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
             let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
-            guard Double(right - left) >= 3 * h, Double(bottom - top) <= 3 * h else { return nil }
+            // Three marks may be a short number on its own ("1/1" at the foot of a page), read
+            // only when it reads as one (``readsAsNumber(_:)``).
+            guard Double(right - left) >= (group.count == 3 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
             return ([left, top, right - left, bottom - top], group.count)
         }
         return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
@@ -103,5 +107,14 @@ extension PageLayout {
     /// with a mean confidence of 0.75 or more, and no scribble (``isScribble(_:)``).
     static func readsAsText(_ line: [Word]) -> Bool {
         !line.isEmpty && alphanumerics(line) >= 4 && meanConfidence(line) >= 0.75 && !isScribble(line)
+    }
+
+    /// Whether a second reading of a lost line is one short number alone, read with confidence:
+    /// two digits or more with "/", "-", "." or "," between ("1/1", "12"), confidence 0.85 or more.
+    static func readsAsNumber(_ line: [Word]) -> Bool {
+        guard line.count == 1, let text = line.first?.text, text.filter(\.isNumber).count >= 2,
+              text.allSatisfy({ $0.isASCII && $0.isNumber || "/-.,".contains($0) }),
+              text.first?.isNumber == true, text.last?.isNumber == true else { return false }
+        return meanConfidence(line) >= 0.85
     }
 }

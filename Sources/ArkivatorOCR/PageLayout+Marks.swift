@@ -49,6 +49,19 @@ extension PageLayout {
         return count
     }
 
+    /// Whether a line is a list's label alone ("B.", "E.", "3.", "a)"), however doubtfully read:
+    /// one letter or one or two digits with a point, comma or bracket after it, as tall as the
+    /// page's words (`height`, ``wordHeight()``) give or take a half, standing in the margin
+    /// left of where the typed lines begin (`margin`, ``typedMargin(_:)``) or at it. Typewritten
+    /// lists put it there, apart from the item's text, and the model reads it with little
+    /// confidence; a scribble it is not.
+    static func isListLabel(_ line: [Word], margin: Int?, height: Int?) -> Bool {
+        guard line.count == 1, let word = line.first, let margin, let height,
+              word.text.wholeMatch(of: /(?:[A-ZÆØÅa-zæøå]|\d{1,2})[.,)]/) != nil else { return false }
+        let h = Double(word.box[3]), text = Double(height)
+        return h >= 0.5 * text && h <= 1.5 * text && word.box[0] + word.box[2] <= margin + height / 2
+    }
+
     /// Where the page's typed lines begin: the left edge that most lines of three words or more
     /// start at (within half a line's height), nil when no edge is shared by three lines or more.
     static func typedMargin(_ lines: [[Word]]) -> Int? {

@@ -69,7 +69,10 @@ extension PageLayout {
     /// line keeps its value). At least two lines must split (one, in the letterhead band). Lines
     /// with several wide gaps are table rows, and then nothing in the block is split. Full-width
     /// lines with a wide space here and there (justified or typewritten text, where a few spaces
-    /// can line up over several lines) leave no such band, and stay whole.
+    /// can line up over several lines) leave no such band, and stay whole. Rows that are read
+    /// across as printed stay whole too: a grid of labelled fields (a form), and names signed side
+    /// by side under the letterhead (up to four split lines one after another, none of more than eight
+    /// words, no digit or label among them).
     func columnRuns(_ block: Block) -> [ColumnRun] {
         let wide = Double(pageWidth) * 0.05
         let lines = blockLines(block).map(\.words)
@@ -142,6 +145,17 @@ extension PageLayout {
             // A grid of labelled fields (a form) is read row by row, as it is filled in.
             let splitLines = (run.first...run.last).filter { gaps[$0] != nil }
             guard !splitLines.allSatisfy(formRows.contains) else { return }
+            // Names signed side by side under a letter, each with its title under it, are read
+            // row by row, as they are printed: a few lines below the letterhead, every one split,
+            // of words alone (no digit, no label): an address beside a reference or a date has them.
+            // ("Med vennlig hilsen" above them is one-sided, and no part of the rows.)
+            let signatures = splitLines.count <= 4
+                && splitLines.last.map { $0 - (splitLines.first ?? 0) + 1 == splitLines.count } == true
+                && top(lines[run.first]) >= pageHeight / 5
+                && splitLines.allSatisfy { i in
+                    lines[i].count <= 8 && lines[i].allSatisfy { !$0.text.contains(where: \.isNumber) && !$0.text.hasSuffix(":") }
+                }
+            guard !signatures else { return }
             guard run.splits >= needed, run.gutter.right - run.gutter.left >= narrowest,
                   let low = starts.min(), let high = starts.max(), high - low <= alignment else { return }
             runs.append(ColumnRun(lines: run.first...run.last,

@@ -155,12 +155,14 @@ struct PageLayout {
         var found: [Fragment] = []
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
-                for (l, line) in paragraph.enumerated() where line.count >= 2 {
+                for (l, line) in paragraph.enumerated() where !line.isEmpty {
                     let height = line.map { $0.box[3] }.sorted()[line.count / 2]
                     let pieces = Self.pieces(line)
-                    guard pieces.count > 1 else { continue }
                     func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
-                    guard pieces.contains(where: { confidence($0) >= 0.7 }) else { continue }
+                    // A short number on a line of its own ("1/1" at a page's foot, read "11"
+                    // doubtfully) is read again too, rather than dropped as a scribble.
+                    let lone = pieces.count == 1 && line.count <= 2
+                    guard pieces.count > 1 && pieces.contains(where: { confidence($0) >= 0.7 }) || lone else { continue }
                     // A mark or two in the margin ("0", "*") is no line of text; a piece read as
                     // a few signs but three line heights wide or more (lines of small print read
                     // as one word, "re") may be.
@@ -171,6 +173,7 @@ struct PageLayout {
                         // however short, from two signs on.
                         let alphanumerics = Self.alphanumerics(line[piece])
                         let shortNumber = alphanumerics < 5 && right - left < 3 * height
+                        guard !lone || shortNumber else { continue }
                         guard !shortNumber || (alphanumerics >= 2 && line[piece].contains(where: { $0.text.contains(where: \.isNumber) })) else { continue }
                         let bottom = line[piece].map { $0.box[1] + $0.box[3] }.max() ?? 0
                         let x = max(0, left - height / 2), y = max(0, top - height / 2)
@@ -267,12 +270,13 @@ struct PageLayout {
         }
         let ordered = splittingColumns(placingSideHeadings(orderedBlocks()))
         let margin = Self.typedMargin(ordered.flatMap { $0.paragraphs.joined() })
+        let height = wordHeight()
         for block in ordered {
             var first = true
             for paragraph in block.paragraphs {
                 var firstLine = true
                 for var line in paragraph where !line.isEmpty {
-                    if Self.isScribble(line) {
+                    if Self.isScribble(line), !Self.isListLabel(line, margin: margin, height: height) {
                         dropped += 1
                         continue
                     }

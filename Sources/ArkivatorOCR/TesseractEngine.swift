@@ -105,7 +105,7 @@ public final class TesseractEngine {
                 let middle = word.box[1] + word.box[3] / 2
                 return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
             }
-            if PageLayout.readsAsText(line), !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
+            if PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line), !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
         }
         return layout.page()
     }

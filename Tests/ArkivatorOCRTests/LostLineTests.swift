@@ -39,6 +39,22 @@ import Testing
         #expect(layout.lostLines(marks: read + noise).isEmpty)
     }
 
+    @Test func threeMarksAloneMayBeAShortNumber() {
+        let layout = letterhead()
+        let read = layout.words.flatMap(marks)
+        // "1/1" at the page's foot, three marks a little more than a word height wide.
+        let number = [[1700, 3000, 9, 24], [1715, 3000, 9, 25], [1728, 3000, 9, 24]]
+        #expect(layout.lostLines(marks: read + number) == [[1700, 3000, 37, 25]])
+        // Three marks narrower than a word height are a mark, not a line.
+        #expect(layout.lostLines(marks: read + [[1700, 3000, 6, 24], [1708, 3000, 6, 24], [1716, 3000, 6, 24]]).isEmpty)
+        // Read again, it is kept only as a number read with confidence.
+        #expect(PageLayout.readsAsNumber([word("1/1", 1700, 3000, confidence: 0.9)]))
+        #expect(!PageLayout.readsAsNumber([word("1/1", 1700, 3000, confidence: 0.6)]))
+        #expect(!PageLayout.readsAsNumber([word("IVI", 1700, 3000, confidence: 0.9)]))
+        #expect(!PageLayout.readsAsNumber([word("1", 1700, 3000, confidence: 0.9)]))
+        #expect(!PageLayout.readsAsText([word("1/1", 1700, 3000, confidence: 0.9)]))
+    }
+
     @Test func aLineReadAgainStandsInItsPlace() {
         var layout = letterhead()
         layout.insert(lostLine: [word("Postboks", 1600, 148), word("1400", 1760, 148)])

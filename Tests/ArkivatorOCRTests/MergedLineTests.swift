@@ -47,6 +47,16 @@ import Testing
                         PageLayout.Word(text: "re", confidence: 0.12, box: [1947, 201, 60, 60])]).garbledFragments().isEmpty)
     }
 
+    @Test func aShortNumberOnALineOfItsOwnReadDoubtfullyIsReadAgain() throws {
+        // "1/1" at a page's foot, read "11" with little confidence: read again, not dropped.
+        let fragment = try #require(layout(words(3000, [("11", 2000, 0.33)])).garbledFragments().first)
+        #expect(fragment.shortNumber)
+        #expect(fragment.words == 0..<1)
+        // A lone word of letters, or a lone number read well, is not.
+        #expect(layout(words(3000, [("SIWVNS", 2000, 0.3)])).garbledFragments().isEmpty)
+        #expect(layout(words(3000, [("11", 2000, 0.93)])).garbledFragments().isEmpty)
+    }
+
     @Test func aMarkInTheMarginOrALineReadBadlyThroughoutIsLeftAlone() {
         // A lone mark after the text.
         #expect(layout(words(900, [("behandlet", 200, 0.95), ("styre.", 420, 0.9), ("0", 1500, 0.1)])).garbledFragments().isEmpty)

@@ -49,6 +49,9 @@ import Testing
         #expect(repaired("Leukocytter 8,7 x10N9/L 3,5–10,0") == "Leukocytter 8,7 x10^9/L 3,5–10,0")
         #expect(repaired("Leukocytter 9,1 X1019/L 3,5–10,0") == "Leukocytter 9,1 x10^9/L 3,5–10,0")
         #expect(repaired("Leukocytter 6,5 x10^9/L") == "Leukocytter 6,5 x10^9/L")
+        #expect(repaired("Leukocytter 7,9 x 10^9/L 3,5–10,0") == "Leukocytter 7,9 x10^9/L 3,5–10,0")
+        #expect(repaired("Leukocytter 7,9 x 1079/L 3,5–10,0") == "Leukocytter 7,9 x10^9/L 3,5–10,0")
+        #expect(repaired("Ta x 10 ganger") == "Ta x 10 ganger")
     }
 
     @Test func aDecimalCutAtItsCommaIsJoinedInAMeasurement() {
@@ -61,6 +64,41 @@ import Testing
         apart[2].box[0] += 40
         NumberRepair.repair(&apart)
         #expect(apart.map(\.text) == ["Hemoglobin", "16,", "1H", "g/dL"])
+    }
+
+    @Test func aTelephoneNumberInPairsWithASpaceReadAsAPointOrLost() {
+        #expect(repaired("Telefon: 73.51 77 30 – Org.nr.") == "Telefon: 73 51 77 30 – Org.nr.")
+        #expect(repaired("Sentralbord 69 86.00 00") == "Sentralbord 69 86 00 00")
+        #expect(repaired("Ålesund – Tlf. 33 51 1100") == "Ålesund – Tlf. 33 51 11 00")
+        #expect(repaired("på telefon 51 51 8000.") == "på telefon 51 51 80 00.")
+        // Points throughout, a time, a year, a longer run of numbers, or no word announcing a
+        // number written together: as read.
+        #expect(repaired("Tlf. 73.51.77.30") == "Tlf. 73.51.77.30")
+        #expect(repaired("Oppmøte kl. 10.30 i 2. etasje") == "Oppmøte kl. 10.30 i 2. etasje")
+        #expect(repaired("Timen er 12 10 2025") == "Timen er 12 10 2025")
+        #expect(repaired("Konto 12 34 56.78 90") == "Konto 12 34 56.78 90")
+    }
+
+    @Test func aReferenceRangeWhoseDashWasLostIsCutWhereItMakesARange() {
+        var line = words("Kalium 3,8 mmol/L 3,54,4")
+        NumberRepair.repair(&line)
+        #expect(line.map(\.text).joined(separator: " ") == "Kalium 3,8 mmol/L 3,5–4,4")
+        #expect(line[3].confidence <= 0.5)
+        #expect(repaired("TSH 1,44 mIE/L 0,504,10") == "TSH 1,44 mIE/L 0,50–4,10")
+        #expect(repaired("HbA1c 38 mmol/mol 2042") == "HbA1c 38 mmol/mol 20–42")
+        #expect(repaired("Natrium 146 H mmol/L 137145") == "Natrium 146 H mmol/L 137–145")
+        #expect(repaired("Trombocytter 322 x10^9/L 145390") == "Trombocytter 322 x10^9/L 145–390")
+        #expect(repaired("Fritt T4 17 pmol/L 12.22") == "Fritt T4 17 pmol/L 12–22")
+        #expect(repaired("Kreatinin 80 umol/L 4590") == "Kreatinin 80 umol/L 45–90")
+        // A range as printed, one that cuts no way or more than one, a decimal with a point, or
+        // a number that ends no lab row: as read.
+        #expect(repaired("Kalium 3,8 mmol/L 3,5–4,4") == "Kalium 3,8 mmol/L 3,5–4,4")
+        #expect(repaired("Hemoglobin 13,8 g/dL 3,510,0") == "Hemoglobin 13,8 g/dL 3,5–10,0")
+        #expect(repaired("Kalium 3,8 mmol/L 4,43,5") == "Kalium 3,8 mmol/L 4,43,5")
+        #expect(repaired("Kalium 4.1 mmol/L 3.5") == "Kalium 4.1 mmol/L 3.5")
+        #expect(repaired("Kreatinin 80 umol/L 9045") == "Kreatinin 80 umol/L 9045")
+        #expect(repaired("Møtetid 12 1/2 2025") == "Møtetid 12 1/2 2025")
+        #expect(repaired("Du har fått time 14. mars 2025") == "Du har fått time 14. mars 2025")
     }
 
     @Test func aLabValueReadAsLettersIsReadAsDigitsAndStaysDoubtful() {

@@ -76,6 +76,22 @@ import Testing
             + "Innkalling til time ved poliklinikken neste uke på sykehuset vårt")
     }
 
+    /// Two names signed side by side under a letter, each with a title under it, read as printed.
+    @Test func namesSignedSideBySideAreReadRowByRow() {
+        let page = layout([
+            line(2600, [("Hanne", 200), ("Næss", 320), ("Jørgen", 1300), ("Aas", 1440)]),
+            line(2660, [("overlege", 200), ("seksjonsoverlege", 1300)]),
+        ], top: 2600).page()
+        #expect(page.text == "Hanne Næss Jørgen Aas\noverlege seksjonsoverlege")
+        // High on a second page too.
+        let high = layout([
+            line(840, [("Med", 200), ("vennlig", 290), ("hilsen", 450)]),
+            line(900, [("Hanne", 200), ("Næss", 320), ("Jørgen", 1300), ("Aas", 1440)]),
+            line(960, [("overlege", 200), ("seksjonsoverlege", 1300)]),
+        ], top: 840).page()
+        #expect(high.text == "Med vennlig hilsen\nHanne Næss Jørgen Aas\noverlege seksjonsoverlege")
+    }
+
     /// Justified typewriter lines: a few spaces line up over three lines, but leave no band a tenth
     /// of the page wide; the lines are read whole, in order.
     @Test func justifiedLinesWithAlignedSpacesStayWhole() {
@@ -97,6 +113,19 @@ import Testing
             line(1620, [("og", 200), ("sender", 260), ("svar", 400), ("nå", 500)]),
         ]).page()
         #expect(page.text == "Vi viser til brevet\nOslo, 3. mars 1987\nog sender svar nå")
+    }
+
+    /// A typewritten list's label in the margin ("B."), read doubtfully on a line of its own, is
+    /// kept; a doubtful mark elsewhere is not.
+    @Test func aListsLabelInTheMarginIsNoScribble() {
+        let label = [PageLayout.Word(text: "B.", confidence: 0.3, box: [630, 1480, 50, 37])]
+        #expect(PageLayout.isScribble(label))
+        #expect(PageLayout.isListLabel(label, margin: 760, height: 37))
+        // Right of the margin, far smaller than the text, or no label's shape: a mark.
+        #expect(!PageLayout.isListLabel([PageLayout.Word(text: "B.", confidence: 0.3, box: [1600, 1480, 50, 37])], margin: 760, height: 37))
+        #expect(!PageLayout.isListLabel([PageLayout.Word(text: "B.", confidence: 0.3, box: [630, 1480, 12, 10])], margin: 760, height: 37))
+        #expect(!PageLayout.isListLabel([PageLayout.Word(text: "4", confidence: 0.3, box: [630, 1480, 14, 18])], margin: 760, height: 37))
+        #expect(!PageLayout.isListLabel(label, margin: nil, height: 37))
     }
 
     @Test func tableRowsAreNeverSplit() {
