@@ -5,7 +5,9 @@ import Foundation
 extension PageLayout {
     /// Blocks in reading order: top to bottom in bands; within a band of blocks side by side (a
     /// letterhead's two columns, an address beside a reference block), column by column, left
-    /// to right, each column top to bottom.
+    /// to right, each column top to bottom; names signed side by side below the first band, each
+    /// with its title under it, and labelled fields beside labelled fields (a form), row by row
+    /// (``signedRows(_:_:)``, ``formRows(_:_:)``).
     ///
     /// A block joins the band above it when it starts before the band ends and stands beside one
     /// of the band's blocks, or, once the band has two columns, when it lies right under a block
@@ -34,7 +36,20 @@ extension PageLayout {
                 bands.append([block])
             }
         }
-        return bands.flatMap { band -> [Block] in
+        return bands.enumerated().flatMap { index, band -> [Block] in
+            // A grid of labelled fields in two blocks side by side ("Navn: …" beside "Født: …")
+            // is one block, read row by row as it is filled in, wherever it stands.
+            var band = band
+            pairing: for i in band.indices {
+                for j in band.indices where j != i && band[i].right <= band[j].left
+                    && band[i].top < band[j].bottom && band[j].top < band[i].bottom {
+                    if let rows = formRows(band[i], band[j]) {
+                        band[i] = rows
+                        band.remove(at: j)
+                        break pairing
+                    }
+                }
+            }
             // Columns: blocks that overlap horizontally, through any chain of them.
             var columns: [[Block]] = []
             for block in band.sorted(by: { $0.left < $1.left }) {
@@ -44,8 +59,54 @@ extension PageLayout {
                     columns.append([block])
                 }
             }
+            // Below the page's first band (its letterhead), outside the letterhead's fifth of the
+            // page or under a closing greeting, names signed side by side are read across.
+            if index > 0, columns.count == 2, columns.allSatisfy({ $0.count == 1 }),
+               columns[0][0].top >= pageHeight / 5 || greetingAbove(columns[0][0].top),
+               let rows = signedRows(columns[0][0], columns[1][0]) {
+                return [rows]
+            }
             return columns.flatMap { $0.sorted { $0.top < $1.top } }
         }
+    }
+
+    /// Two blocks side by side whose lines, beside each other, are labelled fields: every line of
+    /// the right block stands beside a line of the left one, and both begin with a label
+    /// ("Navn: …", "Født: …"); the left block may hold more lines above or below (a heading).
+    /// As one block: the left lines in order, each with the line beside it after it.
+    private func formRows(_ left: Block, _ right: Block) -> Block? {
+        let a = blockLines(left).map(\.words), b = blockLines(right).map(\.words)
+        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
+        func labelled(_ line: [Word]) -> Bool { line.prefix(2).contains { $0.text.hasSuffix(":") && $0.text.count > 1 } }
+        guard (2...8).contains(b.count), a.count >= b.count else { return nil }
+        let height = max(1, (right.bottom - right.top) / b.count)
+        var partner: [Int: Int] = [:]
+        for (j, line) in b.enumerated() {
+            guard labelled(line), let i = a.indices.first(where: { abs(top(a[$0]) - top(line)) <= height / 2 }),
+                  partner[i] == nil, labelled(a[i]) else { return nil }
+            partner[i] = j
+        }
+        let y = min(left.top, right.top)
+        var block = Block(box: [left.left, y, right.right - left.left, max(left.bottom, right.bottom) - y])
+        block.paragraphs = [a.indices.map { i in a[i] + (partner[i].map { b[$0] } ?? []) }]
+        return block
+    }
+
+    /// Two blocks side by side that are names signed side by side, each with its title under it
+    /// (two to four lines each, line beside line, of words alone: no digit, no label), as one
+    /// block of rows; nil when they are not.
+    private func signedRows(_ left: Block, _ right: Block) -> Block? {
+        let a = blockLines(left).map(\.words), b = blockLines(right).map(\.words)
+        guard a.count == b.count, (2...4).contains(a.count),
+              (a + b).allSatisfy({ line in line.count <= 4 && line.allSatisfy { !$0.text.contains(where: \.isNumber) && !$0.text.hasSuffix(":") } })
+        else { return nil }
+        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
+        let height = max(1, (left.bottom - left.top) / a.count)
+        guard zip(a, b).allSatisfy({ abs(top($0) - top($1)) <= height / 2 }) else { return nil }
+        let y = min(left.top, right.top)
+        var block = Block(box: [left.left, y, right.right - left.left, max(left.bottom, right.bottom) - y])
+        block.paragraphs = [zip(a, b).map { $0 + $1 }]
+        return block
     }
 
     /// A stretch of a block's lines read as two columns side by side: `lines` indexes the block's
@@ -146,12 +207,13 @@ extension PageLayout {
             let splitLines = (run.first...run.last).filter { gaps[$0] != nil }
             guard !splitLines.allSatisfy(formRows.contains) else { return }
             // Names signed side by side under a letter, each with its title under it, are read
-            // row by row, as they are printed: a few lines below the letterhead, every one split,
-            // of words alone (no digit, no label): an address beside a reference or a date has them.
+            // row by row, as they are printed: a few lines below the letterhead's band, or under
+            // a closing greeting (high on a second page), every one split, of words alone (no digit, no label): an address
+            // beside a reference or a date has them.
             // ("Med vennlig hilsen" above them is one-sided, and no part of the rows.)
             let signatures = splitLines.count <= 4
                 && splitLines.last.map { $0 - (splitLines.first ?? 0) + 1 == splitLines.count } == true
-                && top(lines[run.first]) >= pageHeight / 5
+                && (top(lines[run.first]) >= pageHeight / 5 || splitLines.first.map { greetingAbove(top(lines[$0])) } == true)
                 && splitLines.allSatisfy { i in
                     lines[i].count <= 8 && lines[i].allSatisfy { !$0.text.contains(where: \.isNumber) && !$0.text.hasSuffix(":") }
                 }
@@ -198,6 +260,18 @@ extension PageLayout {
     }
 
     private func isInLetterhead(_ block: Block) -> Bool { block.top < pageHeight / 5 }
+
+    /// Whether a letter's closing greeting ("Med vennlig hilsen", "Helsing") stands on the page
+    /// above `y`: names signed stand under one, high on a second page too; a letterhead never does.
+    private func greetingAbove(_ y: Int) -> Bool {
+        blocks.contains { block in
+            block.paragraphs.joined().contains { line in
+                guard let last = line.last?.text.lowercased().trimmingCharacters(in: .punctuationCharacters),
+                      let bottom = line.map({ $0.box[1] + $0.box[3] }).max() else { return false }
+                return line.count <= 4 && bottom <= y && ["hilsen", "helsing", "hilsener"].contains(last)
+            }
+        }
+    }
 
     /// Blocks with column runs are cut into pieces: the lines before a run, the run's left column,
     /// its right column, the lines after it. Neighbouring letterhead blocks that are each one run

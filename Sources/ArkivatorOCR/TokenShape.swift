@@ -5,7 +5,8 @@ public enum TokenShape {
     /// is only signs, nil when it looks like noise.
     /// Quotes, brackets and end punctuation around it, and a hyphen at its end, are left aside.
     /// A word is letters in lower case, with a capital first, or, from four letters on, all in
-    /// capitals, and may join such parts with hyphens; a number is digits with . , / - : between.
+    /// capitals, and may join such parts with hyphens (an abbreviation of two or three capitals
+    /// too, joined to a word in small letters: "LIS-lege"); a number is digits with . , / - : between.
     public static func wordLetters(_ token: String) -> Int? {
         var core = Substring(token)
         while let first = core.first, leading.contains(first) { core = core.dropFirst() }
@@ -15,11 +16,15 @@ public enum TokenShape {
             return core.filter(\.isNumber).count
         }
         var letters = 0
-        for part in core.split(separator: "-", omittingEmptySubsequences: false) {
+        let parts = core.split(separator: "-", omittingEmptySubsequences: false)
+        // An abbreviation joined to a word ("LIS-lege", "CT-undersøkelse") is a word.
+        let joinedToWord = parts.count >= 2 && parts.contains { $0.count >= 3 && $0.allSatisfy(\.isLowercase) }
+        for part in parts {
             guard !part.isEmpty, part.allSatisfy(\.isLetter) else { return nil }
             let rest = part.dropFirst()
             let lowerOrTitle = rest.allSatisfy(\.isLowercase)
-            if lowerOrTitle || (part.count >= 4 && part.allSatisfy(\.isUppercase)) {
+            if lowerOrTitle || (part.count >= 4 && part.allSatisfy(\.isUppercase))
+                || (joinedToWord && part.count >= 2 && part.allSatisfy(\.isUppercase)) {
                 letters += part.count
             } else {
                 // Two or three capitals, or capitals and small letters mixed: mostly noise read

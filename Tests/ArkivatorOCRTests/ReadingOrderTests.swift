@@ -85,11 +85,49 @@ import Testing
         #expect(page.text == "Hanne Næss Jørgen Aas\noverlege seksjonsoverlege")
         // High on a second page too.
         let high = layout([
-            line(840, [("Med", 200), ("vennlig", 290), ("hilsen", 450)]),
-            line(900, [("Hanne", 200), ("Næss", 320), ("Jørgen", 1300), ("Aas", 1440)]),
-            line(960, [("overlege", 200), ("seksjonsoverlege", 1300)]),
-        ], top: 840).page()
+            line(440, [("Med", 200), ("vennlig", 290), ("hilsen", 450)]),
+            line(500, [("Hanne", 200), ("Næss", 320), ("Jørgen", 1300), ("Aas", 1440)]),
+            line(560, [("overlege", 200), ("seksjonsoverlege", 1300)]),
+        ], top: 440).page()
         #expect(high.text == "Med vennlig hilsen\nHanne Næss Jørgen Aas\noverlege seksjonsoverlege")
+    }
+
+    /// Names signed side by side that Tesseract took as two blocks, below the page's first lines.
+    @Test func namesSignedSideBySideInTwoBlocksAreReadRowByRow() {
+        let page = layout(blocks: [
+            [line(220, [("Vedr.", 287), ("Andreassen,", 400), ("Malin", 640)])],
+            [line(330, [("Vennlig", 288), ("hilsen", 450)]), line(390, [("Gastromedisinsk", 288), ("avdeling", 620)])],
+            [line(617, [("Håkon", 289), ("Aas", 420)]), line(680, [("lege", 289)])],
+            [line(619, [("Joakim", 1267), ("Abrahamsen", 1400)]), line(682, [("LIS-lege", 1267)])],
+        ]).page()
+        #expect(page.text == "Vedr. Andreassen, Malin\n\nVennlig hilsen\nGastromedisinsk avdeling\n\n"
+            + "Håkon Aas Joakim Abrahamsen\nlege LIS-lege")
+        // A letterhead's two columns, the page's first band, stay columns.
+        let head = layout(blocks: [
+            [line(200, [("Helse", 200), ("Bergen", 320)]), line(260, [("Hudavdelingen", 200)])],
+            [line(200, [("Haukeland", 1600), ("sjukehus", 1800)]), line(260, [("Telefon", 1600)])],
+        ]).page()
+        #expect(head.text == "Helse Bergen\nHudavdelingen\n\nHaukeland sjukehus\nTelefon")
+    }
+
+    /// A form's labelled fields that Tesseract took as two blocks side by side, with a table
+    /// under them, read as filled in.
+    @Test func labelledFieldsInTwoBlocksAreReadRowByRow() {
+        let page = layout(blocks: [
+            [line(100, [("Legemiddelliste", 200)])],
+            [line(220, [("Utskrevet", 200), ("15.01.2024", 420)]), line(280, [("Navn:", 200), ("Randi", 320), ("Ødegård", 440)]),
+             line(340, [("Adresse:", 200), ("Furulundvegen", 380), ("9", 660)])],
+            [line(282, [("Født:", 1300), ("27.01.1957", 1420)]), line(341, [("Fastlege:", 1300), ("Siri", 1500), ("Moen", 1600)])],
+            [line(400, [("Allergier:", 200), ("Ingen", 420), ("kjente", 540)])],
+        ]).page()
+        #expect(page.text == "Legemiddelliste\n\nUtskrevet 15.01.2024\nNavn: Randi Ødegård Født: 27.01.1957\n"
+            + "Adresse: Furulundvegen 9 Fastlege: Siri Moen\n\nAllergier: Ingen kjente")
+        // An address beside a reference: no labels on the left, read column by column.
+        let letter = layout(blocks: [
+            [line(600, [("Kari", 200), ("Hansen", 300)]), line(660, [("Storgata", 200), ("1", 380)])],
+            [line(600, [("Vår", 1400), ("ref.:", 1480), ("25/1", 1600)]), line(660, [("Dato:", 1400), ("3.3.2025", 1520)])],
+        ]).page()
+        #expect(letter.text == "Kari Hansen\nStorgata 1\n\nVår ref.: 25/1\nDato: 3.3.2025")
     }
 
     /// Justified typewriter lines: a few spaces line up over three lines, but leave no band a tenth

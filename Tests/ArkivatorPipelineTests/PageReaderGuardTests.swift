@@ -30,8 +30,10 @@ import Testing
         #expect(PageReader.wordLetters("i") == 1)
         #expect(PageReader.wordLetters("–") == nil)
         #expect(PageReader.wordLetters("...") == 0)
+        #expect(PageReader.wordLetters("LIS-lege") == 7)
+        #expect(PageReader.wordLetters("CT-undersøkelse") == 14)
         // Noise: letters mixed with digits or signs, short capitals, odd case.
-        for noise in ["GUM", "OED", "5til-", "l1", "Om»GE", "jøDE", "Zgt3skab", "<nrtotek:"] {
+        for noise in ["GUM", "OED", "5til-", "l1", "Om»GE", "jøDE", "Zgt3skab", "<nrtotek:", "GE-UN", "Ab-GE"] {
             #expect(PageReader.wordLetters(noise) == nil, "\(noise)")
         }
     }
