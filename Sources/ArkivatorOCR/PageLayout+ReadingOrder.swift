@@ -77,13 +77,12 @@ extension PageLayout {
     private func formRows(_ left: Block, _ right: Block) -> Block? {
         let a = blockLines(left).map(\.words), b = blockLines(right).map(\.words)
         func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
-        func labelled(_ line: [Word]) -> Bool { line.prefix(2).contains { $0.text.hasSuffix(":") && $0.text.count > 1 } }
         guard (2...8).contains(b.count), a.count >= b.count else { return nil }
         let height = max(1, (right.bottom - right.top) / b.count)
         var partner: [Int: Int] = [:]
         for (j, line) in b.enumerated() {
-            guard labelled(line), let i = a.indices.first(where: { abs(top(a[$0]) - top(line)) <= height / 2 }),
-                  partner[i] == nil, labelled(a[i]) else { return nil }
+            guard Self.isLabelled(line), let i = a.indices.first(where: { abs(top(a[$0]) - top(line)) <= height / 2 }),
+                  partner[i] == nil, Self.isLabelled(a[i]) else { return nil }
             partner[i] = j
         }
         let y = min(left.top, right.top)
@@ -98,7 +97,7 @@ extension PageLayout {
     private func signedRows(_ left: Block, _ right: Block) -> Block? {
         let a = blockLines(left).map(\.words), b = blockLines(right).map(\.words)
         guard a.count == b.count, (2...4).contains(a.count),
-              (a + b).allSatisfy({ line in line.count <= 4 && line.allSatisfy { !$0.text.contains(where: \.isNumber) && !$0.text.hasSuffix(":") } })
+              (a + b).allSatisfy({ $0.count <= 4 && Self.isWordsAlone($0) })
         else { return nil }
         func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
         let height = max(1, (left.bottom - left.top) / a.count)
@@ -131,16 +130,15 @@ extension PageLayout {
     /// with several wide gaps are table rows, and then nothing in the block is split. Full-width
     /// lines with a wide space here and there (justified or typewritten text, where a few spaces
     /// can line up over several lines) leave no such band, and stay whole. Rows that are read
-    /// across as printed stay whole too: a grid of labelled fields (a form), and names signed side
-    /// by side under the letterhead (up to four split lines one after another, none of more than eight
-    /// words, no digit or label among them).
+    /// across as printed stay whole too: a grid of labelled fields (a form), and names signed
+    /// side by side under the letterhead (up to four split lines one after another, none of more
+    /// than eight words, no digit or label among them).
     func columnRuns(_ block: Block) -> [ColumnRun] {
         let wide = Double(pageWidth) * 0.05
         let lines = blockLines(block).map(\.words)
         var gaps: [(left: Double, right: Double)?] = []
         /// Split lines with a label at the start of both parts ("Navn: …   Fødselsnr.: …").
         var formRows = Set<Int>()
-        func labelled(_ words: ArraySlice<Word>) -> Bool { words.prefix(2).contains { $0.text.hasSuffix(":") } }
         for line in lines {
             var wideGaps: [(left: Double, right: Double, labelled: Bool)] = []
             for (a, b) in zip(line, line.dropFirst()) {
@@ -150,7 +148,7 @@ extension PageLayout {
             if wideGaps.count > 1 { return [] }
             gaps.append(wideGaps.first.flatMap { $0.labelled ? nil : ($0.left, $0.right) })
             if let gap = wideGaps.first, let cut = line.firstIndex(where: { Double($0.box[0]) >= gap.right }),
-               labelled(line[..<cut]), labelled(line[cut...]) {
+               Self.isLabelled(line[..<cut]), Self.isLabelled(line[cut...]) {
                 formRows.insert(gaps.count - 1)
             }
         }
@@ -207,16 +205,15 @@ extension PageLayout {
             let splitLines = (run.first...run.last).filter { gaps[$0] != nil }
             guard !splitLines.allSatisfy(formRows.contains) else { return }
             // Names signed side by side under a letter, each with its title under it, are read
-            // row by row, as they are printed: a few lines below the letterhead's band, or under
-            // a closing greeting (high on a second page), every one split, of words alone (no digit, no label): an address
-            // beside a reference or a date has them.
-            // ("Med vennlig hilsen" above them is one-sided, and no part of the rows.)
+            // row by row, as they are printed: up to four split lines one after another, below
+            // the letterhead's fifth of the page or under a closing greeting (high on a second
+            // page), of words alone (``isWordsAlone(_:)``); an address beside a reference or a
+            // date has a digit or a label. ("Med vennlig hilsen" above them is one-sided, and no
+            // part of the rows.)
             let signatures = splitLines.count <= 4
                 && splitLines.last.map { $0 - (splitLines.first ?? 0) + 1 == splitLines.count } == true
                 && (top(lines[run.first]) >= pageHeight / 5 || splitLines.first.map { greetingAbove(top(lines[$0])) } == true)
-                && splitLines.allSatisfy { i in
-                    lines[i].count <= 8 && lines[i].allSatisfy { !$0.text.contains(where: \.isNumber) && !$0.text.hasSuffix(":") }
-                }
+                && splitLines.allSatisfy { lines[$0].count <= 8 && Self.isWordsAlone(lines[$0]) }
             guard !signatures else { return }
             guard run.splits >= needed, run.gutter.right - run.gutter.left >= narrowest,
                   let low = starts.min(), let high = starts.max(), high - low <= alignment else { return }
@@ -260,6 +257,16 @@ extension PageLayout {
     }
 
     private func isInLetterhead(_ block: Block) -> Bool { block.top < pageHeight / 5 }
+
+    /// Whether a line, or a part of one, begins with a label ("Navn:", "Vår ref.:") in its first
+    /// two words.
+    private static func isLabelled(_ words: some Collection<Word>) -> Bool { words.prefix(2).contains { $0.text.hasSuffix(":") } }
+
+    /// Whether a line is words alone, as a name or a title signed under a letter is: no digit, no
+    /// label.
+    private static func isWordsAlone(_ line: [Word]) -> Bool {
+        line.allSatisfy { !$0.text.contains(where: \.isNumber) && !$0.text.hasSuffix(":") }
+    }
 
     /// Whether a letter's closing greeting ("Med vennlig hilsen", "Helsing") stands on the page
     /// above `y`: names signed stand under one, high on a second page too; a letterhead never does.
