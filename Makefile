@@ -182,7 +182,7 @@ $(SMALLPRINT)/manifest.json: scripts/fixtures/make_smallprint.py scripts/fixture
 # Letters drawn for the numbers' measure with seeds and banks other than dev's (images and truth).
 # The number rules were written looking at seeds 51, 53, 71, 73, 81, 83, 101 and 103; 91 and 93
 # were drawn after the first of them, 111 and 113 after the last, and are the held-out measure.
-NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .bench/numbers-b-113
+NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .bench/numbers-b-113 .bench/numbers-dev-161 .bench/numbers-b-163
 .bench/numbers-dev-%/manifest.json: | $(GEN_VENV)/bin/python
 	rm -rf .bench/numbers-dev-$*
 	$(GEN_VENV)/bin/python ../shared/corpus/gen.py --bank ../shared/corpus/bank_dev.py --out .bench/numbers-dev-$* --n 40 --seed $*

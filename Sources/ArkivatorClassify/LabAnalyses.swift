@@ -135,6 +135,14 @@ public enum LabAnalyses {
         return s.split(whereSeparator: { $0 == " " }).joined(separator: " ")
     }
 
+    /// Whether a name the rules do not know is the first words of one they know ("Fritt" of
+    /// "Fritt T4"): a name cut short.
+    static func isCutName(_ printed: String) -> Bool {
+        let k = key(printed)
+        guard k.count >= 3, aliasIndex[k] == nil else { return false }
+        return aliasIndex.keys.contains { $0.hasPrefix(k + " ") }
+    }
+
     /// Every alias (and canonical name) in `key` form, to its analysis.
     static let aliasIndex: [String: Int] = {
         var index: [String: Int] = [:]

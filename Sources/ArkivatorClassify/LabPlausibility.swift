@@ -12,6 +12,7 @@ public enum LabPlausibility {
         func add(_ r: NumberDoubtReason) { if !reasons.contains(r) { reasons.append(r) } }
 
         if row.unitMisread { add(.unitMisread) }
+        if row.nameCut { add(.nameCut) }
         guard let value = row.value else { return reasons + [.valueUnreadable] }
 
         // The span its analysis allows in its unit.

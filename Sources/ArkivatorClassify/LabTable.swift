@@ -100,6 +100,9 @@ public enum LabTable {
         var range: LabRange
         var flag: String?
         var unitMisread = false
+        /// The name is the start of a known analysis's ("Fritt" of "Fritt T4"): its last part may
+        /// have been read as the result.
+        var nameCut = false
     }
 
     /// One token of a line: its text (without trailing "." "," ";" ":") and its scalar place.
@@ -134,6 +137,15 @@ public enum LabTable {
                LabAnalyses.analysis(named: tokens[0..<nameEnd].map(\.text).joined(separator: " ")) != nil {
                 lookalikeValue = true
                 break
+            }
+            // Digits read as capitals ("TOL" for "10L", "GIH" for "6,21 H") before the unit or range.
+            if nameEnd > 0, Self.digitsReadAsLetters(t), nameEnd + 1 < tokens.count,
+               LabUnits.isUnit(tokens[nameEnd + 1].text) || Self.startsValue(tokens[nameEnd + 1].text) {
+                let name = tokens[0..<nameEnd].map(\.text).joined(separator: " ")
+                if LabAnalyses.analysis(named: name) != nil, LabAnalyses.analysis(named: name + " " + t) == nil {
+                    lookalikeValue = true
+                    break
+                }
             }
             nameEnd += 1
         }
@@ -220,6 +232,9 @@ public enum LabTable {
                     range = (n.comparator == "<" || n.comparator == "≤" ? .below(n) : .above(n), start, end)
                 } else if range == nil {
                     range = (.unreadable, start, end)
+                } else if let unreadable = range, unreadable.range == .unreadable, Self.adjacent(unreadable.end, start, line) {
+                    // A range that lost its dash and commas ("117 153" for "11,7 - 15,3") is one range in doubt.
+                    range = (.unreadable, unreadable.start, end)
                 } else {
                     unknown += 1
                 }
@@ -260,7 +275,8 @@ public enum LabTable {
                          rangeStart: range?.start, rangeLength: range.map { $0.end - $0.start },
                          unitStart: unit?.start, unitLength: unit.map { $0.end - $0.start })
         let facts = ParsedRow(analysis: analysis, unit: unit?.text, value: value.n, valueText: valueText,
-                              range: range?.range ?? .none, flag: flag, unitMisread: unitMisread)
+                              range: range?.range ?? .none, flag: flag, unitMisread: unitMisread,
+                              nameCut: analysis == nil && LabAnalyses.isCutName(printedName))
         return (row, facts)
     }
 
@@ -312,6 +328,21 @@ public enum LabTable {
         case "L", "L*", "*L", "(L)", "LL", "Lav", "lav", "L-": "L"
         default: nil
         }
+    }
+
+    /// Whether only spaces stand between `end` and `start` in the line.
+    static func adjacent(_ end: Int, _ start: Int, _ line: TextLine) -> Bool {
+        end <= start && line.scalars(from: end, to: start).allSatisfy { $0 == " " }
+    }
+
+    /// Two to four capitals and digits that OCR can read for digits ("TOL" for "10L", "IS"
+    /// for "15"): a flag's "H" or "L" may end them.
+    static func digitsReadAsLetters(_ t: String) -> Bool {
+        var scalars = Array(t.unicodeScalars)
+        guard (2...4).contains(scalars.count) else { return false }
+        if let last = scalars.last, last == "H" || last == "L" { scalars.removeLast() }
+        let lookalikes: Set<Unicode.Scalar> = ["O", "I", "l", "|", "T", "S", "Z", "B", "G"]
+        return scalars.contains(where: lookalikes.contains) && scalars.allSatisfy { lookalikes.contains($0) || NumberShape.isDigit($0) }
     }
 
     static func isPunctuation(_ t: String) -> Bool {

@@ -28,6 +28,14 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     case unexpectedUnit
     /// A unit damaged by OCR, read as the analysis's own unit it is closest to ("x10"9/L").
     case unitMisread
+    /// A telephone number without the 8 digits of a Norwegian one ("55 97 50 og").
+    case phoneDigits
+    /// A page number at the foot of a page that is not the page's ("11" on page 1 of 1).
+    case pageNumber
+    /// A lab row whose name is the start of a known analysis's ("Fritt 14" for "Fritt T4 16").
+    case nameCut
+    /// A date that cannot be ("30.0." for "30.6.2025").
+    case impossibleDate
 
     public var userMessage: UserMessage {
         switch self {
@@ -49,6 +57,12 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
             UserMessage(nb: "referanseområdet er utenfor det analysen kan ha", en: "the reference range is outside what the analysis can be")
         case .unexpectedUnit: UserMessage(nb: "uventet enhet for analysen", en: "a unit the analysis is not reported in")
         case .unitMisread: UserMessage(nb: "enheten er delvis uleselig", en: "the unit is partly unreadable")
+        case .phoneDigits:
+            UserMessage(nb: "telefonnummeret har ikke 8 sifre", en: "the telephone number does not have 8 digits")
+        case .pageNumber: UserMessage(nb: "sidetallet stemmer ikke med siden", en: "the page number does not match the page")
+        case .nameCut:
+            UserMessage(nb: "analysenavnet ser ut til å mangle en del", en: "the analysis's name seems cut short")
+        case .impossibleDate: UserMessage(nb: "datoen finnes ikke", en: "the date does not exist")
         }
     }
 }
@@ -104,20 +118,35 @@ public enum NumberDoubt {
         }
 
         let unsure = lowConfidence.filter { $0.length > 0 }.map { ($0.start, $0.start + $0.length) }.sorted { $0.0 < $1.0 }
-        let words = NumberShape.words(scalars)
-        let texts = words.map { String(String.UnicodeScalarView(scalars[$0])) }
+        let placed = Self.words(scalars)
+        let words = placed.map(\.range)
+        let texts = placed.map(\.text)
+        // Digits that what stands around them confirms, however unsure OCR was: a lab row's unit
+        // read as the analysis's own ("x10^9/L", "mL/min/1,73m²"), and a page number that is its
+        // page's ("Side 1 av 2" on page 1).
+        let pages = Self.pageNumbers(scalars, placed)
+        let units = rows.filter { !$0.doubt.contains(.unitMisread) && !$0.doubt.contains(.unexpectedUnit) }.compactMap { row in
+            row.unitStart.map { $0..<($0 + (row.unitLength ?? 0)) }
+        }
+        let confirmed = units + pages.right.map { words[$0] }
         for (index, word) in words.enumerated() {
             let core = texts[index]
             if NumberShape.isDamagedNumber(core) {
                 add(word.lowerBound, word.upperBound, core.unicodeScalars.contains(where: NumberShape.isLookalike) ? .letterInNumber : .doubledSeparator)
             } else if NumberShape.isMalformedNumber(core) {
                 add(word.lowerBound, word.upperBound, .doubledSeparator)
-            } else if NumberShape.isLookalikeWord(core), NumberShape.standsForNumber(index, texts) {
-                add(word.lowerBound, word.upperBound, .letterInNumber)
+            } else if NumberShape.isLookalikeWord(core),
+                      NumberShape.standsForNumber(index, texts) || Self.besideNumber(index, placed, scalars) {
+                // After a number on its line the letter may be the number's last digit ("XT808 I").
+                let joined = index > 0 && placed[index - 1].line == placed[index].line
+                    && placed[index - 1].text.unicodeScalars.last.map(NumberShape.isDigit) == true
+                add(joined ? words[index - 1].lowerBound : word.lowerBound, word.upperBound, .letterInNumber)
+            } else if Self.isImpossibleDate(word, scalars) {
+                add(word.lowerBound, word.upperBound, .impossibleDate)
             } else if NumberShape.isDamagedName(core) {
                 add(word.lowerBound, word.upperBound, .letterInNumber)
             }
-            for number in NumberShape.numbers(scalars, in: word.lowerBound..<word.upperBound) {
+            for number in NumberShape.numbers(scalars, in: word.lowerBound..<word.upperBound) where !confirmed.contains(where: { $0.overlaps(number) }) {
                 if Self.overlaps(number, unsure) { add(number.lowerBound, number.upperBound, .lowConfidence) }
             }
             if NumberShape.isDamagedNumber(core), Self.overlaps(word.lowerBound..<word.upperBound, unsure) {
@@ -144,6 +173,29 @@ public enum NumberDoubt {
             for other in numberReasons.dropFirst() where !rangeOnly.contains(other) {
                 add(row.valueStart, row.valueStart + row.valueLength, other)
             }
+        }
+
+        for index in pages.wrong {
+            add(words[index].lowerBound, words[index].upperBound, .pageNumber)
+        }
+        // A telephone number is one number, in doubt as a whole: when OCR was unsure of one of
+        // its groups, or when it lacks the 8 digits of a Norwegian one, with a short word before
+        // or after it of letters that look like digits ("50 og" for "50 00", "i 10" for "70 10").
+        for phone in Self.phoneNumbers(placed) {
+            guard var first = phone.groups.first, var last = phone.groups.last else { continue }
+            func looksLikeDigits(_ index: Int, beside: Int) -> Bool {
+                placed.indices.contains(index) && placed[index].line == placed[beside].line && placed[index].text.count <= 3
+                    && placed[index].text.unicodeScalars.allSatisfy { "oOgqlIi|sSBZ".unicodeScalars.contains($0) }
+            }
+            if !phone.complete, looksLikeDigits(last + 1, beside: last) { last += 1 }
+            if !phone.complete, looksLikeDigits(first - 1, beside: first), !Self.isPhoneLabel(placed[first - 1].text) { first -= 1 }
+            let span = words[first].lowerBound..<words[last].upperBound
+            let inside = found.filter { span.overlaps($0.key..<($0.key + $0.value.length)) }
+            guard !phone.complete || !inside.isEmpty else { continue }
+            let reasons = (phone.complete ? [] : [NumberDoubtReason.phoneDigits]) + inside.sorted { $0.key < $1.key }.flatMap(\.value.reasons)
+            for key in inside.keys { found[key] = nil }
+            let whole = min(span.lowerBound, inside.keys.min() ?? span.lowerBound)..<max(span.upperBound, inside.map { $0.key + $0.value.length }.max() ?? 0)
+            for reason in reasons { add(whole.lowerBound, whole.upperBound, reason) }
         }
 
         // A fødselsnummer is never copied out of the text: numbers that are part of one are bullets.
@@ -226,7 +278,9 @@ enum NumberShape {
     /// Words after which a count stands ("1 tablett", "1 døgn").
     static let countNouns: Set<String> = ["tablett", "tabletter", "kapsel", "kapsler", "dosepose", "doseposer", "dose", "doser",
                                           "stikk", "dråpe", "dråper", "drope", "droper", "pust", "døgn", "ganger", "gonger",
-                                          "tablettar", "kapslar", "stk", "mg", "ml", "g"]
+                                          "tablettar", "kapslar", "stk", "mg", "ml", "g", "sprøyte", "sprøyter", "sprøyta", "ampulle", "ampuller",
+                                          "plaster", "pose", "poser", "flaske", "flasker", "pakning", "pakninger", "inhalasjon",
+                                          "inhalasjoner", "dosering", "gang"]
 
     /// Whether the word at `index`, of letters OCR reads for digits, stands where a number does:
     /// a page number ("Side I av I") or a count before what is counted ("I tablett").

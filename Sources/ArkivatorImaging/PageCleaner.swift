@@ -42,7 +42,8 @@ public struct CleanupReport: Sendable, Codable, Equatable {
         /// Which reading was kept: "cleaned" or "asIs".
         public var kept: String
         /// Why the second reading was made: "doubtful" (low confidence), "noText" (the cleaned
-        /// page read as no text), "inkLeftOut" (cleanup left much of the page's ink out) or "small" (a
+        /// page read as no text), "inkLeftOut" (cleanup left much of the page's ink out), "uncovered"
+        /// (the reading left much print untouched) or "small" (a
         /// picture too small to risk a cleanup step's mistake on).
         public var reason: String
         /// Each reading's score: its good letters (words that look like words, read with confidence,

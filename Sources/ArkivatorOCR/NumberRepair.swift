@@ -172,8 +172,8 @@ enum NumberRepair {
 
     // MARK: Telephone numbers
 
-    /// "73.51 77 30", "69 86.00 00", "33 51 1100": eight digits written in pairs, one space read
-    /// as a point or lost. Only where the other pairs stand apart, as pairs, around it: a number
+    /// "73.51 77 30", "69 86.00 00", "33 51 1100", "Tlf. 7351 77 30": eight digits written in
+    /// pairs, one space read as a point or lost. Only where the other pairs stand apart, as pairs, around it: a number
     /// written with points throughout ("73.51.77.30") or as a decimal or time ("12.30") has none.
     static func phoneNumber(_ line: inout [PageLayout.Word]) {
         func core(_ text: String) -> Substring {
@@ -200,8 +200,8 @@ enum NumberRepair {
             let joined = run[at]
             let pointed = joined.count == 5 && joined.filter({ $0 == "." }).count == 1
                 && joined[joined.index(joined.startIndex, offsetBy: 2)] == "." && digits(Substring(joined.filter { $0 != "." }))
-            // Written together ("1100"), only last and after a word that announces a number.
-            let together = joined.count == 4 && digits(joined) && at == 2 && index > 0 && announces(line[index - 1].text)
+            // Written together ("1100", "7351"), only after a word that announces a number.
+            let together = joined.count == 4 && digits(joined) && index > 0 && announces(line[index - 1].text)
             guard pointed || together else { continue }
             let word = line[index + at]
             let number = word.text.filter(\.isNumber)

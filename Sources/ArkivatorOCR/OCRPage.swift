@@ -30,6 +30,10 @@ public struct OCRPage: Sendable, Equatable {
     /// never tips its choice between two readings of a page.
     public var droppedMarks: [RecognizedWord] = []
     public var droppedMarkLines = 0
+    /// The share of the page's letter-sized marks that no word of the reading touches
+    /// (``PageLayout/uncoveredShare(marks:)``): text the reading lost, or a signature's or a
+    /// stamp's ink. Nil when not measured (too few words or marks, a text layer's page).
+    public var uncoveredInk: Double?
 
     public init(text: String, words: [RecognizedWord], meanConfidence: Double, noText: Bool) {
         self.text = text

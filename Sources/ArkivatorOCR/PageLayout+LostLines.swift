@@ -47,10 +47,7 @@ extension PageLayout {
                 m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
             }
         }
-        let letters = marks.filter { m in
-            let (w, mh) = (Double(m[2]), Double(m[3]))
-            return mh >= max(5, h / 3) && mh <= 2.5 * h && w >= 2 && w <= 2.5 * h
-        }.filter { !touchesWord($0) }.sorted { $0[0] < $1[0] }
+        let letters = marks.filter { Self.isLetterSized($0, height: h) && !touchesWord($0) }.sorted { $0[0] < $1[0] }
         guard letters.count >= 3 else { return [] }
         // Marks side by side join: union-find over the marks sorted from the left.
         var parent = Array(letters.indices)
@@ -87,6 +84,41 @@ extension PageLayout {
             return ([left, top, right - left, bottom - top], group.count)
         }
         return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
+    }
+
+    /// Whether a mark (x, y, width, height) is the size of a letter on a page whose words are `h`
+    /// tall: from a third to two and a half word heights tall, at most two and a half wide.
+    static func isLetterSized(_ m: [Int], height h: Double) -> Bool {
+        let (w, mh) = (Double(m[2]), Double(m[3]))
+        return mh >= max(5, h / 3) && mh <= 2.5 * h && w >= 2 && w <= 2.5 * h
+    }
+
+    /// The share of the page's letter-sized marks (as ``lostLines(marks:)`` counts them) that no
+    /// word of the reading touches: print the reading lost, or ink that is no print (a
+    /// signature, a stamp, a logo). Nil when too few words were read to tell a letter's size.
+    func uncoveredShare(marks: [[Int]]) -> Double? {
+        guard let height = wordHeight(), height >= 6 else { return nil }
+        let h = Double(height)
+        let boxes = words.map(\.box).sorted { $0[1] < $1[1] }
+        let letters = marks.filter { Self.isLetterSized($0, height: h) }
+        guard letters.count >= 50 else { return nil }
+        // Words sorted from the top: only those whose band can reach the mark are looked at.
+        let tallest = boxes.map { $0[3] }.max() ?? 0
+        let uncovered = letters.filter { m in
+            var lo = 0, hi = boxes.count
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if boxes[mid][1] < m[1] - tallest - 2 { lo = mid + 1 } else { hi = mid }
+            }
+            var i = lo
+            while i < boxes.count, boxes[i][1] <= m[1] + m[3] + 2 {
+                let w = boxes[i]
+                if m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 { return false }
+                i += 1
+            }
+            return true
+        }
+        return Double(uncovered.count) / Double(letters.count)
     }
 
     /// Whether the page already holds most of `line`'s words (half or more) within two line

@@ -107,7 +107,9 @@ public final class TesseractEngine {
             }
             if PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line), !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
         }
-        return layout.page()
+        var page = layout.page()
+        page.uncoveredInk = layout.uncoveredShare(marks: marks)
+        return page
     }
 
     /// Reads a fragment of the page again (``PageLayout/garbledFragments(limit:)``,

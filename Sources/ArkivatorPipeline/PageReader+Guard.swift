@@ -29,6 +29,12 @@ extension PageReader {
     /// Stamps, signatures and notes on a typed letter take a tenth or less.
     static let inkLeftOutLimit = 0.3
 
+    /// A cleaned reading whose words leave this share of the page's letter-sized marks untouched
+    /// lost print: Tesseract took a table's straightened columns apart and left some of them
+    /// out, or a step lost lines. On letters read well the share is under 3 % (a signature, a
+    /// logo); the page is read as it came too.
+    static let uncoveredInkLimit = 0.025
+
     /// A cleaned page of fewer pixels than this (a label, a receipt's strip, a line cut from a
     /// screen; an A4 page at 300 DPI has 8.7 million) is always read as it came too: a second
     /// reading costs little there, and a picture that small has no margin for a cleanup step's
@@ -38,13 +44,15 @@ extension PageReader {
     /// Why the guard should read the page as it came too, or nil when the cleaned reading is sound:
     /// "noText" when the cleaned page read as no text (a reading as it came costs little on a
     /// blank page, and finds the line a cleanup step lost), "inkLeftOut" when cleanup left much
-    /// of the page's ink out, "small" for a small picture (`pixels`, the cleaned page's size),
+    /// of the page's ink out, "uncovered" when the reading left much print untouched
+    /// (``uncoveredInkLimit``), "small" for a small picture (`pixels`, the cleaned page's size),
     /// "doubtful" when the reading's confidence is low.
     static func guardReason(_ report: CleanupReport, _ page: OCRPage, pixels: Int) -> String? {
         // A page without ink contrast was read as it came already.
         if report.blank != nil { return nil }
         if page.noText { return "noText" }
         if let share = report.inkLeftOut, share >= inkLeftOutLimit { return "inkLeftOut" }
+        if let share = page.uncoveredInk, share >= uncoveredInkLimit { return "uncovered" }
         if pixels < smallPagePixels { return "small" }
         return page.meanConfidence < doubtfulConfidence ? "doubtful" : nil
     }

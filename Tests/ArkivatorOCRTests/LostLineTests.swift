@@ -55,6 +55,22 @@ import Testing
         #expect(!PageLayout.readsAsText([word("1/1", 1700, 3000, confidence: 0.9)]))
     }
 
+    /// The share of letter-sized marks no word touches tells a reading that lost print (a
+    /// table's columns left out) from one that read all of it.
+    @Test func theShareOfPrintNoWordTouchesIsMeasured() {
+        var layout = letterhead()
+        layout.startBlock(box: [200, 400, 1000, 800])
+        for row in 0..<10 { layout.add(word("Kreatinin", 200, 400 + 40 * row)); layout.startLine() }
+        let read = layout.words.flatMap(marks)
+        #expect(layout.uncoveredShare(marks: read) == 0)
+        // A column of results beside the names, read by no word: 40 marks of 145.
+        let lost = (0..<10).flatMap { row in marks(word("5,21", 700, 400 + 40 * row)) }
+        let share = layout.uncoveredShare(marks: read + lost) ?? 0
+        #expect(abs(share - 40.0 / Double(read.count + 40)) < 0.001)
+        // Too few marks to tell.
+        #expect(letterhead().uncoveredShare(marks: letterhead().words.flatMap(marks)) == nil)
+    }
+
     @Test func aLineReadAgainStandsInItsPlace() {
         var layout = letterhead()
         layout.insert(lostLine: [word("Postboks", 1600, 148), word("1400", 1760, 148)])

@@ -71,6 +71,10 @@ import Testing
         #expect(repaired("Sentralbord 69 86.00 00") == "Sentralbord 69 86 00 00")
         #expect(repaired("Ålesund – Tlf. 33 51 1100") == "Ålesund – Tlf. 33 51 11 00")
         #expect(repaired("på telefon 51 51 8000.") == "på telefon 51 51 80 00.")
+        #expect(repaired("Tlf. 7351 77 30") == "Tlf. 73 51 77 30")
+        #expect(repaired("Telefon 73 5177 30") == "Telefon 73 51 77 30")
+        // Two groups of four are a way of writing it: as read.
+        #expect(repaired("Tlf. 7352 1040") == "Tlf. 7352 1040")
         // Points throughout, a time, a year, a longer run of numbers, or no word announcing a
         // number written together: as read.
         #expect(repaired("Tlf. 73.51.77.30") == "Tlf. 73.51.77.30")

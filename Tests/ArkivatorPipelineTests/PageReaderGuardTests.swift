@@ -1,3 +1,4 @@
+import ArkivatorImaging
 @testable import ArkivatorOCR
 @testable import ArkivatorPipeline
 import Testing
@@ -59,5 +60,18 @@ import Testing
         // Words read with low confidence count for nothing; an empty reading scores 0.
         #expect(PageReader.guardScore(reading(whole, confidence: 0.5)) == 0)
         #expect(PageReader.guardScore(reading([])) == 0)
+    }
+
+    /// A confident reading that left much of the page's print untouched (a straightened table
+    /// whose columns Tesseract took apart) makes the guard read the page as it came too.
+    @Test func aReadingThatLeftPrintUntouchedIsChecked() {
+        let report = CleanupReport(sheet: nil, estimatedDPI: 300, scale: 1, skewDegrees: 1.3, quarterTurns: 0)
+        var page = reading([["Analyse", "Resultat", "Enhet"], ["Kalium", "3,6", "mmol/L"]], confidence: 0.96)
+        #expect(PageReader.guardReason(report, page, pixels: 8_700_000) == nil)
+        page.uncoveredInk = 0.08
+        #expect(PageReader.guardReason(report, page, pixels: 8_700_000) == "uncovered")
+        // A signature or a logo leaves a little: no second reading.
+        page.uncoveredInk = 0.01
+        #expect(PageReader.guardReason(report, page, pixels: 8_700_000) == nil)
     }
 }

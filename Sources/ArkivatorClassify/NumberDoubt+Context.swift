@@ -1,0 +1,169 @@
+/// Numbers judged by what stands around them: a telephone number's digits, a page number at the
+/// foot of its page, and a letter OCR reads for a digit beside a number. Each finds a number
+/// that reads as a number but cannot be the one printed.
+extension NumberDoubt {
+    /// One word of the text (``NumberShape/words(_:)``) with its line.
+    struct Word {
+        var range: Range<Int>
+        var text: String
+        var line: Int
+    }
+
+    static func words(_ scalars: [Unicode.Scalar]) -> [Word] {
+        var line = 0, at = 0
+        return NumberShape.words(scalars).map { range in
+            while at < range.lowerBound {
+                if scalars[at] == "\n" || scalars[at] == "\u{0C}" || scalars[at] == "\r" { line += 1 }
+                at += 1
+            }
+            return Word(range: range, text: String(String.UnicodeScalarView(scalars[range])), line: line)
+        }
+    }
+
+    /// Words that name a telephone number after them ("Tlf.", "Telefon", "Sentralbord:").
+    static func isPhoneLabel(_ word: String) -> Bool {
+        let key = word.lowercased().filter { $0.isLetter }
+        return ["tlf", "tel", "telefon", "telefonnr", "tlfnr", "telefonnummer", "sentralbord", "mobil", "mob", "faks", "telefaks",
+                "fax"].contains(key) || (key.count > 7 && key.hasSuffix("telefon"))
+    }
+
+    static func isDigits(_ word: String) -> Bool { !word.isEmpty && word.unicodeScalars.allSatisfy(NumberShape.isDigit) }
+
+    /// The telephone numbers of a text, as the word indices of their digit groups: the groups
+    /// after a telephone label, or three or more groups of two digits in a row on a line (with a
+    /// short group just before them: "38" cut to "3" at a line's end). A number goes on over a
+    /// line break while it has fewer than 8 digits ("telefon 55⏎97 50 00"). With each, whether
+    /// its digits can be a Norwegian number: 8 digits (10 after a "47"), or one short group of 3
+    /// to 5 after a label ("113", "02800").
+    static func phoneNumbers(_ words: [Word]) -> [(groups: [Int], complete: Bool)] {
+        var found: [(groups: [Int], complete: Bool)] = []
+        var used = Set<Int>()
+        func group(_ j: Int) -> Bool {
+            j < words.count && !used.contains(j) && isDigits(words[j].text) && words[j].text.count <= 8
+        }
+        func digits(_ groups: [Int]) -> Int {
+            let all = groups.reduce(0) { $0 + words[$1].text.count }
+            if let first = groups.first, words[first].text == "47" || words[first].text == "0047", all > 8 { return all - words[first].text.count }
+            return all
+        }
+        /// The groups from `start` on: on the same line, or the next (a blank line between) while short of 8 digits.
+        func groups(from start: Int, after previous: Int, behind: [Int] = []) -> [Int] {
+            var taken: [Int] = []
+            var j = start, last = previous
+            while group(j), words[j].line == words[last].line || (digits(behind + taken) < 8 && words[j].line - words[last].line <= 2) {
+                taken.append(j)
+                last = j
+                j += 1
+            }
+            return taken
+        }
+        func judge(_ groups: [Int], labelled: Bool) {
+            let count = digits(groups)
+            found.append((groups, count == 8 || (groups.count == 1 && (3...5).contains(count) && labelled)))
+            used.formUnion(groups)
+        }
+        for i in words.indices where isPhoneLabel(words[i].text) {
+            let taken = groups(from: i + 1, after: i)
+            if !taken.isEmpty { judge(taken, labelled: true) }
+        }
+        // Groups of two digits, three or more on one line.
+        var i = 0
+        while i < words.count {
+            var j = i
+            while group(j), words[j].line == words[i].line, words[j].text.count == 2 { j += 1 }
+            guard j - i >= 3 else { i += 1; continue }
+            var taken = Array(i..<j)
+            if i > 0, group(i - 1), words[i - 1].text.count <= 3, words[i].line - words[i - 1].line <= 2 { taken.insert(i - 1, at: 0) }
+            if let last = taken.last { taken += groups(from: last + 1, after: last, behind: taken) }
+            judge(taken, labelled: false)
+            i = (taken.last ?? i) + 1
+        }
+        return found
+    }
+
+    /// The page numbers of a text (pages parted by form feeds): a line that is only "Side k av
+    /// n", "Side k/n", "k av n" or "k/n", or a last line that is only "k" or "Side k". A page
+    /// number that is its page's (k the page, n at least the pages there are) confirms its
+    /// digits (`right`); one that is not ("11" for "1/1" on page 1 of 1, "V/1") is in doubt
+    /// (`wrong`). Word indices.
+    static func pageNumbers(_ scalars: [Unicode.Scalar], _ words: [Word]) -> (right: [Int], wrong: [Int]) {
+        let pageCount = scalars.filter { $0 == "\u{0C}" }.count + 1
+        var lines: [(page: Int, words: [Int])] = []
+        var page = 1, at = 0
+        for (index, word) in words.enumerated() {
+            while at < word.range.lowerBound {
+                if scalars[at] == "\u{0C}" { page += 1 }
+                at += 1
+            }
+            if let last = lines.last, let first = last.words.first, words[first].line == word.line {
+                lines[lines.count - 1].words.append(index)
+            } else {
+                lines.append((page, [index]))
+            }
+        }
+        /// A page number's part: digits, or letters OCR may have read for them.
+        func part(_ text: Substring) -> Bool {
+            (1...3).contains(text.count) && text.unicodeScalars.allSatisfy { NumberShape.isDigit($0) || $0.properties.isUppercase || NumberShape.isLookalike($0) }
+        }
+        var right: [Int] = [], wrong: [Int] = []
+        for (position, line) in lines.enumerated() {
+            let lastOfPage = position + 1 == lines.count || lines[position + 1].page != line.page
+            var rest = line.words
+            let side = words[rest[0]].text.lowercased() == "side"
+            if side { rest.removeFirst() }
+            // The numbers and what they should read.
+            var numbers: [(index: Int, parts: [Substring])] = []
+            if rest.count == 3, words[rest[1]].text.lowercased() == "av" {
+                numbers = [(rest[0], [Substring(words[rest[0]].text)]), (rest[2], [Substring(words[rest[2]].text)])]
+            } else if rest.count == 1 {
+                let parts = words[rest[0]].text.split(separator: "/", omittingEmptySubsequences: false)
+                guard parts.count == 2 || (parts.count == 1 && (side || lastOfPage)) else { continue }
+                numbers = [(rest[0], parts)]
+            } else {
+                continue
+            }
+            let all = numbers.flatMap(\.parts)
+            guard all.allSatisfy(part), all.contains(where: { isDigits(String($0)) }) else { continue }
+            // Letters for digits only where nothing else can stand: after "Side", or at the page's foot.
+            if !all.allSatisfy({ isDigits(String($0)) }), !(side || lastOfPage) { continue }
+            let values = all.map { Int($0) }
+            let fits = values[0] == line.page && (values.count == 1 || (values[1].map { $0 >= pageCount && $0 >= line.page } ?? false))
+            if fits { right += numbers.map(\.index) } else { wrong += numbers.map(\.index) }
+        }
+        return (right, wrong)
+    }
+
+    /// Whether a word of letters OCR reads for digits ("I", "l", "O") stands beside a number
+    /// within a sentence: after a word ending in a digit ("XT808 I"), or before a number not at
+    /// a sentence's start ("på I 500 kr"; "I 2024" opening a sentence is a word).
+    static func besideNumber(_ index: Int, _ words: [Word], _ scalars: [Unicode.Scalar]) -> Bool {
+        let word = words[index]
+        if index > 0, words[index - 1].line == word.line, let last = words[index - 1].text.unicodeScalars.last,
+           NumberShape.isDigit(last) {
+            return true
+        }
+        guard index + 1 < words.count, index > 0, isDigits(words[index + 1].text), words[index + 1].line == word.line,
+              words[index - 1].line == word.line else { return false }
+        // The word before ends a sentence when a full stop, colon or mark follows it.
+        let end = words[index - 1].range.upperBound
+        return !(end < scalars.count && ".:!?".unicodeScalars.contains(scalars[end]))
+    }
+
+    /// Whether the word at `range` is a date that cannot be: day and month ("30.0." for
+    /// "30.6.2025", "12.13.2024") with a month outside 1–12 or a day outside 1–31. A decimal
+    /// ("30.0" without the point after) and a time ending a sentence ("kl. 10.30.") are not dates.
+    static func isImpossibleDate(_ range: Range<Int>, _ scalars: [Unicode.Scalar]) -> Bool {
+        let text = String(String.UnicodeScalarView(scalars[range]))
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ isDigits(String($0)) }),
+              parts[0].count <= 2, parts[1].count <= 2, let day = Int(parts[0]), let month = Int(parts[1]) else { return false }
+        if parts.count == 3 {
+            guard parts[2].count == 2 || parts[2].count == 4 else { return false }
+        } else {
+            // "10.30." ends a sentence with a time: a day and month alone count only with a month
+            // of one digit, which no time's minutes have.
+            guard parts[1].count == 1, range.upperBound < scalars.count, scalars[range.upperBound] == "." else { return false }
+        }
+        return !(1...12).contains(month) || !(1...31).contains(day)
+    }
+}

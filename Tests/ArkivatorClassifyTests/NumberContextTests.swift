@@ -1,0 +1,99 @@
+@testable import ArkivatorClassify
+import Testing
+
+/// Numbers judged by what stands around them: telephone numbers, page numbers, letters read for
+/// digits beside a number, and lab rows whose result was read as letters or whose name lost a part.
+@Suite struct NumberContextTests {
+    private func doubtful(_ text: String, lowConfidence: [(start: Int, length: Int)] = []) -> [String] {
+        NumberDoubt.doubtfulNumbers(in: text, lowConfidence: lowConfidence).map(\.text)
+    }
+
+    @Test func aTelephoneNumberWithoutEightDigitsIsInDoubt() {
+        let found = NumberDoubt.doubtfulNumbers(in: "Sentralbord: 55 97 50 og\nwww.helse-bergen.no", lowConfidence: [])
+        #expect(found.map(\.text) == ["55 97 50 og"])
+        #expect(found.first?.reason == .phoneDigits)
+        // Two digits cut to one at a line's end, and a stray point at the next line's start.
+        #expect(doubtful("ber vi deg ringe oss på 3\n\n. 07 30 00 så snart som mulig.") == ["3\n\n. 07 30 00"])
+        #expect(doubtful("Tlf. 7 30 00") == ["7 30 00"])
+        #expect(doubtful("Telefon i 10 50 00") == ["i 10 50 00"])
+    }
+
+    @Test func wholeTelephoneNumbersAreNotInDoubt() {
+        #expect(doubtful("""
+            Tlf. 55 97 50 00
+            Telefon 7352 1040 (hverdager 08-15)
+            ring oss på telefon 55
+            97 50 00 før timen.
+            eller på telefon 73 52 10
+            40 senest to dager før.
+            Nødnummer: tlf. 113. Sentralbord +47 22 11 77 00
+            Org.nr. 994 018 233, kontonummer 1503 12 34567
+            """).isEmpty)
+    }
+
+    @Test func doubtOfOneGroupIsDoubtOfTheWholeNumber() {
+        let text = "Tlf. 7352 1040\nwww.ladelegesenter.no"
+        // OCR was unsure of "7352" only.
+        #expect(doubtful(text, lowConfidence: [(start: 5, length: 4)]) == ["7352 1040"])
+    }
+
+    @Test func aPageNumberThatIsNotThePagesIsInDoubt() {
+        let found = NumberDoubt.doubtfulNumbers(in: "Med vennlig hilsen\nKari Lege\n\n11", lowConfidence: [])
+        #expect(found.map(\.text) == ["11"])
+        #expect(found.first?.reason == .pageNumber)
+        #expect(doubtful("Org.nr. 994 018 233\nSide V/1") == ["V/1"])
+        #expect(doubtful("Første side\n1/2\u{0C}Andre side\n1/2") == ["1/2"])
+        #expect(doubtful("Første side\n1/2\u{0C}Andre side\nSide 2/2").isEmpty)
+        #expect(doubtful("Brevet\n1").isEmpty)
+        #expect(doubtful("Brevet\nSide 1 av 1").isEmpty)
+        #expect(doubtful("Brevet\nSide 2 av 1") == ["2", "1"])
+        // Page 1 of a letter of which only the first page was scanned.
+        #expect(doubtful("Side 1 av 2\nBrevet").isEmpty)
+    }
+
+    /// OCR's doubt of digits that what stands around them confirms is no doubt of a number: a
+    /// unit read as the analysis's own, and a page number that is its page's.
+    @Test func digitsConfirmedByWhatStandsAroundThemAreNotInDoubt() {
+        let text = "Leukocytter 7,1 x10^9/L 3,5–10,0\nSide 1 av 1"
+        let unsure = [(start: 17, length: 7), (start: 38, length: 1), (start: 43, length: 1)]
+        #expect(doubtful(text, lowConfidence: unsure).isEmpty)
+        // The result itself stays in doubt.
+        #expect(doubtful(text, lowConfidence: [(start: 12, length: 3)]) == ["7,1"])
+    }
+
+    @Test func aLetterReadForADigitBesideANumberIsInDoubt() {
+        #expect(doubtful("Timen blir fakturert med et gebyr på I 500 kr.") == ["I"])
+        #expect(doubtful("Dosering: 5000 IE, I sprøyte hver uke") == ["I"])
+        #expect(doubtful("Prevenar 13 (pneumokokk) 2. dose XT808 I\n25.06.2017") == ["XT808 I"])
+        // A sentence's first word, and a line's, are words.
+        #expect(doubtful("Vi så deg sist i fjor. I 2024 fikk du to doser.\nI 2023 fikk du en.").isEmpty)
+    }
+
+    @Test func aResultReadAsLettersBeforeItsUnitIsInDoubt() {
+        let rows = LabTable.rows(in: "CRP 4 mg/L < 5\nFritt T4 TOL pmol/L 12–22")
+        #expect(rows.map(\.analysis) == ["CRP", "Fritt T4"])
+        #expect(rows.last?.doubt == [.valueUnreadable])
+        #expect(doubtful("Fritt T4 TOL pmol/L 12–22") == ["TOL"])
+        #expect(doubtful("TSH GIH 0,50 - 4,10") == ["GIH"])
+        // A range that lost its dash and commas is one range in doubt.
+        #expect(doubtful("Hemoglobin 13,4 g/dL 117 153") == ["117 153"])
+        // A name's own last word is no result.
+        let hdl = LabTable.rows(in: "Kolesterol HDL 1,2 mmol/L > 1,0")
+        #expect(hdl.first?.value == "1,2")
+    }
+
+    @Test func aRowWhoseNameLostItsLastPartIsInDoubt() {
+        let rows = LabTable.rows(in: "Fritt 14 pmol/L 12 - 22\nKreatinin 76 µmol/L 60–105")
+        #expect(rows.first?.doubt == [.nameCut])
+        #expect(rows.last?.doubtful == false)
+        #expect(doubtful("Fritt 14 pmol/L 12 - 22") == ["14"])
+    }
+
+    @Test func aDateThatCannotBeIsInDoubt() {
+        let found = NumberDoubt.doubtfulNumbers(in: "Trondheim, 30.0.\nTimen er 12.13.2024, eller 31.12.2024 kl. 10.30. Den varer til 11.45.", lowConfidence: [])
+        #expect(found.map(\.text) == ["30.0", "12.13.2024"])
+        #expect(found.first?.reason == .impossibleDate)
+        // A decimal written with a point is no date.
+        #expect(doubtful("Temperatur 38.0 grader, 30.0 mg").isEmpty)
+    }
+}
