@@ -280,7 +280,7 @@ enum NumberShape {
                                           "stikk", "dråpe", "dråper", "drope", "droper", "pust", "døgn", "ganger", "gonger",
                                           "tablettar", "kapslar", "stk", "mg", "ml", "g", "sprøyte", "sprøyter", "sprøyta", "ampulle", "ampuller",
                                           "plaster", "pose", "poser", "flaske", "flasker", "pakning", "pakninger", "inhalasjon",
-                                          "inhalasjoner", "dosering", "gang"]
+                                          "inhalasjoner"]
 
     /// Whether the word at `index`, of letters OCR reads for digits, stands where a number does:
     /// a page number ("Side I av I") or a count before what is counted ("I tablett").
