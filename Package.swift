@@ -58,7 +58,7 @@ let package = Package(
         // A large PNG, or a PDF picture stored as PNG stores its rows, read one row at a time through
         // libpng and zlib (which Leptonica and cairo use too):
         // libpng reports errors by a long jump, which only C can catch.
-        .target(name: "CArkivatorPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        .target(name: "CArkivatorPNG", linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z"), .linkedLibrary("dl")]),
 
         // Shared vocabulary: user-facing messages (nb/en), library location, small helpers,
         // and the domain's own types: document type, calendar date, fødselsnummer, family member,
@@ -75,7 +75,7 @@ let package = Package(
         .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CArkivatorCodecs", "CWebP",
                                                         "CArkivatorPNG"], swiftSettings: codecSwiftSettings),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
-        .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica"]),
+        .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica", "CArkivatorPNG"]),
         // Stage 4, classify & title: document type, dates, institution, person, title (rules and data).
         .target(name: "ArkivatorClassify", dependencies: ["ArkivatorCore"], resources: [.copy("Resources")]),
         // Stage 4, the optional LLM prompt: one structured request per document to an OpenAI-compatible

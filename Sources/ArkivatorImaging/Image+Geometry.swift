@@ -108,31 +108,45 @@ extension Image {
         let limitX = Float(sw), limitY = Float(sh)
         let (c0, c1, c2, c3, c4, c5, c6, c7) = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7])
         let lastX = sw - 1, lastY = sh - 1
-        for y in 0..<height {
-            let fy = Float(y)
-            let r1 = c1 * fy, r4 = c4 * fy, r7 = c7 * fy
-            let out = target + y &* targetRow
-            for x in 0..<width {
-                let fx = Float(x)
-                let factor = Float(1 / (Double(c6 * fx + r7) + 1))
-                let px = factor * (c0 * fx + r1 + c2), py = factor * (c3 * fx + r4 + c5)
-                var value: UInt32 = 255
-                // Not a number fails every comparison, and is white too.
-                if px >= 0, py >= 0, px < limitX, py < limitY {
-                    // 16 × a float is exact, and the point is inside the image: no overflow.
-                    let xpm = Int(16 * px), ypm = Int(16 * py)
-                    let xp = xpm &>> 4, yp = ypm &>> 4
-                    let xf = UInt32(truncatingIfNeeded: xpm & 15), yf = UInt32(truncatingIfNeeded: ypm & 15)
-                    // The last column and row stand in for the ones past them.
-                    let xp2 = xp < lastX ? xp &+ 1 : lastX
-                    let top = source + yp &* sourceRow
-                    let bottom = yp < lastY ? top + sourceRow : top
-                    let v00 = UInt32(top[xp ^ 3]), v10 = UInt32(top[xp2 ^ 3])
-                    let v01 = UInt32(bottom[xp ^ 3]), v11 = UInt32(bottom[xp2 ^ 3])
-                    let left = (16 &- yf) &* v00 &+ yf &* v01, right = (16 &- yf) &* v10 &+ yf &* v11
-                    value = ((16 &- xf) &* left &+ xf &* right) &>> 8
+        // Each row in two passes: first where its pixels come from, in sixteenths of a pixel
+        // (arithmetic alone, which the compiler does several pixels at a time), then the pixels
+        // themselves. -1 marks a point outside the image, which is white.
+        var fromX = [Int32](repeating: 0, count: width), fromY = [Int32](repeating: 0, count: width)
+        fromX.withUnsafeMutableBufferPointer { fx16 in
+            fromY.withUnsafeMutableBufferPointer { fy16 in
+                for y in 0..<height {
+                    let fy = Float(y)
+                    let r1 = c1 * fy, r4 = c4 * fy, r7 = c7 * fy
+                    for x in 0..<width {
+                        let fx = Float(x)
+                        let factor = Float(1 / (Double(c6 * fx + r7) + 1))
+                        let px = factor * (c0 * fx + r1 + c2), py = factor * (c3 * fx + r4 + c5)
+                        // Not a number fails every comparison, and is white too.
+                        let inside = px >= 0 && py >= 0 && px < limitX && py < limitY
+                        // 16 × a float is exact, and inside the image it is far from overflowing.
+                        fx16[x] = inside ? Int32(16 * px) : -1
+                        fy16[x] = inside ? Int32(16 * py) : 0
+                    }
+                    let out = target + y &* targetRow
+                    for x in 0..<width {
+                        let xpm = Int(fx16[x])
+                        var value: UInt32 = 255
+                        if xpm >= 0 {
+                            let ypm = Int(fy16[x])
+                            let xp = xpm &>> 4, yp = ypm &>> 4
+                            let xf = UInt32(truncatingIfNeeded: xpm & 15), yf = UInt32(truncatingIfNeeded: ypm & 15)
+                            // The last column and row stand in for the ones past them.
+                            let xp2 = xp < lastX ? xp &+ 1 : lastX
+                            let top = source + yp &* sourceRow
+                            let bottom = yp < lastY ? top + sourceRow : top
+                            let v00 = UInt32(top[xp ^ 3]), v10 = UInt32(top[xp2 ^ 3])
+                            let v01 = UInt32(bottom[xp ^ 3]), v11 = UInt32(bottom[xp2 ^ 3])
+                            let left = (16 &- yf) &* v00 &+ yf &* v01, right = (16 &- yf) &* v10 &+ yf &* v11
+                            value = ((16 &- xf) &* left &+ xf &* right) &>> 8
+                        }
+                        out[x ^ 3] = UInt8(truncatingIfNeeded: value)
+                    }
                 }
-                out[x ^ 3] = UInt8(truncatingIfNeeded: value)
             }
         }
         return result

@@ -17,11 +17,11 @@ extension Image {
             return try .wrap(pixGammaTRC(nil, pix, 1.0, 30, 190), "pixGammaTRC")
         }
         let background = Image(owning: paper)
-        // 256 × 200 / paper, per 4 × 4 tile.
+        // 256 × 200 / paper, per 4 × 4 tile (the reduction of 4 asked for above).
         let factors = try Image.wrap(pixGetInvBackgroundMap(background.pix, 200, 0, 0), "pixGetInvBackgroundMap")
         // Then the normalised paper (200) becomes white and the darkest ink black.
         let tones = try Self.toneCurve(black: 30, white: 190)
-        return try divided(by: factors, tile: 4, then: tones)
+        return try dividedByTiles(factors, then: tones)
     }
 
     /// Leptonica's linear tone curve: `black` and below become 0, `white` and above 255.
@@ -38,37 +38,51 @@ extension Image {
         return table
     }
 
-    /// Each pixel times its tile's factor in `factors` (16-bit, 1/256ths, one per `tile` × `tile`
-    /// pixels), at most 255, through `tones`: in one pass, the same pixels as Leptonica's
+    /// Each pixel times its tile's factor in `factors` (16-bit, 1/256ths, one per 4 × 4 pixels),
+    /// at most 255, through `tones`: in one pass, the same pixels as Leptonica's
     /// `pixApplyInvBackgroundGrayMap` followed by `pixTRCMap` in two (pixels past the last whole
     /// tile stay black there too, and the white frame covers them later).
-    private func divided(by factors: Image, tile: Int, then tones: [UInt8]) throws(ImagingError) -> Image {
+    private func dividedByTiles(_ factors: Image, then tones: [UInt8]) throws(ImagingError) -> Image {
         guard let made = pixCreateTemplate(pix) else { throw ImagingError(operation: "pixCreateTemplate") }
         let result = Image(owning: made)
         guard let sourceWords = pixGetData(pix), let targetWords = pixGetData(made),
               let factorWords = pixGetData(factors.pix) else { throw ImagingError(operation: "pixGetData") }
-        let source = UnsafeRawPointer(sourceWords).assumingMemoryBound(to: UInt8.self)
-        let target = UnsafeMutableRawPointer(targetWords).assumingMemoryBound(to: UInt8.self)
+        let source = UnsafeRawPointer(sourceWords).assumingMemoryBound(to: UInt32.self)
+        let target = UnsafeMutableRawPointer(targetWords).assumingMemoryBound(to: UInt32.self)
         let factor = UnsafeRawPointer(factorWords).assumingMemoryBound(to: UInt16.self)
-        let sourceRow = Int(pixGetWpl(pix)) * 4, targetRow = Int(pixGetWpl(made)) * 4
+        let sourceRow = Int(pixGetWpl(pix)), targetRow = Int(pixGetWpl(made))
         let factorRow = Int(pixGetWpl(factors.pix)) * 2
-        // Leptonica keeps pixels in 32-bit words, most significant first: on this little-endian
-        // machine byte x of a row is at x ^ 3, and 16-bit value x at x ^ 1.
-        let columns = min(width, factors.width * tile), rows = min(height, factors.height * tile)
-        let black = tones[0]
+        // Leptonica keeps 8-bit pixels four to a 32-bit word, so a word of a row is the row of
+        // one tile, and its four pixels share a factor and a curve: their order in the word does
+        // not matter. 16-bit factors are two to a word, most significant first: on this
+        // little-endian machine factor x of a row is at x ^ 1.
+        let columns = min(width, factors.width * 4), rows = min(height, factors.height * 4)
+        let wholeWords = columns / 4
+        let black = UInt32(tones[0])
+        let blackWord = black | black << 8 | black << 16 | black << 24
         tones.withUnsafeBufferPointer { tone in
+            @inline(__always) func curve(_ pixel: UInt32, _ factor: UInt32) -> UInt32 {
+                UInt32(tone[Int(min((pixel &* factor) &>> 8, 255))])
+            }
             for y in 0..<rows {
-                let input = source + y * sourceRow, output = target + y * targetRow
-                let factorLine = factor + (y / tile) * factorRow
-                for x in 0..<columns {
-                    let scaled = (UInt32(input[x ^ 3]) &* UInt32(factorLine[(x / tile) ^ 1])) &>> 8
-                    output[x ^ 3] = tone[Int(min(scaled, 255))]
+                let input = source + y &* sourceRow, output = target + y &* targetRow
+                let factorLine = factor + (y &>> 2) &* factorRow
+                for w in 0..<wholeWords {
+                    let f = UInt32(factorLine[w ^ 1]), v = input[w]
+                    output[w] = curve(v & 0xFF, f) | curve(v &>> 8 & 0xFF, f) &<< 8
+                        | curve(v &>> 16 & 0xFF, f) &<< 16 | curve(v &>> 24, f) &<< 24
                 }
-                for x in columns..<width { output[x ^ 3] = black }
+                // The pixels of a tile cut by the right edge, and those past the last tile.
+                let inputBytes = UnsafeRawPointer(input).assumingMemoryBound(to: UInt8.self)
+                let outputBytes = UnsafeMutableRawPointer(output).assumingMemoryBound(to: UInt8.self)
+                for x in (wholeWords &* 4)..<columns {
+                    outputBytes[x ^ 3] = UInt8(truncatingIfNeeded: curve(UInt32(inputBytes[x ^ 3]), UInt32(factorLine[(x &>> 2) ^ 1])))
+                }
+                for x in columns..<width { outputBytes[x ^ 3] = UInt8(truncatingIfNeeded: black) }
             }
             for y in rows..<height {
-                let output = target + y * targetRow
-                for x in 0..<width { output[x ^ 3] = black }
+                let output = target + y &* targetRow
+                for w in 0..<targetRow { output[w] = blackWord }
             }
         }
         return result
@@ -179,12 +193,24 @@ extension Image {
         return Array(UnsafeBufferPointer(start: data, count: size))
     }
 
+    /// A copy `longSide` pixels long (never enlarged), each of whose pixels is the mean of the
+    /// page's pixels it covers, with the scale it was made at: the one small copy a page's tone
+    /// range and its sheet's outline are both read from.
+    func reduced(longSide: Int) throws(ImagingError) -> (image: Image, scale: Double) {
+        let scale = min(1, Double(longSide) / Double(max(width, height)))
+        return (try scaled(by: scale), scale)
+    }
+
     /// The darkest and lightest gray of the page, and its mean, read from a copy `longSide`
     /// pixels long, each of whose pixels is the mean of the page's pixels it covers (so a speck of
     /// noise counts for little, and a line of print for a lot). The image must be 8-bit gray.
     public func toneRange(longSide: Int = 600) throws(ImagingError) -> (darkest: Int, lightest: Int, mean: Double) {
-        let small = try scaled(by: min(1, Double(longSide) / Double(max(width, height))))
-        let bytes = try small.grayBytes()
+        try reduced(longSide: longSide).image.tones()
+    }
+
+    /// The darkest and lightest gray of all this image's pixels, and their mean.
+    func tones() throws(ImagingError) -> (darkest: Int, lightest: Int, mean: Double) {
+        let bytes = try grayBytes()
         var darkest = 255, lightest = 0, sum = 0
         for byte in bytes {
             let value = Int(byte)
@@ -198,9 +224,11 @@ extension Image {
 
     /// A small version for analysis: median-filtered so text disappears and edges stay sharp.
     func analysisCopy(longSide: Int) throws(ImagingError) -> (image: Image, scale: Double) {
-        let scale = Double(longSide) / Double(max(width, height))
-        let small = try scaled(by: min(1, scale))
-        let smooth = try Image.wrap(pixMedianFilter(small.pix, 5, 5), "pixMedianFilter")
-        return (smooth, min(1, scale))
+        try Self.analysisCopy(of: reduced(longSide: longSide))
+    }
+
+    /// ``analysisCopy(longSide:)`` from a copy ``reduced(longSide:)`` made.
+    static func analysisCopy(of reduced: (image: Image, scale: Double)) throws(ImagingError) -> (image: Image, scale: Double) {
+        (try Image.wrap(pixMedianFilter(reduced.image.pix, 5, 5), "pixMedianFilter"), reduced.scale)
     }
 }

@@ -159,7 +159,8 @@ public struct PageCleaner: Sendable {
 
         // 0. A page with no ink contrast at all (all black, all white, one even gray) holds
         // nothing to find, flatten, straighten or even: it is read as it came, as a blank page.
-        let tones = try gray.toneRange()
+        let small = try gray.reduced(longSide: 600)
+        let tones = try small.image.tones()
         if tones.lightest - tones.darkest < Self.blankContrast {
             page.releaseColour()
             var blank = try asIs(page, report: report)
@@ -174,7 +175,7 @@ public struct PageCleaner: Sendable {
         if let given {
             located = given.isWhole(width: gray.width, height: gray.height) ? nil : given
         } else {
-            let analysis = try gray.analysisCopy(longSide: 600)
+            let analysis = try Image.analysisCopy(of: small)
             let small = try analysis.image.grayBytes()
             located = sheetDetector.detect(gray: small, width: analysis.image.width, height: analysis.image.height)
                 .map { $0.scaled(by: 1 / analysis.scale) }

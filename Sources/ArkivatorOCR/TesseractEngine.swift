@@ -1,5 +1,6 @@
 import ArkivatorCore
 import ArkivatorImaging
+internal import CArkivatorPNG
 internal import CLeptonica
 internal import CTesseract
 import Foundation
@@ -67,7 +68,7 @@ public final class TesseractEngine {
         defer { TessBaseAPIClear(handle) }
         TessBaseAPISetImage2(handle, image.pix)
         TessBaseAPISetSourceResolution(handle, Int32(dpi))
-        guard TessBaseAPIRecognize(handle, nil) == 0 else { throw OCRError.recognitionFailed }
+        guard recognizeImage() else { throw OCRError.recognitionFailed }
         guard var layout = readLayout() else { return .empty }
         layout.pageWidth = image.width
         layout.pageHeight = image.height
@@ -209,12 +210,20 @@ public final class TesseractEngine {
         return layout
     }
 
+    /// Tesseract's reading of the image set (or the rectangle of it). The PNG it makes in memory
+    /// of each line it reads is made uncompressed while it reads: the same pixels, in less time.
+    private func recognizeImage() -> Bool {
+        arkivator_png_quick_begin()
+        defer { arkivator_png_quick_end() }
+        return TessBaseAPIRecognize(handle, nil) == 0
+    }
+
     /// The words in `box` (x, y, width, height) of the image last read, read again as one line.
     private func rereadLine(_ box: [Int]) -> [PageLayout.Word] {
         TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
         defer { TessBaseAPISetPageSegMode(handle, PSM_AUTO) }
         TessBaseAPISetRectangle(handle, Int32(box[0]), Int32(box[1]), Int32(box[2]), Int32(box[3]))
-        guard TessBaseAPIRecognize(handle, nil) == 0 else { return [] }
+        guard recognizeImage() else { return [] }
         return readLayout()?.words ?? []
     }
 
@@ -224,7 +233,7 @@ public final class TesseractEngine {
         TessBaseAPISetPageSegMode(handle, PSM_SINGLE_BLOCK)
         defer { TessBaseAPISetPageSegMode(handle, PSM_AUTO) }
         TessBaseAPISetRectangle(handle, Int32(box[0]), Int32(box[1]), Int32(box[2]), Int32(box[3]))
-        guard TessBaseAPIRecognize(handle, nil) == 0, let layout = readLayout() else { return [] }
+        guard recognizeImage(), let layout = readLayout() else { return [] }
         return layout.blocks.flatMap { $0.paragraphs.joined() }.filter { !$0.isEmpty }
     }
 

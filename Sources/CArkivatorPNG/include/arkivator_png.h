@@ -39,4 +39,12 @@ int arkivator_flate_read_rows(const uint8_t *data, size_t size, uint32_t rows, u
  */
 int arkivator_inflate(const uint8_t *data, size_t size, size_t limit, uint8_t **out, size_t *out_size);
 
+/*
+ * Between these two calls, PNGs written on this thread (through libpng, by any library) are
+ * stored uncompressed and unfiltered: for the throwaway PNG Tesseract makes of every line it
+ * reads. Calls nest; every other PNG is written as libpng would.
+ */
+void arkivator_png_quick_begin(void);
+void arkivator_png_quick_end(void);
+
 #endif
