@@ -13,8 +13,11 @@ extension PageLayout {
     /// of the band's blocks, or, once the band has two columns, when it lies right under a block
     /// of its own column at the spacing of lines (the sender's next lines, under the first and
     /// beside the telephone numbers).
+    ///
+    /// A block that runs on below every block beside it, after an empty line or more, is read as
+    /// two (``cuttingBelowNeighbours(_:)``): its lines beside them in their band, the rest after.
     func orderedBlocks() -> [Block] {
-        let sorted = blocks.sorted { ($0.top, $0.left) < ($1.top, $1.left) }
+        let sorted = cuttingBelowNeighbours(blocks).sorted { ($0.top, $0.left) < ($1.top, $1.left) }
         func beside(_ a: Block, _ b: Block) -> Bool { a.right <= b.left || b.right <= a.left }
         var bands: [[Block]] = []
         /// Height of one line of a block.
@@ -67,6 +70,49 @@ extension PageLayout {
                 return [rows]
             }
             return columns.flatMap { $0.sorted { $0.top < $1.top } }
+        }
+    }
+
+    /// Blocks cut where they run on below the blocks beside them: a block whose line stands
+    /// beside another block and whose next line starts below every block beside it, after a space
+    /// of a line's height or more and twice the block's usual space, is two blocks there (a letterhead's name, and under it, after a
+    /// space, the letter's reference lines, read by Tesseract as one block beside the sender's
+    /// address; the references come after the address, as the eye reads them).
+    func cuttingBelowNeighbours(_ blocks: [Block]) -> [Block] {
+        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
+        func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
+        func piece(_ lines: ArraySlice<(paragraph: Int, words: [Word])>) -> Block {
+            let words = lines.flatMap(\.words)
+            let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
+            let top = words.map { $0.box[1] }.min() ?? 0, bottom = words.map { $0.box[1] + $0.box[3] }.max() ?? 0
+            var block = Block(box: [left, top, right - left, bottom - top])
+            block.paragraphs = []
+            var last: Int?
+            for line in lines {
+                if line.paragraph != last { block.paragraphs.append([]) }
+                block.paragraphs[block.paragraphs.count - 1].append(line.words)
+                last = line.paragraph
+            }
+            return block
+        }
+        return blocks.flatMap { block -> [Block] in
+            let lines = blockLines(block)
+            guard lines.count >= 2 else { return [block] }
+            let neighbours = blocks.filter {
+                ($0.right <= block.left || block.right <= $0.left) && $0.top < block.bottom && block.top < $0.bottom
+            }
+            guard let end = neighbours.map(\.bottom).max() else { return [block] }
+            let heights = lines.map { bottom($0.words) - top($0.words) }.sorted()
+            let lineHeight = heights[heights.count / 2]
+            let gaps = (1..<lines.count).map { top(lines[$0].words) - bottom(lines[$0 - 1].words) }
+            guard let cut = (1..<lines.count).first(where: { i in
+                guard top(lines[i - 1].words) < end, top(lines[i].words) >= end, gaps[i - 1] >= lineHeight else { return false }
+                // Wider than the block's other spaces between lines (typewriting spaced a line
+                // apart throughout is one block).
+                let others = gaps.enumerated().filter { $0.offset != i - 1 }.map(\.element).sorted()
+                return others.isEmpty || gaps[i - 1] >= 2 * max(1, others[others.count / 2])
+            }) else { return [block] }
+            return [piece(lines[..<cut]), piece(lines[cut...])]
         }
     }
 

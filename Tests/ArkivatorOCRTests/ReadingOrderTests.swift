@@ -200,4 +200,30 @@ import Testing
         #expect(lines.first == "linje0 med tekst over siden og mer tekst her")
         #expect(lines.count == 9)
     }
+
+    /// A letterhead's name, and under it, after an empty line, the letter's reference lines, all
+    /// one block beside the sender's address, which ends above the references: the name, the
+    /// address, then the references, as the eye reads them.
+    @Test func referencesUnderTheLetterheadComeAfterTheAddressBesideIt() {
+        let page = layout(blocks: [
+            [line(200, [("Strømmen", 270), ("legesenter", 460)])],
+            [line(200, [("Stasjonsveien", 1580), ("3", 1860)]),
+             line(245, [("2010", 1580), ("Strømmen", 1680)]),
+             line(290, [("Telefon", 1580), ("63", 1740), ("81", 1800)])],
+            [line(280, [("Legesenter", 270)]),
+             line(400, [("Journalnr.:", 270), ("PAS", 500), ("926227", 580)]),
+             line(445, [("Deres", 270), ("referanse", 390)]),
+             line(490, [("Dato", 270), ("9.1.2024", 370)])],
+        ]).page()
+        let lines = page.text.split(separator: "\n").filter { !$0.isEmpty }
+        #expect(lines == ["Strømmen legesenter", "Legesenter", "Stasjonsveien 3", "2010 Strømmen", "Telefon 63 81",
+                          "Journalnr.: PAS 926227", "Deres referanse", "Dato 9.1.2024"])
+    }
+
+    /// Lines spaced an empty line apart throughout stay one block beside a heading in the margin.
+    @Test func evenlySpacedLinesBesideAHeadingAreNotCut() {
+        let body = (0..<4).map { index in line(1000 + 100 * index, [("linje\(index)", 900), ("med", 1060), ("tekst", 1160)]) }
+        let page = layout(blocks: [[line(1000, [("Vedtak.", 260)])], body])
+        #expect(page.cuttingBelowNeighbours(page.blocks).count == 2)
+    }
 }
