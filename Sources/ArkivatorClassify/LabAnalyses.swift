@@ -143,6 +143,17 @@ public enum LabAnalyses {
         return aliasIndex.keys.contains { $0.hasPrefix(k + " ") }
     }
 
+    /// Whether a name the rules do not know is one letter off a known one ("CRAP" or "CR" for
+    /// "CRP"): names under five letters are never taken for the analysis they are near (too many
+    /// are near each other), but a row under such a name may be read wrong.
+    static func isNearName(_ printed: String) -> Bool {
+        let k = Array(key(printed))
+        guard k.count >= 3, aliasIndex[String(k)] == nil else { return false }
+        return aliasIndex.keys.contains { alias in
+            alias.count >= 3 && abs(alias.count - k.count) <= 1 && editDistance(k, Array(alias), limit: 1) <= 1
+        }
+    }
+
     /// Every alias (and canonical name) in `key` form, to its analysis.
     static let aliasIndex: [String: Int] = {
         var index: [String: Int] = [:]

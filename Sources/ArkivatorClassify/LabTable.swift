@@ -103,6 +103,8 @@ public enum LabTable {
         /// The name is the start of a known analysis's ("Fritt" of "Fritt T4"): its last part may
         /// have been read as the result.
         var nameCut = false
+        /// The name is one letter off a known analysis's short name ("CRAP" for "CRP").
+        var nameMisread = false
     }
 
     /// One token of a line: its text (without trailing "." "," ";" ":") and its scalar place.
@@ -276,7 +278,8 @@ public enum LabTable {
                          unitStart: unit?.start, unitLength: unit.map { $0.end - $0.start })
         let facts = ParsedRow(analysis: analysis, unit: unit?.text, value: value.n, valueText: valueText,
                               range: range?.range ?? .none, flag: flag, unitMisread: unitMisread,
-                              nameCut: analysis == nil && LabAnalyses.isCutName(printedName))
+                              nameCut: analysis == nil && LabAnalyses.isCutName(printedName),
+                              nameMisread: analysis == nil && LabAnalyses.isNearName(printedName))
         return (row, facts)
     }
 

@@ -81,6 +81,22 @@ extension NumberDoubt {
         return found
     }
 
+    /// Post box numbers read as two groups of digits or more ("Postboks 241 5, 3104 Tønsberg"):
+    /// a post box number is one group, so the digits after the label up to the next comma or
+    /// word are in doubt as one span. Scalar ranges.
+    static func splitPostBoxes(_ words: [Word], _ scalars: [Unicode.Scalar]) -> [Range<Int>] {
+        var found: [Range<Int>] = []
+        for i in words.indices where ["postboks", "pb", "boks", "postb"].contains(words[i].text.lowercased().filter(\.isLetter)) {
+            var j = i + 1
+            while j < words.count, words[j].line == words[i].line, isDigits(words[j].text),
+                  j == i + 1 || scalars[words[j - 1].range.upperBound..<words[j].range.lowerBound].allSatisfy({ $0 == " " }) {
+                j += 1
+            }
+            if j - i > 2 { found.append(words[i + 1].range.lowerBound..<words[j - 1].range.upperBound) }
+        }
+        return found
+    }
+
     /// The page numbers of a text (pages parted by form feeds): a line that is only "Side k av
     /// n", "Side k/n", "k av n" or "k/n", or a last line that is only "k" or "Side k". A page
     /// number that is its page's (k the page, n at least the pages there are) confirms its

@@ -34,6 +34,12 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     case pageNumber
     /// A lab row whose name is the start of a known analysis's ("Fritt 14" for "Fritt T4 16").
     case nameCut
+    /// A lab row whose name is one letter off a known analysis's short name ("CRAP" for "CRP"):
+    /// too short to be taken for it, so the row may be read wrong.
+    case nameMisread
+    /// A post box number split in two by a space ("Postboks 241 5" for 2415): one of its digits
+    /// may be misread, or a mark read as a space.
+    case numberSplit
     /// A date that cannot be ("30.0." for "30.6.2025").
     case impossibleDate
 
@@ -62,6 +68,10 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
         case .pageNumber: UserMessage(nb: "sidetallet stemmer ikke med siden", en: "the page number does not match the page")
         case .nameCut:
             UserMessage(nb: "analysenavnet ser ut til å mangle en del", en: "the analysis's name seems cut short")
+        case .nameMisread:
+            UserMessage(nb: "analysenavnet ser feillest ut", en: "the analysis's name looks misread")
+        case .numberSplit:
+            UserMessage(nb: "postboksnummeret er delt i to", en: "the post box number is split in two")
         case .impossibleDate: UserMessage(nb: "datoen finnes ikke", en: "the date does not exist")
         }
     }
@@ -177,6 +187,9 @@ public enum NumberDoubt {
 
         for index in pages.wrong {
             add(words[index].lowerBound, words[index].upperBound, .pageNumber)
+        }
+        for split in Self.splitPostBoxes(placed, scalars) {
+            add(split.lowerBound, split.upperBound, .numberSplit)
         }
         // A telephone number is one number, in doubt as a whole: when OCR was unsure of one of
         // its groups, or when it lacks the 8 digits of a Norwegian one, with a short word before

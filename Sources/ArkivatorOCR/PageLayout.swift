@@ -80,13 +80,22 @@ struct PageLayout {
         var shortNumber = false
     }
 
-    /// Pieces of a line between gaps wider than two of its heights (its columns).
+    /// Pieces of a line between gaps wider than two of its heights (its columns), or wider than
+    /// two heights of small print beside larger letters (an address Tesseract put on the line of
+    /// a letterhead's name): a word of three letters or digits or more at under two thirds of
+    /// the line's height.
     static func pieces(_ line: [Word]) -> [Range<Int>] {
         guard !line.isEmpty else { return [] }
         let height = line.map { $0.box[3] }.sorted()[line.count / 2]
+        func smallPrint(_ word: Word) -> Int? {
+            3 * word.box[3] < 2 * height && word.text.filter { $0.isLetter || $0.isNumber }.count >= 3 ? word.box[3] : nil
+        }
         var pieces: [Range<Int>] = []
         var start = 0
-        for i in 1..<line.count where line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2]) > 2 * height {
+        for i in 1..<line.count {
+            let gap = line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2])
+            let small = [smallPrint(line[i - 1]), smallPrint(line[i])].compactMap { $0 }.min()
+            guard gap > 2 * height || (small.map { gap > 2 * $0 } ?? false) else { continue }
             pieces.append(start..<i)
             start = i
         }
@@ -176,8 +185,13 @@ struct PageLayout {
                         guard !lone || shortNumber else { continue }
                         guard !shortNumber || (alphanumerics >= 2 && line[piece].contains(where: { $0.text.contains(where: \.isNumber) })) else { continue }
                         let bottom = line[piece].map { $0.box[1] + $0.box[3] }.max() ?? 0
-                        let x = max(0, left - height / 2), y = max(0, top - height / 2)
-                        let box = [x, y, min(pageWidth, right + height / 2) - x, min(pageHeight, bottom + height / 2) - y]
+                        // Small print Tesseract put on a line of larger letters (an address beside
+                        // a letterhead's name) is framed by its own height: the line's would reach
+                        // into the small print's next line.
+                        let own = line[piece].map { $0.box[3] }.sorted()[line[piece].count / 2]
+                        let pad = (3 * own < 2 * height ? own : height) / 2
+                        let x = max(0, left - pad), y = max(0, top - pad)
+                        let box = [x, y, min(pageWidth, right + pad) - x, min(pageHeight, bottom + pad) - y]
                         found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece),
                                               span: top...max(top, bottom), shortNumber: shortNumber))
                         if found.count == limit { return found }

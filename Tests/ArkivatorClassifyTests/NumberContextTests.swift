@@ -89,6 +89,22 @@ import Testing
         #expect(doubtful("Fritt 14 pmol/L 12 - 22") == ["14"])
     }
 
+    /// A short name one letter off a known analysis's is not taken for it, but its row is in doubt.
+    @Test func aRowUnderANameOneLetterOffAKnownOneIsInDoubt() {
+        let rows = LabTable.rows(in: "CRAP 0 mg/L < 5\nCRP 3 mg/L < 5\nKalium 4,0 mmol/L 3,5–4,4")
+        #expect(rows.count == 3)
+        #expect(rows.first?.doubt == [.nameMisread])
+        #expect(rows.dropFirst().allSatisfy { !$0.doubtful })
+    }
+
+    /// A post box number is one group of digits: two after the label are one number in doubt.
+    @Test func aPostBoxNumberSplitInTwoIsInDoubt() {
+        let found = NumberDoubt.doubtfulNumbers(in: "Helfo · Postboks 241 5, 3104 Tønsberg\nPostboks 1000, 1478 Lørenskog\nPb. 7 9, Oslo",
+                                                lowConfidence: [])
+        #expect(found.map(\.text) == ["241 5", "7 9"])
+        #expect(found.allSatisfy { $0.reason == .numberSplit })
+    }
+
     @Test func aDateThatCannotBeIsInDoubt() {
         let found = NumberDoubt.doubtfulNumbers(in: "Trondheim, 30.0.\nTimen er 12.13.2024, eller 31.12.2024 kl. 10.30. Den varer til 11.45.", lowConfidence: [])
         #expect(found.map(\.text) == ["30.0", "12.13.2024"])

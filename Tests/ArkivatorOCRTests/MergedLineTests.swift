@@ -47,6 +47,27 @@ import Testing
                         PageLayout.Word(text: "re", confidence: 0.12, box: [1947, 201, 60, 60])]).garbledFragments().isEmpty)
     }
 
+    /// A line of small print put on the line of a large letterhead name, read as one garbled
+    /// word at under half the name's height, is a piece of its own after a gap of two of its own
+    /// heights, and is framed by its own height: the line's would reach into the line below it.
+    @Test func smallPrintOnALargeNamesLineIsAPieceFramedByItsOwnHeight() throws {
+        let line = [PageLayout.Word(text: "Akershus", confidence: 0.93, box: [252, 194, 421, 94]),
+                    PageLayout.Word(text: "universitetssykehus", confidence: 0.92, box: [707, 217, 891, 90]),
+                    PageLayout.Word(text: "HF", confidence: 0.41, box: [1633, 217, 117, 69]),
+                    PageLayout.Word(text: "\"xrusi", confidence: 0, box: [1882, 225, 231, 28])]
+        #expect(PageLayout.pieces(line) == [0..<3, 3..<4])
+        let fragment = try #require(layout(line).garbledFragments().first)
+        #expect(fragment.words == 3..<4)
+        #expect(fragment.box == [1882 - 14, 225 - 14, 231 + 28, 28 + 28])
+        // Words of the line's own size keep their line whole at such a gap, and so does a
+        // small sign ("–") between words.
+        #expect(PageLayout.pieces(words(900, [("Storgata", 200, 0.95), ("12", 400, 0.9)])).count == 1)
+        let dash = [PageLayout.Word(text: "Kari", confidence: 0.95, box: [200, 900, 80, 40]),
+                    PageLayout.Word(text: "–", confidence: 0.9, box: [300, 915, 20, 4]),
+                    PageLayout.Word(text: "lege", confidence: 0.95, box: [340, 900, 80, 40])]
+        #expect(PageLayout.pieces(dash).count == 1)
+    }
+
     @Test func aShortNumberOnALineOfItsOwnReadDoubtfullyIsReadAgain() throws {
         // "1/1" at a page's foot, read "11" with little confidence: read again, not dropped.
         let fragment = try #require(layout(words(3000, [("11", 2000, 0.33)])).garbledFragments().first)
