@@ -81,20 +81,6 @@ extension PageLayout {
     func cuttingBelowNeighbours(_ blocks: [Block]) -> [Block] {
         func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
         func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
-        func piece(_ lines: ArraySlice<(paragraph: Int, words: [Word])>) -> Block {
-            let words = lines.flatMap(\.words)
-            let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
-            let top = words.map { $0.box[1] }.min() ?? 0, bottom = words.map { $0.box[1] + $0.box[3] }.max() ?? 0
-            var block = Block(box: [left, top, right - left, bottom - top])
-            block.paragraphs = []
-            var last: Int?
-            for line in lines {
-                if line.paragraph != last { block.paragraphs.append([]) }
-                block.paragraphs[block.paragraphs.count - 1].append(line.words)
-                last = line.paragraph
-            }
-            return block
-        }
         return blocks.flatMap { block -> [Block] in
             let lines = blockLines(block)
             guard lines.count >= 2 else { return [block] }
@@ -112,7 +98,7 @@ extension PageLayout {
                 let others = gaps.enumerated().filter { $0.offset != i - 1 }.map(\.element).sorted()
                 return others.isEmpty || gaps[i - 1] >= 2 * max(1, others[others.count / 2])
             }) else { return [block] }
-            return [piece(lines[..<cut]), piece(lines[cut...])]
+            return [Self.block(of: lines[..<cut]), Self.block(of: lines[cut...])]
         }
     }
 
@@ -159,6 +145,23 @@ extension PageLayout {
     struct ColumnRun: Equatable {
         var lines: ClosedRange<Int>
         var gutter: ClosedRange<Int>
+    }
+
+    /// A block of `lines` (each with the index of its paragraph: lines of one paragraph stay one),
+    /// in `box`, or in the box round their words.
+    private static func block(of lines: ArraySlice<(paragraph: Int, words: [Word])>, box: [Int]? = nil) -> Block {
+        let words = lines.flatMap(\.words)
+        let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
+        let top = words.map { $0.box[1] }.min() ?? 0, bottom = words.map { $0.box[1] + $0.box[3] }.max() ?? 0
+        var block = Block(box: box ?? [left, top, right - left, bottom - top])
+        block.paragraphs = []
+        var last: Int?
+        for line in lines {
+            if line.paragraph != last { block.paragraphs.append([]) }
+            block.paragraphs[block.paragraphs.count - 1].append(line.words)
+            last = line.paragraph
+        }
+        return block
     }
 
     /// The block's lines, paragraphs joined, each with the index of its paragraph.
@@ -334,16 +337,7 @@ extension PageLayout {
         var group: [Block] = []
         var groupGutter = 0...0
         func piece(_ lines: [(paragraph: Int, words: [Word])], box: [Int]) -> Block? {
-            guard !lines.isEmpty else { return nil }
-            var block = Block(box: box)
-            block.paragraphs = []
-            var last: Int?
-            for line in lines {
-                if line.paragraph != last { block.paragraphs.append([]) }
-                block.paragraphs[block.paragraphs.count - 1].append(line.words)
-                last = line.paragraph
-            }
-            return block
+            lines.isEmpty ? nil : Self.block(of: lines[...], box: box)
         }
         func columns(_ lines: [(paragraph: Int, words: [Word])], cut: Int, box: [Int]) -> [Block] {
             let left = lines.map { ($0.paragraph, $0.words.filter { $0.box[0] < cut }) }.filter { !$0.1.isEmpty }
