@@ -410,25 +410,11 @@ extension PageLayout {
     /// heading is read between the two parts, instead of before or after the whole block.
     func placingSideHeadings(_ blocks: [Block]) -> [Block] {
         var result = blocks
-        func lines(_ block: Block) -> [(paragraph: Int, words: [Word])] {
-            block.paragraphs.enumerated().flatMap { index, lines in lines.filter { !$0.isEmpty }.map { (index, $0) } }
-        }
+        func lines(_ block: Block) -> [(paragraph: Int, words: [Word])] { blockLines(block) }
         func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
         func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
         func block(_ part: ArraySlice<(paragraph: Int, words: [Word])>) -> Block? {
-            guard let first = part.first else { return nil }
-            let words = part.flatMap(\.words)
-            let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
-            let upper = top(first.words), lower = part.map { bottom($0.words) }.max() ?? upper
-            var made = Block(box: [left, upper, right - left, lower - upper])
-            made.paragraphs = []
-            var last: Int?
-            for line in part {
-                if line.paragraph != last { made.paragraphs.append([]) }
-                made.paragraphs[made.paragraphs.count - 1].append(line.words)
-                last = line.paragraph
-            }
-            return made
+            part.isEmpty ? nil : Self.block(of: part)
         }
         var index = 0
         while index < result.count {
