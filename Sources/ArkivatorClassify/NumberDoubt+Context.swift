@@ -34,12 +34,13 @@ extension NumberDoubt {
     /// short group just before them: "38" cut to "3" at a line's end). A number goes on over a
     /// line break while it has fewer than 8 digits ("telefon 55⏎97 50 00"). With each, whether
     /// its digits can be a Norwegian number: 8 digits (10 after a "47"), or one short group of 3
-    /// to 5 after a label ("113", "02800").
+    /// to 5 after a label ("113", "02800"). A group of more than 8 digits after a label is a
+    /// number whose spaces were read as digits ("51051180000" for "51 51 80 00"): in doubt.
     static func phoneNumbers(_ words: [Word]) -> [(groups: [Int], complete: Bool)] {
         var found: [(groups: [Int], complete: Bool)] = []
         var used = Set<Int>()
         func group(_ j: Int) -> Bool {
-            j < words.count && !used.contains(j) && isDigits(words[j].text) && words[j].text.count <= 8
+            j < words.count && !used.contains(j) && isDigits(words[j].text)
         }
         func digits(_ groups: [Int]) -> Int {
             let all = groups.reduce(0) { $0 + words[$1].text.count }

@@ -151,6 +151,9 @@ public enum NumberDoubt {
                 let joined = index > 0 && placed[index - 1].line == placed[index].line
                     && placed[index - 1].text.unicodeScalars.last.map(NumberShape.isDigit) == true
                 add(joined ? words[index - 1].lowerBound : word.lowerBound, word.upperBound, .letterInNumber)
+            } else if core == "å" || core == "Å", NumberShape.standsForNumber(index, texts) {
+                // "inntil å ganger" for "inntil 4 ganger": no infinitive stands before what is counted.
+                add(word.lowerBound, word.upperBound, .letterInNumber)
             } else if Self.isImpossibleDate(word, scalars) {
                 add(word.lowerBound, word.upperBound, .impossibleDate)
             } else if NumberShape.isDamagedName(core) {

@@ -1,7 +1,8 @@
 /// Puts right a word that Tesseract's Norwegian model misread in one of the ways it misreads
-/// typewriter and other worn type every time: "d" read as "å" ("Opåragelse"), "g" as "z", "e" or
-/// "s" at a word's end ("Forordninz", "Forordnine"), "æ" as "w", "s", or "w" before it ("Afvwæbning",
-/// "Rumsnere"). A word is changed only when it is not a word of the ``Lexicon`` and exactly one
+/// typewriter and other worn type every time: "d" read as "å" ("Opåragelse"); "g" as "z", "s" or
+/// "ø" ("Foretasender", "Bekendtøørelse"), or "e" or "r" at a word's end ("Forordninz", "Endelir");
+/// "æ" as "w", "s", "z", or "w" before it ("Afvwæbning", "Rumsnere", "Bedsteforzlåre"); a capital
+/// "M" as "W" and a capital "G" as "f" at a word's start ("Warts", "feneralkommissæren"). A word is changed only when it is not a word of the ``Lexicon`` and exactly one
 /// spelling one or two such steps away is: a name, a code or a word the lists lack stays as read,
 /// and a number is never touched.
 enum ConfusionRepair {
@@ -48,6 +49,7 @@ enum ConfusionRepair {
             case "å": result.append(replaced(index, "d"))
             case "z":
                 result.append(replaced(index, "g"))
+                result.append(replaced(index, "æ"))
                 if isLast { result.append(Array(word.dropLast())) }
             case "w":
                 result.append(replaced(index, "æ"))
@@ -56,10 +58,19 @@ enum ConfusionRepair {
                     copy.remove(at: index)
                     result.append(copy)
                 }
+                // A capital "M" read as "W" ("Warts", "Winisteriet").
+                if index == 0, letter == "W" { result.append(replaced(index, "m")) }
             case "s":
                 result.append(replaced(index, "æ"))
-                if isLast { result.append(replaced(index, "g")) }
+                result.append(replaced(index, "g"))
             case "e" where isLast: result.append(replaced(index, "g"))
+            case "r" where isLast: result.append(replaced(index, "g"))
+            case "ø": result.append(replaced(index, "g"))
+            // A capital "G" read as a small "f" ("feneralkommissæren").
+            case "f" where index == 0 && letter == "f" && word.count > 1 && word[1].isLowercase:
+                var copy = word
+                copy[0] = "G"
+                result.append(copy)
             default: break
             }
         }

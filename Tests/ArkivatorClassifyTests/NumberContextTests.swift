@@ -16,6 +16,14 @@ import Testing
         #expect(doubtful("ber vi deg ringe oss på 3\n\n. 07 30 00 så snart som mulig.") == ["3\n\n. 07 30 00"])
         #expect(doubtful("Tlf. 7 30 00") == ["7 30 00"])
         #expect(doubtful("Telefon i 10 50 00") == ["i 10 50 00"])
+        // Its spaces read as digits: "Tlf. 51 51 80 00" as one group of 11.
+        #expect(doubtful("Foretaksnr.\n\nTlf 51051180000") == ["51051180000"])
+        #expect(doubtful("Tlf. 51518000").isEmpty)
+    }
+
+    @Test func aLetterReadForACountIsInDoubt() {
+        #expect(doubtful("1–2 tabletter inntil å ganger daglig ved behov.") == ["å"])
+        #expect(doubtful("Husk å ta med medisinlisten.").isEmpty)
     }
 
     @Test func wholeTelephoneNumbersAreNotInDoubt() {
