@@ -73,35 +73,6 @@ extension PageLayout {
         }
     }
 
-    /// Blocks cut where they run on below the blocks beside them: a block whose line stands
-    /// beside another block and whose next line starts below every block beside it, after a space
-    /// of a line's height or more and twice the block's usual space, is two blocks there (a letterhead's name, and under it, after a
-    /// space, the letter's reference lines, read by Tesseract as one block beside the sender's
-    /// address; the references come after the address, as the eye reads them).
-    func cuttingBelowNeighbours(_ blocks: [Block]) -> [Block] {
-        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
-        func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
-        return blocks.flatMap { block -> [Block] in
-            let lines = blockLines(block)
-            guard lines.count >= 2 else { return [block] }
-            let neighbours = blocks.filter {
-                ($0.right <= block.left || block.right <= $0.left) && $0.top < block.bottom && block.top < $0.bottom
-            }
-            guard let end = neighbours.map(\.bottom).max() else { return [block] }
-            let heights = lines.map { bottom($0.words) - top($0.words) }.sorted()
-            let lineHeight = heights[heights.count / 2]
-            let gaps = (1..<lines.count).map { top(lines[$0].words) - bottom(lines[$0 - 1].words) }
-            guard let cut = (1..<lines.count).first(where: { i in
-                guard top(lines[i - 1].words) < end, top(lines[i].words) >= end, gaps[i - 1] >= lineHeight else { return false }
-                // Wider than the block's other spaces between lines (typewriting spaced a line
-                // apart throughout is one block).
-                let others = gaps.enumerated().filter { $0.offset != i - 1 }.map(\.element).sorted()
-                return others.isEmpty || gaps[i - 1] >= 2 * max(1, others[others.count / 2])
-            }) else { return [block] }
-            return [Self.block(of: lines[..<cut]), Self.block(of: lines[cut...])]
-        }
-    }
-
     /// Two blocks side by side whose lines, beside each other, are labelled fields: every line of
     /// the right block stands beside a line of the left one, and both begin with a label
     /// ("Navn: …", "Født: …"); the left block may hold more lines above or below (a heading).
@@ -149,7 +120,7 @@ extension PageLayout {
 
     /// A block of `lines` (each with the index of its paragraph: lines of one paragraph stay one),
     /// in `box`, or in the box round their words.
-    private static func block(of lines: ArraySlice<(paragraph: Int, words: [Word])>, box: [Int]? = nil) -> Block {
+    static func block(of lines: ArraySlice<(paragraph: Int, words: [Word])>, box: [Int]? = nil) -> Block {
         let words = lines.flatMap(\.words)
         let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
         let top = words.map { $0.box[1] }.min() ?? 0, bottom = words.map { $0.box[1] + $0.box[3] }.max() ?? 0
@@ -165,7 +136,7 @@ extension PageLayout {
     }
 
     /// The block's lines, paragraphs joined, each with the index of its paragraph.
-    private func blockLines(_ block: Block) -> [(paragraph: Int, words: [Word])] {
+    func blockLines(_ block: Block) -> [(paragraph: Int, words: [Word])] {
         block.paragraphs.enumerated().flatMap { index, lines in lines.filter { !$0.isEmpty }.map { (index, $0) } }
     }
 
@@ -398,54 +369,6 @@ extension PageLayout {
             if let after = piece(Array(lines[next...]), box: block.box) { result.append(after) }
         }
         flush()
-        return result
-    }
-}
-
-/// Side headings: a heading typed in the left margin, beside the text it heads.
-extension PageLayout {
-    /// Blocks of one or two lines that stand in the left margin beside a block of many lines
-    /// (a heading typed beside its paragraph, "Næringsforbud.   Hidtil har …") are read where
-    /// they stand: the tall block is cut before its first line that reaches below the heading's upper half, and the
-    /// heading is read between the two parts, instead of before or after the whole block.
-    func placingSideHeadings(_ blocks: [Block]) -> [Block] {
-        var result = blocks
-        func lines(_ block: Block) -> [(paragraph: Int, words: [Word])] { blockLines(block) }
-        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
-        func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
-        func block(_ part: ArraySlice<(paragraph: Int, words: [Word])>) -> Block? {
-            part.isEmpty ? nil : Self.block(of: part)
-        }
-        var index = 0
-        while index < result.count {
-            let heading = result[index]
-            let headingLines = lines(heading)
-            guard (1...2).contains(headingLines.count) else { index += 1; continue }
-            let lineHeight = headingLines.map { bottom($0.words) - top($0.words) }.max() ?? 0
-            // The tall block beside it: many lines of running text (two fifths of the page wide), starting at least a line above the heading and
-            // ending at least a line below it, the heading left of its text (a box may reach a little into it).
-            guard let tallIndex = result.indices.first(where: { other in
-                guard other != index else { return false }
-                let tall = result[other]
-                return lines(tall).count >= 6 && tall.right - tall.left >= pageWidth * 2 / 5
-                    && heading.left < tall.left && heading.right <= tall.left + lineHeight
-                    && tall.top < heading.top - lineHeight && tall.bottom > heading.bottom + lineHeight
-            }) else { index += 1; continue }
-            let tallLines = lines(result[tallIndex])
-            guard let cut = tallLines.firstIndex(where: { bottom($0.words) > heading.top + lineHeight / 2 }), cut > 0,
-                  let above = block(tallLines[..<cut]) else { index += 1; continue }
-            let below = block(tallLines[cut...])
-            var replacement = [above, heading]
-            if let below { replacement.append(below) }
-            // The heading leaves its own place and is read inside the tall block.
-            var rest = result
-            rest.remove(at: index)
-            let target = tallIndex > index ? tallIndex - 1 : tallIndex
-            rest.replaceSubrange(target...target, with: replacement)
-            result = rest
-            // Look again from the start: the tall block's lower part may have another heading beside it.
-            index = 0
-        }
         return result
     }
 }
