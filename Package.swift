@@ -65,6 +65,7 @@ let package = Package(
         // stop words, the errors every stage reports.
         .target(name: "ArkivatorCore", dependencies: [
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ], resources: [.copy("Resources")]),
         // Stage 1, ingest: find documents among files and folders, sniff, hash.
         .target(name: "ArkivatorIntake", dependencies: [

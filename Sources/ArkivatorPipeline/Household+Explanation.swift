@@ -40,20 +40,19 @@ extension Household {
     ///
     /// The letter's names and numbers are hidden from the model as for classification, and its
     /// answer is checked before it is kept (see ``LetterExplainer``). The library is read and
-    /// written on threads of their own; the model is awaited without holding one.
+    /// written through ``store``; the model is awaited without holding a thread.
     /// - Throws: ``ExplanationFailure`` (the model off or failing, in words for `audience`), or the
     ///   library's error (no such letter, a letter in the trash).
     public func explain(_ id: String, again: Bool = false, for audience: SettingAudience) async throws -> StoredExplanation {
-        let library = library
-        if !again, let kept = try await Blocking.run({ try library.explanation(of: id) }) { return kept }
+        if !again, let kept = try await store.read({ try $0.explanation(of: id) }) { return kept }
         let model: LLMSettings?
         do {
-            model = try await Blocking.run { try self.languageModel() }
+            model = try await store.read { _ in try self.languageModel() }
         } catch let failure as LLMFailure {
             throw ExplanationFailure.model(failure, audience)
         }
         guard let model else { throw ExplanationFailure.modelOff(audience) }
-        let (source, family) = try await Blocking.run { (try library.explanationSource(id), try self.family().map(\.name)) }
+        let (source, family) = try await store.read { (try $0.explanationSource(id), try self.family().map(\.name)) }
         guard !source.document.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ExplanationFailure.noText }
         let explanation: LetterExplanation
         do {
@@ -62,6 +61,6 @@ extension Household {
             throw ExplanationFailure.model(error, audience)
         }
         let shortID = source.document.shortID
-        return try await Blocking.run { try library.saveExplanation(explanation, of: shortID, textStamp: source.textStamp) }
+        return try await store.write { try $0.saveExplanation(explanation, of: shortID, textStamp: source.textStamp) }
     }
 }

@@ -83,8 +83,7 @@ extension Household {
             crop = crop.clamped
         }
         Leptonica.silence()
-        let reader = try PageReader(language: language)
-        let read = try reader.read(pixels, encodeJPEG: true, crop: crop)
+        let read = try readers.with(language) { try $0.read(pixels, encodeJPEG: true, crop: crop) }
         guard let jpeg = read.jpeg else { throw RecropFailure.noOriginal }
 
         var updated = try rereadDocument(document, page: page, ocr: read.ocr, crop: read.crop ?? crop,

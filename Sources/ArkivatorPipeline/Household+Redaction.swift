@@ -33,8 +33,7 @@ extension Household {
         let document = try library.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let known = document.heldNumbers
-        let engine = try TesseractEngine(language: language)
-        let read = try Self.boxedPages(of: document, known: known, engine: engine)
+        let read = try readers.with(language) { try Self.boxedPages(of: document, known: known, engine: $0.engine) }
         var report = RedactionReport(inText: 0, boxes: 0, pages: read.pages.count, unreadable: read.unreadable)
         for page in read.pages {
             if let file = page.file, page.changed { try AtomicFile.write(page.jpeg, to: file.url, overwrite: true) }

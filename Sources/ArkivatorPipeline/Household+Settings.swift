@@ -10,10 +10,9 @@ extension Household {
         try Settings.read(library)
     }
 
-    /// ``settings()`` from async code (the web app): read on a thread of its own.
+    /// ``settings()`` from async code (the web app): read through ``store``.
     public func currentSettings() async throws -> Settings {
-        let library = library
-        return try await Blocking.run { try Settings.read(library) }
+        try await store.read { try Settings.read($0) }
     }
 
     /// Checks `value` for `setting` and stores it; nil or an empty value removes the setting.
@@ -29,7 +28,6 @@ extension Household {
     public func change(_ setting: Library.Setting, to value: String?,
                        for audience: SettingAudience) async throws -> SettingChange {
         let text = value?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        let library = library
         let current = try await currentSettings()
         var change = SettingChange(setting: setting, stored: nil, note: nil, lettersToCopy: 0)
         if text.isEmpty {
@@ -43,7 +41,7 @@ extension Household {
             (change.stored, change.note) = try SettingCheck.value(text, for: setting, current: current, audience: audience)
         }
         let stored = change.stored
-        change.lettersToCopy = try await Blocking.run {
+        change.lettersToCopy = try await store.write { library in
             try library.setSetting(setting, stored)
             guard setting == .destination, stored != nil else { return 0 }
             return try library.uploadQueueStatus().pending

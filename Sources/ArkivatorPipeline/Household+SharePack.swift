@@ -42,7 +42,6 @@ extension Household {
     public func writeSharePack(_ ids: [String], to url: URL, progress: (@Sendable (Int, Int) -> Void)? = nil,
                                pageURL: ((String, Int) -> URL)? = nil) throws -> SharePackSummary {
         let letters = try sharedLetters(ids)
-        let engine = try TesseractEngine(language: "nor")
         let total = letters.reduce(0) { $0 + $1.pagesToRead }
         var done = 0
         progress?(0, total)
@@ -50,9 +49,11 @@ extension Household {
         var pageImages: [(letter: String, jpegs: [[UInt8]])] = []
         var boxes = 0
         for letter in letters {
-            let read = try Self.maskedPages(of: letter, engine: engine) {
-                done += 1
-                progress?(min(done, total), total)
+            let read = try readers.with("nor") { reader in
+                try Self.maskedPages(of: letter, engine: reader.engine) {
+                    done += 1
+                    progress?(min(done, total), total)
+                }
             }
             letterPages.append(read.map(\.pdfPage))
             pageImages.append((letter.document.shortID, read.map(\.jpeg)))
@@ -78,11 +79,12 @@ extension Household {
     /// - Throws: as ``writeSharePack(_:to:progress:)``.
     public func sharedPageImages(_ id: String, progress: (@Sendable (Int, Int) -> Void)? = nil) throws -> [[UInt8]] {
         guard let letter = try sharedLetters([id]).first else { throw SharePackFailure.noLetters }
-        let engine = try TesseractEngine(language: "nor")
         var done = 0
-        let pages = try Self.maskedPages(of: letter, engine: engine) {
-            done += 1
-            progress?(min(done, letter.pagesToRead), letter.pagesToRead)
+        let pages = try readers.with("nor") { reader in
+            try Self.maskedPages(of: letter, engine: reader.engine) {
+                done += 1
+                progress?(min(done, letter.pagesToRead), letter.pagesToRead)
+            }
         }
         return pages.map(\.jpeg)
     }

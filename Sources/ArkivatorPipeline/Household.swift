@@ -11,6 +11,10 @@ import Foundation
 /// when it is on); and the upload queue with its worker (``uploads``). A command only chooses what
 /// to run.
 ///
+/// One door to the library for async callers: ``store`` (its readers and its one writer), which
+/// the web app, the upload worker, the settings and the explanations all go through. The
+/// pipeline's worker threads, which may block, use ``library`` itself.
+///
 /// Thread-safe: the library serialises its own connection, and everything else here is a value
 /// or made afresh per call.
 public final class Household: Sendable {
@@ -24,11 +28,15 @@ public final class Household: Sendable {
 
     /// The library, opened once for everything this assembly does. The web app is given this.
     public let library: Library
+    /// The library's async door (see the type's notes). Let go of with ``close()``.
+    public let store: AsyncLibrary
     public let members: Members
     /// For the language model's key, the WebDAV login and rclone's variables.
     public let environment: [String: String]
     /// The upload queue: its worker, its background loop (`serve`), its state in plain words.
     public let uploads: Uploads
+    /// Tesseract engines kept for pages read again, redactions and share packs.
+    let readers = PageReaders()
 
     /// Where the library lives.
     public var location: LibraryLocation { library.location }
@@ -57,9 +65,10 @@ public final class Household: Sendable {
                 environment: [String: String] = ProcessInfo.processInfo.environment,
                 notify: String? = nil, uploadPolicy: UploadPolicy = UploadPolicy(), uploadIdleCheck: TimeInterval = 60) {
         self.library = library
+        store = AsyncLibrary(library)
         self.members = members
         self.environment = environment
-        uploads = Uploads(worker: UploadWorker(library: library, notify: notify, policy: uploadPolicy, environment: environment),
+        uploads = Uploads(worker: UploadWorker(store: store, notify: notify, policy: uploadPolicy, environment: environment),
                           idleCheck: uploadIdleCheck)
     }
 

@@ -7,11 +7,11 @@ import Foundation
 /// may still be.
 public enum CopyAfterChange {
     /// Runs a pass of the upload queue now (the letter's job is queued by the change) and tells
-    /// what became of the letter's copy; nil when no destination is set.
-    public static func bringInLine(documentNumber: Int, library: Library,
-                                   environment: [String: String] = ProcessInfo.processInfo.environment) async -> UserMessage? {
-        guard let setting = try? await Blocking.run({ try library.setting(.destination) }), !setting.isEmpty else { return nil }
-        let worker = UploadWorker(library: library, policy: UploadPolicy(), environment: environment)
+    /// what became of the letter's copy; nil when no destination is set. `worker` is the
+    /// household's (``Uploads/worker``).
+    public static func bringInLine(documentNumber: Int, worker: UploadWorker) async -> UserMessage? {
+        let (store, environment) = (worker.store, worker.environment)
+        guard let setting = try? await store.read({ try $0.setting(.destination) }), !setting.isEmpty else { return nil }
         var report = await worker.runPass(includeWaiting: true)
         if report.busy {
             // Another process is copying: wait for it a little, then try once more.
@@ -19,7 +19,7 @@ public enum CopyAfterChange {
             report = await worker.runPass(includeWaiting: true)
         }
         let name = (try? Destination.parse(setting).displayName) ?? setting
-        let status = (try? await Blocking.run { try library.copyStatus(ofDocument: documentNumber) }) ?? .waiting
+        let status = (try? await store.read { try $0.copyStatus(ofDocument: documentNumber) }) ?? .waiting
         let versions = versionNote(setting, environment: environment)
         if status == .copied {
             return UserMessage(nb: "Kopien i \(name) er også erstattet.\(versions.map { " " + $0.norwegian } ?? "")",

@@ -24,7 +24,7 @@ extension Destination {
         switch self {
         case .folder(let path):
             do {
-                try await Blocking.run { try FolderDestination.checkWritable(URL(fileURLWithPath: path, isDirectory: true)) }
+                try await FileWork.run { try FolderDestination.checkWritable(URL(fileURLWithPath: path, isDirectory: true)) }
             } catch let failure as UploadFailure {
                 throw failure
             } catch {

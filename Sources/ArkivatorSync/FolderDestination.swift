@@ -28,7 +28,7 @@ public struct FolderDestination: UploadDestination {
 
     public func upload(_ file: UploadFile) async throws -> UploadResult {
         let (root, state) = (root, state)
-        return try await Blocking.run { try Self.copy(file, into: root, state: state) }
+        return try await FileWork.run { try Self.copy(file, into: root, state: state) }
     }
 
     /// Copies are left for the system to write to the disk, as `cp` leaves them (see ``UnsettledCopies``).
@@ -38,24 +38,24 @@ public struct FolderDestination: UploadDestination {
 
     public func move(from: String, to: String) async throws -> Bool {
         let root = root
-        return try await Blocking.run { try Self.move(from, to, in: root) }
+        return try await FileWork.run { try Self.move(from, to, in: root) }
     }
 
     public func remove(_ path: String) async throws {
         let root = root
-        try await Blocking.run { try Self.remove(path, in: root) }
+        try await FileWork.run { try Self.remove(path, in: root) }
     }
 
     public func list() async throws -> [ListedFile] {
         let root = root
-        return try await Blocking.run { try Self.list(root) }
+        return try await FileWork.run { try Self.list(root) }
     }
 
     /// A letter's steps together, on one blocking thread.
     public func perform(_ steps: [MirrorStep]) async -> (done: [MirrorStepResult], stopped: (any Error)?) {
         let (root, state) = (root, state)
         do {
-            return try await Blocking.run { Self.perform(steps, in: root, state: state) }
+            return try await FileWork.run { Self.perform(steps, in: root, state: state) }
         } catch {
             return ([], error)
         }
@@ -66,7 +66,7 @@ public struct FolderDestination: UploadDestination {
     public func perform(letters: [[MirrorStep]]) async -> [(done: [MirrorStepResult], stopped: (any Error)?)] {
         let (root, state) = (root, state)
         do {
-            return try await Blocking.run {
+            return try await FileWork.run {
                 let outcomes = NIOLockedValueBox([(done: [MirrorStepResult], stopped: (any Error)?)](repeating: ([], nil), count: letters.count))
                 let next = NIOLockedValueBox(0)
                 DispatchQueue.concurrentPerform(iterations: min(2, letters.count)) { _ in

@@ -64,16 +64,16 @@ public struct MirrorCheck: Sendable, Equatable {
     /// file for its content's SHA-256; a destination that gives no hashes is compared by size).
     /// - Throws: ``UploadFailure`` (the destination cannot be reached or listed), or
     ///   `.badDestination` when none is set.
-    public static func run(library: Library, environment: [String: String]) async throws -> MirrorCheck {
-        guard let setting = try await Blocking.run({ try library.setting(.destination) }), !setting.isEmpty else {
+    public static func run(store: AsyncLibrary, environment: [String: String]) async throws -> MirrorCheck {
+        guard let setting = try await store.read({ try $0.setting(.destination) }), !setting.isEmpty else {
             throw UploadFailure(.badDestination, nb: "Ingen kopi er satt opp, så det er ingenting å sjekke.",
                                 en: "No copy is set up, so there is nothing to check.")
         }
-        let destination = try Destination.parse(setting).open(library: library.location, environment: environment)
+        let destination = try Destination.parse(setting).open(library: store.library.location, environment: environment)
         let listed = try await destination.list()
         await destination.close()
-        let (expected, recorded) = try await Blocking.run { (try library.expectedMirror(), try library.remoteFiles(at: setting)) }
-        return try await Blocking.run {
+        let (expected, recorded) = try await store.read { (try $0.expectedMirror(), try $0.remoteFiles(at: setting)) }
+        return try await FileWork.run {
             try compare(setting: setting, expected: expected, recorded: recorded, listed: listed)
         }
     }
@@ -118,7 +118,7 @@ public struct MirrorCheck: Sendable, Equatable {
     /// or stale, so they are sent again); copies of purged letters go on the next pass.
     /// Returns how many letters were queued.
     @discardableResult
-    public func queueRepairs(library: Library) async throws -> Int {
+    public func queueRepairs(store: AsyncLibrary) async throws -> Int {
         var letters: Set<Int> = []
         var forget: [String] = []
         for difference in differences where difference.kind != .unknown {
@@ -126,7 +126,7 @@ public struct MirrorCheck: Sendable, Equatable {
             if difference.kind != .extra { forget.append(difference.path) }
         }
         let (chosen, stale) = (letters, forget)
-        try await Blocking.run { try library.queueCopies(of: chosen, forgetting: stale) }
+        try await store.write { try $0.queueCopies(of: chosen, forgetting: stale) }
         return letters.count
     }
 }

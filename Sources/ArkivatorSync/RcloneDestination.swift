@@ -49,7 +49,7 @@ public struct RcloneDestination: UploadDestination {
         _ = try relativeComponents(file.relativePath)
         let destination = remotePath(file.relativePath)
         let (executable, environment, timeout, target) = (executable, environment, timeout, target)
-        return try await Blocking.run { () throws -> UploadResult in
+        return try await FileWork.run { () throws -> UploadResult in
             guard FileManager.default.fileExists(atPath: file.path) else { throw UploadFailure.missingFile(file.path) }
             guard let program = ChildProcess.find(executable, environment: environment) else { throw Self.missingProgram }
             let result = try ChildProcess.run(program, [
@@ -109,7 +109,7 @@ public struct RcloneDestination: UploadDestination {
     /// Runs rclone once (one try, as for copies).
     private func rclone(_ arguments: [String], file: String) async throws -> ProcessOutput {
         let (executable, environment, timeout, target) = (executable, environment, timeout, target)
-        return try await Blocking.run { () throws -> ProcessOutput in
+        return try await FileWork.run { () throws -> ProcessOutput in
             guard let program = ChildProcess.find(executable, environment: environment) else { throw Self.missingProgram }
             let result = try ChildProcess.run(program, [arguments[0], "--retries", "1", "--low-level-retries", "1",
                                                         "--contimeout", "10s", "--timeout", "60s"] + arguments.dropFirst(),
@@ -125,7 +125,7 @@ public struct RcloneDestination: UploadDestination {
     func checkRemote() async throws(UploadFailure) {
         let (executable, environment, timeout, target) = (executable, environment, timeout, target)
         do {
-            try await Blocking.run { () throws -> Void in
+            try await FileWork.run { () throws -> Void in
                 guard let program = ChildProcess.find(executable, environment: environment) else { throw Self.missingProgram }
                 let seconds = max(1, Int(timeout.rounded()))
                 let result = try ChildProcess.run(program, [

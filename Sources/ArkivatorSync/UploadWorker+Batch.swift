@@ -11,10 +11,10 @@ struct TakenBatch: Sendable {
 
     /// Takes the jobs with these ids that are still due and reads their plans; the jobs taken
     /// join `held` until they are recorded. Nil when there are no ids.
-    static func take(_ ids: [Int], library: Library, policy: UploadPolicy, includeWaiting: Bool,
+    static func take(_ ids: [Int], store: AsyncLibrary, policy: UploadPolicy, includeWaiting: Bool,
                      held: NIOLockedValueBox<Set<Int>>) async throws -> TakenBatch? {
         guard !ids.isEmpty else { return nil }
-        return try await Blocking.run { try TakenBatch(ids, library: library, policy: policy, includeWaiting: includeWaiting, held: held) }
+        return try await store.write { try TakenBatch(ids, library: $0, policy: policy, includeWaiting: includeWaiting, held: held) }
     }
 
     private init(_ ids: [Int], library: Library, policy: UploadPolicy, includeWaiting: Bool, held: NIOLockedValueBox<Set<Int>>) throws {
@@ -114,12 +114,11 @@ extension UploadWorker {
     func record(_ batch: PerformedBatch?, held: NIOLockedValueBox<Set<Int>>) async -> [UploadReport.Entry] {
         guard let batch else { return [] }
         defer { held.withLockedValue { $0.subtract(batch.jobs.map(\.id)) } }
-        let library = library
         var entries = batch.entries
         for (index, error) in batch.failed.sorted(by: { $0.index < $1.index }) {
             let job = batch.jobs[index]
             if error is CancellationError {
-                try? await Blocking.run { try library.releaseUploads([job.id]) }
+                try? await store.write { try $0.releaseUploads([job.id]) }
                 entries[index].outcome = .retrying
             } else {
                 entries[index] = await record(Self.failure(error), for: job, entry: entries[index])
@@ -127,7 +126,7 @@ extension UploadWorker {
         }
         let done = batch.progress
         do {
-            try await Blocking.run { try library.recordMirror(done) }
+            try await store.write { try $0.recordMirror(done) }
         } catch {
             // Not recorded: the jobs stay `uploading` and are done again (every step is safe to repeat).
             return entries.map { entry in
@@ -140,7 +139,7 @@ extension UploadWorker {
         for destination in Set(done.filter { $0.completing != nil }.map(\.destination)) {
             clearFailure(at: destination)
         }
-        if let now = try? await Blocking.run({ try library.uploadJobs(completed) }) {
+        if let now = try? await store.read({ try $0.uploadJobs(completed) }) {
             var byID: [Int: UploadJob] = [:]
             for job in now { byID[job.id] = job }
             for index in entries.indices where entries[index].outcome == .done {

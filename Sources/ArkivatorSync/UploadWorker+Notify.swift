@@ -43,9 +43,8 @@ extension UploadWorker {
             messages.append("Arkivator: " + message)
         }
         guard !messages.isEmpty else { return [] }
-        let library = library
         let command: String?
-        if let notifyCommand { command = notifyCommand } else { command = try? await Blocking.run { try library.setting(.notify) } }
+        if let notifyCommand { command = notifyCommand } else { command = try? await store.read { try $0.setting(.notify) } }
         guard let command, !command.trimmingCharacters(in: .whitespaces).isEmpty else { return [] }
         var problems: [UserMessage] = []
         for message in messages {
@@ -64,7 +63,7 @@ public enum Notifier {
     public static func run(_ command: String, message: String, environment: [String: String],
                            timeout: TimeInterval = 30) async -> UserMessage? {
         do {
-            let result = try await Blocking.run {
+            let result = try await FileWork.run {
                 try ChildProcess.run("/bin/sh", ["-c", command + " \"$1\"", "arkivator-notify", message],
                                      environment: environment, timeout: timeout)
             }

@@ -35,10 +35,13 @@ import Darwin
 /// A destination whose writes reach its disk later (a folder) gets a note before a pass writes
 /// there, and copies a restart of the machine may have lost are sent again (``UnsettledCopies``).
 ///
-/// Files are copied, the database is read and written, and child programs run on Dispatch
-/// threads, off the cooperative pool.
+/// The database is read and written through the library's async door (``store``: its readers
+/// and its one writer); files are copied and child programs run on ``FileWork``'s threads. Never
+/// on the cooperative pool.
 public final class UploadWorker: Sendable {
-    public let library: Library
+    /// The library's async door, shared with everything else the household runs.
+    public let store: AsyncLibrary
+    public var library: Library { store.library }
     /// The notify command given on the command line (`--notify`); else the `notify` setting.
     public let notifyCommand: String?
     public let policy: UploadPolicy
@@ -57,9 +60,9 @@ public final class UploadWorker: Sendable {
         public var at: Date
     }
 
-    public init(library: Library, notify: String? = nil, policy: UploadPolicy = UploadPolicy(),
+    public init(store: AsyncLibrary, notify: String? = nil, policy: UploadPolicy = UploadPolicy(),
                 environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.library = library
+        self.store = store
         self.notifyCommand = notify
         self.policy = policy
         self.environment = environment
@@ -91,7 +94,7 @@ public final class UploadWorker: Sendable {
             return report
         }
         defer { lock.release() }
-        let (library, policy) = (library, policy)
+        let (store, library, policy) = (store, library, policy)
         var destinations: [String: any UploadDestination] = [:]
         var blocked: [String: UploadFailure] = [:]
         // Jobs this pass took and has not recorded yet, touched every few seconds (see
@@ -102,7 +105,7 @@ public final class UploadWorker: Sendable {
                 try? await Task.sleep(nanoseconds: 5_000_000_000)
                 let ids = held.withLockedValue { Array($0) }
                 if Task.isCancelled { return }
-                if !ids.isEmpty { try? await Blocking.run { try library.touchUploads(ids) } }
+                if !ids.isEmpty { try? await store.write { try $0.touchUploads(ids) } }
             }
         }
         defer { toucher.cancel() }
@@ -115,14 +118,14 @@ public final class UploadWorker: Sendable {
         let unsettled = UnsettledCopies(library: library.location.directory)
         var setting = "", noted: Date?
         do {
-            if case .held = lock { _ = try await Blocking.run { try library.requeueInterruptedUploads() } }
+            if case .held = lock { _ = try await store.write { try $0.requeueInterruptedUploads() } }
             await removeOrphans(destinations: &destinations, report: &report)
-            setting = try await Blocking.run { try library.setting(.destination) } ?? ""
+            setting = try await store.read { try $0.setting(.destination) } ?? ""
             try await resendLostCopies(at: setting, unsettled, report: &report)
-            let due = try await Blocking.run { try library.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
+            let due = try await store.read { try $0.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
             if !due.isEmpty, !setting.isEmpty, let destination = try? open(setting, in: &destinations), destination.writesReachDiskLater {
                 let written = setting
-                try await Blocking.run { try unsettled.willWrite(to: written) }
+                try await FileWork.run { try unsettled.willWrite(to: written) }
                 noted = Date()
             }
             var next = 0, taken = 0
@@ -132,18 +135,18 @@ public final class UploadWorker: Sendable {
                 next += ids.count
                 return ids
             }
-            var current = try await TakenBatch.take(nextIDs(), library: library, policy: policy, includeWaiting: includeWaiting, held: held)
+            var current = try await TakenBatch.take(nextIDs(), store: store, policy: policy, includeWaiting: includeWaiting, held: held)
             while let batch = current {
                 taken += batch.jobs.count
                 let (ids, done) = (nextIDs(), previous)
-                async let upcoming = TakenBatch.take(ids, library: library, policy: policy, includeWaiting: includeWaiting, held: held)
+                async let upcoming = TakenBatch.take(ids, store: store, policy: policy, includeWaiting: includeWaiting, held: held)
                 async let recorded = record(done, held: held)
                 previous = await perform(batch, destinations: &destinations, blocked: &blocked)
                 report.entries += await recorded
                 current = try await upcoming
                 if let last = noted, Date().timeIntervalSince(last) >= UnsettledCopies.refreshEvery {
                     let written = setting
-                    try await Blocking.run { try unsettled.willWrite(to: written) }
+                    try await FileWork.run { try unsettled.willWrite(to: written) }
                     noted = Date()
                 }
             }
@@ -153,7 +156,7 @@ public final class UploadWorker: Sendable {
         report.entries += await record(previous, held: held)
         if noted != nil {
             let written = setting
-            try? await Blocking.run { try unsettled.willWrite(to: written) }
+            try? await FileWork.run { try unsettled.willWrite(to: written) }
         }
         for destination in destinations.values { await destination.close() }
         report.problems += await notify(report)
@@ -164,17 +167,14 @@ public final class UploadWorker: Sendable {
     /// they reached the disk (see ``UnsettledCopies``), and forgets the notes of copies that
     /// have reached it.
     private func resendLostCopies(at setting: String, _ unsettled: UnsettledCopies, report: inout UploadReport) async throws {
-        let library = library
         guard !setting.isEmpty, let since = unsettled.lost(at: setting) else {
-            try await Blocking.run { try unsettled.settle(current: setting) }
+            try await FileWork.run { try unsettled.settle(current: setting) }
             return
         }
         // A little before the note, for clocks that disagree by a second.
-        let copies = try await Blocking.run { try library.copiesRecorded(at: setting, since: since.addingTimeInterval(-2)) }
-        try await Blocking.run {
-            try library.queueCopies(of: copies.letters, forgetting: copies.paths)
-            try unsettled.settle(resent: setting, current: setting)
-        }
+        let copies = try await store.read { try $0.copiesRecorded(at: setting, since: since.addingTimeInterval(-2)) }
+        try await store.write { try $0.queueCopies(of: copies.letters, forgetting: copies.paths) }
+        try await FileWork.run { try unsettled.settle(resent: setting, current: setting) }
         report.resentAfterRestart += copies.letters.count
     }
 
@@ -206,8 +206,8 @@ public final class UploadWorker: Sendable {
             let passes = await runDueJobs()
             report.merge(passes)
             guard Date() < deadline else { break }
-            let library = library, staleAfter = policy.staleAfter
-            guard let status = try? await Blocking.run({ try library.uploadQueueStatus(staleAfter: staleAfter) }),
+            let staleAfter = policy.staleAfter
+            guard let status = try? await store.read({ try $0.uploadQueueStatus(staleAfter: staleAfter) }),
                   status.pending > 0, let next = status.nextDue else { break }
             let wait = min(max(next.timeIntervalSinceNow, passes.busy ? 1 : 0.05), deadline.timeIntervalSinceNow)
             guard wait > 0 else { break }
@@ -266,15 +266,14 @@ public final class UploadWorker: Sendable {
     /// Removes the copies of letters that were purged (emptied from the trash) at the
     /// destination set now; returns how many went.
     private func removeOrphans(destinations: inout [String: any UploadDestination], report: inout UploadReport) async {
-        let library = library
-        guard let setting = try? await Blocking.run({ try library.setting(.destination) }), !setting.isEmpty,
-              let orphans = try? await Blocking.run({ try library.orphanRemoteFiles(at: setting) }), !orphans.isEmpty else { return }
+        guard let setting = try? await store.read({ try $0.setting(.destination) }), !setting.isEmpty,
+              let orphans = try? await store.read({ try $0.orphanRemoteFiles(at: setting) }), !orphans.isEmpty else { return }
         do {
             let destination = try open(setting, in: &destinations)
             for orphan in orphans {
                 if Task.isCancelled { return }
                 try await destination.remove(orphan.path)
-                try await Blocking.run { try library.forgetRemoteFile(orphan.path, at: setting) }
+                try await store.write { try $0.forgetRemoteFile(orphan.path, at: setting) }
                 report.removedOrphans += 1
             }
         } catch {
@@ -302,10 +301,9 @@ public final class UploadWorker: Sendable {
             (retryAt, counted, outcome) = (nil, true, .failed)
         }
         entry.outcome = outcome
-        let library = library
         do {
-            entry.job = try await Blocking.run {
-                try library.recordUploadFailure(job.id, message: message, counted: counted, retryAt: retryAt)
+            entry.job = try await store.write {
+                try $0.recordUploadFailure(job.id, message: message, counted: counted, retryAt: retryAt)
             }
         } catch {
             // The job stays `uploading` and is taken up again later (see the type's notes).

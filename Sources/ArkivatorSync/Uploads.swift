@@ -16,6 +16,8 @@ public final class Uploads: Sendable {
     private let checked = NIOLockedValueBox<[String: (failure: UploadFailure?, at: Date)]>([:])
 
     public var library: Library { worker.library }
+    /// The library's async door (the worker's).
+    public var store: AsyncLibrary { worker.store }
 
     /// - Parameters:
     ///   - idleCheck: the longest the background loop sleeps between two looks at the queue.
@@ -51,8 +53,7 @@ public final class Uploads: Sendable {
     /// Puts a job back in the queue, due now, and wakes the loop.
     /// - Throws: ``LibraryFailure`` `.noUploadJob`, `.alreadyUploaded`.
     public func retry(_ job: Int) async throws {
-        let library = library
-        try await Blocking.run { try library.retryUpload(job) }
+        try await store.write { try $0.retryUpload(job) }
         forgetChecks()
         wake()
     }
@@ -61,8 +62,7 @@ public final class Uploads: Sendable {
     /// the loop, and returns how many there were.
     @discardableResult
     public func retryAll() async throws -> Int {
-        let library = library
-        let count = try await Blocking.run { try library.retryAllUploads() }
+        let count = try await store.write { try $0.retryAllUploads() }
         forgetChecks()
         wake()
         return count
@@ -81,8 +81,8 @@ public final class Uploads: Sendable {
     /// checked now: a destination not yet checked is described by what was last found, or in
     /// general words.
     public func state(now: Date = Date(), checkingDestinations: Bool = true) async throws -> UploadQueueState {
-        let (library, staleAfter) = (library, worker.policy.staleAfter)
-        let (setting, jobs, status) = try await Blocking.run {
+        let staleAfter = worker.policy.staleAfter
+        let (setting, jobs, status) = try await store.read { library in
             (try library.setting(.destination), try library.uploadJobs(states: [.queued, .uploading, .error]),
              try library.uploadQueueStatus(staleAfter: staleAfter))
         }

@@ -46,7 +46,7 @@ public actor WebDAVDestination: UploadDestination {
 
     public func upload(_ file: UploadFile) async throws -> UploadResult {
         let parts = try relativeComponents(file.relativePath)
-        let local = try await Blocking.run { () throws -> Data in
+        let local = try await FileWork.run { () throws -> Data in
             guard let data = FileManager.default.contents(atPath: file.path) else { throw UploadFailure.missingFile(file.path) }
             return data
         }

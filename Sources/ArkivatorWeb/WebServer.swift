@@ -92,7 +92,7 @@ public struct WebServer: Sendable {
 
     public init(household: Household, options: Options = Options()) throws {
         self.household = household
-        store = AsyncLibrary(household.library)
+        store = household.store
         self.options = options
         templates = try Templates.load()
         throttle = SignInThrottle(clock: options.clock, sleep: options.pause)

@@ -40,7 +40,7 @@ enum CopyBench {
                 return files.map { ArchivedFile(kind: $0.0, page: $0.1, path: $0.2.path) }
             }
         }
-        let worker = UploadWorker(library: library, environment: [:])
+        let worker = UploadWorker(store: AsyncLibrary(library), environment: [:])
         if let pause = ProcessInfo.processInfo.environment["ARKIVATOR_BENCH_PAUSE"].flatMap(Double.init) {
             // For attaching a profiler to the copy alone.
             FileHandle.standardError.write(Data("filed; copying in \(pause) s\n".utf8))

@@ -61,9 +61,9 @@ extension Arkivator {
             }
             Terminal().line(Self.summary(report).text())
             // The family's copy is replaced before the redaction is called done (or says where the number still stands).
-            let library = household.library
-            if let number = try? library.document(id).number,
-               let copy = BlockingWait.run({ await CopyAfterChange.bringInLine(documentNumber: number, library: library) }) {
+            let worker = household.uploads.worker
+            if let number = try? household.library.document(id).number,
+               let copy = BlockingWait.run({ await CopyAfterChange.bringInLine(documentNumber: number, worker: worker) }) {
                 Terminal().line(copy.text())
             }
             if report.unreadable > 0 {

@@ -43,17 +43,18 @@ extension Arkivator {
 
         func run() throws {
             let library = try LibraryCommand.run(libraryOptions) { $0 }
+            let store = AsyncLibrary(library)
             let environment = ProcessInfo.processInfo.environment
             let terminal = Terminal()
-            let before = try UploadCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(library: library, environment: environment) } }
+            let before = try UploadCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(store: store, environment: environment) } }
             if check {
                 SyncCommand.print(before, json: json, terminal: terminal)
                 if !before.isInLine { throw ExitCode(1) }
                 return
             }
             if !json { terminal.line(before.summary.text()) }
-            _ = try UploadCommand.checked { try SyncCommand.waiting { try await before.queueRepairs(library: library) } }
-            let worker = UploadWorker(library: library)
+            _ = try UploadCommand.checked { try SyncCommand.waiting { try await before.queueRepairs(store: store) } }
+            let worker = UploadWorker(store: store)
             let (total, patience) = (max(1, try UploadCommand.checked { try library.uploadQueueStatus().pending }), TimeInterval(wait))
             var lastProgress = Date()
             var copied = 0
@@ -79,7 +80,7 @@ extension Arkivator {
                 }
             }
             if terminal.stderrIsTerminal && !json { terminal.clearStatus() }
-            let after = try UploadCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(library: library, environment: environment) } }
+            let after = try UploadCommand.checked { try SyncCommand.waiting { try await MirrorCheck.run(store: store, environment: environment) } }
             SyncCommand.print(after, json: json, terminal: terminal)
             if !after.isInLine {
                 if let lastReason { terminal.error(lastReason) }

@@ -44,7 +44,7 @@ extension Arkivator {
 
         func run() throws {
             let library = try LibraryCommand.run(libraryOptions) { $0 }
-            let worker = UploadWorker(library: library, notify: notify)
+            let worker = UploadWorker(store: AsyncLibrary(library), notify: notify)
             let wait = wait
             let report = UploadCommand.waitFor {
                 var report = await worker.runPass(includeWaiting: true)

@@ -20,7 +20,7 @@ import Glibc
         let setting = "folder:\(copy.path)"
         let started = Date()
         let documents = try sandbox.fileDocuments(3, destination: setting)
-        let worker = UploadWorker(library: sandbox.library, environment: [:])
+        let worker = UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:])
         #expect(await worker.runPass().done.count == 3)
         // The pass noted that its copies may not be on the disk yet, on this start of the machine.
         let unsettled = UnsettledCopies(library: sandbox.library.location.directory)
@@ -63,7 +63,7 @@ import Glibc
         #expect(try sandbox.library.uploadJobs().map(\.state) == [.queued, .queued])
         #expect(try sandbox.library.copyStatus(ofDocument: documents[0].number) == .waiting)
 
-        let worker = UploadWorker(library: sandbox.library, environment: [:])
+        let worker = UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:])
         let report = await worker.runPass()
         #expect(report.entries.map(\.outcome) == [.done, .done])
         #expect(report.entries.map(\.uploaded) == [3, 3])
@@ -92,7 +92,7 @@ import Glibc
         defer { sandbox.remove() }
         let copy = try sandbox.folder("Kopi")
         let documents = try sandbox.fileDocuments(1, destination: "folder:\(copy.path)")
-        let worker = UploadWorker(library: sandbox.library, environment: [:])
+        let worker = UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:])
         #expect(await worker.runPass().entries.map(\.uploaded) == [3])
 
         // The .docx is written over with other bytes of the same size, its modification time set
@@ -118,7 +118,7 @@ import Glibc
         defer { sandbox.remove() }
         let copy = try sandbox.folder("Kopi")
         try sandbox.fileDocuments(3, destination: "folder:\(copy.path)")
-        let worker = UploadWorker(library: sandbox.library, environment: [:])
+        let worker = UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:])
         // As `watch` does: on its own thread, outside Swift concurrency.
         let first = await withCheckedContinuation { (continuation: CheckedContinuation<UploadReport, Never>) in
             Thread { continuation.resume(returning: worker.runDueJobsAndWait(maxJobs: 1)) }.start()
@@ -146,7 +146,7 @@ import Glibc
         #expect(try sandbox.library.dueUploads(now: Date().addingTimeInterval(61)) == [job.id], "stale after a minute")
 
         // A new worker holds the upload lock, so the job is known to be orphaned.
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).runPass()
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass()
         #expect(report.entries.map(\.outcome) == [.done])
         try sandbox.expectUploaded(to: copy)
     }
@@ -156,7 +156,7 @@ import Glibc
         defer { sandbox.remove() }
         let away = sandbox.directory.appendingPathComponent("USB-disk")
         try sandbox.fileDocuments(2, destination: "folder:\(away.path)")
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).runPass()
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass()
         #expect(report.entries.map(\.outcome) == [.retrying, .retrying])
         #expect(report.entries.first?.message?.norwegian.contains("Er disken koblet til?") == true)
         #expect(!FileManager.default.fileExists(atPath: away.path))
@@ -169,7 +169,7 @@ import Glibc
         try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
         #expect(try sandbox.library.retryAllUploads() == 2)
         #expect(try sandbox.library.uploadJobs().map(\.attempts) == [0, 0])
-        #expect(await UploadWorker(library: sandbox.library, environment: [:]).runPass().entries.map(\.outcome) == [.done, .done])
+        #expect(await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass().entries.map(\.outcome) == [.done, .done])
         try sandbox.expectUploaded(to: away)
     }
 
@@ -184,7 +184,7 @@ import Glibc
         defer { server.stop() }
         try sandbox.fileDocuments(2, destination: "webdav:\(server.url)/Arkiv")
 
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).runPass()
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass()
         #expect(report.entries.map(\.outcome) == [.done, .done], "\(report.entries.map { $0.message?.english ?? "" })")
         #expect(report.entries.map(\.uploaded) == [3, 3])
         try sandbox.expectUploaded(to: served.appendingPathComponent("Arkiv"))
@@ -216,7 +216,7 @@ import Glibc
         let notified = sandbox.directory.appendingPathComponent("varsel.txt")
         try sandbox.library.setSetting(.notify, try notifyScript(in: sandbox, output: notified))
 
-        let wrong = UploadWorker(library: sandbox.library,
+        let wrong = UploadWorker(store: AsyncLibrary(sandbox.library),
                                  environment: ["ARKIVATOR_WEBDAV_USER": "kari", "ARKIVATOR_WEBDAV_PASSWORD": "feil"])
         let report = await wrong.runPass()
         #expect(report.entries.map(\.outcome) == [.waitingForLogin, .waitingForLogin])
@@ -235,7 +235,7 @@ import Glibc
         #expect(try FileManager.default.contentsOfDirectory(atPath: served.path).isEmpty)
 
         // With the right password the same jobs go through.
-        let right = UploadWorker(library: sandbox.library,
+        let right = UploadWorker(store: AsyncLibrary(sandbox.library),
                                  environment: ["ARKIVATOR_WEBDAV_USER": "kari", "ARKIVATOR_WEBDAV_PASSWORD": "hemmelig"])
         #expect(await right.runPass(includeWaiting: true).entries.map(\.outcome) == [.done, .done])
         try sandbox.expectUploaded(to: served)
@@ -251,7 +251,7 @@ import Glibc
         defer { proxy.stop() }
         try sandbox.fileDocuments(1, destination: "webdav:\(proxy.url)/")
 
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).runPass()
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass()
         let entry = try #require(report.entries.first)
         #expect(entry.outcome == .retrying)
         #expect(entry.failure == .full)
@@ -275,7 +275,7 @@ import Glibc
 
         let started = Date()
         // A long deadline: the pass ends as soon as nothing is pending (a busy machine only delays it).
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).run(until: Date().addingTimeInterval(600))
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).run(until: Date().addingTimeInterval(600))
         let elapsed = Date().timeIntervalSince(started)
         #expect(report.entries.map(\.outcome) == [.retrying, .retrying, .retrying, .done])
         let job = try #require(try sandbox.library.uploadJobs().first)
@@ -301,7 +301,7 @@ import Glibc
         try sandbox.fileDocuments(3, destination: "webdav:\(proxy.url)/")
 
         let started = Date()
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).run(until: Date().addingTimeInterval(600))
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).run(until: Date().addingTimeInterval(600))
         let elapsed = Date().timeIntervalSince(started)
         let jobs = try sandbox.library.uploadJobs()
         #expect(jobs.allSatisfy { $0.state == .done }, "\(jobs.map { "\($0.state) \($0.lastError ?? "")" })")
@@ -326,7 +326,7 @@ import Glibc
         let notified = sandbox.directory.appendingPathComponent("varsel.txt")
         // Waits of 0.05 s doubling up to 0.2 s, and the household told after 1 s (an hour by default).
         let policy = UploadPolicy(retryDelays: [0.05], longestDelay: 0.2, tellAfter: 1)
-        let worker = UploadWorker(library: sandbox.library, notify: try notifyScript(in: sandbox, output: notified),
+        let worker = UploadWorker(store: AsyncLibrary(sandbox.library), notify: try notifyScript(in: sandbox, output: notified),
                                   policy: policy, environment: [:])
 
         // On the uploads' own executor, as `serve` runs them: the back-off's sleeps do not wait for
@@ -361,7 +361,7 @@ import Glibc
         defer { server.stop() }
         try sandbox.fileDocuments(2, destination: "rclone::webdav,url='\(server.url)':Kopi")
 
-        let report = await UploadWorker(library: sandbox.library, environment: ProcessInfo.processInfo.environment).runPass()
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: ProcessInfo.processInfo.environment).runPass()
         #expect(report.entries.map(\.outcome) == [.done, .done], "\(report.entries.map { $0.message?.english ?? "" })")
         #expect(report.entries.map(\.uploaded) == [3, 3])
         try sandbox.expectUploaded(to: served.appendingPathComponent("Kopi"))
@@ -396,10 +396,10 @@ import Glibc
             Issue.record("the lock should be free")
             return
         }
-        let report = await UploadWorker(library: sandbox.library, environment: [:]).runPass()
+        let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass()
         #expect(report.busy)
         #expect(report.entries.isEmpty)
         lock.release()
-        #expect(await UploadWorker(library: sandbox.library, environment: [:]).runPass().entries.map(\.outcome) == [.done])
+        #expect(await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass().entries.map(\.outcome) == [.done])
     }
 }

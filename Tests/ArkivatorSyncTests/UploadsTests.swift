@@ -25,7 +25,7 @@ import Testing
         let copy = try sandbox.folder("Kopi")
         let reports = NIOLockedValueBox<[UploadReport]>([])
         // A long idle wait: only a wake (a document filed, "Prøv igjen") makes it look sooner.
-        let uploads = Uploads(worker: UploadWorker(library: sandbox.library, policy: UploadPolicy(retryDelays: [0.2, 0.2]),
+        let uploads = Uploads(worker: UploadWorker(store: AsyncLibrary(sandbox.library), policy: UploadPolicy(retryDelays: [0.2, 0.2]),
                                                    environment: [:]),
                               idleCheck: 600)
         uploads.start { report in reports.withLockedValue { $0.append(report) } }
@@ -68,10 +68,10 @@ import Testing
     @Test func stoppingCancelsThePassAndEndsTheThread() async throws {
         let sandbox = try Sandbox()
         defer { sandbox.remove() }
-        let uploads = Uploads(worker: UploadWorker(library: sandbox.library, environment: [:]), idleCheck: 600)
+        let uploads = Uploads(worker: UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]), idleCheck: 600)
         uploads.start()
         // Timed where it runs, so a busy test run does not count.
-        let seconds = try await Blocking.run { () -> TimeInterval in
+        let seconds = try await FileWork.run { () -> TimeInterval in
             let start = Date()
             uploads.stop(timeout: 10)
             return Date().timeIntervalSince(start)
@@ -92,7 +92,7 @@ import Testing
             try sandbox.library.recordUploadFailure(job.id, message: "Mappen finnes ikke nå.", counted: true,
                                                     retryAt: Date().addingTimeInterval(3600))
         }
-        let uploads = Uploads(worker: UploadWorker(library: sandbox.library, environment: [:]))
+        let uploads = Uploads(worker: UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]))
         let state = try await uploads.state()
         let wait = try #require(state.waiting.first)
         #expect(wait.reason == .destinationMissing && wait.jobs == 2)
@@ -100,7 +100,7 @@ import Testing
 
         // The disk is connected again: the jobs are tried by themselves, or at once on request.
         try FileManager.default.createDirectory(at: gone, withIntermediateDirectories: true)
-        let again = Uploads(worker: UploadWorker(library: sandbox.library, environment: [:]))
+        let again = Uploads(worker: UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]))
         let answers = try #require(try await again.state().waiting.first)
         #expect(answers.reason == .other)
         #expect(answers.message.norwegian.contains("svarer nå"), "\(answers.message.norwegian)")

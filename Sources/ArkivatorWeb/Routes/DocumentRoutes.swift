@@ -67,7 +67,7 @@ extension WebServer {
             _ = try await work.pages.run { try household.redact(shortID, programVersion: ArkivatorVersion.current) }
             // The family's copy is replaced before the page says it is done (or says it is not yet).
             let number = try await store.read { try $0.document(shortID).number }
-            guard await CopyAfterChange.bringInLine(documentNumber: number, library: household.library) != nil else {
+            guard await CopyAfterChange.bringInLine(documentNumber: number, worker: household.uploads.worker) != nil else {
                 return Self.redirect("/documents/\(shortID)?lagret=1")
             }
             let copied = try await store.read { try $0.copyStatus(ofDocument: number) } == .copied

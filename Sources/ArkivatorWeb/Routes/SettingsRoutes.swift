@@ -62,7 +62,7 @@ extension WebServer {
         pages.post("/settings/copy/check") { _, context -> Response in
             var page = SettingsPage()
             do {
-                page.check = try await MirrorCheck.run(library: household.library, environment: household.environment)
+                page.check = try await MirrorCheck.run(store: household.store, environment: household.environment)
             } catch {
                 page.copyProblem = WebError.from(error).message.text(in: context.language)
                 return try await Self.settingsPage(household, store, templates, page, context: context,
@@ -74,9 +74,9 @@ extension WebServer {
         // shown), queues each letter out of line and wakes the background loop.
         pages.post("/settings/copy/repair") { _, context -> Response in
             do {
-                let check = try await MirrorCheck.run(library: household.library, environment: household.environment)
+                let check = try await MirrorCheck.run(store: household.store, environment: household.environment)
                 if check.isInLine { return Self.redirect("/settings?rettet=lik#upload") }
-                let letters = try await check.queueRepairs(library: household.library)
+                let letters = try await check.queueRepairs(store: household.store)
                 household.uploads.wake()
                 return Self.redirect("/settings?rettet=\(letters)#upload")
             } catch {
