@@ -28,7 +28,7 @@ public final class Household: Sendable {
 
     /// The library, opened once for everything this assembly does. The web app is given this.
     public let library: Library
-    /// The library's async door (see the type's notes). Let go of with ``close()``.
+    /// The library's async door (see the type's notes); ``close()`` shuts it.
     public let store: AsyncLibrary
     public let members: Members
     /// For the language model's key, the WebDAV login and rclone's variables.
@@ -70,6 +70,13 @@ public final class Household: Sendable {
         self.environment = environment
         uploads = Uploads(worker: UploadWorker(store: store, notify: notify, policy: uploadPolicy, environment: environment),
                           idleCheck: uploadIdleCheck)
+    }
+
+    /// Lets the work already asked of ``store`` finish and stops its threads. Call it last,
+    /// after the web app and the uploads have stopped; a call to `store` afterwards throws
+    /// `LibraryFailure.closed`.
+    public func close() async {
+        await store.shutdown()
     }
 
     // MARK: - The household

@@ -180,14 +180,9 @@ public struct WebServer: Sendable {
         // The PDFs of share links that no longer work are not kept.
         try? await store.write { library in try library.removeStaleSharePacks() }
         if let inbox { try await store.files { UploadInbox(inbox: inbox).removeAbandoned() } }
-        do {
-            try await application().runService()
-        } catch {
-            await store.shutdown()
-            throw error
-        }
-        // The work already asked for is finished before the library's threads stop.
-        await store.shutdown()
+        // The library's door is the household's: it stays open for the work that goes on after
+        // the server (the uploads stopping), and the household closes it last (``Household/close()``).
+        try await application().runService()
     }
 }
 

@@ -120,8 +120,12 @@ extension Arkivator {
                 throw ExitCode(1)
             }
             let background = try ServeBackground.start(household, terminal: terminal, logger: logger)
-            // On the way out, the document being read is finished first, and the uploads stop.
-            defer { background.stop() }
+            // On the way out, the document being read is finished first, and the uploads stop;
+            // then the library's door closes, once the work asked of it is done.
+            defer {
+                background.stop()
+                _ = Self.wait { await household.close() }
+            }
             let scheme = tls == nil ? "http" : "https"
             terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
                                       en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
