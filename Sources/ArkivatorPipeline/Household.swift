@@ -15,8 +15,9 @@ import Foundation
 /// the web app, the upload worker, the settings and the explanations all go through. The
 /// pipeline's worker threads, which may block, use ``library`` itself.
 ///
-/// Thread-safe: the library serialises its own connection, and everything else here is a value
-/// or made afresh per call.
+/// Thread-safe: the library serialises its own connection, `store` and the kept engines
+/// (`PageReaders`) lend their threads and engines one caller at a time, and everything else here
+/// is a value or made afresh per call.
 public final class Household: Sendable {
     /// Where the household's members come from.
     public enum Members: Sendable, Equatable {
