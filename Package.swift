@@ -24,6 +24,7 @@ let package = Package(
     products: [
         .executable(name: "arkivator", targets: ["arkivator"]),
         .library(name: "ArkivatorPipeline", targets: ["ArkivatorPipeline"]),
+        .library(name: "ArkivatorApp", targets: ["ArkivatorApp"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -99,12 +100,20 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
-        // Orchestration: runs the stages per document, pages in parallel, progress; the watcher; and
-        // the one assembly (`Household`) that `ingest`, `watch` and `serve` share: the library opened
-        // once, the household, the settings checked, the pipeline factory and the upload worker.
+        // Orchestration: runs the stages per document, pages in parallel, progress; the page readers
+        // kept for work on one page (re-reads, redactions, packs).
         .target(name: "ArkivatorPipeline", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
-            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync",
+            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
+        // The application: the one assembly (`Household`) that `ingest`, `watch` and `serve` share
+        // (the library opened once with its async door, the household, the settings checked, the
+        // pipeline factory, the upload queue), the watched folder, what `serve` runs beside the web
+        // app, and the work a person asks of one letter (re-read, redact, correct, share, explain).
+        .target(name: "ArkivatorApp", dependencies: [
+            "ArkivatorCore", "ArkivatorIntake", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorClassify",
+            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorPipeline",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         // Sync: the upload queue's worker and its destinations (folder, WebDAV, rclone).
@@ -118,7 +127,7 @@ let package = Package(
         // The web app (`arkivator serve`): a thin shell over the library, like the command line.
         .target(name: "ArkivatorWeb", dependencies: [
             "ArkivatorCore", "ArkivatorIntake", "ArkivatorArchive", "ArkivatorLibrary", "ArkivatorSync", "ArkivatorPipeline",
-            "ArkivatorClassify",
+            "ArkivatorApp", "ArkivatorClassify",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -130,8 +139,8 @@ let package = Package(
         ], resources: [.copy("Resources")]),
         // The command-line shell over the pipeline.
         .executableTarget(name: "arkivator", dependencies: [
-            "ArkivatorPipeline", "ArkivatorCore", "ArkivatorArchive", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary", "ArkivatorSync",
-            "ArkivatorWeb",
+            "ArkivatorApp", "ArkivatorPipeline", "ArkivatorCore", "ArkivatorArchive", "ArkivatorClassify", "ArkivatorLLM", "ArkivatorLibrary",
+            "ArkivatorSync", "ArkivatorWeb",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "Logging", package: "swift-log"),
@@ -149,9 +158,14 @@ let package = Package(
             "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
+        .testTarget(name: "ArkivatorAppTests", dependencies: [
+            "ArkivatorApp", "ArkivatorPipeline", "ArkivatorImaging", "ArkivatorOCR", "ArkivatorIntake", "ArkivatorLibrary", "ArkivatorSync",
+            "ArkivatorLLM", "ArkivatorArchive", "ArkivatorClassify", "TestSupport",
+            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+        ]),
         // The command line as a person uses it: every suite here runs the `arkivator` program.
         .testTarget(name: "ArkivatorCLITests", dependencies: [
-            "ArkivatorLibrary", "ArkivatorImaging", "ArkivatorCore", "ArkivatorPipeline", "TestSupport",
+            "ArkivatorLibrary", "ArkivatorImaging", "ArkivatorCore", "ArkivatorPipeline", "ArkivatorApp", "TestSupport",
         ]),
         .testTarget(name: "ArkivatorClassifyTests", dependencies: [
             "ArkivatorClassify", "TestSupport",
@@ -170,8 +184,8 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
         ]),
         .testTarget(name: "ArkivatorWebTests", dependencies: [
-            "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive", "ArkivatorPipeline", "ArkivatorClassify", "ArkivatorImaging",
-            "TestSupport",
+            "ArkivatorWeb", "ArkivatorLibrary", "ArkivatorCore", "ArkivatorArchive", "ArkivatorPipeline", "ArkivatorApp", "ArkivatorClassify",
+            "ArkivatorImaging", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "HTTPTypes", package: "swift-http-types"),

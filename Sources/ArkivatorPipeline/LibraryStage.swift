@@ -69,7 +69,7 @@ extension LibraryDocument {
     /// Marks the numbers that may be misread: each one's place joins the low-confidence ranges
     /// (marked in colour in the review's text, named by «Usikkert tall»), and the letter waits for
     /// review (``ReviewReason/numbersField``). A number is never silently taken as read.
-    mutating func markDoubtful(_ numbers: [DoubtfulNumber]) {
+    package mutating func markDoubtful(_ numbers: [DoubtfulNumber]) {
         guard !numbers.isEmpty else { return }
         for number in numbers
         where !lowConfidence.contains(where: { $0.start < number.start + number.length && number.start < $0.start + $0.length }) {

@@ -5,11 +5,11 @@ import ArkivatorOCR
 /// Where the numbers in doubt (``NumberDoubt``) stand on the pages: the box of the OCR words
 /// each one's range overlaps, in the page image's pixels, kept with the document
 /// (``NumberMark``) so the review and document pages outline it over the page image.
-enum NumberMarks {
+package enum NumberMarks {
     /// The marks of `numbers` (places in the document's text: the pages' texts joined by
     /// ``RecordAssembler/pageSeparator``, as the record's text is before any masking); nil when
     /// none has a word to box.
-    static func marks(_ numbers: [DoubtfulNumber], pages: [OCRPage]) -> [NumberMark]? {
+    package static func marks(_ numbers: [DoubtfulNumber], pages: [OCRPage]) -> [NumberMark]? {
         guard !numbers.isEmpty else { return nil }
         let separator = RecordAssembler.pageSeparator.unicodeScalars.count
         var marks: [NumberMark] = []
@@ -24,7 +24,7 @@ enum NumberMarks {
 
     /// The marks of those of `numbers` that stand on one page, whose text starts at `from` in
     /// the document's text and is `length` scalars long.
-    static func marks(_ numbers: [DoubtfulNumber], on page: OCRPage, number: Int, from pageStart: Int,
+    package static func marks(_ numbers: [DoubtfulNumber], on page: OCRPage, number: Int, from pageStart: Int,
                       length: Int) -> [NumberMark] {
         var marks: [NumberMark] = []
         for doubtful in numbers where doubtful.length > 0 && doubtful.start >= pageStart
@@ -42,7 +42,7 @@ enum NumberMarks {
 
     /// The words' boxes joined: one box for the words of one line (boxes that overlap in
     /// height), a box of its own for a word on another line.
-    static func boxes(_ boxes: [[Int]]) -> [[Int]] {
+    package static func boxes(_ boxes: [[Int]]) -> [[Int]] {
         var joined: [[Int]] = []
         for box in boxes {
             if let index = joined.firstIndex(where: { $0[1] < box[1] + box[3] && box[1] < $0[1] + $0[3] }) {
@@ -60,7 +60,7 @@ enum NumberMarks {
     /// A document's marks after page `page` was read again (`ocr`): the other pages' marks kept
     /// (those after the page moved with its new length), the page's own made anew from the
     /// numbers in doubt in the new text. `old` is the document before, `updated` after.
-    static func rereading(_ old: LibraryDocument, into updated: LibraryDocument, page: Int, ocr: OCRPage) -> [NumberMark]? {
+    package static func rereading(_ old: LibraryDocument, into updated: LibraryDocument, page: Int, ocr: OCRPage) -> [NumberMark]? {
         let separator = RecordAssembler.pageSeparator
         let oldTexts = old.text.components(separatedBy: separator)
         let newTexts = updated.text.components(separatedBy: separator)

@@ -8,31 +8,31 @@ import Foundation
 /// `@unchecked Sendable` because it wraps Tesseract handles (the engine, the orientation
 /// detector made on first need) that are confined to one thread: the pipeline hands each reader
 /// to one worker thread, which alone uses it.
-final class PageReader: @unchecked Sendable {
-    let engine: TesseractEngine
-    let cleaner: PageCleaner
+package final class PageReader: @unchecked Sendable {
+    package let engine: TesseractEngine
+    package let cleaner: PageCleaner
     private var orientation: OrientationDetector?
 
-    init(language: String) throws {
+    package init(language: String) throws {
         engine = try TesseractEngine(language: language)
         cleaner = PageCleaner()
     }
 
-    struct Result {
-        var cleaned: CleanedPage
-        var ocr: OCRPage
-        var cleanupSeconds: Double
-        var ocrSeconds: Double
+    package struct Result {
+        package var cleaned: CleanedPage
+        package var ocr: OCRPage
+        package var cleanupSeconds: Double
+        package var ocrSeconds: Double
         /// The cleaned page as JPEG, when the archive is written.
-        var jpeg: [UInt8]?
-        var writeSeconds: Double = 0
+        package var jpeg: [UInt8]?
+        package var writeSeconds: Double = 0
         /// Whether orientation detection (OSD) was asked: only when the first reading looks poor
         /// or the page lies in landscape.
-        var orientationChecked = false
+        package var orientationChecked = false
         /// The sheet's outline in the page as decoded and the turn applied (see ``PageCrop``).
-        var crop: PageCrop?
+        package var crop: PageCrop?
 
-        var kept: ReadPage {
+        package var kept: ReadPage {
             ReadPage(report: cleaned.report, width: cleaned.gray.width, height: cleaned.gray.height, ocr: ocr,
                      cleanupSeconds: cleanupSeconds, ocrSeconds: ocrSeconds, jpeg: jpeg, writeSeconds: writeSeconds,
                      orientationChecked: orientationChecked, crop: crop)
@@ -41,36 +41,36 @@ final class PageReader: @unchecked Sendable {
 
     /// What a document keeps of a page until all its pages are read: no pixels but the archive
     /// JPEG, so a long document holds a few hundred kB per page, not the cleaned images.
-    struct ReadPage {
-        var report: CleanupReport
-        var width: Int
-        var height: Int
-        var ocr: OCRPage
-        var cleanupSeconds: Double
-        var ocrSeconds: Double
-        var jpeg: [UInt8]?
-        var writeSeconds: Double
+    package struct ReadPage {
+        package var report: CleanupReport
+        package var width: Int
+        package var height: Int
+        package var ocr: OCRPage
+        package var cleanupSeconds: Double
+        package var ocrSeconds: Double
+        package var jpeg: [UInt8]?
+        package var writeSeconds: Double
         /// Whether orientation detection (OSD) was asked.
-        var orientationChecked: Bool
+        package var orientationChecked: Bool
         /// The EXIF orientation the page was turned by before cleanup, if any.
-        var exifOrientation: Int?
+        package var exifOrientation: Int?
         /// Whether the text is the PDF's own text layer, read without cleanup or OCR.
-        var fromTextLayer = false
+        package var fromTextLayer = false
         /// How many pictures of a page read from its text layer were read by OCR as well.
-        var picturesRead = 0
+        package var picturesRead = 0
         /// The sheet's outline in the page as decoded and the turn applied; nil for a page read
         /// from a PDF's text layer.
-        var crop: PageCrop?
+        package var crop: PageCrop?
         /// Which of the document's files the page came from (1…), and which page or frame of it (1…).
-        var original: Int?
-        var originalPage: Int?
+        package var original: Int?
+        package var originalPage: Int?
     }
 
     /// Reads a PDF page from its text layer, and by OCR the pictures in it that may hold text
     /// (``PDFTextLayer/pictures``); no cleanup. `rendered` is the page drawn at 300 DPI: the
     /// pictures are read from it, and it is kept as a gray JPEG when `keepsImage` (for an archive
     /// PDF made of page images). Without it the pictures are not read.
-    func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: PagePixels?, keepsImage: Bool) throws -> ReadPage {
+    package func read(_ layer: PDFTextLayer, size: (width: Int, height: Int), rendered: PagePixels?, keepsImage: Bool) throws -> ReadPage {
         var jpeg: [UInt8]?
         var writeSeconds = 0.0
         var ocr = OCRPage(textLayer: layer)
@@ -98,12 +98,12 @@ final class PageReader: @unchecked Sendable {
     }
 
     /// JPEG quality of archived pages: a cleaned A4 page stays well under 2 MB.
-    static let jpegQuality = 80
+    package static let jpegQuality = 80
 
     /// Reads a page and, for the archive, encodes the cleaned page as JPEG. With `crop` (corners
     /// and a turn set by hand) the sheet is not looked for, nor the orientation, nor the page read
     /// as it came: the quadrilateral is flattened to a rectangle and turned as told.
-    func read(_ image: PagePixels, encodeJPEG: Bool, crop: PageCrop? = nil) throws -> Result {
+    package func read(_ image: PagePixels, encodeJPEG: Bool, crop: PageCrop? = nil) throws -> Result {
         var result = try crop.map { try read(image, crop: $0) } ?? read(image)
         if encodeJPEG {
             let start = Date()
@@ -116,7 +116,7 @@ final class PageReader: @unchecked Sendable {
     /// Cleans and reads one page. When the first reading looks poor, or the page lies in landscape
     /// (letters are portrait), asks OSD whether the page is sideways or upside down, and keeps the
     /// better of the two readings.
-    func read(_ image: PagePixels) throws -> Result {
+    package func read(_ image: PagePixels) throws -> Result {
         let start = Date()
         var cleaned = try cleaner.clean(image)
         let cleanedAt = Date()

@@ -5,15 +5,17 @@ import NIOConcurrencyHelpers
 /// a run of such work reuses them instead of loading a model each time. A reader is lent to one
 /// caller at a time (see ``PageReader``); the web app runs this work one at a time in its page
 /// lane, so one is usually enough.
-final class PageReaders: Sendable {
+package final class PageReaders: Sendable {
     /// Readers kept idle per language.
-    static let kept = 2
+    package static let kept = 2
 
     private let idle = NIOLockedValueBox<[String: [PageReader]]>([:])
 
+    package init() {}
+
     /// Runs `body` with a reader of `language` that no one else uses meanwhile, made when none
     /// is idle, and keeps it for the next caller.
-    func with<T>(_ language: String, _ body: (PageReader) throws -> T) throws -> T {
+    package func with<T>(_ language: String, _ body: (PageReader) throws -> T) throws -> T {
         let reader = try idle.withLockedValue { $0[language]?.popLast() } ?? PageReader(language: language)
         defer {
             idle.withLockedValue { idle in

@@ -8,16 +8,16 @@ import Foundation
 /// black box over those words, and the page's text lines for a PDF with the numbers hidden.
 /// `ingest --redact` uses its own reading of the page; `redact` reads the archived page again
 /// (the library keeps no word boxes).
-enum PageRedaction {
+package enum PageRedaction {
     /// Written into every page JPEG whose numbers were boxed (a JPEG comment), so `show` can
     /// tell a page that was gone over from one that never was.
-    static let marker = "arkivator: fodselsnummer redacted"
+    package static let marker = "arkivator: fodselsnummer redacted"
 
     /// The indexes of the words in `page` that make up a fødselsnummer: the words the detector's
     /// matches in the page text touch, and runs of number words on one line whose digits, read
     /// together from a word's start to a word's end, give a valid number or one of `known` (OCR
     /// splits "26018704454" anywhere: "2601 8704454", "260187-04454").
-    static func numberWords(in page: OCRPage, known: Set<String> = []) -> [Int] {
+    package static func numberWords(in page: OCRPage, known: Set<String> = []) -> [Int] {
         var marked = Set<Int>()
         let matches = Fodselsnummer.matches(in: page.text)
         for (index, word) in page.words.enumerated() {
@@ -74,7 +74,7 @@ enum PageRedaction {
     /// The page's text lines for a PDF text layer, every number hidden (see ``hidingDigits(_:marked:)``),
     /// every match masked `DDMMYY •••••`, and the digits of each of `known` hidden however a
     /// line splits them (see ``Redaction/redact(_:known:)``).
-    static func redactedLines(_ page: OCRPage, marked: [Int], known: Set<String> = []) -> [SearchablePDF.Line] {
+    package static func redactedLines(_ page: OCRPage, marked: [Int], known: Set<String> = []) -> [SearchablePDF.Line] {
         hidingDigits(page, marked: marked).lines.map { SearchablePDF.Line(text: Redaction.redact($0.text, known: known), box: $0.box) }
     }
 
@@ -82,7 +82,7 @@ enum PageRedaction {
     /// covers made • (offsets kept): a number split in a way the detector does not read, or
     /// broken across a line break (the lines of a PDF's text are masked one by one), is hidden
     /// whole, and what the detector finds on one line is left for ``Redaction/redact(_:)``.
-    static func hidingDigits(_ page: OCRPage, marked: [Int]) -> OCRPage {
+    package static func hidingDigits(_ page: OCRPage, marked: [Int]) -> OCRPage {
         var scalars = Array(page.text.unicodeScalars)
         let original = scalars
         let matches = Fodselsnummer.matches(in: page.text).filter { match in
@@ -100,12 +100,12 @@ enum PageRedaction {
     }
 
     /// The boxes to paint: each marked word's box.
-    static func boxes(_ page: OCRPage, marked: [Int]) -> [[Int]] {
+    package static func boxes(_ page: OCRPage, marked: [Int]) -> [[Int]] {
         marked.map { page.words[$0].box }
     }
 
     /// `image` with a black box over each marked word, as an archive JPEG carrying ``marker``.
-    static func boxedJPEG(_ image: Image, boxes: [[Int]]) throws -> [UInt8] {
+    package static func boxedJPEG(_ image: Image, boxes: [[Int]]) throws -> [UInt8] {
         let painted = try image.grayscale().blackedOut(paintedBoxes(boxes))
         return withMarker(try painted.jpegData(quality: PageReader.jpegQuality))
     }
@@ -113,7 +113,7 @@ enum PageRedaction {
     /// The boxes as painted: each word's box with a margin of a fifth of the tallest word's
     /// height (no stroke of a digit stays outside), widened to whole 8×8 blocks of the JPEG, so
     /// each block under a box is one even black that compression leaves solid.
-    static func paintedBoxes(_ boxes: [[Int]]) -> [[Int]] {
+    package static func paintedBoxes(_ boxes: [[Int]]) -> [[Int]] {
         let margin = max(3, (boxes.map { $0.count == 4 ? $0[3] : 0 }.max() ?? 0) / 5)
         return boxes.filter { $0.count == 4 }.map { box in
             let left = max(0, box[0] - margin) / 8 * 8, top = max(0, box[1] - margin) / 8 * 8
@@ -123,7 +123,7 @@ enum PageRedaction {
     }
 
     /// JPEG bytes with a comment segment (``marker``) after the JFIF header, if any.
-    static func withMarker(_ jpeg: [UInt8]) -> [UInt8] {
+    package static func withMarker(_ jpeg: [UInt8]) -> [UInt8] {
         guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8, !hasMarker(jpeg) else { return jpeg }
         var at = 2
         if jpeg[2] == 0xFF, jpeg[3] == 0xE0, jpeg.count > 6 {
@@ -140,7 +140,7 @@ enum PageRedaction {
 
     /// Whether a page JPEG was gone over by `redact` or `ingest --redact`: a comment segment
     /// before the image data holds ``marker``.
-    static func hasMarker(_ jpeg: [UInt8]) -> Bool {
+    package static func hasMarker(_ jpeg: [UInt8]) -> Bool {
         let comment = Array(marker.utf8)
         var at = 2
         while at + 4 <= jpeg.count, jpeg[at] == 0xFF, jpeg[at + 1] != 0xDA {
@@ -159,7 +159,7 @@ enum PageRedaction {
     /// masks the rest, see ``ArchiveStage``). A page without a JPEG or a number is kept as it is, except for
     /// the JPEG's marker. `held` is the image the JPEG was made from, when it is still in memory
     /// (else the JPEG is decoded again).
-    static func redacted(_ page: PageReader.ReadPage, image held: Image? = nil, known: Set<String> = []) throws -> PageReader.ReadPage {
+    package static func redacted(_ page: PageReader.ReadPage, image held: Image? = nil, known: Set<String> = []) throws -> PageReader.ReadPage {
         guard let jpeg = page.jpeg else { return page }
         var result = page
         let marked = numberWords(in: page.ocr, known: known)

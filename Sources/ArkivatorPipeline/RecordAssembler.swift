@@ -3,11 +3,11 @@ import ArkivatorCore
 import ArkivatorOCR
 
 /// Joins the pages of one document into its record: text, confidence, low-confidence words.
-enum RecordAssembler {
+package enum RecordAssembler {
     /// The separator between pages in a document's text.
-    static let pageSeparator = "\u{0C}"
+    package static let pageSeparator = "\u{0C}"
 
-    static func assemble(_ base: DocumentRecord, pages: [PageReader.ReadPage], imageNames: [String?]) -> DocumentRecord {
+    package static func assemble(_ base: DocumentRecord, pages: [PageReader.ReadPage], imageNames: [String?]) -> DocumentRecord {
         var record = base
         record.pages = pages.count
         var text = ""

@@ -1,6 +1,5 @@
 import ArgumentParser
 import ArkivatorCore
-import ArkivatorPipeline
 
 /// `arkivator`: paper letters in, a searchable archive out.
 struct Arkivator: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ArkivatorClassify
 import ArkivatorCore
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 
 extension Arkivator {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ArkivatorCore
 import ArkivatorLLM
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 
 /// The language model as the commands use it: the household's settings, and once, on standard

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ArkivatorCore
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 
 /// How `ingest` and `watch` read and file letters: pages at once, the archive folder, hidden

@@ -1,7 +1,7 @@
 import ArgumentParser
 import ArkivatorCore
 import ArkivatorLibrary
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 
 extension Arkivator {

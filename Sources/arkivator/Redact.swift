@@ -2,7 +2,7 @@ import ArgumentParser
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorSync
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 
 extension Arkivator {

@@ -2,7 +2,7 @@ import ArgumentParser
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
-import ArkivatorPipeline
+import ArkivatorApp
 import ArkivatorSync
 import ArkivatorWeb
 import Foundation

@@ -1,22 +1,15 @@
 import ArgumentParser
 import ArkivatorCore
 import ArkivatorLLM
-import ArkivatorPipeline
+import ArkivatorApp
 import ArkivatorSync
 import Foundation
 import Logging
 
-/// What `serve` runs beside the web app: the inbox watched as `watch` watches a folder (same
-/// journal, so a letter received is never lost and never filed twice; the language model asked
-/// when `llm.enabled` is on), and the upload worker in the background, woken by each document
-/// filed. Both on threads of their own; ``stop()`` finishes the document being read and the
-/// upload in progress goes back in the queue.
-struct ServeBackground {
-    let watcher: Watcher
-    let uploads: Uploads
-    private let finished: DispatchSemaphore
-
-    static func start(_ household: Household, terminal: Terminal, logger: Logger) throws -> ServeBackground {
+/// Starts what `serve` runs beside the web app (``HouseholdBackground``): the inbox watched and
+/// the uploads, both logged by ``ServeLog``; the language model announced when it is on.
+enum ServeBackground {
+    static func start(_ household: Household, terminal: Terminal, logger: Logger) throws -> HouseholdBackground {
         var model: LLMSettings?
         do {
             model = try household.languageModel()
@@ -25,36 +18,15 @@ struct ServeBackground {
             // The web app still runs: letters are read by the rules until the model can be used.
             terminal.error(UserMessage(error: error))
         }
-        let watcher: Watcher
+        let log = ServeLog(logger: logger)
         do {
-            watcher = try household.watcher(.init(folder: household.inbox, settle: 1, onSuccess: .move),
-                                            pipeline: .init(languageModel: model, lowerPriority: true)) { event in
-                ServeLog(logger: logger).show(event)
-            }
+            return try HouseholdBackground.start(household, languageModel: model,
+                                                 event: { log.show($0) }, report: { log.show($0) },
+                                                 problem: { terminal.error(UserMessage(error: $0)) })
         } catch {
             terminal.error(UserMessage(error: error))
             throw ExitCode(1)
         }
-        let finished = DispatchSemaphore(value: 0)
-        let watching = Thread {
-            do {
-                _ = try watcher.run()
-            } catch {
-                terminal.error(UserMessage(error: error))
-            }
-            finished.signal()
-        }
-        watching.name = "arkivator-inbox"
-        watching.start()
-        household.uploads.start { report in ServeLog(logger: logger).show(report) }
-        return ServeBackground(watcher: watcher, uploads: household.uploads, finished: finished)
-    }
-
-    /// Stops both and waits for them.
-    func stop() {
-        watcher.stop()
-        uploads.stop()
-        finished.wait()
     }
 }
 

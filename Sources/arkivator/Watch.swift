@@ -1,6 +1,6 @@
 import ArgumentParser
 import ArkivatorCore
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 #if canImport(Glibc)
 import Glibc

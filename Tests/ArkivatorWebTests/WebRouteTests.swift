@@ -1,6 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
-import ArkivatorPipeline
+import ArkivatorApp
 @testable import ArkivatorWeb
 import Foundation
 import HTTPTypes

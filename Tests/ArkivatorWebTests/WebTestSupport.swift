@@ -1,7 +1,7 @@
 import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
-import ArkivatorPipeline
+import ArkivatorApp
 @testable import ArkivatorWeb
 import Foundation
 import HTTPTypes

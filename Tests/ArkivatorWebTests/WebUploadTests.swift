@@ -1,6 +1,7 @@
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorApp
 import ArkivatorPipeline
 @testable import ArkivatorWeb
 import Foundation

@@ -2,7 +2,7 @@ import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorSync
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 import HTTPTypes
 import Hummingbird

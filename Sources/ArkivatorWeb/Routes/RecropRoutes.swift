@@ -1,6 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 import HTTPTypes
 import Hummingbird

@@ -1,6 +1,6 @@
 import ArkivatorCore
 import ArkivatorLibrary
-import ArkivatorPipeline
+import ArkivatorApp
 import Foundation
 
 /// Makes each share link's PDF once: started as the link is made, and awaited by the first

@@ -4,6 +4,7 @@ import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorLibrary
 import ArkivatorOCR
+import ArkivatorPipeline
 import Foundation
 
 extension Household {

@@ -1,5 +1,6 @@
 import ArkivatorCore
 import ArkivatorIntake
+import ArkivatorPipeline
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@ import ArkivatorArchive
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 
 extension Household {

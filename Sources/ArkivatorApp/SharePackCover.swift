@@ -1,6 +1,7 @@
 import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 
 /// The share pack's first pages, drawn as printed text on A4: whom the letters concern (name and

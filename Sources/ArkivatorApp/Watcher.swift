@@ -2,6 +2,7 @@ import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorIntake
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 import NIOConcurrencyHelpers
 #if canImport(Glibc)

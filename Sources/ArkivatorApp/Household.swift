@@ -3,6 +3,7 @@ import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
 import ArkivatorSync
+import ArkivatorPipeline
 import Foundation
 
 /// The one assembly that `ingest`, `watch` and `serve` share: the library, opened once; the

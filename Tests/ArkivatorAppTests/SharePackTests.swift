@@ -3,7 +3,8 @@ import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorIntake
 import ArkivatorLibrary
-@testable import ArkivatorPipeline
+@testable import ArkivatorApp
+import ArkivatorPipeline
 import Foundation
 import NIOConcurrencyHelpers
 import TestSupport

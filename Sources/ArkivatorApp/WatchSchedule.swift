@@ -1,3 +1,4 @@
+import ArkivatorPipeline
 import Foundation
 
 /// When each document in the watched folder is read: the watcher's scheduling (settle, hold,

@@ -1,6 +1,7 @@
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
+import ArkivatorPipeline
 import Foundation
 
 /// The chosen letters as one plain text for an AI assistant: a line on what it is, then each

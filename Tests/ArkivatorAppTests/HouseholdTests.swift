@@ -1,7 +1,8 @@
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
-@testable import ArkivatorPipeline
+@testable import ArkivatorApp
+import ArkivatorPipeline
 import ArkivatorSync
 import Foundation
 import NIOConcurrencyHelpers

@@ -1,6 +1,7 @@
 import ArkivatorCore
 import ArkivatorLibrary
-@testable import ArkivatorPipeline
+@testable import ArkivatorApp
+import ArkivatorPipeline
 import Testing
 
 /// What the share pack knows of each letter before its pages are read again, and the text for an

@@ -1,5 +1,6 @@
 import ArkivatorArchive
 import ArkivatorCore
+import ArkivatorPipeline
 import Foundation
 #if canImport(Glibc)
 import Glibc

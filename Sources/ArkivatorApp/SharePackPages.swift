@@ -1,4 +1,5 @@
 import ArkivatorArchive
+import ArkivatorPipeline
 import Foundation
 
 /// The share pack's page images kept beside its PDF (see ``Household/writeSharePack(_:to:progress:pageURL:)``):

@@ -1,4 +1,5 @@
 import ArkivatorCore
+import ArkivatorPipeline
 import Foundation
 
 /// The `NAME.feil.txt` note written beside a document moved to `failed/`: what happened and

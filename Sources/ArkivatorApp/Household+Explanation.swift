@@ -1,6 +1,7 @@
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
+import ArkivatorPipeline
 import Foundation
 
 /// Why a letter was not explained, in words for whoever asked (see ``Household/explain(_:again:for:)``).

@@ -2,6 +2,7 @@ import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
+import ArkivatorPipeline
 import Foundation
 
 extension Household {

@@ -2,6 +2,7 @@ import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
 import ArkivatorSync
+import ArkivatorPipeline
 import Foundation
 
 /// The checks every setting passes before it is stored, shared by `arkivator config` and the

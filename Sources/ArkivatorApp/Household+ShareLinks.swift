@@ -1,6 +1,7 @@
 import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 
 extension Household {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import ArkivatorPipeline
+@testable import ArkivatorApp
+import ArkivatorPipeline
 
 /// The watcher's scheduling in process, on made-up times: no folder, no clock, no sleeping.
 @Suite struct WatchScheduleTests {

@@ -1,6 +1,7 @@
 import ArkivatorCore
 import ArkivatorLibrary
-@testable import ArkivatorPipeline
+@testable import ArkivatorApp
+import ArkivatorPipeline
 import Foundation
 import Testing
 

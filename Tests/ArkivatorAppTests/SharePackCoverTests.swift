@@ -2,7 +2,8 @@ import ArkivatorArchive
 import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorLibrary
-@testable import ArkivatorPipeline
+@testable import ArkivatorApp
+import ArkivatorPipeline
 import Testing
 
 /// The share pack's cover and index, drawn as printed text (no OCR here: the pages read again

@@ -3,6 +3,7 @@ import ArkivatorCore
 import ArkivatorImaging
 import ArkivatorLibrary
 import ArkivatorOCR
+import ArkivatorPipeline
 import Foundation
 
 /// What ``Household/writeSharePack(_:to:progress:)`` made.

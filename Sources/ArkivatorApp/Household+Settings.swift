@@ -2,6 +2,7 @@ import ArkivatorCore
 import ArkivatorLibrary
 import ArkivatorLLM
 import ArkivatorSync
+import ArkivatorPipeline
 import Foundation
 
 extension Household {
