@@ -105,7 +105,7 @@ public struct WebServer: Sendable {
     /// Refuses to listen beyond this machine before a password is set: health data must not be
     /// open to everyone on the network.
     public func check() async throws {
-        if !options.isLoopback, try await store.read({ try $0.webPasswordHash() }) == nil {
+        if !options.isLoopback, try await store.read({ try $0.accounts.webPasswordHash() }) == nil {
             throw WebFailure.passwordNeeded(host: options.host)
         }
     }
@@ -176,7 +176,7 @@ public struct WebServer: Sendable {
     public func run() async throws {
         try await check()
         let idle = options.idleLock, inbox = options.inbox
-        try await store.write { try $0.endIdleWebSessions(idle: idle) }
+        try await store.write { try $0.accounts.endIdleWebSessions(idle: idle) }
         // The PDFs of share links that no longer work are not kept.
         try? await store.write { library in try library.removeStaleSharePacks() }
         if let inbox { try await store.files { UploadInbox(inbox: inbox).removeAbandoned() } }
@@ -194,7 +194,7 @@ extension WebServer {
         }
         let cost = options.passwordCost
         let hash = try await work.quick.run { Bcrypt.hash(password, cost: cost) }
-        try await store.write { try $0.setWebPasswordHash(hash) }
+        try await store.write { try $0.accounts.setWebPasswordHash(hash) }
     }
 }
 

@@ -129,7 +129,7 @@ extension Arkivator {
             let scheme = tls == nil ? "http" : "https"
             terminal.line(UserMessage(nb: "Arkivator kjører på \(scheme)://\(listen)/ — stopp med Ctrl-C.",
                                       en: "Arkivator runs at \(scheme)://\(listen)/ — stop with Ctrl-C.").text())
-            if try household.library.webPasswordHash() == nil {
+            if try household.library.accounts.webPasswordHash() == nil {
                 terminal.line(UserMessage(
                     nb: "Ingen passord er valgt ennå. Åpne adressen over og skriv denne engangskoden når du velger passord: \(server.setupCode)",
                     en: "No password has been chosen yet. Open the address above and type this one-time code when you choose the password: \(server.setupCode)").text())
@@ -160,7 +160,7 @@ extension Arkivator {
         /// `--sign-in-link`: a link that signs a browser in once, within 10 minutes, for the owner at
         /// this machine (the running `serve` takes it: it is in the library database).
         static func printSignInLink(_ household: Household, host: String, port: Int, tls: Bool, terminal: Terminal) throws {
-            let token = try household.library.createSignInLink()
+            let token = try household.library.accounts.createSignInLink()
             let shown = LocalAddress.isLocal(host: host) || host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
             terminal.line(UserMessage(
                 nb: "Åpne denne lenken i nettleseren innen 10 minutter; den virker én gang:",

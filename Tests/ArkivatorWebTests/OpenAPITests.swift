@@ -28,7 +28,7 @@ import Testing
     @Test func answersHaveTheDescribedStatusAndFields() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            let token = try fixture.library.createAPIToken(name: "test").token
+            let token = try fixture.library.accounts.createAPIToken(name: "test").token
             let page = try Fixtures.bytes("clean.png")
             try await fixture.server.application().test(.router) { client in
                 let spec = try Self.spec()
@@ -101,7 +101,7 @@ import Testing
     @Test func theAPIKeepsToItsDescription() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            let token = try fixture.library.createAPIToken(name: "test").token
+            let token = try fixture.library.accounts.createAPIToken(name: "test").token
             try await fixture.server.application().test(.router) { client in
                 let auth: HTTPFields = [.authorization: "Bearer \(token)"]
                 func send(_ method: HTTPRequest.Method, _ uri: String, _ body: String? = nil,

@@ -203,8 +203,8 @@ import Testing
                         == .ok, "the scheme in any case")
                 let stored = try Data(contentsOf: fixture.library.databaseURL)
                 #expect(stored.range(of: Data(token.utf8)) == nil, "only the hash is stored")
-                let id = try #require(try fixture.library.apiTokens().first?.id)
-                #expect(try fixture.library.apiTokens().first?.lastUsed != nil)
+                let id = try #require(try fixture.library.accounts.apiTokens().first?.id)
+                #expect(try fixture.library.accounts.apiTokens().first?.lastUsed != nil)
                 let revoked = try await client.execute(uri: "/settings/tokens/\(id)/revoke", method: .post, headers: headers,
                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
                 #expect(revoked.status == .seeOther)

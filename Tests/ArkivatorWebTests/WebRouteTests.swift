@@ -49,7 +49,7 @@ import Testing
                                                            body: ByteBuffer(string: "code=AAAA-BBBB&password=riktig+hest+batteri&again=riktig+hest+batteri"))
                     #expect(claimed.status == .forbidden && claimed.text.contains("Engangskoden stemmer ikke"))
                 }
-                #expect(try fixture.library.webPasswordHash() == nil)
+                #expect(try fixture.library.accounts.webPasswordHash() == nil)
                 let short = try await client.execute(uri: "/setup", method: .post, headers: Self.form,
                                                      body: ByteBuffer(string: "code=\(code)&password=kort&again=kort"))
                 #expect(short.status == .badRequest && short.text.contains("minst 10 tegn"))
@@ -69,7 +69,7 @@ import Testing
                 #expect(again.status == .forbidden)
                 #expect(try await client.execute(uri: "/setup", method: .get).headers[.location] == "/login")
             }
-            let stored = try #require(try fixture.library.webPasswordHash())
+            let stored = try #require(try fixture.library.accounts.webPasswordHash())
             #expect(stored.hasPrefix("$2") && !stored.contains("riktig"), "bcrypt, never the password")
         }
     }
@@ -186,13 +186,13 @@ import Testing
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
             let start = Date()
-            let session = try fixture.library.startWebSession(now: start)
-            #expect(try fixture.library.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(59)) != nil)
-            #expect(try fixture.library.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(118)) != nil,
+            let session = try fixture.library.accounts.startWebSession(now: start)
+            #expect(try fixture.library.accounts.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(59)) != nil)
+            #expect(try fixture.library.accounts.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(118)) != nil,
                     "each use starts the idle time again")
-            #expect(try fixture.library.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(179)) == nil)
-            #expect(try fixture.library.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(180)) == nil, "ended")
-            #expect(try fixture.library.webSession(token: "", idle: 60) == nil)
+            #expect(try fixture.library.accounts.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(179)) == nil)
+            #expect(try fixture.library.accounts.webSession(token: session.token, idle: 60, now: start.addingTimeInterval(180)) == nil, "ended")
+            #expect(try fixture.library.accounts.webSession(token: "", idle: 60) == nil)
 
             let lan = try WebServer(household: Household(library: fixture.library), options: .init(host: "0.0.0.0", port: 8080))
             await #expect(throws: WebFailure.self) { try await lan.check() }

@@ -61,7 +61,7 @@ import Testing
                     body: Self.form([("_csrf", browser.csrf), ("pages", "1"), ("back", "review"),
                                      ("side1", "Innkalling til time ved Ortopedisk poliklinikk.\nDu har fått time til MR av høyre kne.")]))
                 #expect(fromReview.headers[.location] == "/review?tekst=lagret#tekst")
-                let token = try fixture.library.createAPIToken(name: "test").token
+                let token = try fixture.library.accounts.createAPIToken(name: "test").token
                 let api = try await client.execute(uri: "/api/v1/documents/a1a1a1a1a1", method: .patch,
                                                    headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                                                    body: ByteBuffer(string: #"{"text": "Innkalling til time.\nMøt opp i resepsjonen."}"#))

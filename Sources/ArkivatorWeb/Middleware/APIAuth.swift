@@ -16,7 +16,7 @@ struct APIAuth: RouterMiddleware {
                 next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var context = context
         if let authorization = request.headers[.authorization] {
-            guard let token = Self.bearer(authorization), try await store.read({ try $0.isAPIToken(token) }) else {
+            guard let token = Self.bearer(authorization), try await store.read({ try $0.accounts.isAPIToken(token) }) else {
                 throw WebError(.unauthorized, code: "unauthorized", nb: "Nøkkelen er ukjent eller trukket tilbake. Lag en ny i Innstillinger.",
                                en: "The token is unknown or revoked. Make a new one in Settings.")
             }

@@ -56,7 +56,7 @@ struct PageSession: RouterMiddleware {
     /// The session the request's cookie names, if it is still alive.
     static func session(_ request: Request, store: AsyncLibrary, idle: TimeInterval) async throws -> WebSession? {
         guard let token = request.cookies[cookie]?.value, !token.isEmpty else { return nil }
-        return try await store.read { try $0.webSession(token: token, idle: idle) }
+        return try await store.read { try $0.accounts.webSession(token: token, idle: idle) }
     }
 
     /// A changing request's `Origin` (or, without one, `Referer`) names this host; a request

@@ -81,7 +81,7 @@ extension WebServer {
             let member = try Self.memberID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let password = form["password"] ?? ""
-            guard let hash = try await store.read({ try $0.webPasswordHash() }) else { throw HTTPError(.forbidden) }
+            guard let hash = try await store.read({ try $0.accounts.webPasswordHash() }) else { throw HTTPError(.forbidden) }
             var page = FamilyPage()
             switch await throttle.attempt(client: context.client, { (try? await work.quick.run { Bcrypt.verify(password, hash: hash) }) ?? false }) {
             case .accepted:

@@ -113,13 +113,13 @@ extension WebServer {
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let name = form.value("name") ?? ""
             guard !name.isEmpty else { throw WebError.badField("name") }
-            let made = try await store.write { try $0.createAPIToken(name: name) }
+            let made = try await store.write { try $0.accounts.createAPIToken(name: name) }
             var page = SettingsPage()
             page.newToken = (made.token, made.row.name)
             return try await Self.settingsPage(household, store, templates, page, context: context)
         }
         pages.post("/settings/tokens/{token}/revoke") { _, context -> Response in
-            guard let id = context.parameters.get("token", as: Int.self), try await store.write({ try $0.revokeAPIToken(id) }) else {
+            guard let id = context.parameters.get("token", as: Int.self), try await store.write({ try $0.accounts.revokeAPIToken(id) }) else {
                 throw WebError.notFound
             }
             return Self.redirect("/settings?lagret=1")
@@ -206,7 +206,7 @@ extension WebServer {
         let settings = try await household.currentSettings()
         let uploads = UploadState(try await household.uploads.state())
         let (made, folders, counts) = try await store.read { library in
-            (try library.apiTokens(), [library.location.directory.path, library.defaultArchiveRoot.path], try library.copyCounts())
+            (try library.accounts.apiTokens(), [library.location.directory.path, library.defaultArchiveRoot.path], try library.copyCounts())
         }
         let stored = (destination: settings.destination?.description ?? settings.unreadableDestination, uploads: uploads, tokens: made,
                       llmURL: settings.languageModel.url?.absoluteString, llmEnabled: settings.languageModel.enabled,

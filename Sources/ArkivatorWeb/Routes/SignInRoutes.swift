@@ -11,11 +11,11 @@ extension WebServer {
         let store = self.store, options = self.options, throttle = self.throttle, templates = self.templates, work = self.work
         let setupCode = SetupCode(value: self.setupCode)
         open.get("/setup") { _, context -> Response in
-            guard try await store.read({ try $0.webPasswordHash() }) == nil else { return Self.redirect("/login") }
+            guard try await store.read({ try $0.accounts.webPasswordHash() }) == nil else { return Self.redirect("/login") }
             return Self.passwordPage(templates, setup: true, problem: nil, context: context)
         }
         open.post("/setup") { request, context -> Response in
-            guard try await store.read({ try $0.webPasswordHash() }) == nil else { throw HTTPError(.forbidden) }
+            guard try await store.read({ try $0.accounts.webPasswordHash() }) == nil else { throw HTTPError(.forbidden) }
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let code = form["code"] ?? ""
             // Wrong codes count like wrong passwords: the code cannot be guessed either.
@@ -37,21 +37,21 @@ extension WebServer {
             let hash = try await work.quick.run { Bcrypt.hash(password, cost: options.passwordCost) }
             let session = try await store.write { library -> WebSession? in
                 // Set only if still unset: two first runs at once cannot both choose.
-                guard try library.webPasswordHash() == nil else { return nil }
-                try library.setWebPasswordHash(hash)
-                return try library.startWebSession()
+                guard try library.accounts.webPasswordHash() == nil else { return nil }
+                try library.accounts.setWebPasswordHash(hash)
+                return try library.accounts.startWebSession()
             }
             guard let session else { throw HTTPError(.forbidden) }
             return Self.signedIn(session, options: options)
         }
         open.get("/login") { _, context -> Response in
-            if try await store.read({ try $0.webPasswordHash() }) == nil { return Self.redirect("/setup") }
+            if try await store.read({ try $0.accounts.webPasswordHash() }) == nil { return Self.redirect("/setup") }
             if context.session != nil { return Self.redirect("/") }
             let locked = await throttle.lockedSeconds(client: context.client)
             return Self.passwordPage(templates, setup: false, problem: locked.map { Self.lockedText($0, context) }, context: context)
         }
         open.post("/login") { request, context -> Response in
-            guard let hash = try await store.read({ try $0.webPasswordHash() }) else { return Self.redirect("/setup") }
+            guard let hash = try await store.read({ try $0.accounts.webPasswordHash() }) else { return Self.redirect("/setup") }
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let password = form["password"] ?? ""
             let outcome = await throttle.attempt(client: context.client) {
@@ -59,7 +59,7 @@ extension WebServer {
             }
             switch outcome {
             case .accepted:
-                return Self.signedIn(try await store.write { try $0.startWebSession() }, options: options)
+                return Self.signedIn(try await store.write { try $0.accounts.startWebSession() }, options: options)
             case .wrong:
                 return Self.passwordPage(templates, setup: false, problem: context.text("Feil passord. Prøv igjen.", "Wrong password. Try again."),
                                          context: context, status: .unauthorized)
@@ -70,17 +70,17 @@ extension WebServer {
         }
         open.get("/login/link/{token}") { _, context -> Response in
             let token = context.parameters.get("token") ?? ""
-            guard try await store.write({ try $0.redeemSignInLink(token) }) else {
+            guard try await store.write({ try $0.accounts.redeemSignInLink(token) }) else {
                 return templates.page("message", title: context.text("Lenken virker ikke", "The link does not work"), model: [
                     "text": context.text("Denne innloggingslenken er brukt eller utløpt. Lag en ny på maskinen Arkivator kjører på, eller logg inn med passordet.",
                                          "This sign-in link has been used or has expired. Make a new one on the machine Arkivator runs on, or sign in with the password."),
                     "link": ["href": "/login", "label": context.text("Til innloggingen", "To sign in")],
                 ] as [String: Any], context: context, status: .gone)
             }
-            return Self.signedIn(try await store.write { try $0.startWebSession() }, options: options)
+            return Self.signedIn(try await store.write { try $0.accounts.startWebSession() }, options: options)
         }
         pages.post("/logout") { _, context -> Response in
-            if let session = context.session { try await store.write { try $0.endWebSession(token: session.token) } }
+            if let session = context.session { try await store.write { try $0.accounts.endWebSession(token: session.token) } }
             return Response(status: .seeOther, headers: [.location: "/login", .setCookie: PageSession.clearCookie(secure: options.secureCookies)])
         }
     }

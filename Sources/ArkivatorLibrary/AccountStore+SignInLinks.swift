@@ -1,17 +1,17 @@
 import Foundation
 
-extension Library {
+extension AccountStore {
     /// How long a sign-in link works.
     public static let signInLinkLifetime: TimeInterval = 10 * 60
 
     /// Makes a one-time sign-in link's secret for the web app: it works once, within
     /// ``signInLinkLifetime``; only its SHA-256 is stored.
     public func createSignInLink(now: Date = Date()) throws -> String {
-        let token = Self.randomToken()
-        try withDatabase { database in
+        let token = Library.randomToken()
+        try library.withDatabase { database in
             try database.execute("DELETE FROM web_sign_in_links WHERE expires_at < ?", [Self.linkTime(now)])
             try database.execute("INSERT INTO web_sign_in_links (token_hash, expires_at) VALUES (?, ?)",
-                                 [Self.tokenHash(token), Self.linkTime(now.addingTimeInterval(Self.signInLinkLifetime))])
+                                 [Library.tokenHash(token), Self.linkTime(now.addingTimeInterval(Self.signInLinkLifetime))])
         }
         return token
     }
@@ -19,9 +19,9 @@ extension Library {
     /// Uses up a sign-in link: true when it was unused and unexpired (it never works again).
     public func redeemSignInLink(_ token: String, now: Date = Date()) throws -> Bool {
         guard !token.isEmpty, token.count <= 200 else { return false }
-        return try withDatabase { database in
+        return try library.withDatabase { database in
             try database.execute("DELETE FROM web_sign_in_links WHERE token_hash = ? AND expires_at >= ?",
-                                 [Self.tokenHash(token), Self.linkTime(now)])
+                                 [Library.tokenHash(token), Self.linkTime(now)])
             return database.changes == 1
         }
     }

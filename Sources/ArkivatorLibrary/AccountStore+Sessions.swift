@@ -11,20 +11,20 @@ public struct WebSession: Sendable, Equatable {
     public var lastSeen: Date
 }
 
-extension Library {
+extension AccountStore {
     /// The web app's password hash (bcrypt), nil before one is set.
     public func webPasswordHash() throws -> String? {
-        try withReader { try $0.firstRow("SELECT password_hash FROM web_account WHERE id = 1")?[0].string }
+        try library.withReader { try $0.firstRow("SELECT password_hash FROM web_account WHERE id = 1")?[0].string }
     }
 
     /// Sets the web app's password hash and signs every browser out.
     public func setWebPasswordHash(_ hash: String) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
                 try database.execute("""
                     INSERT INTO web_account (id, password_hash, changed_at) VALUES (1, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, changed_at = excluded.changed_at
-                    """, [hash, Self.now()])
+                    """, [hash, Library.now()])
                 try database.execute("DELETE FROM web_sessions")
             }
         }
@@ -32,10 +32,10 @@ extension Library {
 
     /// Starts a session: a new random token and CSRF token; only the token's hash is stored.
     public func startWebSession(now: Date = Date()) throws -> WebSession {
-        let session = WebSession(token: Self.randomToken(), csrf: Self.randomToken(), lastSeen: now)
-        try withDatabase { database in
+        let session = WebSession(token: Library.randomToken(), csrf: Library.randomToken(), lastSeen: now)
+        try library.withDatabase { database in
             try database.execute("INSERT INTO web_sessions (token_hash, csrf, created_at, last_seen) VALUES (?, ?, ?, ?)",
-                                 [Self.tokenHash(session.token), session.csrf, Self.sessionTime(now), Self.sessionTime(now)])
+                                 [Library.tokenHash(session.token), session.csrf, Self.sessionTime(now), Self.sessionTime(now)])
         }
         return session
     }
@@ -46,20 +46,20 @@ extension Library {
     /// for the library's writer.
     public func webSession(token: String, idle: TimeInterval, now: Date = Date()) throws -> WebSession? {
         guard !token.isEmpty, token.count <= 200 else { return nil }
-        let hash = Self.tokenHash(token)
-        let found = try withReader { database -> (csrf: String, seen: Date)? in
+        let hash = Library.tokenHash(token)
+        let found = try library.withReader { database -> (csrf: String, seen: Date)? in
             guard let row = try database.firstRow("SELECT csrf, last_seen FROM web_sessions WHERE token_hash = ?", [hash]),
                   let csrf = row[0].string, let seen = row[1].string.flatMap(Self.date(sessionTime:)) else { return nil }
             return (csrf, seen)
         }
         guard let (csrf, seen) = found else { return nil }
         guard now.timeIntervalSince(seen) <= idle else {
-            try withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash]) }
+            try library.withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash]) }
             return nil
         }
         // Written again once a minute (a quarter of a shorter idle time): the lock stays within that of exact.
-        if now.timeIntervalSince(seen) >= min(Self.lastUseResolution, idle / 4) {
-            try withDatabase { database in
+        if now.timeIntervalSince(seen) >= min(Library.lastUseResolution, idle / 4) {
+            try library.withDatabase { database in
                 try database.execute("UPDATE web_sessions SET last_seen = ? WHERE token_hash = ? AND last_seen < ?",
                                      [Self.sessionTime(now), hash, Self.sessionTime(now)])
             }
@@ -69,28 +69,14 @@ extension Library {
 
     /// Ends a session (signing out).
     public func endWebSession(token: String) throws {
-        try withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [Self.tokenHash(token)]) }
+        try library.withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [Library.tokenHash(token)]) }
     }
 
     /// Removes sessions idle longer than `idle` seconds.
     public func endIdleWebSessions(idle: TimeInterval, now: Date = Date()) throws {
-        try withDatabase {
+        try library.withDatabase {
             try $0.execute("DELETE FROM web_sessions WHERE last_seen < ?", [Self.sessionTime(now.addingTimeInterval(-idle))])
         }
-    }
-
-    /// How often a session's or token's last use is written down (seconds).
-    static let lastUseResolution: TimeInterval = 60
-
-    /// 32 random bytes as URL-safe base64 without padding.
-    static func randomToken() -> String {
-        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        return bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
-    }
-
-    static func tokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// Seconds since 1970 with milliseconds, as text that sorts by time.
@@ -107,15 +93,15 @@ public struct APIToken: Sendable, Equatable {
     public var lastUsed: String?
 }
 
-extension Library {
+extension AccountStore {
     /// Makes a token for a device; returns it (the only time it is seen) with its row.
     public func createAPIToken(name: String) throws -> (token: String, row: APIToken) {
         let label = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(StoredField.tokenName.limit))
-        let token = "ark_" + Self.randomToken()
-        let now = Self.now()
-        let id = try withDatabase { database -> Int in
+        let token = "ark_" + Library.randomToken()
+        let now = Library.now()
+        let id = try library.withDatabase { database -> Int in
             try database.execute("INSERT INTO api_tokens (name, token_hash, created_at) VALUES (?, ?, ?)",
-                                 [label.isEmpty ? "enhet" : label, Self.tokenHash(token), now])
+                                 [label.isEmpty ? "enhet" : label, Library.tokenHash(token), now])
             return database.lastInsertedRowID
         }
         return (token, APIToken(id: id, name: label.isEmpty ? "enhet" : label, createdAt: now, lastUsed: nil))
@@ -123,7 +109,7 @@ extension Library {
 
     /// The tokens, newest first.
     public func apiTokens() throws -> [APIToken] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("SELECT id, name, created_at, last_used FROM api_tokens ORDER BY id DESC").map {
                 APIToken(id: $0[0].int ?? 0, name: $0[1].string ?? "", createdAt: $0[2].string ?? "", lastUsed: $0[3].string)
             }
@@ -133,7 +119,7 @@ extension Library {
     /// Revokes a token; false when there was none with that id.
     @discardableResult
     public func revokeAPIToken(_ id: Int) throws -> Bool {
-        try withDatabase { database in
+        try library.withDatabase { database in
             let had = try database.firstRow("SELECT 1 FROM api_tokens WHERE id = ?", [id]) != nil
             try database.execute("DELETE FROM api_tokens WHERE id = ?", [id])
             return had
@@ -144,9 +130,9 @@ extension Library {
     /// does the lookup wait for the library's writer).
     public func isAPIToken(_ token: String) throws -> Bool {
         guard token.hasPrefix("ark_"), token.count <= 200 else { return false }
-        let hash = Self.tokenHash(token)
-        let earlier = Date().addingTimeInterval(-Self.lastUseResolution).formatted(.iso8601)
-        let known = try withReader { database -> (found: Bool, due: Bool) in
+        let hash = Library.tokenHash(token)
+        let earlier = Date().addingTimeInterval(-Library.lastUseResolution).formatted(.iso8601)
+        let known = try library.withReader { database -> (found: Bool, due: Bool) in
             guard let row = try database.firstRow("SELECT last_used FROM api_tokens WHERE token_hash = ?", [hash]) else {
                 return (false, false)
             }
@@ -154,10 +140,10 @@ extension Library {
         }
         guard known.found else { return false }
         if known.due {
-            try withDatabase { database in
+            try library.withDatabase { database in
                 try database.execute("""
                     UPDATE api_tokens SET last_used = ? WHERE token_hash = ? AND (last_used IS NULL OR last_used < ?)
-                    """, [Self.now(), hash, earlier])
+                    """, [Library.now(), hash, earlier])
             }
         }
         return true
