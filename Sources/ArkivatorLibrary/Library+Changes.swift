@@ -186,7 +186,7 @@ extension Library {
                         """, (1...6).map { row[$0].string.map(hide) } + [row[0].int])
                 }
                 try database.execute("DELETE FROM term_documents WHERE documents <= 0")
-                try shredSharePacks(ofRow: document.number, in: database)
+                try sharing.shredSharePacks(ofRow: document.number, in: database)
             }
             try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
             try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('optimize')")

@@ -80,7 +80,7 @@ extension Library {
         removeOriginals(try originals(of: document.sha256))
         try withDatabase { database in
             try shredThumbnail(row: document.number, in: database)
-            try shredSharePacks(ofRow: document.number, in: database)
+            try sharing.shredSharePacks(ofRow: document.number, in: database)
             try database.inTransaction {
                 if document.trashedAt == nil { try unindex(row: document.number, in: database) }
                 try database.execute("DELETE FROM documents WHERE id = ?", [document.number])
@@ -169,8 +169,8 @@ extension Library {
             Shredder.shred(thumbnailRoot.appendingPathComponent(name).path)
         }
         _ = rmdir(thumbnailRoot.path)
-        for path in Self.plainFiles(under: shareFolderURL) { Shredder.shred(path) }
-        _ = rmdir(shareFolderURL.path)
+        for path in Self.plainFiles(under: sharing.shareFolderURL) { Shredder.shred(path) }
+        _ = rmdir(sharing.shareFolderURL.path)
         // Every file there is arkivator's own, known to this database or not (filed after a backup).
         for path in Self.plainFiles(under: originalsRoot) { Shredder.shred(path) }
         Self.removeEmptyFolders(originalsRoot)

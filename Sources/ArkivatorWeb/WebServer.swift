@@ -178,7 +178,7 @@ public struct WebServer: Sendable {
         let idle = options.idleLock, inbox = options.inbox
         try await store.write { try $0.accounts.endIdleWebSessions(idle: idle) }
         // The PDFs of share links that no longer work are not kept.
-        try? await store.write { library in try library.removeStaleSharePacks() }
+        try? await store.write { library in try library.sharing.removeStaleSharePacks() }
         if let inbox { try await store.files { UploadInbox(inbox: inbox).removeAbandoned() } }
         // The library's door is the household's: it stays open for the work that goes on after
         // the server (the uploads stopping), and the household closes it last (``Household/close()``).

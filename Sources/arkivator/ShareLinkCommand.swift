@@ -32,7 +32,7 @@ extension Arkivator {
 
         @Option(name: .long, help: ArgumentHelp("Hvor mange dager lenken virker: 1, 7, 14 eller 30. (Days the link works.)",
                                                 valueName: "N"))
-        var days = Library.defaultShareLinkDays
+        var days = ShareStore.defaultShareLinkDays
 
         @Option(name: .long, help: ArgumentHelp(
             "Adressen nettappen nås på, for eksempel https://arkivator.example.no. Standard: http://127.0.0.1:8080. (The web app's address.)",
@@ -40,7 +40,7 @@ extension Arkivator {
         var url = "http://127.0.0.1:8080"
 
         func validate() throws {
-            guard Library.shareLinkDays.contains(days) else {
+            guard ShareStore.shareLinkDays.contains(days) else {
                 throw ValidationError(UserMessage(nb: "--days må være 1, 7, 14 eller 30 (fikk \(days)).",
                                                   en: "--days must be 1, 7, 14 or 30 (got \(days)).").text())
             }
@@ -51,13 +51,13 @@ extension Arkivator {
         }
 
         func run() throws {
-            let made = try LibraryCommand.run(libraryOptions) { try $0.createShareLink(ids, days: days) }
+            let made = try LibraryCommand.run(libraryOptions) { try $0.sharing.createShareLink(ids, days: days) }
             let base = url.hasSuffix("/") ? String(url.dropLast()) : url
             let terminal = Terminal()
             terminal.error(UserMessage(
                 nb: "Lenke \(made.link.id) til \(made.link.letters.count) brev virker til \(ShareLink.shown(made.link.expiresAt)). Den vises bare nå:",
                 en: "Link \(made.link.id) to \(made.link.letters.count) letters works until \(ShareLink.shown(made.link.expiresAt)). It is shown only now:"))
-            terminal.line(base + Library.shareLinkPath(made.token))
+            terminal.line(base + ShareStore.shareLinkPath(made.token))
         }
     }
 }

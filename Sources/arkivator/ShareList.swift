@@ -16,7 +16,7 @@ extension Arkivator {
         var json = false
 
         func run() throws {
-            let links = try LibraryCommand.run(libraryOptions) { try $0.shareLinks() }
+            let links = try LibraryCommand.run(libraryOptions) { try $0.sharing.shareLinks() }
             let terminal = Terminal()
             if json { terminal.line(LibraryCommand.json(links)); return }
             guard !links.isEmpty else {

@@ -20,8 +20,8 @@ extension Arkivator {
 
         func run() throws {
             let revoked = try LibraryCommand.run(libraryOptions) { library -> Int? in
-                guard let id = try Int(link) ?? library.shareLinkID(token: link) else { return nil }
-                return try library.revokeShareLink(id) ? id : nil
+                guard let id = try Int(link) ?? library.sharing.shareLinkID(token: link) else { return nil }
+                return try library.sharing.revokeShareLink(id) ? id : nil
             }
             guard let revoked else {
                 Terminal().error(UserMessage(nb: "Fant ingen delingslenke «\(ShownName.of(link))». Se dem med: arkivator share list",

@@ -48,7 +48,7 @@ import Testing
             let token = try #require(link.lines.last?.split(separator: "/").last.map(String.init))
             do {
                 let household = try Household.open(LibraryLocation(directory: library), environment: CLI.environment())
-                guard case .open(let shared, let letters) = try household.library.sharedLetters(token: token) else {
+                guard case .open(let shared, let letters) = try household.library.sharing.sharedLetters(token: token) else {
                     Issue.record("the link does not open")
                     return
                 }

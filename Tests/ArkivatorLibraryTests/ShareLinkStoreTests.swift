@@ -10,7 +10,7 @@ import Testing
         try withLibrary { library, _ in
             try library.record([Letters.innkalling, Letters.epikrise, Letters.labSvar])
             let now = Date()
-            let made = try library.createShareLink([Letters.epikrise.shortID, Letters.innkalling.shortID, Letters.epikrise.shortID],
+            let made = try library.sharing.createShareLink([Letters.epikrise.shortID, Letters.innkalling.shortID, Letters.epikrise.shortID],
                                                    days: 14, now: now)
             #expect(made.link.letters.map(\.id) == [Letters.epikrise.shortID, Letters.innkalling.shortID])
             #expect(made.link.status(now: now) == .active)
@@ -20,40 +20,40 @@ import Testing
                 #expect(stored.range(of: Data(made.token.utf8)) == nil, "only the token's hash is kept")
             }
 
-            guard case .open(let link, let letters) = try library.sharedLetters(token: made.token) else {
+            guard case .open(let link, let letters) = try library.sharing.sharedLetters(token: made.token) else {
                 Issue.record("the link does not open")
                 return
             }
             #expect(link.id == made.link.id && letters.map(\.shortID) == [Letters.epikrise.shortID, Letters.innkalling.shortID])
-            guard case .unknown = try library.sharedLetters(token: made.token + "x") else { Issue.record("a wrong token opens"); return }
-            #expect(try library.shareLinkID(token: "https://arkivator.example/delt/\(made.token)") == made.link.id)
+            guard case .unknown = try library.sharing.sharedLetters(token: made.token + "x") else { Issue.record("a wrong token opens"); return }
+            #expect(try library.sharing.shareLinkID(token: "https://arkivator.example/delt/\(made.token)") == made.link.id)
 
             // A letter put in the trash is left out; one purged is gone from the link.
             _ = try library.delete(Letters.innkalling.shortID)
-            guard case .open(_, let left) = try library.sharedLetters(token: made.token) else { Issue.record("closed"); return }
+            guard case .open(_, let left) = try library.sharing.sharedLetters(token: made.token) else { Issue.record("closed"); return }
             #expect(left.map(\.shortID) == [Letters.epikrise.shortID])
-            #expect(throws: LibraryFailure.self) { try library.createShareLink([Letters.innkalling.shortID]) }
+            #expect(throws: LibraryFailure.self) { try library.sharing.createShareLink([Letters.innkalling.shortID]) }
             // A purged letter's pages stay in no share PDF.
-            let pack = library.sharePackURL(made.link.id, letters: left)
-            try FileManager.default.createDirectory(at: library.shareFolderURL, withIntermediateDirectories: true)
+            let pack = library.sharing.sharePackURL(made.link.id, letters: left)
+            try FileManager.default.createDirectory(at: library.sharing.shareFolderURL, withIntermediateDirectories: true)
             try Data("%PDF".utf8).write(to: pack)
             _ = try library.delete(Letters.innkalling.shortID, purge: true)
             #expect(!FileManager.default.fileExists(atPath: pack.path))
-            #expect(try library.shareLink(made.link.id)?.letters.map(\.id) == [Letters.epikrise.shortID])
+            #expect(try library.sharing.shareLink(made.link.id)?.letters.map(\.id) == [Letters.epikrise.shortID])
 
-            try library.recordShareOpening(made.link.id, what: .page, client: "mobile · Safari", now: now)
-            try library.recordShareOpening(made.link.id, what: .pdf, client: "mobile · Safari", now: now.addingTimeInterval(5))
-            #expect(try library.shareLink(made.link.id)?.openings.map(\.what) == [.pdf, .page])
+            try library.sharing.recordShareOpening(made.link.id, what: .page, client: "mobile · Safari", now: now)
+            try library.sharing.recordShareOpening(made.link.id, what: .pdf, client: "mobile · Safari", now: now.addingTimeInterval(5))
+            #expect(try library.sharing.shareLink(made.link.id)?.openings.map(\.what) == [.pdf, .page])
 
-            #expect(try library.setShareLinkExpiry(made.link.id, to: now.addingTimeInterval(-1)))
-            guard case .expired = try library.sharedLetters(token: made.token) else { Issue.record("not expired"); return }
-            #expect(try library.revokeShareLink(made.link.id))
-            guard case .revoked = try library.sharedLetters(token: made.token) else { Issue.record("not revoked"); return }
-            #expect(try !library.revokeShareLink(999))
+            #expect(try library.sharing.setShareLinkExpiry(made.link.id, to: now.addingTimeInterval(-1)))
+            guard case .expired = try library.sharing.sharedLetters(token: made.token) else { Issue.record("not expired"); return }
+            #expect(try library.sharing.revokeShareLink(made.link.id))
+            guard case .revoked = try library.sharing.sharedLetters(token: made.token) else { Issue.record("not revoked"); return }
+            #expect(try !library.sharing.revokeShareLink(999))
 
-            #expect(throws: LibraryFailure.self) { try library.createShareLink([Letters.epikrise.shortID], days: 0) }
-            #expect(throws: LibraryFailure.self) { try library.createShareLink([]) }
-            #expect(try library.shareLinks().count == 1)
+            #expect(throws: LibraryFailure.self) { try library.sharing.createShareLink([Letters.epikrise.shortID], days: 0) }
+            #expect(throws: LibraryFailure.self) { try library.sharing.createShareLink([]) }
+            #expect(try library.sharing.shareLinks().count == 1)
         }
     }
 
@@ -67,9 +67,9 @@ import Testing
             let household = Letters.letter("hus", "Lab", type: .labSvar, person: "Kari", institution: nil, date: "2024-02-02",
                                            text: "Prøve merket \(split).")
             try library.record([own, household])
-            let made = try library.createShareLink([own.shortID, household.shortID])
+            let made = try library.sharing.createShareLink([own.shortID, household.shortID])
             func texts() throws -> [String] {
-                guard case .open(_, let letters) = try library.sharedLetters(token: made.token) else { return [] }
+                guard case .open(_, let letters) = try library.sharing.sharedLetters(token: made.token) else { return [] }
                 return letters.map(\.text)
             }
             let before = try texts()
@@ -86,29 +86,29 @@ import Testing
     @Test func aPackFinishedAfterRevokingOrPurgingIsShredded() throws {
         try withLibrary { library, _ in
             try library.record([Letters.innkalling, Letters.epikrise])
-            try FileManager.default.createDirectory(at: library.shareFolderURL, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: library.sharing.shareFolderURL, withIntermediateDirectories: true)
             func pack(_ link: Int, _ letters: [LibraryDocument]) throws -> URL {
-                let url = library.sharePackURL(link, letters: letters)
+                let url = library.sharing.sharePackURL(link, letters: letters)
                 try Data("%PDF".utf8).write(to: url)
                 return url
             }
-            let both = try library.createShareLink([Letters.innkalling.shortID, Letters.epikrise.shortID])
-            guard case .open(_, let letters) = try library.sharedLetters(token: both.token) else { Issue.record("closed"); return }
+            let both = try library.sharing.createShareLink([Letters.innkalling.shortID, Letters.epikrise.shortID])
+            guard case .open(_, let letters) = try library.sharing.sharedLetters(token: both.token) else { Issue.record("closed"); return }
             let kept = try pack(both.link.id, letters)
-            #expect(try library.keepsSharePack(kept, link: both.link.id, letters: letters))
+            #expect(try library.sharing.keepsSharePack(kept, link: both.link.id, letters: letters))
             #expect(FileManager.default.fileExists(atPath: kept.path))
 
             // Purged while the pages were read: the letter is no longer the link's.
             _ = try library.delete(Letters.innkalling.shortID, purge: true)
             let late = try pack(both.link.id, letters)
-            #expect(try !library.keepsSharePack(late, link: both.link.id, letters: letters))
+            #expect(try !library.sharing.keepsSharePack(late, link: both.link.id, letters: letters))
             #expect(!FileManager.default.fileExists(atPath: late.path))
 
-            let one = try library.createShareLink([Letters.epikrise.shortID])
-            guard case .open(_, let shared) = try library.sharedLetters(token: one.token) else { Issue.record("closed"); return }
-            try library.revokeShareLink(one.link.id)
+            let one = try library.sharing.createShareLink([Letters.epikrise.shortID])
+            guard case .open(_, let shared) = try library.sharing.sharedLetters(token: one.token) else { Issue.record("closed"); return }
+            try library.sharing.revokeShareLink(one.link.id)
             let revoked = try pack(one.link.id, shared)
-            #expect(try !library.keepsSharePack(revoked, link: one.link.id, letters: shared))
+            #expect(try !library.sharing.keepsSharePack(revoked, link: one.link.id, letters: shared))
             #expect(!FileManager.default.fileExists(atPath: revoked.path))
         }
     }

@@ -160,7 +160,7 @@ import Testing
             Self.expectNone(in: explained.stdout, "the explanation")
 
             // A share link made before, its PDF made and kept.
-            let early = try fixture.library.createShareLink([id])
+            let early = try fixture.library.sharing.createShareLink([id])
             try await fixture.signedIn { client, _ in
                 let response = try await client.execute(uri: "/delt/\(early.token)/pdf", method: .get)
                 #expect(response.status == .ok)

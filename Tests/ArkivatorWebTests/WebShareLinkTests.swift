@@ -62,7 +62,7 @@ import Testing
                 #expect(shared.headers[.cacheControl] == "no-store")
                 #expect(shared.headers[.setCookie] == nil)
 
-                let links = try fixture.library.shareLinks()
+                let links = try fixture.library.sharing.shareLinks()
                 let link = try #require(links.first)
                 #expect(links.count == 1 && link.letters.map(\.id) == ["b2b2b2b2b2"])
                 #expect(link.openings.count == 1 && link.openings.first?.client == "mobile · Safari")
@@ -89,7 +89,7 @@ import Testing
                 #expect(astray.status == .notFound && astray.headers[.referrerPolicy] == "no-referrer")
 
                 // Expired (the expiry set in the past through the library): 410 with its words.
-                let second = try fixture.library.createShareLink(["a1a1"], days: 1)
+                let second = try fixture.library.sharing.createShareLink(["a1a1"], days: 1)
                 #expect(try await client.execute(uri: "/delt/\(second.token)", method: .get).status == .ok)
                 // This letter's "page" is no picture: its PDF cannot be made, the doctor is told
                 // so in words, and so is the owner on «Delinger».
@@ -98,7 +98,7 @@ import Testing
                 #expect(!noPDF.text.contains(dir.path), "no path on the server")
                 let told = try await client.execute(uri: "/delinger", method: .get, headers: browser.headers)
                 #expect(told.text.contains("PDF-en kunne ikke lages (brevene kan fortsatt leses"))
-                try fixture.library.setShareLinkExpiry(second.link.id, to: Date().addingTimeInterval(-60))
+                try fixture.library.sharing.setShareLinkExpiry(second.link.id, to: Date().addingTimeInterval(-60))
                 let expired = try await client.execute(uri: "/delt/\(second.token)", method: .get)
                 #expect(expired.status == .gone && expired.text.contains("Denne delingen er utløpt"))
                 #expect(!expired.text.contains("Innkalling"))
@@ -128,7 +128,7 @@ import Testing
             let ingest = try CLI.run(["ingest", scan.path], library: library)
             #expect(ingest.status == 0, "\(ingest.stderr)")
             let letter = try #require(try fixture.library.page().documents.first { $0.title.contains("Henvisning") })
-            let made = try fixture.library.createShareLink([letter.id])
+            let made = try fixture.library.sharing.createShareLink([letter.id])
             try await fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
             try await fixture.server.application().test(.live) { client in
                 let pdf = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
@@ -140,19 +140,19 @@ import Testing
                 let text = try Self.pdfText(file)
                 #expect(text.contains("føflekk"), "\(text)")
                 #expect(!text.contains(WebFixture.number) && !text.contains("43859"))
-                let kept = try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path)
+                let kept = try FileManager.default.contentsOfDirectory(atPath: fixture.library.sharing.shareFolderURL.path)
                 #expect(kept.count == 2 && kept.filter { $0.hasSuffix(".pdf") }.count == 1, "made once and kept, with its page: \(kept)")
 
                 let again = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
                 #expect(again.status == .ok && again.body == pdf.body)
-                #expect(try fixture.library.shareLink(made.link.id)?.openings.map(\.what) == [.pdf, .pdf])
+                #expect(try fixture.library.sharing.shareLink(made.link.id)?.openings.map(\.what) == [.pdf, .pdf])
 
                 // The owner's own copies on «Delinger»: the same PDF (no opening counted), and the
                 // text for an assistant without the number or the person's name; not without a session.
                 let browser = try await Browser.signIn(client)
                 let own = try await client.execute(uri: "/delinger/\(made.link.id)/pdf", method: .get, headers: browser.headers)
                 #expect(own.status == .ok && own.body == pdf.body)
-                #expect(try fixture.library.shareLink(made.link.id)?.openings.count == 2, "the owner's copy is no opening")
+                #expect(try fixture.library.sharing.shareLink(made.link.id)?.openings.count == 2, "the owner's copy is no opening")
                 let bundle = try await client.execute(uri: "/delinger/\(made.link.id)/tekst", method: .get, headers: browser.headers)
                 #expect(bundle.status == .ok && bundle.headers[.contentType] == "text/plain; charset=utf-8")
                 #expect(bundle.text.contains("føflekk"), "\(bundle.text)")
@@ -174,14 +174,14 @@ import Testing
                 #expect(try await client.execute(uri: "/delt/\(made.token)/sider/\(letter.id)/2", method: .get).status == .notFound)
                 #expect(try await client.execute(uri: "/delt/\(made.token)/sider/abcdef0123/1", method: .get).status == .notFound)
                 // A pack made before its pages were kept is made again, once, with them.
-                for name in try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path) where name.hasSuffix(".jpg") {
-                    try FileManager.default.removeItem(at: fixture.library.shareFolderURL.appendingPathComponent(name))
+                for name in try FileManager.default.contentsOfDirectory(atPath: fixture.library.sharing.shareFolderURL.path) where name.hasSuffix(".jpg") {
+                    try FileManager.default.removeItem(at: fixture.library.sharing.shareFolderURL.appendingPathComponent(name))
                 }
                 let remade = try await client.execute(uri: image, method: .get)
                 #expect(remade.status == .ok && remade.body == shown.body)
 
-                try fixture.library.revokeShareLink(made.link.id)
-                #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.library.shareFolderURL.path).isEmpty)
+                try fixture.library.sharing.revokeShareLink(made.link.id)
+                #expect(try FileManager.default.contentsOfDirectory(atPath: fixture.library.sharing.shareFolderURL.path).isEmpty)
                 let gone = try await client.execute(uri: "/delt/\(made.token)/pdf", method: .get)
                 #expect(gone.status == .gone && gone.text.contains("trukket tilbake"))
                 #expect(try await client.execute(uri: image, method: .get).status == .gone)

@@ -20,16 +20,16 @@ extension WebServer {
         pages.post("/del/ny") { request, context -> Response in
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let ids = Self.chosenIDs(form)
-            guard let days = Int(form.value("days") ?? ""), Library.shareLinkDays.contains(days) else { throw WebError.badField("days") }
+            guard let days = Int(form.value("days") ?? ""), ShareStore.shareLinkDays.contains(days) else { throw WebError.badField("days") }
             guard !ids.isEmpty else {
                 return try await Self.shareForm(form, chosen: [], store: store, templates: templates, context: context,
                                                 problem: context.text("Velg minst ett brev å dele.", "Choose at least one letter to share."))
             }
-            let made = try await store.write { library in try library.createShareLink(ids, days: days) }
+            let made = try await store.write { library in try library.sharing.createShareLink(ids, days: days) }
             // The PDF is made now, in the background, so the doctor's download is ready at once.
             let token = made.token
             Task {
-                guard case .open(let link, let letters)? = try? await store.read({ library in try library.sharedLetters(token: token) }),
+                guard case .open(let link, let letters)? = try? await store.read({ library in try library.sharing.sharedLetters(token: token) }),
                       !letters.isEmpty else { return }
                 _ = try? await sharePacks.pdf(link: link.id, letters: letters, household: household)
             }
@@ -41,7 +41,7 @@ extension WebServer {
         }
         pages.get("/delinger") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
-            let links = try await store.read { library in try library.shareLinks() }
+            let links = try await store.read { library in try library.sharing.shareLinks() }
             let words = Words(templates, context)
             var model = SharesView(links: links, pdfProblems: await sharePacks.problems(), words: words)
             if let revoked = query.value("trukket").flatMap(Int.init) {
@@ -74,7 +74,7 @@ extension WebServer {
         }
         pages.post("/delinger/{link}/revoke") { _, context -> Response in
             guard let id = context.parameters.get("link", as: Int.self),
-                  try await store.write({ library in try library.revokeShareLink(id) }) else { throw WebError.notFound }
+                  try await store.write({ library in try library.sharing.revokeShareLink(id) }) else { throw WebError.notFound }
             return Self.redirect("/delinger?trukket=\(id)")
         }
     }
@@ -84,7 +84,7 @@ extension WebServer {
     static func ownersLink(_ context: WebContext, store: AsyncLibrary) async throws -> (Int, [LibraryDocument]) {
         guard let id = context.parameters.get("link", as: Int.self) else { throw WebError.notFound }
         let letters = try await store.read { library -> [LibraryDocument]? in
-            guard let link = try library.shareLink(id), link.status() == .active else { return nil }
+            guard let link = try library.sharing.shareLink(id), link.status() == .active else { return nil }
             return link.letters.compactMap { letter in
                 guard let document = try? library.document(letter.id), document.trashedAt == nil else { return nil }
                 return document

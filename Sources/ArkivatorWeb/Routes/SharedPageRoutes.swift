@@ -13,11 +13,11 @@ extension WebServer {
         let logger = options.logger
         shared.get("{token}/sider/{letter}/{page}") { _, context -> Response in
             let token = context.parameters.get("token") ?? ""
-            let found = try await store.read { library in try library.sharedLetters(token: token) }
+            let found = try await store.read { library in try library.sharing.sharedLetters(token: token) }
             guard case .open(let link, let letters) = found else { return Self.sharedGone(found, templates: templates, context: context) }
             guard let letter = letters.first(where: { $0.shortID == context.parameters.get("letter") }),
                   let page = context.parameters.get("page", as: Int.self),
-                  (1...max(1, Library.sharedPageCount(letter))).contains(page), Library.sharedPageCount(letter) > 0 else {
+                  (1...max(1, ShareStore.sharedPageCount(letter))).contains(page), ShareStore.sharedPageCount(letter) > 0 else {
                 throw WebError.notFound
             }
             do {
@@ -26,7 +26,7 @@ extension WebServer {
                 logger.error("share pages for link \(link.id): \(String(describing: type(of: error))) \(WebError.from(error).code)")
                 throw WebError.notFound
             }
-            let url = try await store.read { $0.sharePageURL(link.id, letters: letters, letter: letter.shortID, page: page) }
+            let url = try await store.read { $0.sharing.sharePageURL(link.id, letters: letters, letter: letter.shortID, page: page) }
             guard let made = try await FileStream.body(url) else { throw WebError.notFound }
             var headers = HTTPFields()
             headers[.contentType] = "image/jpeg"

@@ -6,7 +6,7 @@ import Hummingbird
 
 extension WebServer {
     /// Where a share link's letters are read: `/delt/<secret>`.
-    static let sharedPrefix = Library.shareLinkPrefix
+    static let sharedPrefix = ShareStore.shareLinkPrefix
 
     /// The doctor's side of a share link: the chosen letters, read-only, without signing in (this
     /// group has no session: it is outside ``PageSession``). Each letter's date, type, sender,
@@ -18,10 +18,10 @@ extension WebServer {
         let store = self.store, templates = self.templates
         shared.get("{token}") { request, context -> Response in
             let token = context.parameters.get("token") ?? ""
-            let found = try await store.read { library in try library.sharedLetters(token: token) }
+            let found = try await store.read { library in try library.sharing.sharedLetters(token: token) }
             guard case .open(let link, let letters) = found else { return Self.sharedGone(found, templates: templates, context: context) }
             let client = ShareClientHint.of(userAgent: request.headers[.userAgent])
-            try await store.write { library in try library.recordShareOpening(link.id, what: .page, client: client) }
+            try await store.write { library in try library.sharing.recordShareOpening(link.id, what: .page, client: client) }
             let words = Words(templates, context)
             let model = SharedView(link: link, letters: letters, pdf: "\(Self.sharedPrefix)/\(token)/pdf",
                                    pages: "\(Self.sharedPrefix)/\(token)/sider", words: words)
@@ -37,7 +37,7 @@ extension WebServer {
         let logger = options.logger
         shared.get("{token}/pdf") { request, context -> Response in
             let token = context.parameters.get("token") ?? ""
-            let found = try await store.read { library in try library.sharedLetters(token: token) }
+            let found = try await store.read { library in try library.sharing.sharedLetters(token: token) }
             guard case .open(let link, let letters) = found else { return Self.sharedGone(found, templates: templates, context: context) }
             guard !letters.isEmpty else { throw WebError.notFound }
             let made: (body: ResponseBody, size: Int)?
@@ -56,7 +56,7 @@ extension WebServer {
                 ] as [String: Any], context: context, status: .internalServerError))
             }
             let client = ShareClientHint.of(userAgent: request.headers[.userAgent])
-            try await store.write { library in try library.recordShareOpening(link.id, what: .pdf, client: client) }
+            try await store.write { library in try library.sharing.recordShareOpening(link.id, what: .pdf, client: client) }
             var headers = HTTPFields()
             headers[.contentType] = "application/pdf"
             headers[.contentDisposition] = "attachment; filename=\"delte-brev.pdf\""

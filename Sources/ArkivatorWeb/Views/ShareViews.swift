@@ -59,9 +59,9 @@ struct ShareFormView {
                              selected: PersonFilter.isUnknown(person)))
         self.people = people
         self.query = query
-        days = Library.shareLinkDays.map { day in
+        days = ShareStore.shareLinkDays.map { day in
             Option(value: String(day), label: words.language.count(day, ("dag", "day"), ("dager", "days")),
-                   selected: day == Library.defaultShareLinkDays)
+                   selected: day == ShareStore.defaultShareLinkDays)
         }
         self.problem = problem
         emptyText = words["shareNoLetters"]
@@ -178,7 +178,7 @@ struct SharedView {
             Letter(anchor: "brev-\(index + 1)", title: document.title, date: document.documentDate,
                    typeLabel: words.type(document.docType.rawValue), institution: document.institution,
                    person: words.person(document.shownPerson), text: Redaction.redact(document.text), hasText: !document.text.isEmpty,
-                   pages: (0..<Library.sharedPageCount(document)).map { page in
+                   pages: (0..<ShareStore.sharedPageCount(document)).map { page in
                        // The page's own proportions, so the text does not jump as the image comes.
                        let size = document.pages.first { $0.number == page + 1 }.flatMap { $0.width > 0 ? $0 : nil }
                        return ["href": "\(pages)/\(document.shortID)/\(page + 1)",

@@ -1,7 +1,7 @@
 import ArkivatorCore
 import Foundation
 
-extension Library {
+extension ShareStore {
     /// Where page `page` (1…) of letter `letter` (its short id) of link `id`'s share pack is kept
     /// as an image, every fødselsnummer under a box as in the PDF (see ``sharePackURL(_:letters:)``):
     /// `<library>/Delinger/<id>-<version>-<letter>-<page>.jpg`, beside the PDF of the same

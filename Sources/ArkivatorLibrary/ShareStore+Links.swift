@@ -83,7 +83,7 @@ public enum SharedLetters: Sendable {
     case open(ShareLink, [LibraryDocument])
 }
 
-extension Library {
+extension ShareStore {
     /// The lifetimes a share link may be given, in days; the default is 14.
     public static let shareLinkDays = [1, 7, 14, 30]
     public static let defaultShareLinkDays = 14
@@ -98,11 +98,11 @@ extension Library {
     public func createShareLink(_ ids: [String], days: Int = defaultShareLinkDays,
                                 now: Date = Date()) throws -> (token: String, link: ShareLink) {
         guard (1...366).contains(days) else { throw LibraryFailure.badShareDays(days) }
-        let token = Self.randomToken()
-        let id = try withDatabase { database -> Int in
+        let token = Library.randomToken()
+        let id = try library.withDatabase { database -> Int in
             var rows: [Int] = []
             for id in ids {
-                let row = try resolve(id, in: database)
+                let row = try library.resolve(id, in: database)
                 if try database.firstRow("SELECT trashed_at FROM documents WHERE id = ?", [row])?[0].string != nil {
                     throw LibraryFailure.trashed(id)
                 }
@@ -111,7 +111,7 @@ extension Library {
             guard !rows.isEmpty else { throw LibraryFailure.noLettersToShare }
             return try database.inTransaction {
                 try database.execute("INSERT INTO share_links (token_hash, created_at, expires_at) VALUES (?, ?, ?)",
-                                     [Self.tokenHash(token), Self.shareTime(now),
+                                     [Library.tokenHash(token), Self.shareTime(now),
                                       Self.shareTime(now.addingTimeInterval(TimeInterval(days) * 86_400))])
                 let link = database.lastInsertedRowID
                 for (position, row) in rows.enumerated() {
@@ -127,7 +127,7 @@ extension Library {
 
     /// Every share link, newest first.
     public func shareLinks() throws -> [ShareLink] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("SELECT id FROM share_links ORDER BY id DESC").compactMap { row in
                 try row[0].int.flatMap { try shareLink($0, in: database) }
             }
@@ -136,15 +136,15 @@ extension Library {
 
     /// The link with number `id`, nil when there is none.
     public func shareLink(_ id: Int) throws -> ShareLink? {
-        try withReader { try shareLink(id, in: $0) }
+        try library.withReader { try shareLink(id, in: $0) }
     }
 
     /// The number of the link whose secret is `token` (or an address ending in it), nil when none.
     public func shareLinkID(token: String) throws -> Int? {
         let secret = String(token.split(separator: "/").last ?? "")
         guard !secret.isEmpty, secret.count <= 200 else { return nil }
-        return try withReader {
-            try $0.firstRow("SELECT id FROM share_links WHERE token_hash = ?", [Self.tokenHash(secret)])?[0].int
+        return try library.withReader {
+            try $0.firstRow("SELECT id FROM share_links WHERE token_hash = ?", [Library.tokenHash(secret)])?[0].int
         }
     }
 
@@ -154,8 +154,8 @@ extension Library {
     /// household's however OCR split them (``LibraryDocument/masked(known:)``).
     public func sharedLetters(token: String, now: Date = Date()) throws -> SharedLetters {
         guard let id = try shareLinkID(token: token) else { return .unknown }
-        let household = Set(try familyProfiles().compactMap { $0.fodselsnummer?.digits })
-        return try withReader { database in
+        let household = Set(try library.familyProfiles().compactMap { $0.fodselsnummer?.digits })
+        return try library.withReader { database in
             guard let link = try shareLink(id, in: database) else { return .unknown }
             switch link.status(now: now) {
             case .revoked: return .revoked(link)
@@ -166,7 +166,7 @@ extension Library {
                     WHERE s.link_id = ? AND d.trashed_at IS NULL ORDER BY s.position
                     """, [id]).compactMap { $0[0].int }
                 return .open(link, try rows.map { row in
-                    let document = try read(row: row, in: database, revealNumbers: true)
+                    let document = try library.read(row: row, in: database, revealNumbers: true)
                     return document.masked(known: household.union(document.heldNumbers))
                 })
             }
@@ -175,7 +175,7 @@ extension Library {
 
     /// Writes down one opening of link `id` (the client as a coarse hint, at most 60 characters).
     public func recordShareOpening(_ id: Int, what: ShareOpening.What, client: String, now: Date = Date()) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("INSERT INTO share_link_openings (link_id, opened_at, what, client) VALUES (?, ?, ?, ?)",
                                  [id, Self.shareTime(now), what.rawValue, String(ShownName.of(client).prefix(60))])
         }
@@ -185,7 +185,7 @@ extension Library {
     /// link. Revoking one already revoked keeps its first time.
     @discardableResult
     public func revokeShareLink(_ id: Int, now: Date = Date()) throws -> Bool {
-        let found = try withDatabase { database -> Bool in
+        let found = try library.withDatabase { database -> Bool in
             try database.execute("UPDATE share_links SET revoked_at = coalesce(revoked_at, ?) WHERE id = ?", [Self.shareTime(now), id])
             return database.changes == 1
         }
@@ -197,7 +197,7 @@ extension Library {
     /// there is no such link.
     @discardableResult
     public func setShareLinkExpiry(_ id: Int, to date: Date) throws -> Bool {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("UPDATE share_links SET expires_at = ? WHERE id = ?", [Self.shareTime(date), id])
             return database.changes == 1
         }
@@ -207,12 +207,12 @@ extension Library {
     /// `<library>/Delinger/<id>-<version>.pdf`, the version changing with the letters (one put in
     /// the trash, a text corrected), so a PDF of what the link no longer shows is never served.
     public func sharePackURL(_ id: Int, letters: [LibraryDocument]) -> URL {
-        let version = Self.tokenHash(letters.map { "\($0.sha256) \($0.updatedAt)" }.joined(separator: "\n")).prefix(16)
+        let version = Library.tokenHash(letters.map { "\($0.sha256) \($0.updatedAt)" }.joined(separator: "\n")).prefix(16)
         return shareFolderURL.appendingPathComponent("\(id)-\(version).pdf")
     }
 
     /// `<library>/Delinger`.
-    public var shareFolderURL: URL { location.directory.appendingPathComponent(Self.shareFolder, isDirectory: true) }
+    public var shareFolderURL: URL { library.location.directory.appendingPathComponent(Self.shareFolder, isDirectory: true) }
 
     /// Removes link `id`'s PDFs and their page images but `keeping`'s (best effort: one left is
     /// removed next time).
