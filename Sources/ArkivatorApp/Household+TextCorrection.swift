@@ -39,7 +39,7 @@ extension Household {
         let document = try library.document(id, revealNumbers: true)
         let scan = document.scanDate.flatMap(CalendarDate.init(iso:)) ?? CalendarDate.today() ?? .fallback
         let found = Classifier(family: try family()).classify(document.text, scanDate: scan).appointments ?? []
-        return try library.rereadAppointments(of: document.sha256, found: found)
+        return try library.calendar.rereadAppointments(of: document.sha256, found: found)
     }
 
     /// Whether a document's numbers were hidden by `redact` or `ingest --redact`: a page image

@@ -138,7 +138,7 @@ extension Library {
                       try page.crop.map(Self.cropJSON)])
         }
         let terms = try index(row: id, in: database)
-        try fileAppointments(of: document, row: id, now: now, in: database)
+        try calendar.fileAppointments(of: document, row: id, now: now, in: database)
         var stored = document
         stored.number = id
         stored.addedAt = now

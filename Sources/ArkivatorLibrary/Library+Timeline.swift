@@ -66,6 +66,6 @@ extension Library {
     /// The appointments of household member `member` on or after `from`, not cancelled, by day and
     /// time (see ``appointments(ofMember:from:)``).
     public func upcomingAppointments(member: String, from: CalendarDate) throws -> [StoredAppointment] {
-        try appointments(ofMember: member, from: from)
+        try calendar.appointments(ofMember: member, from: from)
     }
 }

@@ -10,7 +10,7 @@ extension Arkivator.Appointments {
         /// The lines to print for `--feed`.
         static func show(_ name: String, replace: Bool, address: String?, in library: Library) throws -> [UserMessage] {
             let member = try Self.member(name, in: library)
-            let existing = try library.calendarFeeds().first(where: { $0.memberID == member.id })
+            let existing = try library.calendar.calendarFeeds().first(where: { $0.memberID == member.id })
             if !replace, let feed = existing {
                 let fetched = feed.lastFetched.map { UserMessage(nb: "sist hentet \($0.prefix(10))", en: "last fetched \($0.prefix(10))") }
                     ?? UserMessage(nb: "ikke hentet ennå", en: "not fetched yet")
@@ -20,7 +20,7 @@ extension Arkivator.Appointments {
                     en: "\(member.name) has a calendar address from \(feed.createdAt.prefix(10)) (\(fetched.english)). It is shown only when made; "
                         + "make a new one with --feed \"\(member.name)\" --new-address (the old one then stops working).")]
             }
-            let path = Library.calendarFeedPath(try library.createCalendarFeed(member: member.id))
+            let path = CalendarStore.calendarFeedPath(try library.calendar.createCalendarFeed(member: member.id))
             var lines = [UserMessage(
                 nb: "Kalenderadressen til \(member.name) (vises bare nå; legg den til i telefonens kalender som abonnement):",
                 en: "The calendar address for \(member.name) (shown only now; add it to the phone's calendar as a subscription):")]
@@ -44,7 +44,7 @@ extension Arkivator.Appointments {
         /// The line to print for `--revoke-feed`.
         static func revoke(_ name: String, in library: Library) throws -> UserMessage {
             let member = try Self.member(name, in: library)
-            guard try library.revokeCalendarFeed(member: member.id) else {
+            guard try library.calendar.revokeCalendarFeed(member: member.id) else {
                 return UserMessage(nb: "\(member.name) har ingen kalenderadresse; ingenting å slå av.",
                                    en: "\(member.name) has no calendar address; nothing to turn off.")
             }

@@ -74,7 +74,7 @@ extension Arkivator {
         func run() throws {
             if feed != nil || revokeFeed != nil { return try runFeed() }
             let from = upcoming ? CalendarDate.today() ?? .fallback : nil
-            let found = try LibraryCommand.run(libraryOptions) { try $0.appointments(from: from, person: person) }
+            let found = try LibraryCommand.run(libraryOptions) { try $0.calendar.appointments(from: from, person: person) }
             let terminal = Terminal()
             if let ics {
                 let text = AppointmentCalendar.ics(found)

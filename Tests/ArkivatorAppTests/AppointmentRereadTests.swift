@@ -35,26 +35,26 @@ import Testing
         letter.appointments = [Appointment(date: "2025-04-08", time: "08:30", place: "Bygg 4, 2. etasje, resepsjon B")]
         try library.record([letter])
         let id = letter.shortID
-        #expect(try library.appointments(ofDocument: id).map(\.appointment.date) == ["2025-04-08"])
+        #expect(try library.calendar.appointments(ofDocument: id).map(\.appointment.date) == ["2025-04-08"])
 
         // The text corrected: the appointment follows it.
         let correction = try household.correctText(id, to: Self.summons(day: "torsdag 03.04.2025", time: "08.45"))
         #expect(correction.changed)
-        var found = try library.appointments(ofDocument: id)
+        var found = try library.calendar.appointments(ofDocument: id)
         #expect(found.map(\.appointment.date) == ["2025-04-03"])
         #expect(found.first?.appointment.time == "08:45")
         #expect(found.first?.appointment.place == "Bygg 4, 2. etasje, resepsjon B")
 
         // Corrected by hand: a later text correction leaves it as the person left it.
         let uid = try #require(found.first?.uid)
-        try library.saveAppointment(Appointment(date: "2025-04-03", time: "09:00", place: "Bygg 5"), uid: uid, document: id)
+        try library.calendar.saveAppointment(Appointment(date: "2025-04-03", time: "09:00", place: "Bygg 5"), uid: uid, document: id)
         try household.correctText(id, to: Self.summons(day: "fredag 04.04.2025", time: "10.00"))
-        found = try library.appointments(ofDocument: id)
+        found = try library.calendar.appointments(ofDocument: id)
         #expect(found.map(\.appointment.date) == ["2025-04-03"])
         #expect(found.first?.appointment.time == "09:00")
         #expect(found.first?.appointment.place == "Bygg 5")
         // Bringing back the OCR's reading does not undo it either.
         try household.restoreOCRText(id)
-        #expect(try library.appointments(ofDocument: id).first?.appointment.time == "09:00")
+        #expect(try library.calendar.appointments(ofDocument: id).first?.appointment.time == "09:00")
     }
 }

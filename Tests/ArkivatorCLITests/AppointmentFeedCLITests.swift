@@ -18,20 +18,20 @@ import Testing
             let address = try #require(made.lines.first { $0.hasPrefix("https://arkiv.hjemme.no/kalender/") })
             let secret = String(address.dropFirst("https://arkiv.hjemme.no/kalender/".count).dropLast(".ics".count))
             #expect(made.lines.contains("webcal://arkiv.hjemme.no/kalender/\(secret).ics"))
-            #expect(try library().calendarFeed(secret: secret)?.feed.member == "Kari Nordmann")
+            #expect(try library().calendar.calendarFeed(secret: secret)?.feed.member == "Kari Nordmann")
 
             // Asked again: it exists, and the secret is not printed (only its hash is kept).
             let shown = try CLI.run(["appointments", "--feed", "Kari Nordmann"], library: libraryURL)
             #expect(shown.status == 0 && shown.stdout.contains("har en kalenderadresse") && !shown.stdout.contains(secret))
-            #expect(try library().calendarFeed(secret: secret) != nil)
+            #expect(try library().calendar.calendarFeed(secret: secret) != nil)
 
             let replaced = try CLI.run(["appointments", "--feed", "Kari Nordmann", "--new-address"], library: libraryURL)
             #expect(replaced.status == 0 && replaced.stdout.contains("/kalender/") && replaced.stdout.contains("virker ikke lenger"))
-            #expect(try library().calendarFeed(secret: secret) == nil)
+            #expect(try library().calendar.calendarFeed(secret: secret) == nil)
 
             let revoked = try CLI.run(["appointments", "--revoke-feed", "Kari Nordmann"], library: libraryURL)
             #expect(revoked.status == 0 && revoked.stdout.contains("slått av"))
-            #expect(try library().calendarFeeds().isEmpty)
+            #expect(try library().calendar.calendarFeeds().isEmpty)
 
             let nobody = try CLI.run(["appointments", "--feed", "Per"], library: libraryURL)
             #expect(nobody.status == 1 && nobody.stderr.contains("Fant ingen i familien"))

@@ -19,7 +19,7 @@ import Testing
             let first = Self.letter("a", date: "2025-05-01", [Appointment(
                 date: "2025-06-03", time: "09:45", place: "Ullevål, bygg 25", bring: "Legitimasjon", change: "Ring 22 11 80 80.")])
             try library.record([first])
-            var found = try library.appointments()
+            var found = try library.calendar.appointments()
             #expect(found.count == 1)
             let uid = try #require(found.first?.uid)
             #expect(found.first?.person == "Kari")
@@ -27,16 +27,16 @@ import Testing
 
             // A reminder of the same appointment is not a second one.
             try library.record([Self.letter("reminder", date: "2025-05-20", [Appointment(date: "2025-06-03", time: "09:45")])])
-            #expect(try library.appointments().count == 1)
+            #expect(try library.calendar.appointments().count == 1)
 
             // Someone else's letter naming the same old date moves nothing of Kari's.
             try library.record([Self.letter("ola", person: "Ola", date: "2025-05-21",
                                             [Appointment(date: "2025-06-20", time: "08:00", replaces: "2025-06-03")])])
-            #expect(try library.appointments(person: "Kari").map(\.appointment.date) == ["2025-06-03"])
+            #expect(try library.calendar.appointments(person: "Kari").map(\.appointment.date) == ["2025-06-03"])
 
             let moved = Self.letter("b", date: "2025-05-22", [Appointment(date: "2025-06-10", time: "13:00", replaces: "2025-06-03")])
             try library.record([moved])
-            found = try library.appointments(person: "Kari")
+            found = try library.calendar.appointments(person: "Kari")
             #expect(found.count == 1)
             #expect(found.first?.uid == uid)
             #expect(found.first?.appointment.date == "2025-06-10")
@@ -44,18 +44,18 @@ import Testing
             // What the new letter does not say stays as the first one said it.
             #expect(found.first?.appointment.place == "Ullevål, bygg 25")
             #expect(found.first?.changedBy == moved.shortID)
-            #expect(try library.appointments(ofDocument: moved.shortID).map(\.uid) == [uid])
-            #expect(try library.appointments(ofDocument: first.shortID).map(\.uid) == [uid])
+            #expect(try library.calendar.appointments(ofDocument: moved.shortID).map(\.uid) == [uid])
+            #expect(try library.calendar.appointments(ofDocument: first.shortID).map(\.uid) == [uid])
 
             try library.record([Self.letter("c", date: "2025-05-30", [Appointment(
                 date: "2025-06-10", time: "13:00", cancelled: true, replaces: "2025-06-10")])])
-            found = try library.appointments(person: "Kari")
+            found = try library.calendar.appointments(person: "Kari")
             #expect(found.count == 1)
             #expect(found.first?.appointment.cancelled == true)
             // Cancelled appointments are not upcoming.
-            #expect(try library.appointments(from: CalendarDate(iso: "2025-06-01"), person: "Kari").isEmpty)
-            #expect(try library.appointments(from: CalendarDate(iso: "2025-06-01"), person: "Ola").count == 1)
-            #expect(try library.appointments(from: CalendarDate(iso: "2025-07-01")).isEmpty)
+            #expect(try library.calendar.appointments(from: CalendarDate(iso: "2025-06-01"), person: "Kari").isEmpty)
+            #expect(try library.calendar.appointments(from: CalendarDate(iso: "2025-06-01"), person: "Ola").count == 1)
+            #expect(try library.calendar.appointments(from: CalendarDate(iso: "2025-07-01")).isEmpty)
         }
     }
 
@@ -65,7 +65,7 @@ import Testing
                                 Self.letter("q", date: "2025-04-02", [Appointment(date: "2025-06-03", time: "09:45")])])
             try library.record([Self.letter("r", date: "2025-05-10", [Appointment(date: "2025-06-17", time: "10:00", moved: true)])])
             // The one already past at the moving letter's date stays; the next one moves.
-            #expect(try library.appointments().map(\.appointment.date) == ["2025-05-02", "2025-06-17"])
+            #expect(try library.calendar.appointments().map(\.appointment.date) == ["2025-05-02", "2025-06-17"])
         }
     }
 
@@ -73,9 +73,9 @@ import Testing
         try withLibrary { library, _ in
             let letter = Self.letter("t", date: "2025-05-01", [Appointment(date: "2025-06-03", time: nil)])
             try Archive.file(library, letter)
-            #expect(try library.appointments().map(\.appointment.time) == [nil])
+            #expect(try library.calendar.appointments().map(\.appointment.time) == [nil])
             _ = try library.delete(letter.shortID)
-            #expect(try library.appointments().isEmpty)
+            #expect(try library.calendar.appointments().isEmpty)
         }
     }
 

@@ -83,14 +83,14 @@ import Testing
             letter.familyMember = "Kari Nordmann"
             letter.appointments = [Appointment(date: "2025-06-01", time: "10:30")]
             try library.record([letter])
-            #expect(try library.appointments(ofMember: "Kari Nordmann").count == 1)
+            #expect(try library.calendar.appointments(ofMember: "Kari Nordmann").count == 1)
 
             // Filed under the wrong member at first, then moved to Ola: the appointment keeps the
             // name it was read with, but it is Ola's now, in his feed and timeline only.
             _ = try library.edit(letter.shortID, DocumentChanges(person: "Ola Nordmann"), programVersion: "test")
-            #expect(try library.appointments(ofMember: "Kari Nordmann").isEmpty)
+            #expect(try library.calendar.appointments(ofMember: "Kari Nordmann").isEmpty)
             #expect(try library.upcomingAppointments(member: "Kari Nordmann", from: try #require(CalendarDate(iso: "2025-05-01"))).isEmpty)
-            let moved = try library.appointments(ofMember: "Ola Nordmann")
+            let moved = try library.calendar.appointments(ofMember: "Ola Nordmann")
             #expect(moved.map(\.appointment.date) == ["2025-06-01"] && moved.first?.person == "Ola Nordmann",
                     "named for the member it is filed under now, in the calendar too")
         }

@@ -95,13 +95,13 @@ import Testing
                 let forged = try await client.execute(uri: "/calendar/\(kari.id)/new", method: .post,
                                                       headers: [.contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: ""))
                 #expect(forged.status != .ok)
-                #expect(try fixture.library.calendarFeeds().isEmpty)
+                #expect(try fixture.library.calendar.calendarFeeds().isEmpty)
 
                 // A client that asked for too many addresses that open nothing waits for the next
                 // such, but a working address is served all the same.
                 for _ in 0..<FeedThrottle.allowedMisses { _ = try await client.execute(uri: path, method: .get) }
                 #expect(try await client.execute(uri: path, method: .get).status == .tooManyRequests)
-                let again = Library.calendarFeedPath(try fixture.library.createCalendarFeed(member: kari.id))
+                let again = CalendarStore.calendarFeedPath(try fixture.library.calendar.createCalendarFeed(member: kari.id))
                 #expect(try await client.execute(uri: again, method: .get).status == .ok)
             }
         }
@@ -122,7 +122,7 @@ import Testing
             let fixture = try WebFixture(directory: dir)
             let letter = try Self.innkalling(fixture)
             let id = letter.shortID
-            let uid = try #require(try fixture.library.appointments(ofDocument: id).first?.uid)
+            let uid = try #require(try fixture.library.calendar.appointments(ofDocument: id).first?.uid)
             try await fixture.signedIn { client, browser in
                 func post(_ uri: String, _ fields: String) async throws -> TestResponse {
                     try await client.execute(uri: uri, method: .post, headers: browser.form,
@@ -154,7 +154,7 @@ import Testing
                 #expect(shown.text.contains("Timen er lagret."))
                 #expect(shown.text.contains("\(Self.year)-06-04 kl. 10:15") && shown.text.contains("<dd>Bygg 3</dd>"))
                 #expect(shown.text.contains("Rettet for hånd"))
-                #expect(try fixture.library.correctedFields(id).contains(Library.correctedAppointments))
+                #expect(try fixture.library.correctedFields(id).contains(CalendarStore.correctedAppointments))
 
                 // A day that is not one is refused in words, on the page.
                 let bad = try await post("/documents/\(id)/appointments", "date=\(Self.year)-02-30")
@@ -167,7 +167,7 @@ import Testing
                 #expect(!empty.text.contains("appointments-heading") && empty.text.contains("Legg til en time brevet nevner"))
                 let added = try await post("/documents/\(id)/appointments", "date=\(Self.year)-09-01&time=&place=Sentralblokka")
                 #expect(added.status == .seeOther)
-                let found = try fixture.library.appointments(ofDocument: id)
+                let found = try fixture.library.calendar.appointments(ofDocument: id)
                 #expect(found.map(\.appointment.date) == ["\(Self.year)-09-01"])
                 #expect(found.first?.appointment.time == nil && found.first?.appointment.place == "Sentralblokka")
             }

@@ -144,7 +144,7 @@ import Testing
             let expected = Fodselsnummer.matches(in: letterText).count
             #expect(shown["fodselsnummerCount"] as? Int == expected, "every form is found in what OCR read: \(read)")
             #expect(shown["familyMember"] as? String == "Kari Nordmann")
-            #expect(try fixture.library.appointments(ofDocument: id).count == 1, "the letter's appointment, for the calendar feed")
+            #expect(try fixture.library.calendar.appointments(ofDocument: id).count == 1, "the letter's appointment, for the calendar feed")
 
             // The model explains the letter before the redaction, writing two numbers out.
             let answer = dir.appendingPathComponent("answer.json"), log = dir.appendingPathComponent("requests.jsonl")
@@ -210,7 +210,7 @@ import Testing
             }
             // The web app: the document page, the share pages, the calendar feed.
             let kari = try #require(try fixture.library.familyMembers().first { $0.name == "Kari Nordmann" })
-            let feed = Library.calendarFeedPath(try fixture.library.createCalendarFeed(member: kari.id))
+            let feed = CalendarStore.calendarFeedPath(try fixture.library.calendar.createCalendarFeed(member: kari.id))
             try await fixture.signedIn { client, browser in
                 let page = try await client.execute(uri: "/documents/\(id)", method: .get, headers: browser.headers)
                 #expect(page.status == .ok && page.text.contains("Nordmann"))

@@ -95,7 +95,7 @@ import Testing
                 let asked = TimelineView.Request(WebForm("fag=Kardiologi&antall=1"), memberID: kari.id, step: 20)
                 let plan = TimelineView.Plan(TimelineView.Gathered(entries, capped: true), request: asked)
                 let found = TimelineView.Found(member: "Kari Nordmann", plan: plan, summaries: try fixture.library.summaries(rows: plan.shownRows),
-                                               appointments: try fixture.library.appointments(), capped: true)
+                                               appointments: try fixture.library.calendar.appointments(), capped: true)
                 let view = TimelineView(found, request: asked, words: Words(try Templates.load(), language: .norwegian))
                 let values = TemplateValuesTests()
                 values.answersEveryField(view)

@@ -75,7 +75,7 @@ extension WebServer {
                 if !wanted.isEmpty { _ = try library.edit(document.shortID, wanted, programVersion: ArkivatorVersion.current) }
                 if let text { _ = try household.correctText(document.sha256, to: text) }
                 // After the text: appointments given by hand are not read again from it.
-                if let appointments { try library.replaceAppointments(of: document.sha256, with: appointments) }
+                if let appointments { try library.calendar.replaceAppointments(of: document.sha256, with: appointments) }
                 if reviewed { try library.markReviewed(document.shortID) }
                 return try APIDocument.withAppointments(document.sha256, in: library)
             }

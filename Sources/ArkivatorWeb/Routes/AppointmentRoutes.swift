@@ -16,7 +16,7 @@ extension WebServer {
         // same events (and UIDs) as the member's feed, so adding both never doubles it.
         pages.get("/documents/{id}/time.ics") { _, context -> Response in
             let id = try Self.documentID(context)
-            let appointments = try await store.read { try $0.appointments(ofDocument: id) }
+            let appointments = try await store.read { try $0.calendar.appointments(ofDocument: id) }
             guard let first = appointments.first else { throw WebError.notFound }
             var headers = HTTPFields()
             headers[.contentType] = "text/calendar; charset=utf-8"
@@ -31,7 +31,7 @@ extension WebServer {
             let shortID: String
             do {
                 shortID = try await store.write { library in
-                    _ = try library.saveAppointment(appointment, uid: uid, document: id)
+                    _ = try library.calendar.saveAppointment(appointment, uid: uid, document: id)
                     return try library.document(id).shortID
                 }
             } catch let failure as LibraryFailure where failure.code == .badAppointment {
@@ -45,7 +45,7 @@ extension WebServer {
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let uid = form.value("uid")
             let shortID = try await store.write { library in
-                _ = try library.removeAppointments(document: id, uid: uid)
+                _ = try library.calendar.removeAppointments(document: id, uid: uid)
                 return try library.document(id).shortID
             }
             return Self.redirect(Self.appointmentsBack(form, id: shortID, outcome: "fjernet"))

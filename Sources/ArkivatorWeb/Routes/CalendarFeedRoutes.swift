@@ -22,7 +22,7 @@ extension WebServer {
             let secret = file.hasSuffix(".ics") ? String(file.dropLast(4)) : ""
             // A working address is always served (a proxy or a calendar service may fetch many
             // households' feeds from one address); only one that opens nothing is refused.
-            guard let (feed, appointments) = try await store.read({ try $0.calendarFeed(secret: secret) }) else {
+            guard let (feed, appointments) = try await store.read({ try $0.calendar.calendarFeed(secret: secret) }) else {
                 if let seconds = await throttle.refusal(client: context.client) {
                     var answer = Self.feedText(.tooManyRequests, context.text(
                         "For mange kalenderadresser som ikke virker. Vent litt og prøv igjen.",
@@ -35,7 +35,7 @@ extension WebServer {
                     "Denne kalenderadressen virker ikke. Den er slått av eller byttet ut. Lag en ny i Arkivator under Kalender.",
                     "This calendar address does not work. It was turned off or replaced. Make a new one in Arkivator under Calendar."))
             }
-            if Library.calendarFeedFetchIsDue(feed) { try await store.write { try $0.noteCalendarFeedFetched(feed) } }
+            if CalendarStore.calendarFeedFetchIsDue(feed) { try await store.write { try $0.calendar.noteCalendarFeedFetched(feed) } }
             var headers = HTTPFields()
             headers[.contentType] = "text/calendar; charset=utf-8"
             headers[.contentDisposition] = "inline; filename=\"arkivator-kalender.ics\""
@@ -51,7 +51,7 @@ extension WebServer {
         }
         pages.post("/calendar/{member}/new") { request, context -> Response in
             let member = try Self.memberID(context)
-            let secret = try await store.write { try $0.createCalendarFeed(member: member) }
+            let secret = try await store.write { try $0.calendar.createCalendarFeed(member: member) }
             var page = CalendarPage()
             page.made = (member, Self.feedAddresses(secret, request: request, options: options))
             return try await Self.calendarPage(store, templates, page, context: context)
@@ -60,7 +60,7 @@ extension WebServer {
             let member = try Self.memberID(context)
             try await store.write { library in
                 guard try library.familyMembers().contains(where: { $0.id == member }),
-                      try library.revokeCalendarFeed(member: member) else { throw WebError.notFound }
+                      try library.calendar.revokeCalendarFeed(member: member) else { throw WebError.notFound }
             }
             return Self.redirect("/calendar?slatt-av=\(member)")
         }
@@ -75,7 +75,7 @@ extension WebServer {
     /// calendar with it) and `https://` (or `http://` without TLS), on the host the browser used.
     static func feedAddresses(_ secret: String, request: Request, options: Options) -> (webcal: String, web: String) {
         let own = ownAddress(request, options: options)
-        let path = Library.calendarFeedPath(secret)
+        let path = CalendarStore.calendarFeedPath(secret)
         return ("webcal://" + own.host + path, own.scheme + "://" + own.host + path)
     }
 
@@ -88,7 +88,7 @@ extension WebServer {
     }
 
     static func calendarPage(_ store: AsyncLibrary, _ templates: Templates, _ page: CalendarPage, context: WebContext) async throws -> Response {
-        let (members, feeds) = try await store.read { library in (try library.familyMembers(), try library.calendarFeeds()) }
+        let (members, feeds) = try await store.read { library in (try library.familyMembers(), try library.calendar.calendarFeeds()) }
         let words = Words(templates, context)
         let rows: [[String: Any]] = members.map { member in
             var row: [String: Any] = ["id": member.id, "name": member.name]

@@ -134,7 +134,7 @@ extension WebServer {
                              query: WebForm = WebForm(""), problem: String? = nil) async throws -> Response {
         let (document, household, versions, originals, appointments, corrected) = try await store.read { library in
             (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
-             try library.originals(of: id), try library.appointments(ofDocument: id), try library.correctedFields(id))
+             try library.originals(of: id), try library.calendar.appointments(ofDocument: id), try library.correctedFields(id))
         }
         let facts = try await store.read { library in
             ExplanationView.Facts(stored: try library.explanation(of: id), enabled: try library.isOn(.llmEnabled),
@@ -145,7 +145,7 @@ extension WebServer {
         let notice = query.value("lagret").map { ($0 == "1" ? words["changesSaved"] : words["nothingChanged"]) + copy }
             ?? AppointmentsView.notice(query, words: words)
         var view = DocumentView(document, household: household, words: words, notice: notice, problem: problem, originals: originals,
-                                appointments: appointments, appointmentsCorrected: corrected.contains(Library.correctedAppointments))
+                                appointments: appointments, appointmentsCorrected: corrected.contains(CalendarStore.correctedAppointments))
         view.explanation = ExplanationView(letter: document.shortID, facts: facts, state: jobs.state(document.shortID),
                                            trashed: document.trashedAt != nil, words: words)
         if document.trashedAt == nil {

@@ -20,8 +20,8 @@ extension WebServer {
                 return (waiting, try id.map { try library.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
                         try id.map { try library.thumbnail($0) } ?? .none,
                         try id.map { try library.originals(of: $0) } ?? [],
-                        try id.map { try library.appointments(ofDocument: $0) } ?? [],
-                        try id.map { try library.correctedFields($0).contains(Library.correctedAppointments) } ?? false)
+                        try id.map { try library.calendar.appointments(ofDocument: $0) } ?? [],
+                        try id.map { try library.correctedFields($0).contains(CalendarStore.correctedAppointments) } ?? false)
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")

@@ -30,7 +30,7 @@ public struct StoredAppointment: Sendable, Equatable, Codable {
     }
 }
 
-extension Library {
+extension CalendarStore {
     /// Files the appointments a new letter states. One that moves or cancels an earlier
     /// appointment (`replaces`, or `moved` without the earlier day) of the same person from the
     /// same sender or department updates it;
@@ -96,7 +96,7 @@ extension Library {
             let pattern = "%" + DocumentFilter.escapeLike(person) + "%"
             arguments += [pattern, pattern]
         }
-        return try withReader { database in
+        return try library.withReader { database in
             try database.rows(Self.appointmentQuery + " WHERE " + conditions.joined(separator: " AND ")
                               + " ORDER BY a.date, coalesce(a.time, ''), a.id", arguments).map(Self.appointment)
         }
@@ -104,8 +104,8 @@ extension Library {
 
     /// The appointments a letter called to, moved or cancelled.
     public func appointments(ofDocument id: String) throws -> [StoredAppointment] {
-        try withReader { database in
-            let row = try resolve(id, in: database)
+        try library.withReader { database in
+            let row = try library.resolve(id, in: database)
             return try database.rows(Self.appointmentQuery + " WHERE a.document_id = ? OR a.changed_by = ? ORDER BY a.date, a.id",
                                      [row, row]).map(Self.appointment)
         }

@@ -14,15 +14,15 @@ public struct CalendarFeed: Sendable, Equatable {
     public var lastFetched: String?
 }
 
-extension Library {
+extension CalendarStore {
     /// The path of a feed's address below the web app's own: `/kalender/<secret>.ics`.
     public static func calendarFeedPath(_ secret: String) -> String { "/kalender/\(secret).ics" }
 
     /// Makes a new secret address for a member's appointments, replacing the one they had (which
     /// stops working at once). Returns the secret: the only time it is seen.
     public func createCalendarFeed(member id: Int) throws -> String {
-        let secret = Self.randomToken()
-        try withDatabase { database in
+        let secret = Library.randomToken()
+        try library.withDatabase { database in
             try database.inTransaction {
                 guard try database.firstRow("SELECT 1 FROM family WHERE id = ?", [id]) != nil else {
                     throw FamilyError.notFound(String(id))
@@ -31,7 +31,7 @@ extension Library {
                     INSERT INTO calendar_feeds (member_id, token_hash, created_at) VALUES (?, ?, ?)
                     ON CONFLICT (member_id) DO UPDATE SET token_hash = excluded.token_hash,
                         created_at = excluded.created_at, last_fetched = NULL
-                    """, [id, Self.tokenHash(secret), Self.now()])
+                    """, [id, Library.tokenHash(secret), Library.now()])
             }
         }
         return secret
@@ -40,7 +40,7 @@ extension Library {
     /// Stops a member's feed: its address answers nothing from now on. False when they had none.
     @discardableResult
     public func revokeCalendarFeed(member id: Int) throws -> Bool {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("DELETE FROM calendar_feeds WHERE member_id = ?", [id])
             return database.changes == 1
         }
@@ -48,7 +48,7 @@ extension Library {
 
     /// The feeds of the members still in the household.
     public func calendarFeeds() throws -> [CalendarFeed] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("""
                 SELECT f.member_id, m.name, f.created_at, f.last_fetched FROM calendar_feeds AS f
                 JOIN family AS m ON m.id = f.member_id ORDER BY m.name
@@ -63,11 +63,11 @@ extension Library {
     /// hash: nothing is compared with the secret itself. A read only: see ``noteCalendarFeedFetched(_:)``.
     public func calendarFeed(secret: String) throws -> (feed: CalendarFeed, appointments: [StoredAppointment])? {
         guard (20...200).contains(secret.utf8.count) else { return nil }
-        let found = try withReader { database -> CalendarFeed? in
+        let found = try library.withReader { database -> CalendarFeed? in
             try database.firstRow("""
                 SELECT f.member_id, m.name, f.created_at, f.last_fetched FROM calendar_feeds AS f
                 JOIN family AS m ON m.id = f.member_id WHERE f.token_hash = ?
-                """, [Self.tokenHash(secret)]).map { CalendarFeed(memberID: $0[0].int ?? 0, member: $0[1].string ?? "",
+                """, [Library.tokenHash(secret)]).map { CalendarFeed(memberID: $0[0].int ?? 0, member: $0[1].string ?? "",
                                                                   createdAt: $0[2].string ?? "", lastFetched: $0[3].string) }
         }
         guard let feed = found else { return nil }
@@ -76,15 +76,15 @@ extension Library {
 
     /// Whether a fetch of `feed` is to be written down (at most once a minute).
     public static func calendarFeedFetchIsDue(_ feed: CalendarFeed, now: Date = Date()) -> Bool {
-        feed.lastFetched.map { $0 < now.addingTimeInterval(-lastUseResolution).formatted(.iso8601) } ?? true
+        feed.lastFetched.map { $0 < now.addingTimeInterval(-Library.lastUseResolution).formatted(.iso8601) } ?? true
     }
 
     /// Notes that a calendar fetched a member's feed now (shown beside it, so a forgotten
     /// subscription is seen).
     public func noteCalendarFeedFetched(_ feed: CalendarFeed) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("UPDATE calendar_feeds SET last_fetched = ? WHERE member_id = ? AND created_at = ?",
-                                 [Self.now(), feed.memberID, feed.createdAt])
+                                 [Library.now(), feed.memberID, feed.createdAt])
         }
     }
 
@@ -97,7 +97,7 @@ extension Library {
     public func appointments(ofMember member: String, from: CalendarDate? = nil) throws -> [StoredAppointment] {
         let upcoming = from == nil ? "" : " AND a.date >= ? AND a.cancelled = 0"
         let arguments: [any DatabaseValueConvertible] = [member, member] + (from.map { [$0.iso] } ?? [])
-        return try withReader { database in
+        return try library.withReader { database in
             try database.rows(Self.appointmentQuery + """
                  WHERE d.trashed_at IS NULL
                    AND (d.family_member = ? COLLATE NOCASE OR (d.family_member IS NULL AND a.person = ? COLLATE NOCASE))

@@ -1,7 +1,7 @@
 import ArkivatorCore
 import Foundation
 
-extension Library {
+extension CalendarStore {
     /// The name a letter's appointments go by in `corrected_fields`: once a person has corrected,
     /// added or removed one, the letter's appointments are never read again from its text.
     public static let correctedAppointments = "appointments"
@@ -13,11 +13,11 @@ extension Library {
     @discardableResult
     public func saveAppointment(_ appointment: Appointment, uid: String?, document id: String) throws -> StoredAppointment {
         let cleaned = try Self.checked(appointment)
-        let document = try self.document(id)
+        let document = try library.document(id)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
-        let saved = try withDatabase { database -> String in
+        let saved = try library.withDatabase { database -> String in
             try database.inTransaction {
-                let now = Self.now()
+                let now = Library.now()
                 let values: [any DatabaseValueConvertible] = [cleaned.date, cleaned.time, cleaned.place.map(Redaction.redact),
                                                              cleaned.bring.map(Redaction.redact), cleaned.change.map(Redaction.redact),
                                                              cleaned.cancelled]
@@ -48,9 +48,9 @@ extension Library {
     /// read for them again. Returns how many were removed.
     @discardableResult
     public func removeAppointments(document id: String, uid: String? = nil) throws -> Int {
-        let document = try self.document(id)
+        let document = try library.document(id)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
-        return try withDatabase { database in
+        return try library.withDatabase { database in
             try database.inTransaction {
                 if let uid {
                     guard let row = try database.firstRow("""
@@ -73,9 +73,9 @@ extension Library {
     /// hand. Appointments of earlier letters that this one moved are left as they are.
     public func replaceAppointments(of id: String, with appointments: [Appointment]) throws {
         let cleaned = try appointments.map(Self.checked)
-        let document = try self.document(id)
+        let document = try library.document(id)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
                 try database.execute("DELETE FROM appointments WHERE document_id = ?", [document.number])
                 for appointment in cleaned { _ = try Self.insertAppointment(appointment, of: document, in: database) }
@@ -89,13 +89,13 @@ extension Library {
     static func insertAppointment(_ appointment: Appointment, of document: LibraryDocument, in database: Database) throws -> String {
         let person = (document.familyMember ?? document.person).map(Redaction.redact)
         let sender = document.institution.map(Redaction.redact), specialty = document.specialty.map(Redaction.redact)
-        let uid = "\(document.sha256.prefix(20))-u\(randomToken().prefix(10))@arkivator"
+        let uid = "\(document.sha256.prefix(20))-u\(Library.randomToken().prefix(10))@arkivator"
         try database.execute("""
             INSERT INTO appointments (uid, document_id, person, sender, specialty, date, time, place, bring, change,
                 cancelled, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [uid, document.number, person, sender, specialty, appointment.date, appointment.time,
                   appointment.place.map(Redaction.redact), appointment.bring.map(Redaction.redact),
-                  appointment.change.map(Redaction.redact), appointment.cancelled, now()])
+                  appointment.change.map(Redaction.redact), appointment.cancelled, Library.now()])
         return uid
     }
 
@@ -105,18 +105,18 @@ extension Library {
     /// hand, or when a later letter has moved or cancelled one of them (that letter has the last word).
     @discardableResult
     public func rereadAppointments(of id: String, found: [Appointment]) throws -> Bool {
-        var document = try self.document(id)
+        var document = try library.document(id)
         guard document.trashedAt == nil else { return false }
-        guard !(try correctedFields(document.sha256).contains(Self.correctedAppointments)) else { return false }
+        guard !(try library.correctedFields(document.sha256).contains(Self.correctedAppointments)) else { return false }
         document.appointments = found
-        return try withDatabase { database in
+        return try library.withDatabase { database in
             try database.inTransaction {
                 let row = document.number
                 if try database.firstRow("SELECT 1 FROM appointments WHERE document_id = ? AND changed_by IS NOT NULL", [row]) != nil {
                     return false
                 }
                 try database.execute("DELETE FROM appointments WHERE document_id = ?", [row])
-                try fileAppointments(of: document, row: row, now: Self.now(), in: database)
+                try fileAppointments(of: document, row: row, now: Library.now(), in: database)
                 return true
             }
         }
