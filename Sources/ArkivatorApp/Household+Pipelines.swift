@@ -77,7 +77,7 @@ extension Household {
         let (worker, library) = (uploads.worker, library)
         return {
             _ = worker.runDueJobsAndWait(maxJobs: maxJobs)
-            return (try? library.uploadQueueStatus())?.nextDue
+            return (try? library.uploads.uploadQueueStatus())?.nextDue
         }
     }
 }

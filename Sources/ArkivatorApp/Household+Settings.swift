@@ -45,7 +45,7 @@ extension Household {
         change.lettersToCopy = try await store.write { library in
             try library.setSetting(setting, stored)
             guard setting == .destination, stored != nil else { return 0 }
-            return try library.uploadQueueStatus().pending
+            return try library.uploads.uploadQueueStatus().pending
         }
         return change
     }

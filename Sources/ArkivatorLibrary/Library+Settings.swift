@@ -56,7 +56,7 @@ extension Library {
                 } else {
                     try database.execute("DELETE FROM settings WHERE key = ?", [key.rawValue])
                 }
-                if key == .destination, before != value { try destinationChanged(to: value, in: database) }
+                if key == .destination, before != value { try uploads.destinationChanged(to: value, in: database) }
             }
         }
     }

@@ -116,6 +116,21 @@ public final class Library: Sendable {
         Date().formatted(.iso8601)
     }
 
+    /// `next_attempt_at`: UTC, ISO 8601 with milliseconds (every value in the column has this
+    /// form, so they compare as text).
+    static func uploadTimestamp(_ date: Date) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+
+    /// `created_at`/`updated_at`: as ``now()`` writes them, to the second.
+    static func timestamp(_ date: Date) -> String {
+        date.formatted(.iso8601)
+    }
+
+    static func parseTimestamp(_ text: String) -> Date? {
+        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
+    }
+
     // MARK: Recovery
 
     /// Takes an exclusive lock if no other process has the library open for filing, runs

@@ -19,7 +19,7 @@ public enum CopyAfterChange {
             report = await worker.runPass(includeWaiting: true)
         }
         let name = (try? Destination.parse(setting).displayName) ?? setting
-        let status = (try? await store.read { try $0.copyStatus(ofDocument: documentNumber) }) ?? .waiting
+        let status = (try? await store.read { try $0.uploads.copyStatus(ofDocument: documentNumber) }) ?? .waiting
         let versions = versionNote(setting, environment: environment)
         if status == .copied {
             return UserMessage(nb: "Kopien i \(name) er også erstattet.\(versions.map { " " + $0.norwegian } ?? "")",

@@ -72,7 +72,7 @@ public struct MirrorCheck: Sendable, Equatable {
         let destination = try Destination.parse(setting).open(library: store.library.location, environment: environment)
         let listed = try await destination.list()
         await destination.close()
-        let (expected, recorded) = try await store.read { (try $0.expectedMirror(), try $0.remoteFiles(at: setting)) }
+        let (expected, recorded) = try await store.read { (try $0.uploads.expectedMirror(), try $0.uploads.remoteFiles(at: setting)) }
         return try await FileWork.run {
             try compare(setting: setting, expected: expected, recorded: recorded, listed: listed)
         }
@@ -126,7 +126,7 @@ public struct MirrorCheck: Sendable, Equatable {
             if difference.kind != .extra { forget.append(difference.path) }
         }
         let (chosen, stale) = (letters, forget)
-        try await store.write { try $0.queueCopies(of: chosen, forgetting: stale) }
+        try await store.write { try $0.uploads.queueCopies(of: chosen, forgetting: stale) }
         return letters.count
     }
 }

@@ -96,7 +96,7 @@ final class UploadLoop: Sendable {
     /// Seconds until the next look: until the next job is due, at most ``idleCheck``; a little
     /// longer when another process is uploading, or when the pass found nothing it could take.
     private func sleep(after pass: UploadReport) -> TimeInterval {
-        guard let status = try? worker.library.uploadQueueStatus(staleAfter: worker.policy.staleAfter),
+        guard let status = try? worker.library.uploads.uploadQueueStatus(staleAfter: worker.policy.staleAfter),
               status.pending > 0, let next = status.nextDue else { return idleCheck }
         let floor = pass.busy ? 5 : pass.entries.isEmpty ? 0.5 : 0.05
         return min(max(next.timeIntervalSinceNow, floor), idleCheck)

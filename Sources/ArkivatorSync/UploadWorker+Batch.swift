@@ -18,11 +18,11 @@ struct TakenBatch: Sendable {
     }
 
     private init(_ ids: [Int], library: Library, policy: UploadPolicy, includeWaiting: Bool, held: NIOLockedValueBox<Set<Int>>) throws {
-        let jobs = try library.claimUploads(ids, includeWaiting: includeWaiting, staleAfter: policy.staleAfter)
+        let jobs = try library.uploads.claimUploads(ids, includeWaiting: includeWaiting, staleAfter: policy.staleAfter)
         held.withLockedValue { $0.formUnion(jobs.map(\.id)) }
         self.jobs = jobs
         do {
-            plans = .success(try library.mirrorPlans(of: jobs))
+            plans = .success(try library.uploads.mirrorPlans(of: jobs))
         } catch {
             plans = .failure(error)
         }
@@ -118,7 +118,7 @@ extension UploadWorker {
         for (index, error) in batch.failed.sorted(by: { $0.index < $1.index }) {
             let job = batch.jobs[index]
             if error is CancellationError {
-                try? await store.write { try $0.releaseUploads([job.id]) }
+                try? await store.write { try $0.uploads.releaseUploads([job.id]) }
                 entries[index].outcome = .retrying
             } else {
                 entries[index] = await record(Self.failure(error), for: job, entry: entries[index])
@@ -126,7 +126,7 @@ extension UploadWorker {
         }
         let done = batch.progress
         do {
-            try await store.write { try $0.recordMirror(done) }
+            try await store.write { try $0.uploads.recordMirror(done) }
         } catch {
             // Not recorded: the jobs stay `uploading` and are done again (every step is safe to repeat).
             return entries.map { entry in
@@ -139,7 +139,7 @@ extension UploadWorker {
         for destination in Set(done.filter { $0.completing != nil }.map(\.destination)) {
             clearFailure(at: destination)
         }
-        if let now = try? await store.read({ try $0.uploadJobs(completed) }) {
+        if let now = try? await store.read({ try $0.uploads.uploadJobs(completed) }) {
             var byID: [Int: UploadJob] = [:]
             for job in now { byID[job.id] = job }
             for index in entries.indices where entries[index].outcome == .done {

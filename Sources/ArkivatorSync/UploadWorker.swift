@@ -105,7 +105,7 @@ public final class UploadWorker: Sendable {
                 try? await Task.sleep(nanoseconds: 5_000_000_000)
                 let ids = held.withLockedValue { Array($0) }
                 if Task.isCancelled { return }
-                if !ids.isEmpty { try? await store.write { try $0.touchUploads(ids) } }
+                if !ids.isEmpty { try? await store.write { try $0.uploads.touchUploads(ids) } }
             }
         }
         defer { toucher.cancel() }
@@ -118,11 +118,11 @@ public final class UploadWorker: Sendable {
         let unsettled = UnsettledCopies(library: library.location.directory)
         var setting = "", noted: Date?
         do {
-            if case .held = lock { _ = try await store.write { try $0.requeueInterruptedUploads() } }
+            if case .held = lock { _ = try await store.write { try $0.uploads.requeueInterruptedUploads() } }
             await removeOrphans(destinations: &destinations, report: &report)
             setting = try await store.read { try $0.setting(.destination) } ?? ""
             try await resendLostCopies(at: setting, unsettled, report: &report)
-            let due = try await store.read { try $0.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
+            let due = try await store.read { try $0.uploads.dueUploads(includeWaiting: includeWaiting, staleAfter: policy.staleAfter) }
             if !due.isEmpty, !setting.isEmpty, let destination = try? open(setting, in: &destinations), destination.writesReachDiskLater {
                 let written = setting
                 try await FileWork.run { try unsettled.willWrite(to: written) }
@@ -172,8 +172,8 @@ public final class UploadWorker: Sendable {
             return
         }
         // A little before the note, for clocks that disagree by a second.
-        let copies = try await store.read { try $0.copiesRecorded(at: setting, since: since.addingTimeInterval(-2)) }
-        try await store.write { try $0.queueCopies(of: copies.letters, forgetting: copies.paths) }
+        let copies = try await store.read { try $0.uploads.copiesRecorded(at: setting, since: since.addingTimeInterval(-2)) }
+        try await store.write { try $0.uploads.queueCopies(of: copies.letters, forgetting: copies.paths) }
         try await FileWork.run { try unsettled.settle(resent: setting, current: setting) }
         report.resentAfterRestart += copies.letters.count
     }
@@ -207,7 +207,7 @@ public final class UploadWorker: Sendable {
             report.merge(passes)
             guard Date() < deadline else { break }
             let staleAfter = policy.staleAfter
-            guard let status = try? await store.read({ try $0.uploadQueueStatus(staleAfter: staleAfter) }),
+            guard let status = try? await store.read({ try $0.uploads.uploadQueueStatus(staleAfter: staleAfter) }),
                   status.pending > 0, let next = status.nextDue else { break }
             let wait = min(max(next.timeIntervalSinceNow, passes.busy ? 1 : 0.05), deadline.timeIntervalSinceNow)
             guard wait > 0 else { break }
@@ -267,13 +267,13 @@ public final class UploadWorker: Sendable {
     /// destination set now; returns how many went.
     private func removeOrphans(destinations: inout [String: any UploadDestination], report: inout UploadReport) async {
         guard let setting = try? await store.read({ try $0.setting(.destination) }), !setting.isEmpty,
-              let orphans = try? await store.read({ try $0.orphanRemoteFiles(at: setting) }), !orphans.isEmpty else { return }
+              let orphans = try? await store.read({ try $0.uploads.orphanRemoteFiles(at: setting) }), !orphans.isEmpty else { return }
         do {
             let destination = try open(setting, in: &destinations)
             for orphan in orphans {
                 if Task.isCancelled { return }
                 try await destination.remove(orphan.path)
-                try await store.write { try $0.forgetRemoteFile(orphan.path, at: setting) }
+                try await store.write { try $0.uploads.forgetRemoteFile(orphan.path, at: setting) }
                 report.removedOrphans += 1
             }
         } catch {
@@ -303,7 +303,7 @@ public final class UploadWorker: Sendable {
         entry.outcome = outcome
         do {
             entry.job = try await store.write {
-                try $0.recordUploadFailure(job.id, message: message, counted: counted, retryAt: retryAt)
+                try $0.uploads.recordUploadFailure(job.id, message: message, counted: counted, retryAt: retryAt)
             }
         } catch {
             // The job stays `uploading` and is taken up again later (see the type's notes).

@@ -53,7 +53,7 @@ public final class Uploads: Sendable {
     /// Puts a job back in the queue, due now, and wakes the loop.
     /// - Throws: ``LibraryFailure`` `.noUploadJob`, `.alreadyUploaded`.
     public func retry(_ job: Int) async throws {
-        try await store.write { try $0.retryUpload(job) }
+        try await store.write { try $0.uploads.retryUpload(job) }
         forgetChecks()
         wake()
     }
@@ -62,7 +62,7 @@ public final class Uploads: Sendable {
     /// the loop, and returns how many there were.
     @discardableResult
     public func retryAll() async throws -> Int {
-        let count = try await store.write { try $0.retryAllUploads() }
+        let count = try await store.write { try $0.uploads.retryAllUploads() }
         forgetChecks()
         wake()
         return count
@@ -83,8 +83,8 @@ public final class Uploads: Sendable {
     public func state(now: Date = Date(), checkingDestinations: Bool = true) async throws -> UploadQueueState {
         let staleAfter = worker.policy.staleAfter
         let (setting, jobs, status) = try await store.read { library in
-            (try library.setting(.destination), try library.uploadJobs(states: [.queued, .uploading, .error]),
-             try library.uploadQueueStatus(staleAfter: staleAfter))
+            (try library.setting(.destination), try library.uploads.uploadJobs(states: [.queued, .uploading, .error]),
+             try library.uploads.uploadQueueStatus(staleAfter: staleAfter))
         }
         var state = UploadQueueState(
             destination: setting, destinationName: setting.map(Self.name), jobs: jobs, pending: status.pending,

@@ -48,7 +48,7 @@ extension Arkivator.Queue {
         var json = false
 
         func run() throws {
-            let jobs = try LibraryCommand.run(libraryOptions) { try $0.uploadJobs() }
+            let jobs = try LibraryCommand.run(libraryOptions) { try $0.uploads.uploadJobs() }
             let shown = all ? jobs : jobs.filter { $0.state != .done }
             let terminal = Terminal()
             if json {
@@ -103,11 +103,11 @@ extension Arkivator.Queue {
         func run() throws {
             let terminal = Terminal()
             if let id {
-                try LibraryCommand.run(libraryOptions) { try $0.retryUpload(id) }
+                try LibraryCommand.run(libraryOptions) { try $0.uploads.retryUpload(id) }
                 terminal.line(UserMessage(nb: "Jobb \(id) står i køen igjen. Last opp nå med: arkivator upload",
                                           en: "Job \(id) is queued again. Upload now with: arkivator upload").text())
             } else {
-                let count = try LibraryCommand.run(libraryOptions) { try $0.retryAllUploads() }
+                let count = try LibraryCommand.run(libraryOptions) { try $0.uploads.retryAllUploads() }
                 terminal.line(UserMessage(nb: "\(count) jobber står i køen igjen.", en: "\(count) jobs are queued again.").text())
             }
         }

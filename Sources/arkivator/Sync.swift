@@ -55,7 +55,7 @@ extension Arkivator {
             if !json { terminal.line(before.summary.text()) }
             _ = try UploadCommand.checked { try SyncCommand.waiting { try await before.queueRepairs(store: store) } }
             let worker = UploadWorker(store: store)
-            let (total, patience) = (max(1, try UploadCommand.checked { try library.uploadQueueStatus().pending }), TimeInterval(wait))
+            let (total, patience) = (max(1, try UploadCommand.checked { try library.uploads.uploadQueueStatus().pending }), TimeInterval(wait))
             var lastProgress = Date()
             var copied = 0
             var lastReason: UserMessage?
@@ -65,7 +65,7 @@ extension Arkivator {
                 copied += done
                 if done > 0 { lastProgress = Date() }
                 lastReason = report.entries.last(where: { $0.outcome != .done })?.message ?? lastReason
-                let status = try UploadCommand.checked { try library.uploadQueueStatus() }
+                let status = try UploadCommand.checked { try library.uploads.uploadQueueStatus() }
                 if terminal.stderrIsTerminal && !json {
                     terminal.status(UserMessage(nb: "Kopierer: \(min(copied, total)) av \(total) brev …",
                                                 en: "Copying: \(min(copied, total)) of \(total) letters …").text())

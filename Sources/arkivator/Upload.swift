@@ -61,7 +61,7 @@ extension Arkivator {
             }
             for entry in report.entries { terminal.line(UploadCommand.line(entry)) }
             for problem in report.problems { terminal.error(problem) }
-            let jobs = try UploadCommand.checked { try library.uploadJobs() }
+            let jobs = try UploadCommand.checked { try library.uploads.uploadJobs() }
             if report.entries.isEmpty && !report.busy {
                 if jobs.isEmpty, try UploadCommand.checked({ try library.setting(.destination) }) == nil {
                     terminal.line(UserMessage(

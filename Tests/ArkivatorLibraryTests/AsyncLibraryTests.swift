@@ -84,7 +84,7 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             let hits = try await store.read { try $0.search("epikrise").hits.map(\.id) }
             let document = try await store.read { try $0.document(Letters.epikrise.shortID) }
             let members = try await store.read { try $0.familyMembers().map(\.name) }
-            let status = try await store.read { try $0.uploadQueueStatus() }
+            let status = try await store.read { try $0.uploads.uploadQueueStatus() }
             let settingRead = try await store.read { try $0.setting(.destination) }
             #expect(!gate.isOpen, "the reads waited for the change")
             gate.open()

@@ -69,7 +69,7 @@ struct Sandbox {
 
     /// The files of every job's document, with their place below the archive root.
     func uploadFiles() throws -> [UploadFile] {
-        try library.uploadJobs().flatMap { try library.uploadFiles(of: $0) }
+        try library.uploads.uploadJobs().flatMap { try library.uploads.uploadFiles(of: $0) }
     }
 
     /// Expects every file of every document under `root` with the same bytes.

@@ -60,8 +60,8 @@ import Glibc
         defer { sandbox.remove() }
         let copy = try sandbox.folder("Kopi")
         let documents = try sandbox.fileDocuments(2, destination: "folder:\(copy.path)")
-        #expect(try sandbox.library.uploadJobs().map(\.state) == [.queued, .queued])
-        #expect(try sandbox.library.copyStatus(ofDocument: documents[0].number) == .waiting)
+        #expect(try sandbox.library.uploads.uploadJobs().map(\.state) == [.queued, .queued])
+        #expect(try sandbox.library.uploads.copyStatus(ofDocument: documents[0].number) == .waiting)
 
         let worker = UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:])
         let report = await worker.runPass()
@@ -70,14 +70,14 @@ import Glibc
         try sandbox.expectUploaded(to: copy)
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("Kari Nordmann/Dokumenter/\(documents[0].title).docx").path))
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("Kari Nordmann/Bilder/\(documents[1].title).pdf").path))
-        for document in documents { #expect(try sandbox.library.copyStatus(ofDocument: document.number) == .copied) }
-        #expect(try sandbox.library.uploadJobs().allSatisfy { $0.state == .done && $0.attempts == 0 && $0.lastError == nil })
+        for document in documents { #expect(try sandbox.library.uploads.copyStatus(ofDocument: document.number) == .copied) }
+        #expect(try sandbox.library.uploads.uploadJobs().allSatisfy { $0.state == .done && $0.attempts == 0 && $0.lastError == nil })
 
         // Nothing is due any more; a done job cannot be retried.
         #expect(await worker.runPass(includeWaiting: true).entries.isEmpty)
-        let first = try #require(try sandbox.library.uploadJobs().first)
-        #expect(throws: LibraryFailure.self) { try sandbox.library.retryUpload(first.id) }
-        #expect(throws: LibraryFailure.self) { try sandbox.library.retryUpload(9_999) }
+        let first = try #require(try sandbox.library.uploads.uploadJobs().first)
+        #expect(throws: LibraryFailure.self) { try sandbox.library.uploads.retryUpload(first.id) }
+        #expect(throws: LibraryFailure.self) { try sandbox.library.uploads.retryUpload(9_999) }
 
         // A document filed later is uploaded by the next pass; its files are all the pass copies.
         try sandbox.fileDocuments(1, destination: "folder:\(copy.path)", person: "Ola Nordmann")
@@ -104,7 +104,7 @@ import Glibc
         try Data(bytes.map { $0 ^ 0xFF }).write(to: URL(fileURLWithPath: docx.path))
         var times = [before.st_atim, before.st_mtim]
         #expect(utimensat(AT_FDCWD, docx.path, &times, 0) == 0)
-        try sandbox.library.queueCopies(of: [documents[0].number])
+        try sandbox.library.uploads.queueCopies(of: [documents[0].number])
 
         let again = await worker.runPass()
         #expect(again.entries.map(\.outcome) == [.done])
@@ -124,11 +124,11 @@ import Glibc
             Thread { continuation.resume(returning: worker.runDueJobsAndWait(maxJobs: 1)) }.start()
         }
         #expect(first.entries.map(\.outcome) == [.done])
-        #expect(try sandbox.library.uploadJobs().map(\.state) == [.done, .queued, .queued])
-        #expect(try sandbox.library.uploadQueueStatus().pending == 2)
+        #expect(try sandbox.library.uploads.uploadJobs().map(\.state) == [.done, .queued, .queued])
+        #expect(try sandbox.library.uploads.uploadQueueStatus().pending == 2)
         let rest = await worker.runDueJobs()
         #expect(rest.entries.map(\.outcome) == [.done, .done])
-        let status = try sandbox.library.uploadQueueStatus()
+        let status = try sandbox.library.uploads.uploadQueueStatus()
         #expect(status.pending == 0 && status.failed == 0 && status.nextDue == nil)
         try sandbox.expectUploaded(to: copy)
     }
@@ -138,12 +138,12 @@ import Glibc
         defer { sandbox.remove() }
         let copy = try sandbox.folder("Kopi")
         try sandbox.fileDocuments(1, destination: "folder:\(copy.path)")
-        let job = try #require(try sandbox.library.uploadJobs().first)
+        let job = try #require(try sandbox.library.uploads.uploadJobs().first)
         // A process takes the job and dies.
-        #expect(try sandbox.library.claimUpload(job.id)?.state == .uploading)
-        #expect(try sandbox.library.claimUpload(job.id) == nil, "a job being uploaded is not taken twice")
-        #expect(try sandbox.library.dueUploads().isEmpty, "not stale yet by age")
-        #expect(try sandbox.library.dueUploads(now: Date().addingTimeInterval(61)) == [job.id], "stale after a minute")
+        #expect(try sandbox.library.uploads.claimUpload(job.id)?.state == .uploading)
+        #expect(try sandbox.library.uploads.claimUpload(job.id) == nil, "a job being uploaded is not taken twice")
+        #expect(try sandbox.library.uploads.dueUploads().isEmpty, "not stale yet by age")
+        #expect(try sandbox.library.uploads.dueUploads(now: Date().addingTimeInterval(61)) == [job.id], "stale after a minute")
 
         // A new worker holds the upload lock, so the job is known to be orphaned.
         let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass()
@@ -160,15 +160,15 @@ import Glibc
         #expect(report.entries.map(\.outcome) == [.retrying, .retrying])
         #expect(report.entries.first?.message?.norwegian.contains("Er disken koblet til?") == true)
         #expect(!FileManager.default.fileExists(atPath: away.path))
-        let jobs = try sandbox.library.uploadJobs()
+        let jobs = try sandbox.library.uploads.uploadJobs()
         #expect(jobs.map(\.attempts) == [1, 1])
         #expect(jobs.allSatisfy { $0.state == .queued && $0.nextAttemptAt != nil })
-        #expect(try sandbox.library.dueUploads(includeWaiting: true).count == 2)
+        #expect(try sandbox.library.uploads.dueUploads(includeWaiting: true).count == 2)
 
         // Once the disk is there, `queue retry --all` and a pass finish the job.
         try FileManager.default.createDirectory(at: away, withIntermediateDirectories: true)
-        #expect(try sandbox.library.retryAllUploads() == 2)
-        #expect(try sandbox.library.uploadJobs().map(\.attempts) == [0, 0])
+        #expect(try sandbox.library.uploads.retryAllUploads() == 2)
+        #expect(try sandbox.library.uploads.uploadJobs().map(\.attempts) == [0, 0])
         #expect(await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).runPass().entries.map(\.outcome) == [.done, .done])
         try sandbox.expectUploaded(to: away)
     }
@@ -223,11 +223,11 @@ import Glibc
         #expect(report.entries.allSatisfy { $0.failure == .authentication })
         #expect(report.entries.first?.message?.norwegian.contains("Logg inn på nytt") == true)
         #expect(report.entries.first?.message?.english.contains("Log in again") == true)
-        let jobs = try sandbox.library.uploadJobs()
+        let jobs = try sandbox.library.uploads.uploadJobs()
         #expect(jobs.allSatisfy { $0.state == .queued && $0.attempts == 0 }, "a refused login uses up no try")
         #expect(jobs.allSatisfy { ($0.lastError ?? "").contains("Logg inn på nytt") || ($0.lastError ?? "").contains("Log in again") })
-        #expect(try sandbox.library.dueUploads().isEmpty, "the next try waits")
-        #expect(try sandbox.library.copyStatus(ofDocument: jobs[0].documentNumber) == .waiting)
+        #expect(try sandbox.library.uploads.dueUploads().isEmpty, "the next try waits")
+        #expect(try sandbox.library.uploads.copyStatus(ofDocument: jobs[0].documentNumber) == .waiting)
         // The person is told once, not once per job or per pass.
         #expect(notifications(notified).count == 1)
         _ = await wrong.runPass(includeWaiting: true)
@@ -278,7 +278,7 @@ import Glibc
         let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).run(until: Date().addingTimeInterval(600))
         let elapsed = Date().timeIntervalSince(started)
         #expect(report.entries.map(\.outcome) == [.retrying, .retrying, .retrying, .done])
-        let job = try #require(try sandbox.library.uploadJobs().first)
+        let job = try #require(try sandbox.library.uploads.uploadJobs().first)
         #expect(job.state == .done)
         #expect(job.attempts == 3)
         // Tries at 0, 1, 3 and 7 s.
@@ -303,7 +303,7 @@ import Glibc
         let started = Date()
         let report = await UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]).run(until: Date().addingTimeInterval(600))
         let elapsed = Date().timeIntervalSince(started)
-        let jobs = try sandbox.library.uploadJobs()
+        let jobs = try sandbox.library.uploads.uploadJobs()
         #expect(jobs.allSatisfy { $0.state == .done }, "\(jobs.map { "\($0.state) \($0.lastError ?? "")" })")
         // Failed at 0, 1, 3, 7 and 15 s and through at 31 s; on a busy machine the waits stretch,
         // so fewer tries may fall inside the 20 s.
@@ -315,7 +315,7 @@ import Glibc
         }
         #expect(report.failed.isEmpty)
         try sandbox.expectUploaded(to: served)
-        for job in jobs { #expect(try sandbox.library.copyStatus(ofDocument: job.documentNumber) == .copied) }
+        for job in jobs { #expect(try sandbox.library.uploads.copyStatus(ofDocument: job.documentNumber) == .copied) }
     }
 
     @Test func aDestinationThatStaysDownIsTriedForAsLongAsItTakesAndTheHouseholdIsTold() async throws {
@@ -334,11 +334,11 @@ import Glibc
         let report = await UploadExecutor().task { await worker.run(until: Date().addingTimeInterval(2.5)) }.value
         #expect(report.entries.count > 6, "tried again and again: \(report.entries.count)")
         #expect(report.entries.allSatisfy { $0.outcome == .retrying })
-        let job = try #require(try sandbox.library.uploadJobs().first)
+        let job = try #require(try sandbox.library.uploads.uploadJobs().first)
         #expect(job.state == .queued, "never given up")
         #expect(job.lastError?.contains("Prøver igjen senere") == true || job.lastError?.contains("Trying again later") == true)
         #expect(job.failingSince != nil)
-        #expect(try sandbox.library.copyStatus(ofDocument: documents[0].number) == .waiting)
+        #expect(try sandbox.library.uploads.copyStatus(ofDocument: documents[0].number) == .waiting)
         let lines = notifications(notified)
         #expect(lines.count == 1, "told once: \(lines)")
         #expect(lines.first?.contains("over en time") == true || lines.first?.contains("over an hour") == true)
@@ -346,8 +346,8 @@ import Glibc
         #expect(state.waiting.first?.longNotice(limit: 1) != nil, "Settings says it in words")
 
         // "Prøv igjen" puts it back, due now.
-        try sandbox.library.retryUpload(job.id)
-        let again = try #require(try sandbox.library.uploadJobs().first)
+        try sandbox.library.uploads.retryUpload(job.id)
+        let again = try #require(try sandbox.library.uploads.uploadJobs().first)
         #expect(again.state == .queued && again.attempts == 0 && again.lastError == nil)
     }
 

@@ -34,7 +34,7 @@ import Testing
         // Filed while the loop sleeps: the wake makes it upload now.
         try sandbox.fileDocuments(1, destination: "folder:\(copy.path)")
         uploads.wake()
-        #expect(try await eventually { try sandbox.library.uploadJobs().allSatisfy { $0.state == .done } })
+        #expect(try await eventually { try sandbox.library.uploads.uploadJobs().allSatisfy { $0.state == .done } })
         try sandbox.expectUploaded(to: copy)
         var state = try await uploads.state()
         #expect(state.isClear && state.waiting.isEmpty)
@@ -44,7 +44,7 @@ import Testing
         try FileManager.default.removeItem(at: copy)
         let later = try sandbox.fileDocuments(1, destination: "folder:\(copy.path)")
         uploads.wake()
-        #expect(try await eventually { try sandbox.library.uploadJobs().contains { $0.state == .queued && $0.attempts >= 2 } })
+        #expect(try await eventually { try sandbox.library.uploads.uploadJobs().contains { $0.state == .queued && $0.attempts >= 2 } })
         state = try await uploads.state()
         let wait = try #require(state.waiting.first)
         #expect(state.failed == 0 && state.waiting.count == 1, "a disk that is away is waited for, never given up")
@@ -59,7 +59,7 @@ import Testing
         // The disk is back; "Prøv igjen" wakes the loop, which uploads at once.
         try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
         #expect(try await uploads.retryAll() == 1)
-        #expect(try await eventually { try sandbox.library.uploadJobs().allSatisfy { $0.state == .done } })
+        #expect(try await eventually { try sandbox.library.uploads.uploadJobs().allSatisfy { $0.state == .done } })
         let title = try #require(later.first?.title)
         #expect(FileManager.default.fileExists(atPath: copy.appendingPathComponent("Kari Nordmann/Dokumenter/\(title).docx").path))
         #expect(try await uploads.state().waiting.isEmpty)
@@ -88,8 +88,8 @@ import Testing
         let gone = sandbox.directory.appendingPathComponent("Frakoblet")
         try sandbox.fileDocuments(2, destination: "folder:\(gone.path)")
         // An earlier process tried and failed (this worker never did).
-        for job in try sandbox.library.uploadJobs() {
-            try sandbox.library.recordUploadFailure(job.id, message: "Mappen finnes ikke nå.", counted: true,
+        for job in try sandbox.library.uploads.uploadJobs() {
+            try sandbox.library.uploads.recordUploadFailure(job.id, message: "Mappen finnes ikke nå.", counted: true,
                                                     retryAt: Date().addingTimeInterval(3600))
         }
         let uploads = Uploads(worker: UploadWorker(store: AsyncLibrary(sandbox.library), environment: [:]))

@@ -107,7 +107,7 @@ import Testing
                     #expect(FileManager.default.contents(atPath: copied.path) == FileManager.default.contents(atPath: file.path),
                             "the copy holds the redacted file: \(copied.path)")
                 }
-                #expect(try fixture.library.copyStatus(ofDocument: document.number) == .copied)
+                #expect(try fixture.library.uploads.copyStatus(ofDocument: document.number) == .copied)
             }
         }
     }

@@ -135,7 +135,7 @@ extension WebServer {
             // Through the worker, so it wakes and tries at once.
             try await uploads.retry(job)
             let retried = try await store.read { library -> APIJob in
-                APIJob(try library.uploadJob(job), hiding: [library.location.directory.path, library.defaultArchiveRoot.path])
+                APIJob(try library.uploads.uploadJob(job), hiding: [library.location.directory.path, library.defaultArchiveRoot.path])
             }
             return try JSONAnswer.response(retried)
         }

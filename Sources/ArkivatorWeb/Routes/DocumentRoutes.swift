@@ -70,7 +70,7 @@ extension WebServer {
             guard await CopyAfterChange.bringInLine(documentNumber: number, worker: household.uploads.worker) != nil else {
                 return Self.redirect("/documents/\(shortID)?lagret=1")
             }
-            let copied = try await store.read { try $0.copyStatus(ofDocument: number) } == .copied
+            let copied = try await store.read { try $0.uploads.copyStatus(ofDocument: number) } == .copied
             return Self.redirect("/documents/\(shortID)?lagret=1&kopi=\(copied ? "erstattet" : "venter")")
         }
         pages.post("/documents/{id}/delete") { _, context -> Response in

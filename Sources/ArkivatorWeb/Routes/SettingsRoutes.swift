@@ -206,7 +206,7 @@ extension WebServer {
         let settings = try await household.currentSettings()
         let uploads = UploadState(try await household.uploads.state())
         let (made, folders, counts) = try await store.read { library in
-            (try library.accounts.apiTokens(), [library.location.directory.path, library.defaultArchiveRoot.path], try library.copyCounts())
+            (try library.accounts.apiTokens(), [library.location.directory.path, library.defaultArchiveRoot.path], try library.uploads.copyCounts())
         }
         let stored = (destination: settings.destination?.description ?? settings.unreadableDestination, uploads: uploads, tokens: made,
                       llmURL: settings.languageModel.url?.absoluteString, llmEnabled: settings.languageModel.enabled,

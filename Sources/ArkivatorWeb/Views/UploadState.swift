@@ -17,7 +17,7 @@ struct UploadState: Sendable {
 
     /// The jobs not done yet, read directly (the API's queue).
     static func read(_ library: Library) throws -> [UploadJob] {
-        try library.uploadJobs(states: [.queued, .uploading, .error]).filter { !$0.trashed }
+        try library.uploads.uploadJobs(states: [.queued, .uploading, .error]).filter { !$0.trashed }
     }
 
     struct Banner {

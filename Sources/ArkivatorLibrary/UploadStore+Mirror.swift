@@ -67,7 +67,7 @@ public enum RemoteTrash {
     }
 }
 
-extension Library {
+extension UploadStore {
     // MARK: What the destination should hold
 
     /// For each job (taken together, as a pass takes them), the files the destination should
@@ -81,7 +81,7 @@ extension Library {
         let numbers = Array(Set(jobs.map(\.documentNumber))).sorted()
         let marks = Array(repeating: "?", count: numbers.count).joined(separator: ",")
         let arguments = numbers.map { $0 as any DatabaseValueConvertible }
-        let (fileRows, remoteRows) = try withReader { database in
+        let (fileRows, remoteRows) = try library.withReader { database in
             (try database.rows("""
                 SELECT f.document_id, f.kind, f.page, f.path, d.trashed_at, c.stamp, c.sha256, c.size
                 FROM document_files AS f JOIN documents AS d ON d.id = f.document_id
@@ -98,13 +98,13 @@ extension Library {
         for row in fileRows {
             guard let number = row[0].int, let stored = row[3].string else { continue }
             let file = ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[1].string ?? "") ?? .docx, page: row[2].int ?? 0,
-                                    path: paths.resolved(stored))
+                                    path: library.paths.resolved(stored))
             let known = row[5].string.map { FileDigest(sha256: row[6].string ?? "", size: row[7].int ?? 0, stamp: $0) }
             letters[number, default: (!row[4].isNull, [])].files.append((file, stored, known))
         }
-        let contents = digests(of: letters.values.flatMap { $0.files.map { ($0.stored, $0.file.path, $0.known) } })
+        let contents = library.digests(of: letters.values.flatMap { $0.files.map { ($0.stored, $0.file.path, $0.known) } })
         if !contents.read.isEmpty {
-            _ = try? withBookkeeping { database in try database.inTransaction { try recordDigests(contents.read, in: database) } }
+            _ = try? withBookkeeping { database in try database.inTransaction { try library.recordDigests(contents.read, in: database) } }
         }
         var recorded: [Int: [(String, RemoteFileRecord)]] = [:]
         for row in remoteRows {
@@ -125,14 +125,14 @@ extension Library {
     /// Every letter's files as the destination should hold them, by letter row (letters in the
     /// trash under ``RemoteTrash``), without their content: what `sync --check` compares with.
     public func expectedMirror() throws -> [Int: [UploadFile]] {
-        let rows = try withReader { database in
+        let rows = try library.withReader { database in
             try database.rows("""
                 SELECT d.id, d.sha256, d.trashed_at, f.kind, f.page, f.path FROM documents AS d
                 JOIN document_files AS f ON f.document_id = d.id ORDER BY d.id
                 """).map { row in
                 (row[0].int ?? 0, row[1].string ?? "", !row[2].isNull,
                  ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[3].string ?? "") ?? .docx, page: row[4].int ?? 0,
-                              path: paths.resolved(row[5].string ?? "")))
+                              path: library.paths.resolved(row[5].string ?? "")))
             }
         }
         var byDocument: [Int: (sha: String, trashed: Bool, files: [ArchivedFile])] = [:]
@@ -170,7 +170,7 @@ extension Library {
 
     /// The files recorded at `destination` for one letter.
     public func remoteFiles(of number: Int, at destination: String) throws -> [RemoteFileRecord] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("""
                 SELECT path, document_id, sha256, size FROM remote_files WHERE document_id = ? AND destination = ? ORDER BY path
                 """, [number, destination]).map(Self.remoteFile)
@@ -179,7 +179,7 @@ extension Library {
 
     /// Every file recorded at `destination`.
     public func remoteFiles(at destination: String) throws -> [RemoteFileRecord] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("SELECT path, document_id, sha256, size FROM remote_files WHERE destination = ? ORDER BY path",
                               [destination]).map(Self.remoteFile)
         }
@@ -187,7 +187,7 @@ extension Library {
 
     /// Files recorded at `destination` whose letter is gone (purged): to be removed there.
     public func orphanRemoteFiles(at destination: String) throws -> [RemoteFileRecord] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("""
                 SELECT r.path, r.document_id, r.sha256, r.size FROM remote_files AS r
                 WHERE r.destination = ? AND NOT EXISTS (SELECT 1 FROM documents AS d WHERE d.id = r.document_id)
@@ -202,12 +202,12 @@ extension Library {
 
     /// Records that `destination` now holds `file` (replacing whatever was recorded at its place).
     public func recordRemoteFile(_ file: RemoteFileRecord, at destination: String) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("""
                 INSERT INTO remote_files (destination, path, document_id, sha256, size, copied_at) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (destination, path) DO UPDATE SET document_id = excluded.document_id, sha256 = excluded.sha256,
                     size = excluded.size, copied_at = excluded.copied_at
-                """, [destination, file.path, file.documentNumber, file.sha256, file.size, Self.now()])
+                """, [destination, file.path, file.documentNumber, file.sha256, file.size, Library.now()])
         }
     }
 
@@ -218,7 +218,7 @@ extension Library {
         guard progress.contains(where: { !$0.isEmpty }) else { return }
         try withBookkeeping { database in
             try database.inTransaction {
-                let now = Self.now()
+                let now = Library.now()
                 for step in progress {
                     for path in step.removed {
                         try database.execute("DELETE FROM remote_files WHERE destination = ? AND path = ?", [step.destination, path])
@@ -245,7 +245,7 @@ extension Library {
     /// flushed on its own): for the copies' bookkeeping, where a record the power took is only a
     /// copy done again, never a letter lost. Everything else keeps `FULL`.
     func withBookkeeping<T>(_ body: (Database) throws -> T) throws -> T {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute(script: "PRAGMA synchronous = NORMAL")
             defer { try? database.execute(script: "PRAGMA synchronous = FULL") }
             return try body(database)
@@ -254,7 +254,7 @@ extension Library {
 
     /// Records that `destination` no longer holds a file at `path`.
     public func forgetRemoteFile(_ path: String, at destination: String) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("DELETE FROM remote_files WHERE destination = ? AND path = ?", [destination, path])
         }
     }
@@ -265,7 +265,7 @@ extension Library {
     /// each job due now; returns how many letters there are to bring in line.
     @discardableResult
     public func queueWholeArchive() throws -> Int {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
                 guard let destination = try database.firstRow("SELECT value FROM settings WHERE key = 'destination'")?[0].string,
                       !destination.isEmpty else { return 0 }
@@ -283,7 +283,7 @@ extension Library {
     }
 
     private func queueAll(for destination: String, in database: Database) throws {
-        let now = Self.now()
+        let now = Library.now()
         try database.execute("""
             INSERT INTO upload_jobs (document_id, destination, state, created_at, updated_at)
             SELECT id, ?, 'queued', ?, ? FROM documents WHERE true
@@ -297,7 +297,7 @@ extension Library {
     /// places of those copies (for ``queueCopies(of:forgetting:)`` after a restart that may have
     /// lost copies not yet written to their disk).
     public func copiesRecorded(at destination: String, since: Date) throws -> (letters: Set<Int>, paths: [String]) {
-        try withReader { database in
+        try library.withReader { database in
             let rows = try database.rows("SELECT document_id, path FROM remote_files WHERE destination = ? AND copied_at >= ?",
                                          [destination, since.formatted(.iso8601)])
             return (Set(rows.compactMap { $0[0].int }), rows.compactMap { $0[1].string })
@@ -308,14 +308,14 @@ extension Library {
     /// found out of line); with `forgetting`, the library also forgets that the destination holds
     /// those paths, so they are sent again.
     public func queueCopies(of numbers: Set<Int>, forgetting stale: [String] = []) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
                 guard let destination = try database.firstRow("SELECT value FROM settings WHERE key = 'destination'")?[0].string,
                       !destination.isEmpty else { return }
                 for path in stale {
                     try database.execute("DELETE FROM remote_files WHERE destination = ? AND path = ?", [destination, path])
                 }
-                let now = Self.now()
+                let now = Library.now()
                 for number in numbers {
                     try database.execute("""
                         INSERT INTO upload_jobs (document_id, destination, state, created_at, updated_at)
@@ -331,7 +331,7 @@ extension Library {
 
     /// Counts of the letters' copies by status (see ``CopyStatus``), letters in the trash left out.
     public func copyCounts() throws -> [CopyStatus: Int] {
-        try withReader { database in
+        try library.withReader { database in
             var counts: [CopyStatus: Int] = [:]
             for row in try database.rows("SELECT upload_status, count(*) FROM documents WHERE trashed_at IS NULL GROUP BY 1") {
                 counts[CopyStatus(stored: row[0].string), default: 0] += row[1].int ?? 0

@@ -94,7 +94,7 @@ public struct UploadQueueStatus: Sendable, Equatable {
     public var nextDue: Date?
 }
 
-extension Library {
+extension UploadStore {
     // MARK: Reading the queue
 
     /// The columns of ``UploadJob``, from `upload_jobs AS j JOIN documents AS d`.
@@ -114,7 +114,7 @@ extension Library {
 
     /// The upload jobs, oldest first; only those in `states` when given.
     public func uploadJobs(states: Set<UploadJob.State>? = nil) throws -> [UploadJob] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("""
                 SELECT \(Self.jobColumns) FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id ORDER BY j.id
                 """).map(Self.job).filter { states?.contains($0.state) ?? true }
@@ -124,7 +124,7 @@ extension Library {
     /// One upload job.
     /// - Throws: ``LibraryFailure`` `.noUploadJob`.
     public func uploadJob(_ id: Int) throws -> UploadJob {
-        try withReader { database in try job(id, in: database) }
+        try library.withReader { database in try job(id, in: database) }
     }
 
     private func job(_ id: Int, in database: Database) throws -> UploadJob {
@@ -141,7 +141,7 @@ extension Library {
         """
 
     private static func dueArguments(includeWaiting: Bool, staleAfter: TimeInterval, now: Date) -> [any DatabaseValueConvertible] {
-        [includeWaiting, uploadTimestamp(now), Self.timestamp(now.addingTimeInterval(-staleAfter))]
+        [includeWaiting, Library.uploadTimestamp(now), Library.timestamp(now.addingTimeInterval(-staleAfter))]
     }
 
     /// The ids of the jobs due now, oldest first: queued ones whose time has come (all queued ones with
@@ -149,7 +149,7 @@ extension Library {
     /// process that died: a live uploader touches its jobs every few seconds). A letter in the
     /// trash is due too: its copy goes to the destination's trash folder.
     public func dueUploads(includeWaiting: Bool = false, staleAfter: TimeInterval = 60, now: Date = Date()) throws -> [Int] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("""
                 SELECT j.id FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
                 WHERE \(Self.dueCondition) ORDER BY j.id
@@ -172,7 +172,7 @@ extension Library {
         guard !ids.isEmpty else { return [] }
         return try withBookkeeping { database in
             try database.inTransaction { () throws -> [UploadJob] in
-                let stamp = Self.now()
+                let stamp = Library.now()
                 var taken: [Int] = []
                 for id in ids {
                     let due = try database.firstRow("""
@@ -189,7 +189,7 @@ extension Library {
 
     /// The jobs with these ids that still exist, in id order.
     public func uploadJobs(_ ids: [Int]) throws -> [UploadJob] {
-        try withReader { database in try jobs(ids, in: database) }
+        try library.withReader { database in try jobs(ids, in: database) }
     }
 
     private func jobs(_ ids: [Int], in database: Database) throws -> [UploadJob] {
@@ -202,9 +202,9 @@ extension Library {
 
     /// Tells other uploaders that the jobs are still being worked on (call every few seconds).
     public func touchUploads(_ ids: [Int]) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
-                let now = Self.now()
+                let now = Library.now()
                 for id in ids {
                     try database.execute("UPDATE upload_jobs SET updated_at = ? WHERE id = ? AND state = 'uploading'", [now, id])
                 }
@@ -215,9 +215,9 @@ extension Library {
     /// Puts jobs this process took back in the queue as they were, due now (an uploader that
     /// was stopped before it finished them).
     public func releaseUploads(_ ids: [Int]) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
-                let now = Self.now()
+                let now = Library.now()
                 for id in ids {
                     try database.execute("UPDATE upload_jobs SET state = 'queued', updated_at = ? WHERE id = ? AND state = 'uploading'",
                                          [now, id])
@@ -230,8 +230,8 @@ extension Library {
     /// running (it holds the upload lock), these were left by a process that died.
     @discardableResult
     public func requeueInterruptedUploads() throws -> Int {
-        try withDatabase { database in
-            try database.execute("UPDATE upload_jobs SET state = 'queued', updated_at = ? WHERE state = 'uploading'", [Self.now()])
+        try library.withDatabase { database in
+            try database.execute("UPDATE upload_jobs SET state = 'queued', updated_at = ? WHERE state = 'uploading'", [Library.now()])
             return database.changes
         }
     }
@@ -239,7 +239,7 @@ extension Library {
     /// Pending and failed jobs, and when the next pending one is due; copies of purged letters
     /// still to be removed count as pending, due now.
     public func uploadQueueStatus(staleAfter: TimeInterval = 60) throws -> UploadQueueStatus {
-        try withReader { database in
+        try library.withReader { database in
             let rows = try database.rows("""
                 SELECT j.state, j.next_attempt_at, j.updated_at FROM upload_jobs AS j JOIN documents AS d ON d.id = j.document_id
                 WHERE j.state != 'done'
@@ -256,9 +256,9 @@ extension Library {
                 let due: Date
                 switch row[0].string {
                 case "queued":
-                    due = row[1].string.flatMap(Self.parseTimestamp) ?? now
+                    due = row[1].string.flatMap(Library.parseTimestamp) ?? now
                 case "uploading":
-                    due = (row[2].string.flatMap(Self.parseTimestamp) ?? now).addingTimeInterval(staleAfter)
+                    due = (row[2].string.flatMap(Library.parseTimestamp) ?? now).addingTimeInterval(staleAfter)
                 default:
                     status.failed += 1
                     continue
@@ -274,13 +274,13 @@ extension Library {
     /// (`Person/Dokumenter/x.docx`; a letter in the trash `Papirkurv/<id>/x.docx`): the `.docx`,
     /// then the page images in order, then the PDF.
     public func uploadFiles(of job: UploadJob) throws -> [UploadFile] {
-        try withReader { database in
+        try library.withReader { database in
             let trashed = try database.firstRow("SELECT trashed_at FROM documents WHERE id = ?", [job.documentNumber]).map { !$0[0].isNull } ?? false
             let files = try database.rows("""
                 SELECT kind, page, path FROM document_files WHERE document_id = ?
                 ORDER BY CASE kind WHEN 'docx' THEN 0 WHEN 'image' THEN 1 ELSE 2 END, page, path
                 """, [job.documentNumber]).compactMap { row -> ArchivedFile? in
-                guard let path = row[2].string.map(paths.resolved) else { return nil }
+                guard let path = row[2].string.map(library.paths.resolved) else { return nil }
                 return ArchivedFile(kind: ArchivedFile.Kind(rawValue: row[0].string ?? "") ?? .docx, page: row[1].int ?? 0, path: path)
             }
             return Self.placed(files, shortID: job.documentID, trashed: trashed)
@@ -292,11 +292,11 @@ extension Library {
     /// The job is done: its document's copy status follows. When the letter changed while it
     /// was copied (its generation is no longer `generation`), the job goes round again, due now.
     public func completeUpload(_ id: Int, generation: Int? = nil) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("""
                 UPDATE upload_jobs SET state = CASE WHEN ? IS NULL OR generation = ? THEN 'done' ELSE 'queued' END,
                     last_error = NULL, next_attempt_at = NULL, failing_since = NULL, updated_at = ? WHERE id = ?
-                """, [generation, generation, Self.now(), id])
+                """, [generation, generation, Library.now(), id])
         }
     }
 
@@ -305,14 +305,14 @@ extension Library {
     /// its attempts (a refused login does not count). Returns the job as it is now.
     @discardableResult
     public func recordUploadFailure(_ id: Int, message: String, counted: Bool, retryAt: Date?) throws -> UploadJob {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
-                let now = Self.now()
+                let now = Library.now()
                 try database.execute("""
                     UPDATE upload_jobs SET state = ?, attempts = attempts + ?, last_error = ?, next_attempt_at = ?, updated_at = ?,
                         failing_since = coalesce(failing_since, ?)
                     WHERE id = ?
-                    """, [retryAt == nil ? "error" : "queued", counted ? 1 : 0, message, retryAt.map(Self.uploadTimestamp),
+                    """, [retryAt == nil ? "error" : "queued", counted ? 1 : 0, message, retryAt.map(Library.uploadTimestamp),
                           now, now, id])
                 return try job(id, in: database)
             }
@@ -323,7 +323,7 @@ extension Library {
     /// waiting for its next try.
     /// - Throws: ``LibraryFailure`` `.noUploadJob`, `.alreadyUploaded`.
     public func retryUpload(_ id: Int) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
                 let job = try job(id, in: database)
                 guard job.state != .done else { throw LibraryFailure.alreadyUploaded(id, title: job.title) }
@@ -337,7 +337,7 @@ extension Library {
     /// Puts every job that gave up or waits for a later try back in the queue, due now; returns how many.
     @discardableResult
     public func retryAllUploads() throws -> Int {
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.inTransaction {
                 try requeue("state = 'error' OR (state = 'queued' AND (attempts > 0 OR next_attempt_at IS NOT NULL))", [], in: database)
             }
@@ -351,32 +351,15 @@ extension Library {
             try database.execute("""
                 UPDATE upload_jobs SET state = 'queued', attempts = 0, last_error = NULL, next_attempt_at = NULL, updated_at = ?
                 WHERE id = ?
-                """, [Self.now(), id])
+                """, [Library.now(), id])
         }
         return ids.count
     }
 
     /// The letter's copy at the destination (see ``CopyStatus``).
     public func copyStatus(ofDocument number: Int) throws -> CopyStatus {
-        try withReader { database in
+        try library.withReader { database in
             CopyStatus(stored: try database.firstRow("SELECT upload_status FROM documents WHERE id = ?", [number])?[0].string)
         }
-    }
-
-    // MARK: Time
-
-    /// `next_attempt_at`: UTC, ISO 8601 with milliseconds (every value in the column has this
-    /// form, so they compare as text).
-    static func uploadTimestamp(_ date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-
-    /// `created_at`/`updated_at`: as ``now()`` writes them, to the second.
-    static func timestamp(_ date: Date) -> String {
-        date.formatted(.iso8601)
-    }
-
-    static func parseTimestamp(_ text: String) -> Date? {
-        (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text))
     }
 }
