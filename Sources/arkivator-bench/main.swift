@@ -160,7 +160,7 @@ do {
         var line: [String: Any] = ["query": query.query, "kind": query.kind ?? "", "person": query.person ?? NSNull(),
                                    "type": query.type ?? NSNull(), "from": query.from ?? NSNull(), "to": query.to ?? NSNull()]
         do {
-            let result = try library.search(query.query, filter: filter, limit: 20)
+            let result = try library.index.search(query.query, filter: filter, limit: 20)
             if result.hits.isEmpty { empty += 1 }
             if result.capped { capped += 1 }
             steps.append((result.milliseconds.values.reduce(0, +), query.query, result.milliseconds))

@@ -47,7 +47,7 @@ extension Arkivator {
         func run() throws {
             let text = query.joined(separator: " ")
             let result = try LibraryCommand.run(libraryOptions) { library in
-                try library.search(text, filter: filterOptions.filter, limit: limit)
+                try library.index.search(text, filter: filterOptions.filter, limit: limit)
             }
             let terminal = Terminal()
             if json {
@@ -61,7 +61,7 @@ extension Arkivator {
                     en: "No matches for “\(text)”. Try fewer words, a shorter word with * (orto*) or no filters.").text())
                 return
             }
-            let total = result.capped ? "\(Library.rankingLimit)+" : "\(result.total)"
+            let total = result.capped ? "\(SearchIndex.rankingLimit)+" : "\(result.total)"
             terminal.line(UserMessage(nb: "\(total) treff for «\(text)»:", en: "\(total) matches for “\(text)”:").text())
             let colour = terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
             for (index, hit) in result.hits.enumerated() {
@@ -81,11 +81,11 @@ extension Arkivator {
         /// Hits in a snippet: yellow and bold on a terminal, else between [ and ]; any other
         /// control character in it shown escaped.
         static func marked(_ snippet: String, colour: Bool) -> String {
-            let parts = snippet.components(separatedBy: Library.markStart).map {
-                $0.components(separatedBy: Library.markEnd).map(ShownName.escaped).joined(separator: Library.markEnd)
+            let parts = snippet.components(separatedBy: SearchIndex.markStart).map {
+                $0.components(separatedBy: SearchIndex.markEnd).map(ShownName.escaped).joined(separator: SearchIndex.markEnd)
             }
-            return parts.joined(separator: Library.markStart).replacingOccurrences(of: Library.markStart, with: colour ? "\u{1B}[1;33m" : "[")
-                .replacingOccurrences(of: Library.markEnd, with: colour ? "\u{1B}[0m" : "]")
+            return parts.joined(separator: SearchIndex.markStart).replacingOccurrences(of: SearchIndex.markStart, with: colour ? "\u{1B}[1;33m" : "[")
+                .replacingOccurrences(of: SearchIndex.markEnd, with: colour ? "\u{1B}[0m" : "]")
         }
     }
 }

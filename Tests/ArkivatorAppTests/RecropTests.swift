@@ -55,7 +55,7 @@ import Testing
             let clean = wordRecall(truth: truth, predicted: try library.document(cleanID).text)
             let automatic = wordRecall(truth: truth, predicted: before.text)
             #expect(before.text.contains("214,50"), "the fixture does what it is for: the automatic crop takes in the receipt")
-            #expect(try library.search("214").hits.contains { $0.id == wrongID })
+            #expect(try library.index.search("214").hits.contains { $0.id == wrongID })
 
             // The corners moved to the letter's own, and the page read again.
             let oldPage = try #require(before.files.images.first)
@@ -78,8 +78,8 @@ import Testing
             let docxFile = try #require(after.files.docx)
             let docx = try #require(try LetterDocx.read(from: docxFile.url))
             #expect(docx.text.contains("helsestasjonen"))
-            #expect(try library.search("kortermet").hits.contains { $0.id == after.shortID })
-            #expect(try library.search("214").hits.isEmpty, "the receipt's words left the index")
+            #expect(try library.index.search("kortermet").hits.contains { $0.id == after.shortID })
+            #expect(try library.index.search("214").hits.isEmpty, "the receipt's words left the index")
             for file in after.files { #expect(FileManager.default.fileExists(atPath: file.path), "\(file.path)") }
             let leftovers = FileManager.default.enumerator(atPath: library.defaultArchiveRoot.path)?.allObjects
                 .compactMap { $0 as? String }.filter { AtomicFile.isTemporaryName(URL(fileURLWithPath: $0).lastPathComponent) } ?? []

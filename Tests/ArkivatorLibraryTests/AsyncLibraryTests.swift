@@ -81,7 +81,7 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
                 gate.open()
             }
             let listed = try await store.read { (try $0.count(), try $0.list()) }
-            let hits = try await store.read { try $0.search("epikrise").hits.map(\.id) }
+            let hits = try await store.read { try $0.index.search("epikrise").hits.map(\.id) }
             let document = try await store.read { try $0.document(Letters.epikrise.shortID) }
             let members = try await store.read { try $0.familyMembers().map(\.name) }
             let status = try await store.read { try $0.uploads.uploadQueueStatus() }

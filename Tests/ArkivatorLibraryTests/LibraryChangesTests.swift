@@ -8,7 +8,7 @@ import Testing
     static let version = "test-1.0"
 
     private func hits(_ library: Library, _ text: String) throws -> [String] {
-        try library.search(text).hits.map(\.id)
+        try library.index.search(text).hits.map(\.id)
     }
 
     // MARK: Edit
@@ -148,7 +148,7 @@ import Testing
             }
             #expect(library.trashRoot.path == library.location.directory.appendingPathComponent("Papirkurv").path)
             #expect(try hits(library, "menisk").isEmpty)
-                        #expect(try library.search("menisk", filter: DocumentFilter(trashed: true)).hits.isEmpty)
+                        #expect(try library.index.search("menisk", filter: DocumentFilter(trashed: true)).hits.isEmpty)
             #expect(try !library.list().contains { $0.id == id })
             #expect(try library.list(DocumentFilter(trashed: true)).map(\.id) == [id])
             #expect(try library.list(DocumentFilter(trashed: true)).first?.trashedAt == trashed.trashedAt)

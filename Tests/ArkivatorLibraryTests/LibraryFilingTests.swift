@@ -77,7 +77,7 @@ struct TestFailure: Error {}
             #expect(read.text == letter.text)
             #expect(try library.list().first?.file == stored.files.first { $0.kind == .docx }?.path)
             #expect(try library.existing(sha256: letter.sha256)?.trashed == false)
-            #expect(try library.search("ortopedisk").hits.map(\.id) == [letter.shortID])
+            #expect(try library.index.search("ortopedisk").hits.map(\.id) == [letter.shortID])
             #expect(try intentCount(library.location) == 0)
         }
     }

@@ -17,8 +17,8 @@ import Testing
             let filter = DocumentFilter(withoutPerson: true)
             #expect(try library.list(filter).map(\.id) == [Letters.kommune.shortID], "no member and no printed name")
             #expect(try library.count(filter) == 1)
-            #expect(try library.search("kommune", filter: filter).hits.map(\.id) == [Letters.kommune.shortID])
-            #expect(try library.search("innkalling", filter: filter).hits.isEmpty)
+            #expect(try library.index.search("kommune", filter: filter).hits.map(\.id) == [Letters.kommune.shortID])
+            #expect(try library.index.search("innkalling", filter: filter).hits.isEmpty)
             #expect(try library.count(DocumentFilter(type: .annet, withoutPerson: true)) == 1, "filters combine")
             #expect(try library.count(DocumentFilter(person: "Kari", withoutPerson: true)) == 0)
 
@@ -85,7 +85,7 @@ import Testing
             try library.markReviewed(Letters.epikrise.shortID)
             #expect(try library.count(DocumentFilter(waitingForReview: true)) == 0)
             _ = try library.reindex()
-            #expect(try library.search("brystsmerter").hits.map(\.id) == [Letters.epikrise.shortID])
+            #expect(try library.index.search("brystsmerter").hits.map(\.id) == [Letters.epikrise.shortID])
             let refused = #expect(throws: DatabaseError.self) { try library.readFamily { try $0.add(name: "Kari") } }
             #expect(refused?.resultCode == 8, "SQLITE_READONLY: \(String(describing: refused))")
             #expect(try library.familyMembers().isEmpty)

@@ -55,14 +55,14 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: database[1].path), "the -wal holds the new pages")
             try expectNoNumbers(database, "record")
 
-            let result = try library.search("artroskopi")
+            let result = try library.index.search("artroskopi")
             #expect(result.hits.map(\.id) == [letter.shortID])
             #expect(result.hits.first?.title == "2024-04-02 Epikrise for 120384 •••••")
-            let snippet = try #require(try library.search("pårørende").hits.first?.snippet)
+            let snippet = try #require(try library.index.search("pårørende").hits.first?.snippet)
             #expect(snippet.contains("010190 •••••"), "\(snippet)")
             for number in Self.forbidden { #expect(!snippet.contains(number)) }
             for input in [Self.plain, Self.spaced(Self.other), "\"\(Self.plain)\""] {
-                _ = try? library.search(input)
+                _ = try? library.index.search(input)
             }
             try expectNoNumbers(database, "search")
 
@@ -112,7 +112,7 @@ import Testing
             #expect(revealed.files == filed.files)
             #expect(try Data(contentsOf: docx.url).starts(with: Data("PK".utf8)), "the .docx is written again")
             #expect(try library.redact(filed.shortID, programVersion: Self.version) == 0)
-            #expect(try library.search("artroskopi").hits.map(\.id) == [filed.shortID])
+            #expect(try library.index.search("artroskopi").hits.map(\.id) == [filed.shortID])
             try expectNoNumbers(databaseFiles(library), "redact")
         }
     }
@@ -127,7 +127,7 @@ import Testing
             #expect(failureCode { _ = try stranger.document(Self.letter.shortID, revealNumbers: true) } == .wrongKey)
             #expect(try stranger.document(Self.letter.shortID).text == Self.masked)
             #expect(try stranger.document(Letters.labSvar.shortID, revealNumbers: true).text == Letters.labSvar.text)
-            #expect(try stranger.search("artroskopi").hits.count == 1)
+            #expect(try stranger.index.search("artroskopi").hits.count == 1)
             #expect(failureCode {
                 try stranger.edit(Self.letter.shortID, DocumentChanges(title: "Ny"), programVersion: Self.version)
             } == .wrongKey)

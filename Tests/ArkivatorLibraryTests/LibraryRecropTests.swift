@@ -46,8 +46,8 @@ import Testing
             #expect(image.url.lastPathComponent == "2025-03-11 Innkalling til vaksinasjon.jpeg")
             #expect(try [UInt8](Data(contentsOf: image.url)) == [0xFF, 0xD8, 7])
             #expect(!Archive.exists(try #require(filed.files.images.first).path), "the old name is gone")
-            #expect(try library.search("vaksinasjon").hits.map(\.id) == [after.shortID])
-            #expect(try library.search("kvittering").hits.isEmpty)
+            #expect(try library.index.search("vaksinasjon").hits.map(\.id) == [after.shortID])
+            #expect(try library.index.search("kvittering").hits.isEmpty)
             #expect(try intentCount(library.location) == 0)
         }
     }

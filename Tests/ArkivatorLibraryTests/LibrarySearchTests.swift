@@ -93,13 +93,13 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 @Suite struct LibrarySearchTests {
     /// The documents holding every word (hits holding only some come after them, marked `partial`).
     private func found(_ library: Library, _ text: String, filter: DocumentFilter = DocumentFilter()) throws -> Set<String> {
-        Set(try library.search(text, filter: filter, limit: 100).hits.filter { $0.partial != true }.map(\.id))
+        Set(try library.index.search(text, filter: filter, limit: 100).hits.filter { $0.partial != true }.map(\.id))
     }
 
     @Test func partialMatchesComeLast() throws {
         try withLibrary { library, _ throws in
             try library.record(Letters.all)
-            let result = try library.search("time artrose", limit: 100)
+            let result = try library.index.search("time artrose", limit: 100)
             let full = result.hits.prefix { $0.partial != true }
             #expect(Set(full.map(\.id)) == ids(Letters.henvisning))
             #expect(result.hits.count > full.count, "documents with only one of the words follow")
@@ -126,13 +126,13 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
         try withLibrary { library, _ throws in
             for letter in Letters.all { try library.record([letter]) }  // a segment each
             let queries = ["prøvesvar", "blodprøve", "smerter", "orto*", "time artrose", "kne OR hofte"]
-            let before = try queries.map { try library.search($0, limit: 100) }
+            let before = try queries.map { try library.index.search($0, limit: 100) }
             try library.optimize()
             let wal = library.databaseURL.path + "-wal"
             #expect((try FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) == 0,
                     "the merged index is in the database file, not left in the -wal")
             for (query, earlier) in zip(queries, before) {
-                let after = try library.search(query, limit: 100)
+                let after = try library.index.search(query, limit: 100)
                 #expect(after.hits == earlier.hits && after.expression == earlier.expression, "\(query)")
             }
             #expect(try found(library, "prøvesvar") == ids(Letters.labSvar))
@@ -153,7 +153,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
     @Test func titleHitOutranksBodyHit() throws {
         try withLibrary { library, _ throws in
             try library.record(Letters.all)
-            let result = try library.search("fysioterapi")
+            let result = try library.index.search("fysioterapi")
             #expect(result.hits.map(\.id) == [Letters.vedtak.shortID, Letters.kommune.shortID])
             #expect(result.total == 2)
             #expect(result.capped == false)
@@ -234,7 +234,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
                           String(repeating: "kne ", count: 300)]
             for input in inputs {
                 do {
-                    _ = try library.search(input)
+                    _ = try library.index.search(input)
                 } catch let failure as LibraryFailure {
                     #expect(failure.code == .emptyQuery, "\(input.debugDescription)")
                 } catch {
@@ -242,31 +242,31 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
                 }
             }
             #expect(try found(library, "ortopedi AND") == ids(Letters.innkalling, Letters.vedtak))
-            #expect(throws: LibraryFailure.self) { try library.search("NOT kne") }
+            #expect(throws: LibraryFailure.self) { try library.index.search("NOT kne") }
         }
     }
 
     @Test func snippetsMarkTheHits() throws {
         try withLibrary { library, _ throws in
             try library.record(Letters.all)
-            let hit = try #require(try library.search("hemoglobin").hits.first)
+            let hit = try #require(try library.index.search("hemoglobin").hits.first)
             let snippet = try #require(hit.snippet)
-            #expect(snippet.contains(Library.markStart + "Hemoglobin" + Library.markEnd))
+            #expect(snippet.contains(SearchIndex.markStart + "Hemoglobin" + SearchIndex.markEnd))
             #expect(!snippet.contains("\n"), "snippets are one line")
             #expect(hit.score != nil)
             #expect(hit.title == Letters.labSvar.title)
-            let result = try library.search("blodprøve")
+            let result = try library.index.search("blodprøve")
             #expect(result.highlightTerms == ["blodprøve"])
-            #expect(result.hits.first?.snippet?.contains(Library.markStart + "blodprøvesvar" + Library.markEnd) == true)
-            let compound = try #require(try library.search("prøvesvar").hits.first?.snippet)
-            #expect(compound.contains(Library.markStart + "blodprøvesvar" + Library.markEnd), "a compound the word stands in")
-            let prefixed = try library.search("orto*").hits.compactMap(\.snippet)
-            #expect(prefixed.contains { $0.contains(Library.markStart + "Ortopedisk" + Library.markEnd) }, "\(prefixed)")
-            #expect(prefixed.contains { $0.contains(Library.markStart + "ortopedisk" + Library.markEnd) }, "\(prefixed)")
-            let lines = try #require(try library.search("ibux").hits.first?.snippet)
-            #expect(lines.hasPrefix("Resept · " + Library.markStart + "Ibux" + Library.markEnd + " 400 mg"), "\(lines)")
-            let inflected = try #require(try library.search("epikrisen").hits.first?.snippet)
-            #expect(inflected.contains(Library.markStart + "Epikrise" + Library.markEnd), "the word's own stem")
+            #expect(result.hits.first?.snippet?.contains(SearchIndex.markStart + "blodprøvesvar" + SearchIndex.markEnd) == true)
+            let compound = try #require(try library.index.search("prøvesvar").hits.first?.snippet)
+            #expect(compound.contains(SearchIndex.markStart + "blodprøvesvar" + SearchIndex.markEnd), "a compound the word stands in")
+            let prefixed = try library.index.search("orto*").hits.compactMap(\.snippet)
+            #expect(prefixed.contains { $0.contains(SearchIndex.markStart + "Ortopedisk" + SearchIndex.markEnd) }, "\(prefixed)")
+            #expect(prefixed.contains { $0.contains(SearchIndex.markStart + "ortopedisk" + SearchIndex.markEnd) }, "\(prefixed)")
+            let lines = try #require(try library.index.search("ibux").hits.first?.snippet)
+            #expect(lines.hasPrefix("Resept · " + SearchIndex.markStart + "Ibux" + SearchIndex.markEnd + " 400 mg"), "\(lines)")
+            let inflected = try #require(try library.index.search("epikrisen").hits.first?.snippet)
+            #expect(inflected.contains(SearchIndex.markStart + "Epikrise" + SearchIndex.markEnd), "the word's own stem")
         }
     }
 
@@ -290,13 +290,13 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             #expect(try library.record(documents) == documents.count)
             let oldest = documents[0].shortID
 
-            let capped = try library.search("gammel", limit: 25)
-            #expect(capped.capped && capped.total == Library.rankingLimit + 1)
+            let capped = try library.index.search("gammel", limit: 25)
+            #expect(capped.capped && capped.total == SearchIndex.rankingLimit + 1)
             let window = Set(documents[100..<600].map(\.shortID))
             #expect(capped.hits.count == 25 && capped.hits.allSatisfy { window.contains($0.id) }, "the newest 500 of them")
 
             for (word, count) in [("kvist", 300), ("trekant", 267)] {
-                let result = try library.search(word, limit: 500)
+                let result = try library.index.search(word, limit: 500)
                 #expect(!result.capped && result.total == count, "\(word)")
                 #expect(result.hits.count == count && result.hits.first?.id == oldest, "\(word): all ranked, the best first")
                 let scores = result.hits.compactMap(\.score)
@@ -311,7 +311,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             var documents = [LibraryDocument(sha256: Letters.sha("bulk-best"), sourceName: "best.jpg",
                                              title: "2020-01-01 Felles felles felles", docType: .annet,
                                              documentDate: "2020-01-01", text: "Felles felles felles felles.")]
-            let extra = Library.rankingLimit + 100
+            let extra = SearchIndex.rankingLimit + 100
             for index in 0..<extra {
                 let words = String(repeating: "ord ", count: index % 7)
                 documents.append(LibraryDocument(sha256: Letters.sha("bulk-\(index)"), sourceName: "\(index).jpg",
@@ -319,16 +319,16 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
                                                  documentDate: "2020-01-02", text: "Felles notat \(words)nummer \(index)."))
             }
             #expect(try library.record(documents) == extra + 1)
-            let result = try library.search("felles", limit: 25)
+            let result = try library.index.search("felles", limit: 25)
             #expect(result.capped)
-            #expect(result.total == Library.rankingLimit + 1)
+            #expect(result.total == SearchIndex.rankingLimit + 1)
             #expect(result.hits.count == 25)
             let scores = result.hits.compactMap(\.score)
             #expect(scores.count == 25)
             #expect(scores == scores.sorted(), "best (lowest bm25) first")
             #expect(!result.hits.contains { $0.id == Letters.sha("bulk-best").prefix(10) })
-            #expect(result.notes.contains { $0.norwegian.contains("\(Library.rankingLimit)") })
-            let narrow = try library.search("felles", filter: DocumentFilter(from: CalendarDate(iso: "2020-01-01"), to: CalendarDate(iso: "2020-01-01")))
+            #expect(result.notes.contains { $0.norwegian.contains("\(SearchIndex.rankingLimit)") })
+            let narrow = try library.index.search("felles", filter: DocumentFilter(from: CalendarDate(iso: "2020-01-01"), to: CalendarDate(iso: "2020-01-01")))
             #expect(!narrow.capped)
             #expect(narrow.hits.map(\.id) == [String(Letters.sha("bulk-best").prefix(10))])
         }

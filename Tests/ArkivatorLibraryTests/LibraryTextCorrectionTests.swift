@@ -50,7 +50,7 @@ import Testing
     }
 
     static func hits(_ library: Library, _ word: String) throws -> [String] {
-        try library.search(word).hits.map(\.id)
+        try library.index.search(word).hits.map(\.id)
     }
 
     static func pdfLines(_ document: LibraryDocument) throws -> [[SearchablePDF.Line]] {

@@ -46,8 +46,8 @@ import Testing
 
             #expect(try library.redact(filed.shortID, programVersion: "test") == 1)
             #expect(!(try databaseBytes(library)).contains(Self.hNumber), "the number is gone from the file")
-            #expect(try library.search(Self.hNumber).hits.isEmpty)
-            #expect(try library.search("artroskopi").hits.map(\.id) == [filed.shortID])
+            #expect(try library.index.search(Self.hNumber).hits.isEmpty)
+            #expect(try library.index.search("artroskopi").hits.map(\.id) == [filed.shortID])
             let revealed = try library.document(filed.shortID, revealNumbers: true)
             #expect(!revealed.text.contains(Self.hNumber) && revealed.fodselsnummerCount == 0)
         }

@@ -47,7 +47,7 @@ import Testing
             #expect(try library.document(letter.shortID, revealNumbers: true).text == text, "show still has them")
             #expect(try library.explanation(of: letter.shortID)?.explanation.what == "Epikrise. Tall sett: \(Self.dashed.prefix(6)) •••••.")
             for number in [Self.dashed, Self.grouped] {
-                #expect(try library.search(Self.part(number, 6..<11)).total == 0, "search finds \(number)")
+                #expect(try library.index.search(Self.part(number, 6..<11)).total == 0, "search finds \(number)")
             }
             for file in [Database.fileName, Database.fileName + "-wal"] {
                 let url = location.directory.appendingPathComponent(file)

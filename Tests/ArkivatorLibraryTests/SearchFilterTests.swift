@@ -24,7 +24,7 @@ import Testing
     }
 
     private func found(_ library: Library, _ filter: DocumentFilter) throws -> Set<String> {
-        Set(try library.search("kontroll", filter: filter, limit: 100).hits.filter { $0.partial != true }.map(\.id))
+        Set(try library.index.search("kontroll", filter: filter, limit: 100).hits.filter { $0.partial != true }.map(\.id))
     }
 
     private func filter(_ from: String?, _ to: String?, type: DocumentType? = nil,

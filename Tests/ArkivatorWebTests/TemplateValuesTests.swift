@@ -33,7 +33,7 @@ import Testing
         let fields: [String: Any] = [
             "id": "abababab", "title": "2024-03-15 Innkalling", "docType": "innkalling", "person": "Kari",
             "familyMember": "Kari", "institution": "Vestvik", "documentDate": "2024-03-15", "pageCount": 1,
-            "snippet": "en \(Library.markStart)time\(Library.markEnd)", "uploadStatus": "queued",
+            "snippet": "en \(SearchIndex.markStart)time\(SearchIndex.markEnd)", "uploadStatus": "queued",
         ]
         let summary = try JSONDecoder().decode(DocumentSummary.self, from: JSONSerialization.data(withJSONObject: fields))
         let row = DocumentRow(summary, words: words)

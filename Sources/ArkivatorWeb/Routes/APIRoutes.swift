@@ -27,7 +27,7 @@ extension WebServer {
             let filter = try Self.apiFilter(query)
             let result: SearchResult
             do {
-                result = try await store.read { try $0.search(text, filter: filter, limit: Self.pageSize) }
+                result = try await store.read { try $0.index.search(text, filter: filter, limit: Self.pageSize) }
             } catch let failure as LibraryFailure where failure.code == .emptyQuery {
                 // Any text is safe to search for: nothing searchable finds nothing, and says why.
                 let note = context.text("Ingenting å søke etter: skriv minst ett ord som ikke er et vanlig småord.",
@@ -39,7 +39,7 @@ extension WebServer {
                 hits: result.hits.map { hit in
                     var summary = APISummary(hit)
                     summary.snippet = hit.snippet.map {
-                        $0.replacingOccurrences(of: Library.markStart, with: "[").replacingOccurrences(of: Library.markEnd, with: "]")
+                        $0.replacingOccurrences(of: SearchIndex.markStart, with: "[").replacingOccurrences(of: SearchIndex.markEnd, with: "]")
                     }
                     return summary
                 }))

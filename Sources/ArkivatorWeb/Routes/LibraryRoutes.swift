@@ -47,7 +47,7 @@ extension WebServer {
             var results = ResultsView()
             if !text.isEmpty {
                 do {
-                    let result = try await store.read { try $0.search(text, filter: filter, limit: Self.pageSize) }
+                    let result = try await store.read { try $0.index.search(text, filter: filter, limit: Self.pageSize) }
                     results = Self.results(result.hits, total: result.total, page: 1, query: query, path: "/search", words: words,
                                            hits: true)
                     results.notes = result.notes.map { $0.text(in: context.language) }

@@ -117,7 +117,7 @@ extension WebServer {
                 return document
             }
             let listed: [DocumentSummary] = if !text.isEmpty {
-                (try? library.search(text, filter: filter, limit: 100).hits) ?? []
+                (try? library.index.search(text, filter: filter, limit: 100).hits) ?? []
             } else if person != nil {
                 try library.page(filter, limit: 100).documents
             } else {

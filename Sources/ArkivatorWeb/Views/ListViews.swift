@@ -69,10 +69,10 @@ struct Piece {
     static func marked(_ snippet: String) -> [Piece] {
         var pieces: [Piece] = []
         var rest = Substring(snippet)
-        while let start = rest.range(of: Library.markStart) {
+        while let start = rest.range(of: SearchIndex.markStart) {
             if start.lowerBound > rest.startIndex { pieces.append(Piece(text: String(rest[..<start.lowerBound]), hit: false, low: false)) }
             rest = rest[start.upperBound...]
-            let end = rest.range(of: Library.markEnd)
+            let end = rest.range(of: SearchIndex.markEnd)
             pieces.append(Piece(text: String(rest[..<(end?.lowerBound ?? rest.endIndex)]), hit: true, low: false))
             rest = end.map { rest[$0.upperBound...] } ?? rest[rest.endIndex...]
         }

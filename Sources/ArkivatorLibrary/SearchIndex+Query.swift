@@ -21,7 +21,7 @@ public struct SearchResult: Sendable, Equatable {
     public var milliseconds: [String: Double] = [:]
 }
 
-extension Library {
+extension SearchIndex {
     /// The most matches ranked by relevance. Ranking costs about a microsecond per match; with more
     /// matches than this, the newest this many are ranked, so a search stays fast on any library.
     public static let rankingLimit = 500
@@ -72,7 +72,7 @@ extension Library {
                        stopwords: Set<String> = SearchStopwords.norwegian) throws -> SearchResult {
         let query = SearchQuery.parse(text, stopwords: stopwords)
         guard query.root != nil else { throw LibraryFailure.emptyQuery(query.notes.first) }
-        return try withReader { database in
+        return try library.withReader { database in
             var milliseconds: [String: Double] = [:]
             var clock = DispatchTime.now().uptimeNanoseconds
             func lap(_ step: String) {
@@ -116,14 +116,14 @@ extension Library {
             for word in query.highlightTerms { hitTerms.formUnion(try database.norwegianTerms(word)) }
             let prefixes = Self.prefixes(in: query.root)
             // The summary's columns and then the text, from one read of the row.
-            let summary = try database.prepare("SELECT \(Self.summaryColumns), d.text FROM documents d WHERE d.id = ?")
+            let summary = try database.prepare("SELECT \(Library.summaryColumns), d.text FROM documents d WHERE d.id = ?")
             var hits: [DocumentSummary] = []
             for (index, row) in ranked.enumerated() {
                 let id = row.id
                 try summary.bind([id])
                 guard try summary.step() else { continue }
                 let columns = summary.row()
-                var hit = self.summary(columns)
+                var hit = library.summary(columns)
                 if let text = columns.values.last?.string {
                     let tokens = try database.norwegianHits(text, terms: hitTerms, prefixes: prefixes)
                     hit.snippet = Self.oneLine(Snippet.make(text, tokens: tokens, start: Self.markStart, end: Self.markEnd))

@@ -4,7 +4,7 @@ import Foundation
 
 /// How the words of a search become the index's terms: prefixes, inflections and compounds,
 /// and the ranking expression over them.
-extension Library {
+extension SearchIndex {
     /// For prefixes of four letters or more, every index term that starts with them, when there
     /// are at most ``prefixTermLimit``: the vocabulary holds every such term (they are words of four
     /// letters or more), and a few terms search much faster than an FTS5 prefix query, which
