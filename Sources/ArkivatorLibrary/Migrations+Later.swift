@@ -3,7 +3,7 @@ extension Migrations {
     /// doubt, the destination as a mirror of the archive. New migrations are appended here.
     static let later: [Migration] = [
         Migration(version: 13, name: "calendar feeds", sql: """
-            -- A calendar feed per household member (see `Library+CalendarFeeds`): a phone subscribes to
+            -- A calendar feed per household member (see `CalendarStore+Feeds`): a phone subscribes to
             -- its secret address. Only the secret's SHA-256 is kept, as for sign-in; a new address
             -- replaces the old one, and revoking deletes the row. `member_id` is the family row's id
             -- (never reused); a removed member's feed answers nothing until the member is back.
@@ -15,7 +15,7 @@ extension Migrations {
             );
             """),
         Migration(version: 14, name: "share links", sql: """
-            -- Read-only links to chosen letters for a doctor (see `Library+ShareLinks`): only the
+            -- Read-only links to chosen letters for a doctor (see `ShareStore+Links`): only the
             -- SHA-256 of the link's secret is kept, so the database never holds a link that works.
             CREATE TABLE share_links (
                 id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -96,7 +96,7 @@ extension Migrations {
             """),
         Migration(version: 19, name: "the destination is a mirror of the archive", sql: """
             -- What the destination holds of Arkivator's, as far as the library knows: each file it put
-            -- there, with the content it sent (see `Library+Mirror`). No foreign key: a purged letter's
+            -- there, with the content it sent (see `UploadStore+Mirror`). No foreign key: a purged letter's
             -- rows stay until its copies are removed. Nothing else at the destination is ever touched.
             CREATE TABLE remote_files (
                 destination TEXT NOT NULL,

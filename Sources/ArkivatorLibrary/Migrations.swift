@@ -277,7 +277,7 @@ public enum Migrations {
             ALTER TABLE documents ADD COLUMN thumbnail TEXT;
             """),
         Migration(version: 12, name: "appointments", sql: """
-            -- The appointments letters call to (see `Library+Appointments`). A later letter that moves
+            -- The appointments letters call to (see `CalendarStore+Appointments`). A later letter that moves
             -- or cancels one updates its row (`changed_by`) instead of adding a second; `uid` stays, so
             -- a calendar sees the same event move.
             CREATE TABLE appointments (
