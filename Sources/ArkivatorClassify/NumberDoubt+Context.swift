@@ -29,29 +29,38 @@ extension NumberDoubt {
 
     static func isDigits(_ word: String) -> Bool { !word.isEmpty && word.unicodeScalars.allSatisfy(NumberShape.isDigit) }
 
+    /// Three digits and a decimal part ("125,00"): what follows the thousands in a sum written
+    /// with a space between its groups.
+    static func isThousandsGroup(_ word: String) -> Bool {
+        let parts = word.split(separator: ",", omittingEmptySubsequences: false)
+        return parts.count == 2 && parts[0].count == 3 && isDigits(String(parts[0]))
+            && (1...2).contains(parts[1].count) && isDigits(String(parts[1]))
+    }
+
     /// The telephone numbers of a text, as the word indices of their digit groups: the groups
     /// after a telephone label, or three or more groups of two digits in a row on a line (with a
     /// short group just before them: "38" cut to "3" at a line's end). A number goes on over a
     /// line break while it has fewer than 8 digits ("telefon 55⏎97 50 00"). With each, whether
     /// its digits can be a Norwegian number: 8 digits (10 after a "47"), or one short group of 3
     /// to 5 after a label ("113", "02800"). A group of more than 8 digits after a label is a
-    /// number whose spaces were read as digits ("51051180000" for "51 51 80 00"): in doubt.
+    /// number whose spaces were read as digits ("51051180000" for "51 51 80 00"), and a group
+    /// after a label with a mark among its digits ("Tlf. 22.45 13.00"): in doubt.
     static func phoneNumbers(_ words: [Word]) -> [(groups: [Int], complete: Bool)] {
         var found: [(groups: [Int], complete: Bool)] = []
         var used = Set<Int>()
-        func group(_ j: Int) -> Bool {
-            j < words.count && !used.contains(j) && isDigits(words[j].text)
+        func group(_ j: Int, marked: Bool = false) -> Bool {
+            j < words.count && !used.contains(j) && (isDigits(words[j].text) || marked && isMarkedGroup(words[j].text))
         }
         func digits(_ groups: [Int]) -> Int {
-            let all = groups.reduce(0) { $0 + words[$1].text.count }
+            let all = groups.reduce(0) { $0 + words[$1].text.unicodeScalars.filter(NumberShape.isDigit).count }
             if let first = groups.first, words[first].text == "47" || words[first].text == "0047", all > 8 { return all - words[first].text.count }
             return all
         }
         /// The groups from `start` on: on the same line, or the next (a blank line between) while short of 8 digits.
-        func groups(from start: Int, after previous: Int, behind: [Int] = []) -> [Int] {
+        func groups(from start: Int, after previous: Int, behind: [Int] = [], marked: Bool = false) -> [Int] {
             var taken: [Int] = []
             var j = start, last = previous
-            while group(j), words[j].line == words[last].line || (digits(behind + taken) < 8 && words[j].line - words[last].line <= 2) {
+            while group(j, marked: marked), words[j].line == words[last].line || (digits(behind + taken) < 8 && words[j].line - words[last].line <= 2) {
                 taken.append(j)
                 last = j
                 j += 1
@@ -60,11 +69,12 @@ extension NumberDoubt {
         }
         func judge(_ groups: [Int], labelled: Bool) {
             let count = digits(groups)
-            found.append((groups, count == 8 || (groups.count == 1 && (3...5).contains(count) && labelled)))
+            let marked = groups.contains { !isDigits(words[$0].text) }
+            found.append((groups, !marked && (count == 8 || (groups.count == 1 && (3...5).contains(count) && labelled))))
             used.formUnion(groups)
         }
         for i in words.indices where isPhoneLabel(words[i].text) {
-            let taken = groups(from: i + 1, after: i)
+            let taken = groups(from: i + 1, after: i, marked: true)
             if !taken.isEmpty { judge(taken, labelled: true) }
         }
         // Groups of two digits, three or more on one line.
@@ -80,6 +90,16 @@ extension NumberDoubt {
             i = (taken.last ?? i) + 1
         }
         return found
+    }
+
+    /// A telephone number's group with a mark OCR put among its digits ("22.45", "13:00"):
+    /// two digits or more, and one of . , ! : | inside (or ! | at its end; a full stop or comma
+    /// ending it ends the sentence).
+    static func isMarkedGroup(_ word: String) -> Bool {
+        var core = Substring(word)
+        while let last = core.last, ".,;:".contains(last) { core = core.dropLast() }
+        let marks = core.filter { !$0.isASCII || !$0.isNumber }
+        return core.filter { $0.isASCII && $0.isNumber }.count >= 2 && !marks.isEmpty && marks.allSatisfy { ".,!:|".contains($0) }
     }
 
     /// Post box numbers read as two groups of digits or more ("Postboks 241 5, 3104 Tønsberg"):
@@ -152,19 +172,32 @@ extension NumberDoubt {
 
     /// Whether a word of letters OCR reads for digits ("I", "l", "O") stands beside a number
     /// within a sentence: after a word ending in a digit ("XT808 I"), or before a number not at
-    /// a sentence's start ("på I 500 kr"; "I 2024" opening a sentence is a word).
+    /// a sentence's start ("på I 500 kr"; "I 2024" opening a sentence is a word), a sum's
+    /// thousands group with its øre among them ("Sum I 125,00" for "1 125,00").
     static func besideNumber(_ index: Int, _ words: [Word], _ scalars: [Unicode.Scalar]) -> Bool {
         let word = words[index]
         if index > 0, words[index - 1].line == word.line, let last = words[index - 1].text.unicodeScalars.last,
            NumberShape.isDigit(last) {
             return true
         }
-        guard index + 1 < words.count, index > 0, isDigits(words[index + 1].text), words[index + 1].line == word.line,
+        guard index + 1 < words.count, index > 0, isDigits(words[index + 1].text) || isThousandsGroup(words[index + 1].text),
+              words[index + 1].line == word.line,
               words[index - 1].line == word.line else { return false }
         // The word before ends a sentence when a full stop, colon or mark follows it.
         let end = words[index - 1].range.upperBound
         return !(end < scalars.count && ".:!?".unicodeScalars.contains(scalars[end]))
     }
+
+    /// Whether a word of letters OCR reads for digits stands where a street address has its
+    /// number: right after a street's name on the same line ("Kløverveien I" for "Kløverveien 1").
+    static func afterStreetName(_ index: Int, _ words: [Word]) -> Bool {
+        guard index > 0, words[index - 1].line == words[index].line else { return false }
+        let street = words[index - 1].text.lowercased()
+        return streetEndings.contains { street.hasSuffix($0) && street.count > $0.count + 1 }
+    }
+
+    static let streetEndings = ["veien", "vegen", "vei", "veg", "gata", "gate", "gaten", "stien", "plass", "plassen",
+                                "bakken", "allé", "alle", "svingen", "tunet", "ringen", "kroken"]
 
     /// Whether the word at `range` is a date that cannot be: day and month ("30.0." for
     /// "30.6.2025", "12.13.2024") with a month outside 1–12 or a day outside 1–31. A decimal

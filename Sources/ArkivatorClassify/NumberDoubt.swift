@@ -146,7 +146,8 @@ public enum NumberDoubt {
             } else if NumberShape.isMalformedNumber(core) {
                 add(word.lowerBound, word.upperBound, .doubledSeparator)
             } else if NumberShape.isLookalikeWord(core),
-                      NumberShape.standsForNumber(index, texts) || Self.besideNumber(index, placed, scalars) {
+                      NumberShape.standsForNumber(index, texts) || Self.besideNumber(index, placed, scalars)
+                        || Self.afterStreetName(index, placed) {
                 // After a number on its line the letter may be the number's last digit ("XT808 I").
                 let joined = index > 0 && placed[index - 1].line == placed[index].line
                     && placed[index - 1].text.unicodeScalars.last.map(NumberShape.isDigit) == true

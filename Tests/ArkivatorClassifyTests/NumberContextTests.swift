@@ -73,6 +73,15 @@ import Testing
         #expect(doubtful("Timen blir fakturert med et gebyr på I 500 kr.") == ["I"])
         #expect(doubtful("Dosering: 5000 IE, I sprøyte hver uke") == ["I"])
         #expect(doubtful("Prevenar 13 (pneumokokk) 2. dose XT808 I\n25.06.2017") == ["XT808 I"])
+        // A sum's thousands read as a letter, before the rest of the sum with its øre.
+        #expect(doubtful("Egenandel 375,00\nSum I 125,00") == ["I"])
+        #expect(doubtful("Du har betalt 125,00 kr i egenandel.").isEmpty)
+        // A street's number read as a letter.
+        #expect(doubtful("Karin Myklebust\nKløverveien I\n1606 FREDRIKSTAD") == ["I"])
+        #expect(doubtful("Storgata 12\n1606 FREDRIKSTAD").isEmpty)
+        // A telephone number with a mark among its digits is in doubt as a whole; one ending a sentence is not.
+        #expect(doubtful("Tlf. 22.45 13.00\nwww.kreftregisteret.no") == ["22.45 13.00"])
+        #expect(doubtful("Ring oss på telefon 22 45 13 00.").isEmpty)
         // A sentence's first word, and a line's, are words.
         #expect(doubtful("Vi så deg sist i fjor. I 2024 fikk du to doser.\nI 2023 fikk du en.").isEmpty)
     }
