@@ -45,8 +45,8 @@ extension NumberDoubt {
     /// to 5 after a label ("113", "02800"). A group of more than 8 digits after a label is a
     /// number whose spaces were read as digits ("51051180000" for "51 51 80 00"), and a group
     /// after a label with a mark among its digits ("Tlf. 22.45 13.00"): in doubt.
-    static func phoneNumbers(_ words: [Word]) -> [(groups: [Int], complete: Bool)] {
-        var found: [(groups: [Int], complete: Bool)] = []
+    static func phoneNumbers(_ words: [Word]) -> [(groups: [Int], complete: Bool, marked: Bool)] {
+        var found: [(groups: [Int], complete: Bool, marked: Bool)] = []
         var used = Set<Int>()
         func group(_ j: Int, marked: Bool = false) -> Bool {
             j < words.count && !used.contains(j) && (isDigits(words[j].text) || marked && isMarkedGroup(words[j].text))
@@ -70,7 +70,7 @@ extension NumberDoubt {
         func judge(_ groups: [Int], labelled: Bool) {
             let count = digits(groups)
             let marked = groups.contains { !isDigits(words[$0].text) }
-            found.append((groups, !marked && (count == 8 || (groups.count == 1 && (3...5).contains(count) && labelled))))
+            found.append((groups, !marked && (count == 8 || (groups.count == 1 && (3...5).contains(count) && labelled)), marked))
             used.formUnion(groups)
         }
         for i in words.indices where isPhoneLabel(words[i].text) {
@@ -198,6 +198,17 @@ extension NumberDoubt {
 
     static let streetEndings = ["veien", "vegen", "vei", "veg", "gata", "gate", "gaten", "stien", "plass", "plassen",
                                 "bakken", "allé", "alle", "svingen", "tunet", "ringen", "kroken"]
+
+    /// Whether a word is a date with a colon, comma or semicolon read for one of its points
+    /// ("01:07.2024", "12.03,2024"): day, month and a year of 2 or 4 digits.
+    static func isDateWithWrongMark(_ word: String) -> Bool {
+        let marks = word.filter { !$0.isNumber }
+        guard marks.count == 2, marks.allSatisfy({ ".:,;".contains($0) }), marks != "..", marks.contains(".") else { return false }
+        let parts = word.split(omittingEmptySubsequences: false, whereSeparator: { ".:,;".contains($0) })
+        guard parts.count == 3, parts.allSatisfy({ isDigits(String($0)) }), let day = Int(parts[0]), let month = Int(parts[1]) else { return false }
+        return parts[0].count <= 2 && parts[1].count <= 2 && (parts[2].count == 4 || parts[2].count == 2)
+            && (1...31).contains(day) && (1...12).contains(month)
+    }
 
     /// Whether the word at `range` is a date that cannot be: day and month ("30.0." for
     /// "30.6.2025", "12.13.2024") with a month outside 1–12 or a day outside 1–31. A decimal

@@ -42,6 +42,9 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     case numberSplit
     /// A date that cannot be ("30.0." for "30.6.2025").
     case impossibleDate
+    /// A mark read among a number's digits: a point inside a telephone number's group
+    /// ("Tlf. 22.45 13.00"), a colon between a date's parts ("01:07.2024").
+    case markInNumber
 
     public var userMessage: UserMessage {
         switch self {
@@ -73,6 +76,7 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
         case .numberSplit:
             UserMessage(nb: "postboksnummeret er delt i to", en: "the post box number is split in two")
         case .impossibleDate: UserMessage(nb: "datoen finnes ikke", en: "the date does not exist")
+        case .markInNumber: UserMessage(nb: "et tegn står feil blant sifrene", en: "a mark stands wrongly among the digits")
         }
     }
 }
@@ -157,6 +161,8 @@ public enum NumberDoubt {
                 add(word.lowerBound, word.upperBound, .letterInNumber)
             } else if Self.isImpossibleDate(word, scalars) {
                 add(word.lowerBound, word.upperBound, .impossibleDate)
+            } else if Self.isDateWithWrongMark(core) {
+                add(word.lowerBound, word.upperBound, .markInNumber)
             } else if NumberShape.isDamagedName(core) {
                 add(word.lowerBound, word.upperBound, .letterInNumber)
             }
@@ -209,7 +215,8 @@ public enum NumberDoubt {
             let span = words[first].lowerBound..<words[last].upperBound
             let inside = found.filter { span.overlaps($0.key..<($0.key + $0.value.length)) }
             guard !phone.complete || !inside.isEmpty else { continue }
-            let reasons = (phone.complete ? [] : [NumberDoubtReason.phoneDigits]) + inside.sorted { $0.key < $1.key }.flatMap(\.value.reasons)
+            let own: [NumberDoubtReason] = phone.marked ? [.markInNumber] : phone.complete ? [] : [.phoneDigits]
+            let reasons = own + inside.sorted { $0.key < $1.key }.flatMap(\.value.reasons)
             for key in inside.keys { found[key] = nil }
             let whole = min(span.lowerBound, inside.keys.min() ?? span.lowerBound)..<max(span.upperBound, inside.map { $0.key + $0.value.length }.max() ?? 0)
             for reason in reasons { add(whole.lowerBound, whole.upperBound, reason) }

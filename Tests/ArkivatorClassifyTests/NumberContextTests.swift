@@ -81,6 +81,10 @@ import Testing
         #expect(doubtful("Storgata 12\n1606 FREDRIKSTAD").isEmpty)
         // A telephone number with a mark among its digits is in doubt as a whole; one ending a sentence is not.
         #expect(doubtful("Tlf. 22.45 13.00\nwww.kreftregisteret.no") == ["22.45 13.00"])
+        #expect(NumberDoubt.doubtfulNumbers(in: "Tlf. 22.45 13.00", lowConfidence: []).first?.reasons == [.markInNumber])
+        // A date with a colon read for one of its points; a time and a range of dates are not.
+        #expect(doubtful("Stønad for perioden 01:07.2024 til 30.09.2024.") == ["01:07.2024"])
+        #expect(doubtful("Møt kl. 10:30. Prøven tas 12.03.2024.").isEmpty)
         #expect(doubtful("Ring oss på telefon 22 45 13 00.").isEmpty)
         // A sentence's first word, and a line's, are words.
         #expect(doubtful("Vi så deg sist i fjor. I 2024 fikk du to doser.\nI 2023 fikk du en.").isEmpty)
