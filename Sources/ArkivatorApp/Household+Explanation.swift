@@ -45,7 +45,7 @@ extension Household {
     /// - Throws: ``ExplanationFailure`` (the model off or failing, in words for `audience`), or the
     ///   library's error (no such letter, a letter in the trash).
     public func explain(_ id: String, again: Bool = false, for audience: SettingAudience) async throws -> StoredExplanation {
-        if !again, let kept = try await store.read({ try $0.explanation(of: id) }) { return kept }
+        if !again, let kept = try await store.read({ try $0.explanations.explanation(of: id) }) { return kept }
         let model: LLMSettings?
         do {
             model = try await store.read { _ in try self.languageModel() }
@@ -53,7 +53,7 @@ extension Household {
             throw ExplanationFailure.model(failure, audience)
         }
         guard let model else { throw ExplanationFailure.modelOff(audience) }
-        let (source, family) = try await store.read { (try $0.explanationSource(id), try self.family().map(\.name)) }
+        let (source, family) = try await store.read { (try $0.explanations.explanationSource(id), try self.family().map(\.name)) }
         guard !source.document.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { throw ExplanationFailure.noText }
         let explanation: LetterExplanation
         do {
@@ -62,6 +62,6 @@ extension Household {
             throw ExplanationFailure.model(error, audience)
         }
         let shortID = source.document.shortID
-        return try await store.write { try $0.saveExplanation(explanation, of: shortID, textStamp: source.textStamp) }
+        return try await store.write { try $0.explanations.saveExplanation(explanation, of: shortID, textStamp: source.textStamp) }
     }
 }

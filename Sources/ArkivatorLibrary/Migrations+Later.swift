@@ -44,7 +44,7 @@ extension Migrations {
             CREATE INDEX share_link_openings_by_link ON share_link_openings (link_id, id);
             """),
         Migration(version: 15, name: "letter explanations", sql: """
-            -- A letter explained in plain words by a language model (see `Library+Explanations`): the
+            -- A letter explained in plain words by a language model (see `ExplanationStore+Letters`): the
             -- newest one per letter, fødselsnumre masked. `text_sha256` is the SHA-256 of the letter's
             -- stored text it was made from: when the text is corrected later, the page says so.
             CREATE TABLE explanations (

@@ -45,7 +45,7 @@ import Testing
                     + "Mor: \(Self.grouped.prefix(6)) •••••\nKontroll om tre uker.")
             #expect(shown.fodselsnummerCount == 2)
             #expect(try library.document(letter.shortID, revealNumbers: true).text == text, "show still has them")
-            #expect(try library.explanation(of: letter.shortID)?.explanation.what == "Epikrise. Tall sett: \(Self.dashed.prefix(6)) •••••.")
+            #expect(try library.explanations.explanation(of: letter.shortID)?.explanation.what == "Epikrise. Tall sett: \(Self.dashed.prefix(6)) •••••.")
             for number in [Self.dashed, Self.grouped] {
                 #expect(try library.index.search(Self.part(number, 6..<11)).total == 0, "search finds \(number)")
             }

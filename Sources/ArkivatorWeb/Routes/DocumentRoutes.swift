@@ -137,7 +137,7 @@ extension WebServer {
              try library.originals(of: id), try library.calendar.appointments(ofDocument: id), try library.correctedFields(id))
         }
         let facts = try await store.read { library in
-            ExplanationView.Facts(stored: try library.explanation(of: id), enabled: try library.isOn(.llmEnabled),
+            ExplanationView.Facts(stored: try library.explanations.explanation(of: id), enabled: try library.isOn(.llmEnabled),
                                   url: try library.setting(.llmURL), maskNames: try library.isOn(.llmMaskNames))
         }
         let words = Words(templates, context)

@@ -45,13 +45,13 @@ public struct ExplanationSource: Sendable {
     public var textStamp: String
 }
 
-extension Library {
+extension ExplanationStore {
     /// The letter to explain, read with its numbers, and the stamp of its text now.
     /// - Throws: ``LibraryFailure`` for an unknown id or a letter in the trash.
     public func explanationSource(_ id: String) throws -> ExplanationSource {
-        try withReader { database in
-            let row = try resolve(id, in: database)
-            let document = try read(row: row, in: database, revealNumbers: true)
+        try library.withReader { database in
+            let row = try library.resolve(id, in: database)
+            let document = try library.read(row: row, in: database, revealNumbers: true)
             guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
             return ExplanationSource(document: document, textStamp: try Self.textStamp(row: row, in: database))
         }
@@ -62,9 +62,9 @@ extension Library {
     @discardableResult
     public func saveExplanation(_ explanation: LetterExplanation, of id: String, textStamp: String) throws -> StoredExplanation {
         let steps = String(decoding: try JSONEncoder().encode(explanation.steps.map(Redaction.redact)), as: UTF8.self)
-        let now = Self.now()
-        try withDatabase { database in
-            let row = try resolve(id, in: database)
+        let now = Library.now()
+        try library.withDatabase { database in
+            let row = try library.resolve(id, in: database)
             try database.execute("""
                 INSERT INTO explanations (document_id, what, steps, deadline, model, text_sha256, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -80,8 +80,8 @@ extension Library {
 
     /// The letter's explanation, if one was made; nil when none was.
     public func explanation(of id: String) throws -> StoredExplanation? {
-        try withReader { database in
-            let row = try resolve(id, in: database)
+        try library.withReader { database in
+            let row = try library.resolve(id, in: database)
             guard let found = try database.firstRow("""
                 SELECT e.what, e.steps, e.deadline, e.model, e.text_sha256, e.created_at, d.sha256
                 FROM explanations AS e JOIN documents AS d ON d.id = e.document_id WHERE e.document_id = ?
