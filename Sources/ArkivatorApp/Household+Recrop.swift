@@ -38,14 +38,14 @@ extension Household {
 
     /// The original a page of a document came from, or why there is none to read again.
     public func pageOrigin(_ id: String, page: Int) throws -> PageOrigin {
-        let document = try library.document(id, revealNumbers: true)
+        let document = try library.documents.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         guard let row = document.pages.first(where: { $0.number == page }) else {
             throw RecropFailure.noSuchPage(page, pages: max(document.pageCount, document.pages.count))
         }
         guard document.files.images.contains(where: { $0.page == page }) else { throw RecropFailure.textLayerPage }
         guard let number = row.original,
-              let original = try library.originals(of: document.sha256).first(where: { $0.number == number }) else {
+              let original = try library.documents.originals(of: document.sha256).first(where: { $0.number == number }) else {
             throw RecropFailure.noOriginal
         }
         return PageOrigin(document: document, original: original, originalPage: row.originalPage ?? 1, crop: row.crop)
@@ -54,7 +54,7 @@ extension Household {
     /// Reads one page of a filed document again from the photo as taken, inside the corners and
     /// with the turn given (the sheet detector, the orientation check and the reading as it came
     /// are not asked), and puts the result in place in one crash-safe step
-    /// (``Library/replacePage(_:programVersion:)``): the page's text, the fields classified
+    /// (``DocumentStore/replacePage(_:programVersion:)``): the page's text, the fields classified
     /// again from the new text (fields corrected by hand are kept), the page image, the PDF, the
     /// `.docx`, the file names when the title changes, and the index.
     @discardableResult
@@ -95,7 +95,7 @@ extension Household {
             try Self.searchablePDF(of: updated, old: file.url, page: page, jpeg: jpeg, ocr: read.ocr,
                                    size: (read.cleaned.gray.width, read.cleaned.gray.height))
         }
-        let replaced = try library.replacePage(PageRereading(page: page, document: updated, startedFrom: document.updatedAt,
+        let replaced = try library.documents.replacePage(PageRereading(page: page, document: updated, startedFrom: document.updatedAt,
                                                              jpeg: jpeg, pdf: pdf), programVersion: programVersion)
         // The first page changed: its thumbnail is made again.
         if page == 1 { _ = try? ThumbnailMaker.thumbnail(replaced.sha256, in: library, remake: true) }
@@ -150,7 +150,7 @@ extension Household {
         guard !updated.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return updated }
         let scan = document.scanDate.flatMap(CalendarDate.init(iso:)) ?? CalendarDate.today() ?? .fallback
         let found = Classifier(family: try family()).classify(updated.text, scanDate: scan)
-        var merged = Self.merged(found, into: updated, from: document, corrected: try library.correctedFields(document.sha256))
+        var merged = Self.merged(found, into: updated, from: document, corrected: try library.documents.correctedFields(document.sha256))
         merged.markDoubtful(NumberDoubt.doubtfulNumbers(in: merged.text, lowConfidence: merged.lowConfidence.map { ($0.start, $0.length) },
                                                         rows: found.labs ?? []))
         return merged

@@ -31,7 +31,7 @@ extension Household {
     /// page images) gets a PDF of its pages drawn, boxed and masked in its place.
     public func redact(_ id: String, programVersion: String = ArkivatorVersion.current,
                        language: String = "nor") throws -> RedactionReport {
-        let document = try library.document(id, revealNumbers: true)
+        let document = try library.documents.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let known = document.heldNumbers
         let read = try readers.with(language) { try Self.boxedPages(of: document, known: known, engine: $0.engine) }
@@ -46,11 +46,11 @@ extension Household {
             try AtomicFile.write(bytes, to: pdf.url, overwrite: true)
         }
         // The photo as taken shows the number too: it is not kept.
-        try library.forgetOriginals(document.sha256)
+        try library.documents.forgetOriginals(document.sha256)
         // The first page may now hold a box: its thumbnail is made again.
         _ = try? ThumbnailMaker.thumbnail(document.sha256, in: library, remake: true)
         // Last, as it ends by cleaning the database file of every row changed above.
-        report.inText = try library.redact(document.sha256, programVersion: programVersion)
+        report.inText = try library.documents.redact(document.sha256, programVersion: programVersion)
         return report
     }
 

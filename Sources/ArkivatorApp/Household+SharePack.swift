@@ -127,7 +127,7 @@ extension Household {
         var seen = Set<String>()
         var letters: [SharedLetter] = []
         for id in ids {
-            let document = try library.document(id, revealNumbers: true)
+            let document = try library.documents.document(id, revealNumbers: true)
             guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
             guard seen.insert(document.sha256).inserted else { continue }
             letters.append(SharedLetter(document, family: family))

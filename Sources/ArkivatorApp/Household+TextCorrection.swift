@@ -8,24 +8,24 @@ import Foundation
 extension Household {
     /// Replaces a document's text with a person's correction in every copy (the stored text,
     /// the index, the `.docx`, the PDF's text) and keeps it as a version: see
-    /// ``Library/correctText(_:to:maskNumbers:programVersion:)``. A fødselsnummer in the new
+    /// ``DocumentStore/correctText(_:to:maskNumbers:programVersion:)``. A fødselsnummer in the new
     /// text is treated as the OCR's is: sealed in the library, and masked in every copy of a
     /// letter whose numbers were hidden (``numbersHidden(_:)``). The letter's appointments are
     /// read again from the new text, unless a person corrected them by hand (``rereadAppointments(_:)``).
     @discardableResult
     public func correctText(_ id: String, to text: String, programVersion: String = ArkivatorVersion.current) throws -> TextCorrection {
-        let document = try library.document(id, revealNumbers: true)
-        let correction = try library.correctText(document.sha256, to: text, maskNumbers: Self.numbersHidden(document),
+        let document = try library.documents.document(id, revealNumbers: true)
+        let correction = try library.documents.correctText(document.sha256, to: text, maskNumbers: Self.numbersHidden(document),
                                                  programVersion: programVersion)
         if correction.changed { try rereadAppointments(document.sha256) }
         return correction
     }
 
-    /// Brings back the OCR's own reading everywhere (see ``Library/restoreOCRText(_:maskNumbers:programVersion:)``).
+    /// Brings back the OCR's own reading everywhere (see ``DocumentStore/restoreOCRText(_:maskNumbers:programVersion:)``).
     @discardableResult
     public func restoreOCRText(_ id: String, programVersion: String = ArkivatorVersion.current) throws -> TextCorrection {
-        let document = try library.document(id, revealNumbers: true)
-        let correction = try library.restoreOCRText(document.sha256, maskNumbers: Self.numbersHidden(document),
+        let document = try library.documents.document(id, revealNumbers: true)
+        let correction = try library.documents.restoreOCRText(document.sha256, maskNumbers: Self.numbersHidden(document),
                                                     programVersion: programVersion)
         if correction.changed { try rereadAppointments(document.sha256) }
         return correction
@@ -36,7 +36,7 @@ extension Household {
     /// by hand, or moved by a later letter).
     @discardableResult
     public func rereadAppointments(_ id: String) throws -> Bool {
-        let document = try library.document(id, revealNumbers: true)
+        let document = try library.documents.document(id, revealNumbers: true)
         let scan = document.scanDate.flatMap(CalendarDate.init(iso:)) ?? CalendarDate.today() ?? .fallback
         let found = Classifier(family: try family()).classify(document.text, scanDate: scan).appointments ?? []
         return try library.calendar.rereadAppointments(of: document.sha256, found: found)

@@ -50,7 +50,7 @@ extension Watcher {
         let before: JournalEntry?
         do {
             before = try library.journal.entry(sha256: sha)
-            held = try library.existing(sha256: sha)
+            held = try library.documents.existing(sha256: sha)
             if held == nil, let before, before.isWaitingForRetry, let at = before.nextAttemptAt, at > clock() {
                 schedule.hold(found.key, stamps: found.stamps, until: at)
                 return
@@ -221,7 +221,7 @@ extension Watcher {
             let present = entry.sourcePaths.filter { access($0, F_OK) == 0 }
             let name = entry.sourcePaths.first.map { ShownName.of(Self.relative($0, to: root)) } ?? entry.sha256
             do {
-                if let held = try library.existing(sha256: entry.sha256) {
+                if let held = try library.documents.existing(sha256: entry.sha256) {
                     if entry.stage == .failed {
                         if present.isEmpty { try library.journal.advance(sha256: entry.sha256, to: .duplicate) }
                         continue  // still in the folder: the loop reports it as a duplicate

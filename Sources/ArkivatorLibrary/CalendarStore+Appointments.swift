@@ -105,7 +105,7 @@ extension CalendarStore {
     /// The appointments a letter called to, moved or cancelled.
     public func appointments(ofDocument id: String) throws -> [StoredAppointment] {
         try library.withReader { database in
-            let row = try library.resolve(id, in: database)
+            let row = try library.documents.resolve(id, in: database)
             return try database.rows(Self.appointmentQuery + " WHERE a.document_id = ? OR a.changed_by = ? ORDER BY a.date, a.id",
                                      [row, row]).map(Self.appointment)
         }

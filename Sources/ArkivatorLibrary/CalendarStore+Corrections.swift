@@ -13,7 +13,7 @@ extension CalendarStore {
     @discardableResult
     public func saveAppointment(_ appointment: Appointment, uid: String?, document id: String) throws -> StoredAppointment {
         let cleaned = try Self.checked(appointment)
-        let document = try library.document(id)
+        let document = try library.documents.document(id)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         let saved = try library.withDatabase { database -> String in
             try database.inTransaction {
@@ -48,7 +48,7 @@ extension CalendarStore {
     /// read for them again. Returns how many were removed.
     @discardableResult
     public func removeAppointments(document id: String, uid: String? = nil) throws -> Int {
-        let document = try library.document(id)
+        let document = try library.documents.document(id)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         return try library.withDatabase { database in
             try database.inTransaction {
@@ -73,7 +73,7 @@ extension CalendarStore {
     /// hand. Appointments of earlier letters that this one moved are left as they are.
     public func replaceAppointments(of id: String, with appointments: [Appointment]) throws {
         let cleaned = try appointments.map(Self.checked)
-        let document = try library.document(id)
+        let document = try library.documents.document(id)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
         try library.withDatabase { database in
             try database.inTransaction {
@@ -105,9 +105,9 @@ extension CalendarStore {
     /// hand, or when a later letter has moved or cancelled one of them (that letter has the last word).
     @discardableResult
     public func rereadAppointments(of id: String, found: [Appointment]) throws -> Bool {
-        var document = try library.document(id)
+        var document = try library.documents.document(id)
         guard document.trashedAt == nil else { return false }
-        guard !(try library.correctedFields(document.sha256).contains(Self.correctedAppointments)) else { return false }
+        guard !(try library.documents.correctedFields(document.sha256).contains(Self.correctedAppointments)) else { return false }
         document.appointments = found
         return try library.withDatabase { database in
             try database.inTransaction {

@@ -50,8 +50,8 @@ extension ExplanationStore {
     /// - Throws: ``LibraryFailure`` for an unknown id or a letter in the trash.
     public func explanationSource(_ id: String) throws -> ExplanationSource {
         try library.withReader { database in
-            let row = try library.resolve(id, in: database)
-            let document = try library.read(row: row, in: database, revealNumbers: true)
+            let row = try library.documents.resolve(id, in: database)
+            let document = try library.documents.read(row: row, in: database, revealNumbers: true)
             guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
             return ExplanationSource(document: document, textStamp: try Self.textStamp(row: row, in: database))
         }
@@ -64,7 +64,7 @@ extension ExplanationStore {
         let steps = String(decoding: try JSONEncoder().encode(explanation.steps.map(Redaction.redact)), as: UTF8.self)
         let now = Library.now()
         try library.withDatabase { database in
-            let row = try library.resolve(id, in: database)
+            let row = try library.documents.resolve(id, in: database)
             try database.execute("""
                 INSERT INTO explanations (document_id, what, steps, deadline, model, text_sha256, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -81,7 +81,7 @@ extension ExplanationStore {
     /// The letter's explanation, if one was made; nil when none was.
     public func explanation(of id: String) throws -> StoredExplanation? {
         try library.withReader { database in
-            let row = try library.resolve(id, in: database)
+            let row = try library.documents.resolve(id, in: database)
             guard let found = try database.firstRow("""
                 SELECT e.what, e.steps, e.deadline, e.model, e.text_sha256, e.created_at, d.sha256
                 FROM explanations AS e JOIN documents AS d ON d.id = e.document_id WHERE e.document_id = ?

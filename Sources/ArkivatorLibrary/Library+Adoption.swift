@@ -36,7 +36,7 @@ extension Library {
         })
         var roots = try archiveRoots(in: database)
         roots.insert(trashRoot)
-        roots.insert(originalsRoot)
+        roots.insert(documents.originalsRoot)
         var found: Set<String> = []
         for root in roots {
             for path in Self.plainFiles(under: root) where !known.contains(path) { found.insert(path) }
@@ -75,7 +75,7 @@ extension Library {
         var groups: [String: [ArchivedFile]] = [:]
         var originals: [String] = []
         for path in unknown {
-            if isOriginalPath(path) {
+            if documents.isOriginalPath(path) {
                 originals.append(path)  // linked below, with the document they belong to
             } else if path.hasPrefix(trash), let part = Self.trashPart(path) {
                 groups[part.key, default: []].append(part.file)
@@ -97,7 +97,7 @@ extension Library {
             try adopt(letter, files: files, members: members, trashed: key.hasPrefix(trash), into: &report)
             try withDatabase { database in
                 if let row = try database.firstRow("SELECT id FROM documents WHERE sha256 = ?", [letter.sha256])?[0].int {
-                    try adoptOriginals(ofRow: row, sha256: letter.sha256, in: database)
+                    try documents.adoptOriginals(ofRow: row, sha256: letter.sha256, in: database)
                 }
             }
         }
@@ -113,7 +113,7 @@ extension Library {
     private func adopt(_ letter: LetterDocx, files: [ArchivedFile], members: [String], trashed: Bool,
                        into report: inout AdoptionReport) throws {
         if let existing = try withReader({ try $0.firstRow("SELECT id FROM documents WHERE sha256 = ?", [letter.sha256]) })?[0].int {
-            let recorded = try withReader { try self.files(of: existing, in: $0) }
+            let recorded = try withReader { try self.documents.files(of: existing, in: $0) }
             if recorded.contains(where: { FileManager.default.fileExists(atPath: $0.path) }) {
                 let reason = UserMessage(nb: "en kopi av et dokument biblioteket har (\(ShortID.of(letter.sha256)))",
                                          en: "a copy of a document the library has (\(ShortID.of(letter.sha256)))")
@@ -122,7 +122,7 @@ extension Library {
             }
             try withDatabase { database in
                 try database.inTransaction {
-                    try replaceFiles(of: existing, with: files, in: database)
+                    try documents.replaceFiles(of: existing, with: files, in: database)
                     if trashed { try markTrashed(existing, in: database) }
                 }
             }
@@ -148,7 +148,7 @@ extension Library {
         try withDatabase { database in
             do {
                 let terms = try database.inTransaction { () throws -> Set<String> in
-                    let (stored, terms) = try insert(document, into: database)
+                    let (stored, terms) = try documents.insert(document, into: database)
                     if trashed { try markTrashed(stored.number, in: database) }
                     // An adopted letter is copied to the destination like a filed one.
                     try enqueueUpload(document: stored.number, in: database)
@@ -167,7 +167,7 @@ extension Library {
     /// of where they were: ``restore(_:)`` then files them under the default archive folder).
     private func markTrashed(_ id: Int, in database: Database) throws {
         guard try database.firstRow("SELECT 1 FROM documents WHERE id = ? AND trashed_at IS NULL", [id]) != nil else { return }
-        try unindex(row: id, in: database)
+        try documents.unindex(row: id, in: database)
         try database.execute("UPDATE documents SET trashed_at = ?, trash_origin = NULL, updated_at = ? WHERE id = ?",
                              [Self.now(), Self.now(), id])
     }

@@ -239,7 +239,7 @@ extension Library {
                                           sealed: sealed)
         } catch {
             for path in placed { unlink(path) }
-            for top in tops { removeEmptyFolders(library.appendingPathComponent(top)) }
+            for top in tops { DocumentStore.removeEmptyFolders(library.appendingPathComponent(top)) }
             throw error
         }
         _ = flock(lock, LOCK_UN)

@@ -89,10 +89,10 @@ extension Library {
                     defer { database.batchCounts = nil }
                     let ids = try database.rows("SELECT id FROM documents WHERE trashed_at IS NULL ORDER BY id").compactMap { $0[0].int }
                     for id in ids {
-                        let terms = try index(row: id, in: database)
+                        let terms = try self.documents.index(row: id, in: database)
                         database.knownTerms?.formUnion(terms)
                     }
-                    try writeCounts(database.batchCounts ?? [:], in: database)
+                    try self.documents.writeCounts(database.batchCounts ?? [:], in: database)
                     try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
                     try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('optimize')")
                     return ids.count
@@ -163,7 +163,7 @@ extension Library {
         try withReader { database in
             try database.rows("SELECT id FROM documents WHERE trashed_at IS NULL ORDER BY document_date, id")
                 .compactMap { $0[0].int }
-                .map { try read(row: $0, in: database, revealNumbers: revealNumbers) }
+                .map { try documents.read(row: $0, in: database, revealNumbers: revealNumbers) }
         }
     }
 

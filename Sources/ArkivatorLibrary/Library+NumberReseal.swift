@@ -36,10 +36,10 @@ extension Library {
                         continue
                     }
                     let sealed = try SealedText.seal(original, document: sha, key: key)
-                    try unindex(row: id, in: database)
+                    try documents.unindex(row: id, in: database)
                     try database.execute("UPDATE documents SET text = ?, fnr_sealed = ?, fnr_count = ? WHERE id = ?",
                                          [sealed.masked, sealed.sealed, sealed.count, id])
-                    database.knownTerms?.formUnion(try index(row: id, in: database))
+                    database.knownTerms?.formUnion(try documents.index(row: id, in: database))
                     changed += 1
                 }
                 for row in try database.rows("""

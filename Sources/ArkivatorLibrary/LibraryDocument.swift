@@ -28,7 +28,7 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
     public var needsReview: [String]
     public var pageCount: Int
     /// The recognised text, pages separated by a form feed. Holds the fødselsnumre in full when
-    /// read back with ``Library/document(_:revealNumbers:)``, masked otherwise.
+    /// read back with ``DocumentStore/document(_:revealNumbers:)``, masked otherwise.
     public var text: String
     /// How many fødselsnumre the text holds (0 after `redact`).
     public var fodselsnummerCount: Int
@@ -65,7 +65,7 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
         public var ocrConfidence: Double?
         public var width: Int
         public var height: Int
-        /// Which of the document's originals the page came from (1…; see ``Library/originals(of:)``)
+        /// Which of the document's originals the page came from (1…; see ``DocumentStore/originals(of:)``)
         /// and which page or frame of it (1…); nil when not recorded.
         public var original: Int?
         public var originalPage: Int?

@@ -272,7 +272,7 @@ public enum Migrations {
             ALTER TABLE documents ADD COLUMN corrected_fields TEXT NOT NULL DEFAULT '';
             """),
         Migration(version: 11, name: "thumbnails", sql: """
-            -- A small JPEG of the first page in the library's own folder (see `Library+Thumbnails`),
+            -- A small JPEG of the first page in the library's own folder (see `DocumentStore+Thumbnails`),
             -- stored relative to the library; NULL until made, '' when there is no page to make one from.
             ALTER TABLE documents ADD COLUMN thumbnail TEXT;
             """),

@@ -116,14 +116,14 @@ extension SearchIndex {
             for word in query.highlightTerms { hitTerms.formUnion(try database.norwegianTerms(word)) }
             let prefixes = Self.prefixes(in: query.root)
             // The summary's columns and then the text, from one read of the row.
-            let summary = try database.prepare("SELECT \(Library.summaryColumns), d.text FROM documents d WHERE d.id = ?")
+            let summary = try database.prepare("SELECT \(DocumentStore.summaryColumns), d.text FROM documents d WHERE d.id = ?")
             var hits: [DocumentSummary] = []
             for (index, row) in ranked.enumerated() {
                 let id = row.id
                 try summary.bind([id])
                 guard try summary.step() else { continue }
                 let columns = summary.row()
-                var hit = library.summary(columns)
+                var hit = library.documents.summary(columns)
                 if let text = columns.values.last?.string {
                     let tokens = try database.norwegianHits(text, terms: hitTerms, prefixes: prefixes)
                     hit.snippet = Self.oneLine(Snippet.make(text, tokens: tokens, start: Self.markStart, end: Self.markEnd))

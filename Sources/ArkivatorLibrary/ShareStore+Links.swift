@@ -102,7 +102,7 @@ extension ShareStore {
         let id = try library.withDatabase { database -> Int in
             var rows: [Int] = []
             for id in ids {
-                let row = try library.resolve(id, in: database)
+                let row = try library.documents.resolve(id, in: database)
                 if try database.firstRow("SELECT trashed_at FROM documents WHERE id = ?", [row])?[0].string != nil {
                     throw LibraryFailure.trashed(id)
                 }
@@ -166,7 +166,7 @@ extension ShareStore {
                     WHERE s.link_id = ? AND d.trashed_at IS NULL ORDER BY s.position
                     """, [id]).compactMap { $0[0].int }
                 return .open(link, try rows.map { row in
-                    let document = try library.read(row: row, in: database, revealNumbers: true)
+                    let document = try library.documents.read(row: row, in: database, revealNumbers: true)
                     return document.masked(known: household.union(document.heldNumbers))
                 })
             }

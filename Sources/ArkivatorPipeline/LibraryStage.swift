@@ -5,7 +5,7 @@ import ArkivatorLibrary
 import Foundation
 
 /// Stage 6: records a filed document in the library, in the same step that writes its files
-/// (see ``Library/file(_:write:)``).
+/// (see ``DocumentStore/file(_:write:)``).
 enum LibraryStage {
     /// Files the document: archive files through `write`, then its row, files and index entry.
     static func file(_ record: inout DocumentRecord, pages: [PageReader.ReadPage], originalPDF: [UInt8]? = nil,
@@ -15,7 +15,7 @@ enum LibraryStage {
         var document = record.libraryDocument
         document.numberMarks = NumberMarks.marks(record.classification?.doubtfulNumbers ?? [], pages: pages.map(\.ocr))
         do {
-            let stored = try library.file(document, originals: originals) { reservation in
+            let stored = try library.documents.file(document, originals: originals) { reservation in
                 let files = try ArchiveStage(options: archive).write(document, pages: pages, originalPDF: originalPDF,
                                                                    willPublish: reservation.reserve)
                 written = files

@@ -40,7 +40,7 @@ final class PipelineRun: Sendable {
         /// The PDF the document came as, kept as its archive PDF: one PDF file whose every page
         /// has a trustworthy text layer (and no fødselsnummer to mask in it).
         var originalPDF: [UInt8]?
-        /// The files as received, kept with the library (see ``Library/file(_:originals:write:)``).
+        /// The files as received, kept with the library (see ``DocumentStore/file(_:originals:write:)``).
         var originals: [ReceivedOriginal] = []
     }
 
@@ -147,7 +147,7 @@ final class PipelineRun: Sendable {
         let scanDate = Self.scanDate(of: source.pages)
         let id = failure == nil ? ReceivedFile.documentID(of: files) : nil
         // (A document the caller read has been checked against the library already.)
-        let existing = documents[index].received != nil ? nil : id.flatMap { id in try? options.archive?.library?.existing(sha256: id) }
+        let existing = documents[index].received != nil ? nil : id.flatMap { id in try? options.archive?.library?.documents.existing(sha256: id) }
         var originalPDF: [UInt8]?
         if let archive = options.archive, !archive.redact, files.count == 1, encoded.count == 1, encoded[0].isDigitalPDF {
             originalPDF = files[0].bytes

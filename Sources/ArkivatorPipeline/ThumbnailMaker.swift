@@ -28,7 +28,7 @@ public enum ThumbnailMaker {
     /// Files the thumbnail of a document just filed; a failure leaves it to be made later.
     static func file(_ id: String, pages: [PageReader.ReadPage], originalPDF: [UInt8]?, in library: Library) {
         guard let jpeg = try? jpeg(pages: pages, originalPDF: originalPDF) else { return }
-        _ = try? library.setThumbnail(id, jpeg: jpeg)
+        _ = try? library.documents.setThumbnail(id, jpeg: jpeg)
     }
 
     /// Document `id`'s thumbnail, made now from its archived files when it is missing, when its
@@ -36,15 +36,15 @@ public enum ThumbnailMaker {
     /// A page that cannot be read gives no thumbnail (``Thumbnail/none``), not an error.
     @discardableResult
     public static func thumbnail(_ id: String, in library: Library, remake: Bool = false) throws -> Thumbnail {
-        let known = try library.thumbnail(id)
+        let known = try library.documents.thumbnail(id)
         switch known {
         case .none where !remake: return known
         case .file(let url, _) where !remake && FileManager.default.fileExists(atPath: url.path): return known
         default: break
         }
-        let document = try library.document(id)
+        let document = try library.documents.document(id)
         let jpeg = try? jpeg(files: document.files)
-        return try library.setThumbnail(id, jpeg: jpeg ?? nil)
+        return try library.documents.setThumbnail(id, jpeg: jpeg ?? nil)
     }
 
     /// Makes the thumbnails not made yet, oldest document first (at most `limit` looked at);
@@ -53,7 +53,7 @@ public enum ThumbnailMaker {
     public static func makeMissing(in library: Library, limit: Int = .max) throws -> Int {
         var looked = 0, made = 0
         while looked < limit {
-            let ids = try library.documentsWithoutThumbnail(limit: min(200, limit - looked))
+            let ids = try library.documents.documentsWithoutThumbnail(limit: min(200, limit - looked))
             guard !ids.isEmpty else { break }
             for id in ids {
                 if case .file = try thumbnail(id, in: library) { made += 1 }

@@ -29,7 +29,7 @@ enum CopyBench {
             let files = [(ArchivedFile.Kind.docx, 0, folder.appendingPathComponent("Dokumenter/\(title).docx"), 10_000),
                          (.image, 1, folder.appendingPathComponent("Bilder/\(title).jpeg"), 120_000),
                          (.pdf, 0, folder.appendingPathComponent("Bilder/\(title).pdf"), 140_000)]
-            _ = try library.file(document) { reservation in
+            _ = try library.documents.file(document) { reservation in
                 try reservation.reserve(files.map(\.2))
                 for (_, _, url, size) in files {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

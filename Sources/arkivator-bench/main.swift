@@ -92,8 +92,8 @@ func listTimings(_ library: Library, documents: [LibraryDocument], runs: Int = 2
         var shown = 0, total = 0
         for _ in 0..<runs {
             let start = DispatchTime.now().uptimeNanoseconds
-            total = try library.count(page.filter)
-            shown = try library.list(page.filter, limit: 50, offset: page.offset).count
+            total = try library.documents.count(page.filter)
+            shown = try library.documents.list(page.filter, limit: 50, offset: page.offset).count
             times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
         }
         let sorted = times.sorted()
@@ -139,7 +139,7 @@ do {
     if reuse { done = documents.count }
     while done < documents.count {
         let end = min(done + batch, documents.count)
-        try library.record(Array(documents[done..<end]))
+        try library.documents.record(Array(documents[done..<end]))
         done = end
         FileHandle.standardError.write(Data("\r\(done)/\(documents.count)".utf8))
     }

@@ -85,7 +85,7 @@ extension Arkivator {
             switch folder {
             case Library.trashFolder: ("filer i papirkurven", "files in the trash")
             case Library.originalsFolder: ("bilder og filer slik de ble tatt", "photos and files as taken")
-            case Library.thumbnailFolder: ("miniatyrbilder", "thumbnails")
+            case DocumentStore.thumbnailFolder: ("miniatyrbilder", "thumbnails")
             case ShareStore.shareFolder: ("filer til delingslenker (PDF-er og sider)", "share link files (PDFs and pages)")
             case Library.inboxFolder: ("filer i innboksen", "files in the inbox")
             default: ("arkivfiler (.docx, PDF, sidebilder)", "archive files (.docx, PDF, page images)")

@@ -25,7 +25,7 @@ extension Arkivator {
         var purge = false
 
         func run() throws {
-            let document = try LibraryCommand.run(libraryOptions) { library in try library.delete(id, purge: purge) }
+            let document = try LibraryCommand.run(libraryOptions) { library in try library.documents.delete(id, purge: purge) }
             Terminal().line(purge
                 ? UserMessage(nb: "Slettet for godt: \(document.title) (\(document.files.count) filer overskrevet).",
                               en: "Removed for good: \(document.title) (\(document.files.count) files overwritten).").text()

@@ -95,7 +95,7 @@ extension Arkivator {
             try StoredField.text.check(text)
             var document: LibraryDocument?
             if !changes.isEmpty || (text == nil && !ocrText) {
-                document = try household.library.edit(id, changes, programVersion: ArkivatorVersion.current)
+                document = try household.library.documents.edit(id, changes, programVersion: ArkivatorVersion.current)
             }
             let target = document?.sha256 ?? id
             var correction: TextCorrection?
@@ -105,7 +105,7 @@ extension Arkivator {
                 correction = try household.restoreOCRText(target)
             }
             if let correction { return (correction.document, correction) }
-            return (try document ?? household.library.document(target), nil)
+            return (try document ?? household.library.documents.document(target), nil)
         }
 
         static func describe(_ correction: TextCorrection) -> UserMessage {

@@ -29,14 +29,14 @@ extension Arkivator {
             let terminal = Terminal()
             guard all, yes else {
                 let count = try LibraryCommand.run(libraryOptions) { library in
-                    try library.count() + (try library.count(DocumentFilter(trashed: true)))
+                    try library.documents.count() + (try library.documents.count(DocumentFilter(trashed: true)))
                 }
                 terminal.error(UserMessage(
                     nb: "Dette sletter alle \(count) dokumentene i \(libraryOptions.location.directory.path) for godt. Skriv «arkivator erase --all --yes» hvis du er sikker.",
                     en: "This removes all \(count) documents in \(libraryOptions.location.directory.path) for good. Type 'arkivator erase --all --yes' if you are sure."))
                 throw ExitCode(1)
             }
-            let erased = try LibraryCommand.run(libraryOptions) { library in try library.eraseEverything() }
+            let erased = try LibraryCommand.run(libraryOptions) { library in try library.documents.eraseEverything() }
             terminal.line(UserMessage(
                 nb: "Slettet \(erased.documents) dokumenter og \(erased.files) filer, og biblioteket i \(libraryOptions.location.directory.path).",
                 en: "Removed \(erased.documents) documents and \(erased.files) files, and the library in \(libraryOptions.location.directory.path).").text())

@@ -35,7 +35,7 @@ extension Arkivator {
             var filter = filterOptions.filter
             filter.trashed = trash
             let (documents, total) = try LibraryCommand.run(libraryOptions) { library in
-                (try library.list(filter, limit: max(limit, 0)), try library.count(filter))
+                (try library.documents.list(filter, limit: max(limit, 0)), try library.documents.count(filter))
             }
             let terminal = Terminal()
             if json {

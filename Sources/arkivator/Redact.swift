@@ -62,7 +62,7 @@ extension Arkivator {
             Terminal().line(Self.summary(report).text())
             // The family's copy is replaced before the redaction is called done (or says where the number still stands).
             let worker = household.uploads.worker
-            if let number = try? household.library.document(id).number,
+            if let number = try? household.library.documents.document(id).number,
                let copy = BlockingWait.run({ await CopyAfterChange.bringInLine(documentNumber: number, worker: worker) }) {
                 Terminal().line(copy.text())
             }

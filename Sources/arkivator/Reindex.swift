@@ -36,7 +36,7 @@ extension Arkivator {
                 // lists), and those whose file has gone (reindex forgot them).
                 let made = try ThumbnailMaker.makeMissing(in: library)
                 let remade = try report.missingThumbnails.map { missing -> (String, Bool?) in
-                    guard case .file(let url, _) = try library.thumbnail(missing.id) else { return (missing.path, false) }
+                    guard case .file(let url, _) = try library.documents.thumbnail(missing.id) else { return (missing.path, false) }
                     return (missing.path, FileManager.default.fileExists(atPath: url.path))
                 }
                 return (adoption, report, made, remade)

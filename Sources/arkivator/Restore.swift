@@ -80,7 +80,7 @@ extension Arkivator {
         func run() throws {
             if let backupFile { return try BackupRestoreCommand.run(backup: backupFile, options: self) }
             guard let id else { return }
-            let document = try LibraryCommand.run(libraryOptions) { library in try library.restore(id) }
+            let document = try LibraryCommand.run(libraryOptions) { library in try library.documents.restore(id) }
             let terminal = Terminal()
             terminal.line(UserMessage(nb: "Hentet tilbake: \(document.title)", en: "Restored: \(document.title)").text())
             for file in document.files { terminal.line("  " + file.path) }

@@ -30,7 +30,7 @@ extension Arkivator {
 
         func run() throws {
             let (document, versions) = try LibraryCommand.run(libraryOptions) { library in
-                (try library.document(id, revealNumbers: true), try library.textVersions(id))
+                (try library.documents.document(id, revealNumbers: true), try library.documents.textVersions(id))
             }
             let terminal = Terminal()
             if text {

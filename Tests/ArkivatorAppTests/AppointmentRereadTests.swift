@@ -33,7 +33,7 @@ import Testing
                                      documentDate: "2025-03-12", text: Self.summons(day: "tirsdag 08.04.2025", time: "08.30"))
         letter.scanDate = "2025-03-14"
         letter.appointments = [Appointment(date: "2025-04-08", time: "08:30", place: "Bygg 4, 2. etasje, resepsjon B")]
-        try library.record([letter])
+        try library.documents.record([letter])
         let id = letter.shortID
         #expect(try library.calendar.appointments(ofDocument: id).map(\.appointment.date) == ["2025-04-08"])
 

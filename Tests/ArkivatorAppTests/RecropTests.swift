@@ -40,19 +40,19 @@ import Testing
             let library = household.library
 
             // The photo as taken: kept byte for byte inside the library, its path stored relative.
-            let originals = try library.originals(of: wrongID)
+            let originals = try library.documents.originals(of: wrongID)
             #expect(originals.count == 1)
             let original = try #require(originals.first)
             #expect(try Data(contentsOf: original.url) == Data(contentsOf: Fixtures.url("recrop/recrop-wrong.jpg")))
-            #expect(original.path.hasPrefix(library.originalsRoot.path + "/"))
+            #expect(original.path.hasPrefix(library.documents.originalsRoot.path + "/"))
             #expect(original.name == "recrop-wrong.jpg" && original.format == "jpeg" && original.contentType == "image/jpeg")
-            let before = try library.document(wrongID)
+            let before = try library.documents.document(wrongID)
             let page = try #require(before.pages.first)
             #expect(page.original == 1 && page.originalPage == 1)
             let found = try #require(page.crop)
             #expect(found.width == 1800 && found.height == 2400 && found.corners.count == 4)
 
-            let clean = wordRecall(truth: truth, predicted: try library.document(cleanID).text)
+            let clean = wordRecall(truth: truth, predicted: try library.documents.document(cleanID).text)
             let automatic = wordRecall(truth: truth, predicted: before.text)
             #expect(before.text.contains("214,50"), "the fixture does what it is for: the automatic crop takes in the receipt")
             #expect(try library.index.search("214").hits.contains { $0.id == wrongID })
@@ -94,14 +94,14 @@ import Testing
             #expect(RecropFailure.noSuchPage(2, pages: 1).userMessage.norwegian == "Dokumentet har ingen side 2 (det har én side).")
 
             // The originals go to the trash with the document, come back with it, and are gone when purged.
-            _ = try library.delete(wrongID)
-            let trashed = try #require(try library.originals(of: wrongID).first)
+            _ = try library.documents.delete(wrongID)
+            let trashed = try #require(try library.documents.originals(of: wrongID).first)
             #expect(trashed.path.hasPrefix(library.trashRoot.path + "/"))
             #expect(!FileManager.default.fileExists(atPath: original.path))
-            _ = try library.restore(wrongID)
-            #expect(try library.originals(of: wrongID).first?.path == original.path)
+            _ = try library.documents.restore(wrongID)
+            #expect(try library.documents.originals(of: wrongID).first?.path == original.path)
             #expect(FileManager.default.fileExists(atPath: original.path))
-            _ = try library.delete(wrongID, purge: true)
+            _ = try library.documents.delete(wrongID, purge: true)
             #expect(!FileManager.default.fileExists(atPath: original.path))
         }
     }

@@ -38,7 +38,7 @@ import Testing
                 records.withLockedValue { $0.append(record) }
             }
             let id = try #require(records.withLockedValue { $0.first?.libraryID })
-            let archived = try #require(try household.library.document(id).files.pdf)
+            let archived = try #require(try household.library.documents.document(id).files.pdf)
             let before = try Data(contentsOf: archived.url)
 
             let seen = NIOLockedValueBox<[(Int, Int)]>([])

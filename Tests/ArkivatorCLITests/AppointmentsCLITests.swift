@@ -24,7 +24,7 @@ import Testing
             let libraryURL = directory.appendingPathComponent("bibliotek")
             do {
                 let library = try Library.open(LibraryLocation(directory: libraryURL), environment: [:])
-                try library.record([
+                try library.documents.record([
                     Self.letter("a", person: "Kari Nordmann", Appointment(
                         date: "\(year)-06-03", time: "09:45", place: "Ullevål, bygg 25; 5. etasje",
                         bring: "Legitimasjon, medisinliste", change: "Ring 915 02770 senest 24 timer før.")),

@@ -16,7 +16,7 @@ import Testing
             let libraryURL = directory.appendingPathComponent("bibliotek")
             do {
                 let library = try Library.open(LibraryLocation(directory: libraryURL), environment: [:])
-                try library.record([LibraryDocument(
+                try library.documents.record([LibraryDocument(
                     sha256: String(repeating: "e5", count: 32), sourceName: "brev.jpg", title: "2025-03-14 Innkalling Kirurgisk poliklinikk",
                     docType: .innkalling, person: "Kari Nordmann", familyMember: "Kari Nordmann", documentDate: "2025-03-14",
                     text: "Innkalling til time\nPasient: Kari Nordmann, f.nr. \(Self.number)\nDu får time tirsdag 8. april 2025 kl. 09.30."),

@@ -11,7 +11,7 @@ import Testing
             let libraryURL = directory.appendingPathComponent("bibliotek")
             do {
                 let library = try Library.open(LibraryLocation(directory: libraryURL), environment: [:])
-                try library.record(["a", "b"].map { seed in
+                try library.documents.record(["a", "b"].map { seed in
                     LibraryDocument(sha256: String(repeating: seed, count: 64), sourceName: "\(seed).jpg",
                                     title: "2025-01-02 Epikrise \(seed)", docType: .epikrise, person: "Kari Nordmann",
                                     familyMember: "Kari Nordmann", documentDate: "2025-01-02", text: "Epikrise \(seed)")

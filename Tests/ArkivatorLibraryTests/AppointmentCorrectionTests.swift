@@ -11,7 +11,7 @@ import Testing
             let letter = AppointmentStoreTests.letter("a", date: "2025-05-01", [Appointment(date: "2025-06-03", time: "09:45",
                                                                                              place: "Bygg 25")])
             let other = AppointmentStoreTests.letter("b", date: "2025-05-02", [Appointment(date: "2025-07-01", time: "10:00")])
-            try library.record([letter, other])
+            try library.documents.record([letter, other])
 
             // Not corrected: a new reading replaces the letter's own appointments.
             #expect(try library.calendar.rereadAppointments(of: letter.shortID, found: [Appointment(date: "2025-06-04", time: "10:15")]))
@@ -28,8 +28,8 @@ import Testing
             #expect(saved.appointment.time == "08:05")
             #expect(saved.appointment.place == nil)
             #expect(saved.appointment.bring == "Legitimasjon")
-            #expect(try library.correctedFields(letter.shortID).contains(CalendarStore.correctedAppointments))
-            #expect(try !library.correctedFields(other.shortID).contains(CalendarStore.correctedAppointments))
+            #expect(try library.documents.correctedFields(letter.shortID).contains(CalendarStore.correctedAppointments))
+            #expect(try !library.documents.correctedFields(other.shortID).contains(CalendarStore.correctedAppointments))
             // A new reading leaves it as the person left it.
             #expect(try !library.calendar.rereadAppointments(of: letter.shortID, found: [Appointment(date: "2026-01-01")]))
             #expect(try library.calendar.appointments(ofDocument: letter.shortID).map(\.appointment.date) == ["2025-06-05"])
@@ -61,7 +61,7 @@ import Testing
             try library.calendar.replaceAppointments(of: other.shortID, with: [Appointment(date: "2025-07-02", time: "11:00"),
                                                                        Appointment(date: "2025-07-03")])
             #expect(try library.calendar.appointments(ofDocument: other.shortID).map(\.appointment.date) == ["2025-07-02", "2025-07-03"])
-            #expect(try library.correctedFields(other.shortID).contains(CalendarStore.correctedAppointments))
+            #expect(try library.documents.correctedFields(other.shortID).contains(CalendarStore.correctedAppointments))
         }
     }
 
@@ -69,7 +69,7 @@ import Testing
         try withLibrary { library, _ in
             let kari = try library.family { try $0.add(name: "Kari") }
             let ola = try library.family { try $0.add(name: "Ola") }
-            try library.record([AppointmentStoreTests.letter("a", date: "2025-05-01", [Appointment(date: "2025-06-03", time: "09:45")]),
+            try library.documents.record([AppointmentStoreTests.letter("a", date: "2025-05-01", [Appointment(date: "2025-06-03", time: "09:45")]),
                                 AppointmentStoreTests.letter("b", person: "Kari Anne", date: "2025-05-01",
                                                              [Appointment(date: "2025-06-04")])])
             #expect(try library.calendar.calendarFeeds().isEmpty)

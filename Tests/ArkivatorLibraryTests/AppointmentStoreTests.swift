@@ -18,7 +18,7 @@ import Testing
         try withLibrary { library, _ in
             let first = Self.letter("a", date: "2025-05-01", [Appointment(
                 date: "2025-06-03", time: "09:45", place: "Ullevål, bygg 25", bring: "Legitimasjon", change: "Ring 22 11 80 80.")])
-            try library.record([first])
+            try library.documents.record([first])
             var found = try library.calendar.appointments()
             #expect(found.count == 1)
             let uid = try #require(found.first?.uid)
@@ -26,16 +26,16 @@ import Testing
             #expect(found.first?.documentID == first.shortID)
 
             // A reminder of the same appointment is not a second one.
-            try library.record([Self.letter("reminder", date: "2025-05-20", [Appointment(date: "2025-06-03", time: "09:45")])])
+            try library.documents.record([Self.letter("reminder", date: "2025-05-20", [Appointment(date: "2025-06-03", time: "09:45")])])
             #expect(try library.calendar.appointments().count == 1)
 
             // Someone else's letter naming the same old date moves nothing of Kari's.
-            try library.record([Self.letter("ola", person: "Ola", date: "2025-05-21",
+            try library.documents.record([Self.letter("ola", person: "Ola", date: "2025-05-21",
                                             [Appointment(date: "2025-06-20", time: "08:00", replaces: "2025-06-03")])])
             #expect(try library.calendar.appointments(person: "Kari").map(\.appointment.date) == ["2025-06-03"])
 
             let moved = Self.letter("b", date: "2025-05-22", [Appointment(date: "2025-06-10", time: "13:00", replaces: "2025-06-03")])
-            try library.record([moved])
+            try library.documents.record([moved])
             found = try library.calendar.appointments(person: "Kari")
             #expect(found.count == 1)
             #expect(found.first?.uid == uid)
@@ -47,7 +47,7 @@ import Testing
             #expect(try library.calendar.appointments(ofDocument: moved.shortID).map(\.uid) == [uid])
             #expect(try library.calendar.appointments(ofDocument: first.shortID).map(\.uid) == [uid])
 
-            try library.record([Self.letter("c", date: "2025-05-30", [Appointment(
+            try library.documents.record([Self.letter("c", date: "2025-05-30", [Appointment(
                 date: "2025-06-10", time: "13:00", cancelled: true, replaces: "2025-06-10")])])
             found = try library.calendar.appointments(person: "Kari")
             #expect(found.count == 1)
@@ -61,9 +61,9 @@ import Testing
 
     @Test func aLetterThatMovesWithoutNamingTheDayMovesTheNextOne() throws {
         try withLibrary { library, _ in
-            try library.record([Self.letter("p", date: "2025-04-01", [Appointment(date: "2025-05-02", time: "08:00")]),
+            try library.documents.record([Self.letter("p", date: "2025-04-01", [Appointment(date: "2025-05-02", time: "08:00")]),
                                 Self.letter("q", date: "2025-04-02", [Appointment(date: "2025-06-03", time: "09:45")])])
-            try library.record([Self.letter("r", date: "2025-05-10", [Appointment(date: "2025-06-17", time: "10:00", moved: true)])])
+            try library.documents.record([Self.letter("r", date: "2025-05-10", [Appointment(date: "2025-06-17", time: "10:00", moved: true)])])
             // The one already past at the moving letter's date stays; the next one moves.
             #expect(try library.calendar.appointments().map(\.appointment.date) == ["2025-05-02", "2025-06-17"])
         }
@@ -74,7 +74,7 @@ import Testing
             let letter = Self.letter("t", date: "2025-05-01", [Appointment(date: "2025-06-03", time: nil)])
             try Archive.file(library, letter)
             #expect(try library.calendar.appointments().map(\.appointment.time) == [nil])
-            _ = try library.delete(letter.shortID)
+            _ = try library.documents.delete(letter.shortID)
             #expect(try library.calendar.appointments().isEmpty)
         }
     }

@@ -57,7 +57,7 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
 
     @Test func readsGoOnWhileAChangeHoldsTheWriter() async throws {
         try await withAsyncLibrary { library, store, _ in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             try library.family { try $0.add(name: "Kari") }
             let gate = Gate()
             // A change that holds the library's lock and an open write transaction until the gate
@@ -80,9 +80,9 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
                 try await Task.sleep(for: .seconds(300))
                 gate.open()
             }
-            let listed = try await store.read { (try $0.count(), try $0.list()) }
+            let listed = try await store.read { (try $0.documents.count(), try $0.documents.list()) }
             let hits = try await store.read { try $0.index.search("epikrise").hits.map(\.id) }
-            let document = try await store.read { try $0.document(Letters.epikrise.shortID) }
+            let document = try await store.read { try $0.documents.document(Letters.epikrise.shortID) }
             let members = try await store.read { try $0.familyMembers().map(\.name) }
             let status = try await store.read { try $0.uploads.uploadQueueStatus() }
             let settingRead = try await store.read { try $0.setting(.destination) }
@@ -96,14 +96,14 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             #expect(document.title == Letters.epikrise.title, "a change not yet committed is not seen")
             #expect(members == ["Kari"])
             #expect(status.pending == 0 && settingRead == nil)
-            #expect(try await store.read { try $0.document(Letters.epikrise.shortID).title } == "endret",
+            #expect(try await store.read { try $0.documents.document(Letters.epikrise.shortID).title } == "endret",
                     "a read after the commit sees it")
         }
     }
 
     @Test func readsAndChangesGoOnWhileABackupIsMade() async throws {
         try await withAsyncLibrary { library, store, directory in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let gate = Gate()
             let target = directory.appendingPathComponent("kopi.sqlite")
             let copied = NIOLockedValueBox<Int?>(nil)
@@ -119,8 +119,8 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
                 try await Task.sleep(for: .seconds(300))
                 gate.open()
             }
-            let count = try await store.read { try $0.count() }
-            let added = try await store.write { try $0.record([Self.late]) }
+            let count = try await store.read { try $0.documents.count() }
+            let added = try await store.write { try $0.documents.record([Self.late]) }
             #expect(!gate.isOpen, "the read and the change waited for the backup")
             gate.open()
             watchdog.cancel()
@@ -128,14 +128,14 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             #expect(count == 7 && added == 1)
             _ = try await store.files { done.wait(timeout: .now() + 60) }
             #expect(copied.withLockedValue { $0 } == 7, "the copy is the snapshot taken before the letter was filed")
-            #expect(try await store.read { try $0.count() } == 8)
+            #expect(try await store.read { try $0.documents.count() } == 8)
             #expect(try posixMode(target) == 0o600)
         }
     }
 
     @Test func aSnapshotIsAPrivateCheckedCopyInTheLibrary() async throws {
         try await withAsyncLibrary { library, store, _ in
-            try library.record(Letters.all + [LibraryPrivacyTests.letter])
+            try library.documents.record(Letters.all + [LibraryPrivacyTests.letter])
             let snapshot = try await store.backupSnapshot()
             defer { try? FileManager.default.removeItem(at: snapshot) }
             #expect(snapshot.deletingLastPathComponent().standardizedFileURL.path
@@ -178,7 +178,7 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
             let letters = Letters.all
             try await withThrowingTaskGroup(of: Int.self) { group in
                 for letter in letters {
-                    group.addTask { try await store.write { try $0.record([letter]) } }
+                    group.addTask { try await store.write { try $0.documents.record([letter]) } }
                 }
                 // Give the tasks a moment to ask; those that asked before the shutdown are done after it.
                 try await Task.sleep(for: .milliseconds(50))
@@ -190,10 +190,10 @@ private func withAsyncLibrary(_ body: (Library, AsyncLibrary, URL) async throws 
                     case .failure(let error): #expect((error as? LibraryFailure)?.code == .closed, "\(error)")
                     }
                 }
-                #expect(try library.count() == filed)
+                #expect(try library.documents.count() == filed)
             }
             await store.shutdown()
-            let refused = await #expect(throws: LibraryFailure.self) { try await store.read { try $0.count() } }
+            let refused = await #expect(throws: LibraryFailure.self) { try await store.read { try $0.documents.count() } }
             #expect(refused?.code == .closed)
             #expect(refused?.userMessage.norwegian.contains("stenges") == true)
         }

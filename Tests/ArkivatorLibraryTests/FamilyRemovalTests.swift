@@ -63,9 +63,9 @@ import Testing
     @Test func documentsAreTheirsAgainAfterARestore() throws {
         try withLibrary { library, _ throws in
             let kari = try library.family { try $0.add(name: "Kari", fodselsnummer: kariNumber) }
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let removed = try library.family { try $0.remove(nameOrID: "Kari") }
-            #expect(try library.count(DocumentFilter(person: "Kari")) == 3, "letters keep the name they were filed under")
+            #expect(try library.documents.count(DocumentFilter(person: "Kari")) == 3, "letters keep the name they were filed under")
             #expect(try library.family { try $0.restore(removed) }.id == kari.id)
             #expect(try library.familyMembers().map(\.id) == [kari.id])
             #expect(try library.familyProfiles().first?.fodselsnummer?.digits == kariNumber)

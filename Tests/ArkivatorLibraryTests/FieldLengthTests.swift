@@ -26,14 +26,14 @@ import Testing
             let long = String(repeating: "Epikrise ", count: 400)
             for changes in [DocumentChanges(title: long), DocumentChanges(person: long), DocumentChanges(institution: long),
                             DocumentChanges(specialty: long), DocumentChanges(keywords: Array(repeating: "hjerte", count: 300))] {
-                #expect(throws: FieldTooLong.self) { try library.edit(filed.shortID, changes, programVersion: "test") }
+                #expect(throws: FieldTooLong.self) { try library.documents.edit(filed.shortID, changes, programVersion: "test") }
             }
             #expect(throws: FieldTooLong(field: .text, length: StoredField.text.limit + 1)) {
-                try library.correctText(filed.shortID, to: String(repeating: "a", count: StoredField.text.limit + 1), programVersion: "test")
+                try library.documents.correctText(filed.shortID, to: String(repeating: "a", count: StoredField.text.limit + 1), programVersion: "test")
             }
-            let after = try library.document(filed.shortID)
+            let after = try library.documents.document(filed.shortID)
             #expect(after.title == filed.title && after.person == filed.person && after.text == filed.text)
-            #expect(try library.edit(filed.shortID, DocumentChanges(title: String(repeating: "a", count: 300)), programVersion: "test")
+            #expect(try library.documents.edit(filed.shortID, DocumentChanges(title: String(repeating: "a", count: 300)), programVersion: "test")
                         .title.hasSuffix(String(repeating: "a", count: 300)))
         }
     }

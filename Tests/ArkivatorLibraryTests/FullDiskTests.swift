@@ -26,11 +26,11 @@ import Testing
             let photo = directory.appendingPathComponent("IMG_0001.jpg")
             let bytes = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
             try Data(bytes).write(to: photo)
-            try SmallDisk.with(kilobytes: 256, at: library.originalsRoot) { _ in
+            try SmallDisk.with(kilobytes: 256, at: library.documents.originalsRoot) { _ in
                 let original = ReceivedOriginal(name: "IMG_0001.jpg", format: "jpeg", file: photo, sha256: try Self.sha256(photo))
                 var caught: (any Error)?
                 do {
-                    _ = try library.file(LibraryRecropTests.document(), originals: [original]) {
+                    _ = try library.documents.file(LibraryRecropTests.document(), originals: [original]) {
                         try Archive.write(Archive.urls(root: Archive.root(library), person: nil,
                                                        title: "2025-03-11 Innkalling fra helsestasjonen"), $0)
                     }
@@ -42,7 +42,7 @@ import Testing
                 #expect(failure.userMessage.norwegian.hasPrefix("Disken er full"), "\(failure.userMessage.norwegian)")
                 #expect(failure.userMessage.norwegian.contains("Frigjør plass"))
                 #expect(!failure.userMessage.norwegian.contains("svarte ikke"))
-                #expect(try library.list(DocumentFilter(), limit: 10).isEmpty)
+                #expect(try library.documents.list(DocumentFilter(), limit: 10).isEmpty)
             }
         }
     }
@@ -60,7 +60,7 @@ import Testing
                     var document = LibraryRecropTests.document(title: "2025-03-11 Brev \(number)")
                     document.sha256 = String(format: "%064x", number + 1)
                     document.text = String(repeating: "Innkalling til time ved poliklinikken \(number). ", count: 400)
-                    _ = try library.file(document) { _ in [] }
+                    _ = try library.documents.file(document) { _ in [] }
                 }
             } catch {
                 caught = error

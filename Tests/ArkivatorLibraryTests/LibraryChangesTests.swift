@@ -17,7 +17,7 @@ import Testing
         try withLibrary { library, _ throws in
             let before = try Archive.file(library, Letters.epikrise)
             try Archive.file(library, Letters.labSvar)
-            let edited = try library.edit(Letters.epikrise.shortID, DocumentChanges(title: "Epikrise kardiologisk avdeling"),
+            let edited = try library.documents.edit(Letters.epikrise.shortID, DocumentChanges(title: "Epikrise kardiologisk avdeling"),
                                           programVersion: Self.version)
             #expect(edited.title == "2023-11-02 Epikrise kardiologisk avdeling")
             let expected = Archive.urls(root: library.defaultArchiveRoot, person: "Ola", title: edited.title)
@@ -29,24 +29,24 @@ import Testing
             #expect(try hits(library, "kardiologisk") == [Letters.epikrise.shortID])
             #expect(try hits(library, "hjerteavdelingen").isEmpty)
             #expect(try hits(library, "brystsmerter") == [Letters.epikrise.shortID])
-            #expect(try library.document(Letters.epikrise.shortID).text == Letters.epikrise.text)
+            #expect(try library.documents.document(Letters.epikrise.shortID).text == Letters.epikrise.text)
         }
     }
 
     @Test func newPersonMovesToTheirFolder() throws {
         try withLibrary { library, _ throws in
             let before = try Archive.file(library, Letters.epikrise)
-            let edited = try library.edit(Letters.epikrise.shortID, DocumentChanges(person: " Kari "), programVersion: Self.version)
+            let edited = try library.documents.edit(Letters.epikrise.shortID, DocumentChanges(person: " Kari "), programVersion: Self.version)
             #expect(edited.person == "Kari")
             #expect(edited.familyMember == "Kari")
             let expected = Archive.urls(root: library.defaultArchiveRoot, person: "Kari", title: Letters.epikrise.title)
             #expect(Set(edited.files.map(\.path)) == [expected.docx.path, expected.image.path])
             for file in edited.files { #expect(Archive.exists(file.path)) }
             for file in before.files { #expect(!Archive.exists(file.path)) }
-            #expect(try library.list(DocumentFilter(person: "kari")).map(\.id) == [Letters.epikrise.shortID])
-            #expect(try library.list(DocumentFilter(person: "ola")).isEmpty)
+            #expect(try library.documents.list(DocumentFilter(person: "kari")).map(\.id) == [Letters.epikrise.shortID])
+            #expect(try library.documents.list(DocumentFilter(person: "ola")).isEmpty)
 
-            let nobody = try library.edit(Letters.epikrise.shortID, DocumentChanges(person: ""), programVersion: Self.version)
+            let nobody = try library.documents.edit(Letters.epikrise.shortID, DocumentChanges(person: ""), programVersion: Self.version)
             #expect(nobody.person == nil && nobody.familyMember == nil)
             #expect(nobody.files.allSatisfy { $0.path.contains("/Ukjent person/") })
             for file in nobody.files { #expect(Archive.exists(file.path)) }
@@ -57,33 +57,33 @@ import Testing
         try withLibrary { library, _ throws in
             try Archive.file(library, Letters.epikrise)
             let id = Letters.epikrise.shortID
-            var edited = try library.edit(id, DocumentChanges(date: CalendarDate(iso: "2023-11-05")), programVersion: Self.version)
+            var edited = try library.documents.edit(id, DocumentChanges(date: CalendarDate(iso: "2023-11-05")), programVersion: Self.version)
             #expect(edited.documentDate == "2023-11-05")
             #expect(edited.title == "2023-11-05 Epikrise Hjerteavdelingen")
             #expect(edited.files.allSatisfy { $0.url.lastPathComponent.hasPrefix("2023-11-05 Epikrise Hjerteavdelingen") })
             for file in edited.files { #expect(Archive.exists(file.path)) }
 
-            edited = try library.edit(id, DocumentChanges(type: .henvisning), programVersion: Self.version)
+            edited = try library.documents.edit(id, DocumentChanges(type: .henvisning), programVersion: Self.version)
             #expect(edited.docType == .henvisning)
             #expect(edited.title == "2023-11-05 Henvisning Hjerteavdelingen")
 
-            edited = try library.edit(id, DocumentChanges(type: DocumentType(name: "LAB-SVAR"), date: CalendarDate(iso: "2023-12-01")), programVersion: Self.version)
+            edited = try library.documents.edit(id, DocumentChanges(type: DocumentType(name: "LAB-SVAR"), date: CalendarDate(iso: "2023-12-01")), programVersion: Self.version)
             #expect(edited.docType == .labSvar)
             #expect(edited.title == "2023-12-01 Prøvesvar Hjerteavdelingen")
-            #expect(try library.list(DocumentFilter(type: .labSvar, from: CalendarDate(iso: "2023-12-01"), to: CalendarDate(iso: "2023-12-01"))).map(\.id) == [id])
+            #expect(try library.documents.list(DocumentFilter(type: .labSvar, from: CalendarDate(iso: "2023-12-01"), to: CalendarDate(iso: "2023-12-01"))).map(\.id) == [id])
 
-            edited = try library.edit(id, DocumentChanges(title: "Kontroll etter innleggelse"), programVersion: Self.version)
+            edited = try library.documents.edit(id, DocumentChanges(title: "Kontroll etter innleggelse"), programVersion: Self.version)
             #expect(edited.title == "2023-12-01 Kontroll etter innleggelse", "a title without a date gets the letter's date")
-            edited = try library.edit(id, DocumentChanges(title: "2020-01-01 Gammelt brev"), programVersion: Self.version)
+            edited = try library.documents.edit(id, DocumentChanges(title: "2020-01-01 Gammelt brev"), programVersion: Self.version)
             #expect(edited.title == "2020-01-01 Gammelt brev", "a title with its own date keeps it")
-            edited = try library.edit(id, DocumentChanges(date: CalendarDate(iso: "2021-02-03")), programVersion: Self.version)
+            edited = try library.documents.edit(id, DocumentChanges(date: CalendarDate(iso: "2021-02-03")), programVersion: Self.version)
             #expect(edited.title == "2020-01-01 Gammelt brev", "a title not starting with the letter date is left alone")
             #expect(edited.documentDate == "2021-02-03")
 
-            edited = try library.edit(id, DocumentChanges(institution: "Sykehuset Innlandet"), programVersion: Self.version)
+            edited = try library.documents.edit(id, DocumentChanges(institution: "Sykehuset Innlandet"), programVersion: Self.version)
             #expect(edited.institution == "Sykehuset Innlandet")
             #expect(try hits(library, "innlandet") == [id])
-            edited = try library.edit(id, DocumentChanges(institution: ""), programVersion: Self.version)
+            edited = try library.documents.edit(id, DocumentChanges(institution: ""), programVersion: Self.version)
             #expect(edited.institution == nil)
             for file in edited.files { #expect(Archive.exists(file.path)) }
         }
@@ -98,10 +98,10 @@ import Testing
                 (DocumentChanges(title: "  \n "), .badTitle),
             ]
             for (changes, code) in refused {
-                #expect(failureCode { try library.edit(id, changes, programVersion: Self.version) } == code, "\(changes)")
+                #expect(failureCode { try library.documents.edit(id, changes, programVersion: Self.version) } == code, "\(changes)")
             }
-            #expect(failureCode { try library.edit("ffffffff", DocumentChanges(title: "x"), programVersion: Self.version) } == .notFound)
-            let after = try library.document(id)
+            #expect(failureCode { try library.documents.edit("ffffffff", DocumentChanges(title: "x"), programVersion: Self.version) } == .notFound)
+            let after = try library.documents.document(id)
             #expect(after.title == before.title && after.files == before.files && after.documentDate == before.documentDate)
             for file in before.files { #expect(Archive.exists(file.path)) }
         }
@@ -114,7 +114,7 @@ import Testing
             let taken = try Archive.file(library, first)
             let original = try taken.files.map { try Data(contentsOf: $0.url) }
             try Archive.file(library, Letters.innkalling)
-            let edited = try library.edit(Letters.innkalling.shortID,
+            let edited = try library.documents.edit(Letters.innkalling.shortID,
                                           DocumentChanges(title: "Resept", person: "Kari", date: CalendarDate(iso: "2023-06-05")),
                                           programVersion: Self.version)
             #expect(edited.title == "2023-06-05 Resept")
@@ -128,7 +128,7 @@ import Testing
 
     /// A library with the seven letters recorded and one letter filed with files; returns the filed one.
     private func libraryWithFiledLetter(_ library: Library) throws -> LibraryDocument {
-        try library.record(Letters.all)
+        try library.documents.record(Letters.all)
         return try Archive.file(library, Letters.letter("kontroll", "Innkalling til kontroll", type: .innkalling,
                                                         person: "Kari", institution: "St. Olavs hospital",
                                                         date: "2024-05-02", text: "Kontroll av menisk etter artroskopi."))
@@ -139,7 +139,7 @@ import Testing
             let filed = try libraryWithFiledLetter(library)
             let id = filed.shortID
             #expect(try hits(library, "menisk") == [id])
-            let trashed = try library.delete(id)
+            let trashed = try library.documents.delete(id)
             #expect(trashed.trashedAt != nil)
             for file in filed.files { #expect(!Archive.exists(file.path)) }
             for file in trashed.files {
@@ -149,13 +149,13 @@ import Testing
             #expect(library.trashRoot.path == library.location.directory.appendingPathComponent("Papirkurv").path)
             #expect(try hits(library, "menisk").isEmpty)
                         #expect(try library.index.search("menisk", filter: DocumentFilter(trashed: true)).hits.isEmpty)
-            #expect(try !library.list().contains { $0.id == id })
-            #expect(try library.list(DocumentFilter(trashed: true)).map(\.id) == [id])
-            #expect(try library.list(DocumentFilter(trashed: true)).first?.trashedAt == trashed.trashedAt)
-            #expect(try library.count() == Letters.all.count)
-            #expect(try library.delete(id).trashedAt == trashed.trashedAt, "deleting twice changes nothing")
-            #expect(try library.emptyTrash() == 0, "not 30 days old")
-            #expect(failureCode { _ = try library.restore(Letters.resept.shortID) } == .notInTrash)
+            #expect(try !library.documents.list().contains { $0.id == id })
+            #expect(try library.documents.list(DocumentFilter(trashed: true)).map(\.id) == [id])
+            #expect(try library.documents.list(DocumentFilter(trashed: true)).first?.trashedAt == trashed.trashedAt)
+            #expect(try library.documents.count() == Letters.all.count)
+            #expect(try library.documents.delete(id).trashedAt == trashed.trashedAt, "deleting twice changes nothing")
+            #expect(try library.documents.emptyTrash() == 0, "not 30 days old")
+            #expect(failureCode { _ = try library.documents.restore(Letters.resept.shortID) } == .notInTrash)
         }
     }
 
@@ -164,15 +164,15 @@ import Testing
         try withLibrary { library, _ throws in
             let filed = try libraryWithFiledLetter(library)
             let id = filed.shortID
-            _ = try library.delete(id)
-            let restored = try library.restore(id)
+            _ = try library.documents.delete(id)
+            let restored = try library.documents.restore(id)
             #expect(restored.trashedAt == nil)
             #expect(restored.files == filed.files)
             for file in filed.files { #expect(Archive.exists(file.path)) }
             #expect(!Archive.exists(library.trashRoot.appendingPathComponent(id)))
             #expect(try hits(library, "menisk") == [id])
-            #expect(try library.list(DocumentFilter(trashed: true)).isEmpty)
-            #expect(failureCode { _ = try library.restore(id) } == .notInTrash)
+            #expect(try library.documents.list(DocumentFilter(trashed: true)).isEmpty)
+            #expect(failureCode { _ = try library.documents.restore(id) } == .notInTrash)
         }
     }
 
@@ -182,10 +182,10 @@ import Testing
             let location = LibraryLocation(directory: directory.appendingPathComponent("bibliotek"))
             let library = try Library.open(location, environment: [:])
             let filed = try libraryWithFiledLetter(library)
-            _ = try library.delete(filed.shortID)
+            _ = try library.documents.delete(filed.shortID)
             // Another program (or a damaged file) spoiled the record of where the files were.
             try Database.open(library: location).execute("UPDATE documents SET trash_origin = 'ikke json'")
-            let restored = try library.restore(filed.shortID)
+            let restored = try library.documents.restore(filed.shortID)
             #expect(restored.trashedAt == nil && restored.files.count == filed.files.count)
             let root = library.defaultArchiveRoot.standardizedFileURL.path + "/"
             for file in restored.files {
@@ -200,10 +200,10 @@ import Testing
         try withTemporaryDirectory { directory in
             let location = LibraryLocation(directory: directory.appendingPathComponent("bibliotek"))
             let filed = try libraryWithFiledLetter(try Library.open(location, environment: [:]))
-            _ = try Library.open(location, environment: [:]).delete(filed.shortID)
+            _ = try Library.open(location, environment: [:]).documents.delete(filed.shortID)
             // As `arkivator restore` does: a new process, a new Library.
             let library = try Library.open(location, environment: [:])
-            let restored = try library.restore(filed.shortID)
+            let restored = try library.documents.restore(filed.shortID)
             #expect(restored.trashedAt == nil)
             #expect(restored.files == filed.files)
             for file in filed.files { #expect(Archive.exists(file.path)) }
@@ -215,11 +215,11 @@ import Testing
     func editingATrashedDocumentKeepsItInTheTrash() throws {
         try withLibrary { library, _ throws in
             let filed = try Archive.file(library, Letters.henvisning)
-            let trashed = try library.delete(filed.shortID)
+            let trashed = try library.documents.delete(filed.shortID)
             let code = failureCode {
-                try library.edit(filed.shortID, DocumentChanges(title: "Henvisning til røntgen"), programVersion: Self.version)
+                try library.documents.edit(filed.shortID, DocumentChanges(title: "Henvisning til røntgen"), programVersion: Self.version)
             }
-            let after = try library.document(filed.shortID)
+            let after = try library.documents.document(filed.shortID)
             #expect(code != nil || after.trashedAt != nil)
             #expect(try hits(library, "røntgen").isEmpty, "a trashed document stays out of search")
             #expect(after.files.allSatisfy { $0.path.hasPrefix(library.trashRoot.path + "/") }, "\(after.files) \(trashed.files)")
@@ -230,18 +230,18 @@ import Testing
         try withLibrary { library, _ throws in
             let kept = try Archive.file(library, Letters.labSvar)
             let filed = try Archive.file(library, Letters.vedtak)
-            _ = try library.delete(filed.shortID, purge: true)
+            _ = try library.documents.delete(filed.shortID, purge: true)
             for file in filed.files { #expect(!Archive.exists(file.path)) }
-            #expect(failureCode { _ = try library.document(filed.shortID) } == .notFound)
+            #expect(failureCode { _ = try library.documents.document(filed.shortID) } == .notFound)
             #expect(try hits(library, "fysioterapi").isEmpty)
-            #expect(try library.count() == 1 && library.count(DocumentFilter(trashed: true)) == 0)
+            #expect(try library.documents.count() == 1 && library.documents.count(DocumentFilter(trashed: true)) == 0)
 
             // A document already in the trash.
-            _ = try library.delete(kept.shortID)
-            _ = try library.delete(kept.shortID, purge: true)
+            _ = try library.documents.delete(kept.shortID)
+            _ = try library.documents.delete(kept.shortID, purge: true)
             #expect(!Archive.exists(library.trashRoot.appendingPathComponent(kept.shortID)))
-            #expect(try library.count(DocumentFilter(trashed: true)) == 0)
-            #expect(try library.existing(sha256: Letters.labSvar.sha256) == nil)
+            #expect(try library.documents.count(DocumentFilter(trashed: true)) == 0)
+            #expect(try library.documents.existing(sha256: Letters.labSvar.sha256) == nil)
             try Archive.file(library, Letters.labSvar)  // can come in again
         }
     }
@@ -250,14 +250,14 @@ import Testing
         try withLibrary { library, _ throws in
             let filed = try Archive.file(library, Letters.henvisning)
             try Archive.file(library, Letters.innkalling)
-            let trashed = try library.delete(filed.shortID)
+            let trashed = try library.documents.delete(filed.shortID)
             // Timestamps have whole seconds: let one pass so "older than now" holds.
             Thread.sleep(forTimeInterval: 1.1)
-            #expect(try library.emptyTrash(olderThanDays: 1) == 0)
-            #expect(try library.emptyTrash(olderThanDays: 0) == 1)
+            #expect(try library.documents.emptyTrash(olderThanDays: 1) == 0)
+            #expect(try library.documents.emptyTrash(olderThanDays: 0) == 1)
             for file in trashed.files { #expect(!Archive.exists(file.path)) }
-            #expect(failureCode { _ = try library.document(filed.shortID) } == .notFound)
-            #expect(try library.list().map(\.id) == [Letters.innkalling.shortID])
+            #expect(failureCode { _ = try library.documents.document(filed.shortID) } == .notFound)
+            #expect(try library.documents.list().map(\.id) == [Letters.innkalling.shortID])
         }
     }
 
@@ -268,8 +268,8 @@ import Testing
                 let library = try Library.open(location, environment: [:])
                 try Archive.file(library, Letters.innkalling)
                 try Archive.file(library, Letters.epikrise)
-                try library.record([Letters.resept])
-                let erased = try library.eraseEverything()
+                try library.documents.record([Letters.resept])
+                let erased = try library.documents.eraseEverything()
                 #expect(erased.documents == 3)
                 #expect(erased.files == 4)
             }
@@ -286,9 +286,9 @@ import Testing
                 let library = try Library.open(location, environment: [:])
                 try Archive.file(library, Letters.innkalling)
                 try Archive.file(library, Letters.epikrise)
-                try library.record([Letters.resept])
-                _ = try library.delete(Letters.epikrise.shortID)
-                let erased = try library.eraseEverything()
+                try library.documents.record([Letters.resept])
+                _ = try library.documents.delete(Letters.epikrise.shortID)
+                let erased = try library.documents.eraseEverything()
                 #expect(erased.documents == 3)
                 #expect(erased.files == 4)
             }

@@ -32,7 +32,7 @@ enum Archive {
     @discardableResult
     static func file(_ library: Library, _ document: LibraryDocument) throws -> LibraryDocument {
         let urls = urls(root: root(library), person: document.familyMember, title: document.title)
-        return try library.file(document) { try write(urls, $0) }
+        return try library.documents.file(document) { try write(urls, $0) }
     }
 
     static func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
@@ -70,13 +70,13 @@ struct TestFailure: Error {}
             #expect(stored.number > 0)
             #expect(stored.files.count == 2)
             for file in stored.files { #expect(Archive.exists(file.path)) }
-            let read = try library.document(letter.shortID)
+            let read = try library.documents.document(letter.shortID)
             #expect(read.files == stored.files)
             #expect(read.title == letter.title)
             #expect(read.pages == letter.pages)
             #expect(read.text == letter.text)
-            #expect(try library.list().first?.file == stored.files.first { $0.kind == .docx }?.path)
-            #expect(try library.existing(sha256: letter.sha256)?.trashed == false)
+            #expect(try library.documents.list().first?.file == stored.files.first { $0.kind == .docx }?.path)
+            #expect(try library.documents.existing(sha256: letter.sha256)?.trashed == false)
             #expect(try library.index.search("ortopedisk").hits.map(\.id) == [letter.shortID])
             #expect(try intentCount(library.location) == 0)
         }
@@ -86,12 +86,12 @@ struct TestFailure: Error {}
         try withLibrary { library, _ throws in
             try Archive.file(library, Letters.epikrise)
             var called = false
-            #expect(failureCode { try library.file(Letters.epikrise) { _ in called = true; return [] } } == .duplicate)
+            #expect(failureCode { try library.documents.file(Letters.epikrise) { _ in called = true; return [] } } == .duplicate)
             #expect(!called)
-            _ = try library.delete(Letters.epikrise.shortID)
-            #expect(failureCode { try library.file(Letters.epikrise) { _ in called = true; return [] } } == .inTrash)
+            _ = try library.documents.delete(Letters.epikrise.shortID)
+            #expect(failureCode { try library.documents.file(Letters.epikrise) { _ in called = true; return [] } } == .inTrash)
             #expect(!called)
-            #expect(try library.count(DocumentFilter(trashed: true)) == 1)
+            #expect(try library.documents.count(DocumentFilter(trashed: true)) == 1)
             #expect(try intentCount(library.location) == 0)
         }
     }
@@ -99,17 +99,17 @@ struct TestFailure: Error {}
     @Test func aFailingWriterRecordsNothing() throws {
         try withLibrary { library, _ throws in
             #expect(throws: TestFailure.self) {
-                try library.file(Letters.labSvar) { reservation in
+                try library.documents.file(Letters.labSvar) { reservation in
                     try reservation.reserve([library.defaultArchiveRoot.appendingPathComponent("Kari/Dokumenter/x.docx")])
                     throw TestFailure()
                 }
             }
-            #expect(try library.count() == 0)
-            #expect(try library.existing(sha256: Letters.labSvar.sha256) == nil)
+            #expect(try library.documents.count() == 0)
+            #expect(try library.documents.existing(sha256: Letters.labSvar.sha256) == nil)
             #expect(try intentCount(library.location) == 0)
             // The same document can be filed afterwards.
             try Archive.file(library, Letters.labSvar)
-            #expect(try library.count() == 1)
+            #expect(try library.documents.count() == 1)
         }
     }
 
@@ -118,12 +118,12 @@ struct TestFailure: Error {}
         try withLibrary { library, _ throws in
             let urls = Archive.urls(root: library.defaultArchiveRoot, person: "Kari", title: "2024-01-20 Svar")
             #expect(throws: TestFailure.self) {
-                try library.file(Letters.labSvar) { reservation in
+                try library.documents.file(Letters.labSvar) { reservation in
                     _ = try Archive.write(urls, reservation)
                     throw TestFailure()
                 }
             }
-            #expect(try library.count() == 0)
+            #expect(try library.documents.count() == 0)
             #expect(!Archive.exists(urls.docx) && !Archive.exists(urls.image))
         }
     }
@@ -133,17 +133,17 @@ struct TestFailure: Error {}
             let urls = Archive.urls(root: library.defaultArchiveRoot, person: "Ola", title: Letters.henvisning.title)
             // Another writer records the same paper while this one is writing its files.
             let code = failureCode {
-                try library.file(Letters.henvisning) { reservation in
+                try library.documents.file(Letters.henvisning) { reservation in
                     let files = try Archive.write(urls, reservation)
-                    #expect(try library.record([Letters.henvisning]) == 1)
+                    #expect(try library.documents.record([Letters.henvisning]) == 1)
                     return files
                 }
             }
             #expect(code == .duplicate)
             #expect(!Archive.exists(urls.docx))
             #expect(!Archive.exists(urls.image))
-            #expect(try library.count() == 1)
-            #expect(try library.document(Letters.henvisning.shortID).files.isEmpty)
+            #expect(try library.documents.count() == 1)
+            #expect(try library.documents.document(Letters.henvisning.shortID).files.isEmpty)
             #expect(try intentCount(library.location) == 0)
         }
     }
@@ -166,7 +166,7 @@ struct TestFailure: Error {}
                 let library = try Library.open(location, environment: [:])
                 var epikrise = Letters.epikrise
                 epikrise.files = [ArchivedFile(kind: .docx, path: used.path)]
-                try library.record([epikrise])
+                try library.documents.record([epikrise])
                 let database = try Database.open(library: location)
                 for (action, paths) in [("file", try encoder.encode([orphan.path, used.path, never.path])),
                                         ("move", try encoder.encode([[movedBack.path, movedTo.path]]))] {
@@ -188,7 +188,7 @@ struct TestFailure: Error {}
             #expect(Archive.exists(movedBack), "an unfinished move is undone")
             #expect(!Archive.exists(movedTo))
             #expect(try intentCount(location) == 0)
-            #expect(try library.document(Letters.epikrise.shortID).files.map(\.path) == [used.path])
+            #expect(try library.documents.document(Letters.epikrise.shortID).files.map(\.path) == [used.path])
         }
     }
 
@@ -198,15 +198,15 @@ struct TestFailure: Error {}
             first.sha256 = "abcd1" + String(first.sha256.dropFirst(5))
             var second = Letters.vedtak
             second.sha256 = "abcd2" + String(second.sha256.dropFirst(5))
-            #expect(try library.record([first, second]) == 2)
-            #expect(failureCode { _ = try library.document("abcd") } == .ambiguous)
-            #expect(try library.document("ABCD1").sha256 == first.sha256)
-            #expect(try library.document(" abcd2 ").sha256 == second.sha256)
-            #expect(try library.document(second.sha256).title == second.title)
-            #expect(failureCode { _ = try library.document("abc") } == .notFound)
-            #expect(failureCode { _ = try library.document("abcz1") } == .notFound)
-            #expect(failureCode { _ = try library.document("ffff") } == .notFound)
-            #expect(failureCode { _ = try library.document(second.sha256 + "0") } == .notFound)
+            #expect(try library.documents.record([first, second]) == 2)
+            #expect(failureCode { _ = try library.documents.document("abcd") } == .ambiguous)
+            #expect(try library.documents.document("ABCD1").sha256 == first.sha256)
+            #expect(try library.documents.document(" abcd2 ").sha256 == second.sha256)
+            #expect(try library.documents.document(second.sha256).title == second.title)
+            #expect(failureCode { _ = try library.documents.document("abc") } == .notFound)
+            #expect(failureCode { _ = try library.documents.document("abcz1") } == .notFound)
+            #expect(failureCode { _ = try library.documents.document("ffff") } == .notFound)
+            #expect(failureCode { _ = try library.documents.document(second.sha256 + "0") } == .notFound)
         }
     }
 }

@@ -13,33 +13,33 @@ import Testing
         try withLibrary { library, _ throws in
             var printed = Self.printedOnly
             printed.person = "Per Hansen"
-            try library.record(Letters.all + [printed])
+            try library.documents.record(Letters.all + [printed])
             let filter = DocumentFilter(withoutPerson: true)
-            #expect(try library.list(filter).map(\.id) == [Letters.kommune.shortID], "no member and no printed name")
-            #expect(try library.count(filter) == 1)
+            #expect(try library.documents.list(filter).map(\.id) == [Letters.kommune.shortID], "no member and no printed name")
+            #expect(try library.documents.count(filter) == 1)
             #expect(try library.index.search("kommune", filter: filter).hits.map(\.id) == [Letters.kommune.shortID])
             #expect(try library.index.search("innkalling", filter: filter).hits.isEmpty)
-            #expect(try library.count(DocumentFilter(type: .annet, withoutPerson: true)) == 1, "filters combine")
-            #expect(try library.count(DocumentFilter(person: "Kari", withoutPerson: true)) == 0)
+            #expect(try library.documents.count(DocumentFilter(type: .annet, withoutPerson: true)) == 1, "filters combine")
+            #expect(try library.documents.count(DocumentFilter(person: "Kari", withoutPerson: true)) == 0)
 
-            _ = try library.delete(Letters.kommune.shortID)
-            #expect(try library.count(filter) == 0, "the trash is not listed")
-            #expect(try library.count(DocumentFilter(trashed: true, withoutPerson: true)) == 1)
+            _ = try library.documents.delete(Letters.kommune.shortID)
+            #expect(try library.documents.count(filter) == 0, "the trash is not listed")
+            #expect(try library.documents.count(DocumentFilter(trashed: true, withoutPerson: true)) == 1)
         }
     }
 
     @Test func aPageAndItsCountAgree() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
-            let first = try library.page(limit: 3)
+            try library.documents.record(Letters.all)
+            let first = try library.documents.page(limit: 3)
             #expect(first.total == 7)
             #expect(first.documents.map(\.id) == [Letters.innkalling, Letters.henvisning, Letters.labSvar].map(\.shortID))
-            let last = try library.page(limit: 3, offset: 6)
+            let last = try library.documents.page(limit: 3, offset: 6)
             #expect(last.total == 7 && last.documents.map(\.id) == [Letters.kommune.shortID])
-            let kari = try library.page(DocumentFilter(person: "kari"), limit: 2, offset: 1)
+            let kari = try library.documents.page(DocumentFilter(person: "kari"), limit: 2, offset: 1)
             #expect(kari.total == 3 && kari.documents.map(\.id) == [Letters.labSvar, Letters.resept].map(\.shortID))
-            #expect(try library.list(DocumentFilter(type: .epikrise)).map(\.id) == [Letters.epikrise.shortID])
-            #expect(try library.list(DocumentFilter(waitingForReview: true)).map(\.id) == [Letters.kommune.shortID])
+            #expect(try library.documents.list(DocumentFilter(type: .epikrise)).map(\.id) == [Letters.epikrise.shortID])
+            #expect(try library.documents.list(DocumentFilter(waitingForReview: true)).map(\.id) == [Letters.kommune.shortID])
         }
     }
 
@@ -49,7 +49,7 @@ import Testing
     /// its index cannot hold it, but holds only the documents that meet it).
     @Test func listsAndCountsWalkTheListIndexes() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let filters: [(String, DocumentFilter)] = [
                 ("documents_listed", DocumentFilter()),
                 ("documents_listed_by_type", DocumentFilter(type: .epikrise)),
@@ -79,11 +79,11 @@ import Testing
 
     @Test func readsSeeEveryCommittedChangeAndCannotWrite() throws {
         try withLibrary { library, _ throws in
-            #expect(try library.count() == 0)
-            try library.record([Letters.epikrise])
-            #expect(try library.count() == 1)
-            try library.markReviewed(Letters.epikrise.shortID)
-            #expect(try library.count(DocumentFilter(waitingForReview: true)) == 0)
+            #expect(try library.documents.count() == 0)
+            try library.documents.record([Letters.epikrise])
+            #expect(try library.documents.count() == 1)
+            try library.documents.markReviewed(Letters.epikrise.shortID)
+            #expect(try library.documents.count(DocumentFilter(waitingForReview: true)) == 0)
             _ = try library.reindex()
             #expect(try library.index.search("brystsmerter").hits.map(\.id) == [Letters.epikrise.shortID])
             let refused = #expect(throws: DatabaseError.self) { try library.readFamily { try $0.add(name: "Kari") } }

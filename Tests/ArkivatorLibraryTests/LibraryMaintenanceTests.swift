@@ -9,7 +9,7 @@ import Testing
 
     @Test func backupIsACheckedPrivateCopy() throws {
         try withLibrary { library, directory throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             try Archive.file(library, LibraryPrivacyTests.letter)
             let target = directory.appendingPathComponent("kopi.sqlite")
             #expect(try library.backup(to: target) == 8)
@@ -29,15 +29,15 @@ import Testing
             let key = try Data(contentsOf: library.location.directory.appendingPathComponent(LibraryKey.fileName))
             let restored = try Library.open(LibraryLocation(directory: restoredFolder),
                                             environment: ["ARKIVATOR_KEY": key.base64EncodedString()])
-            #expect(try restored.document(LibraryPrivacyTests.letter.shortID, revealNumbers: true).text
+            #expect(try restored.documents.document(LibraryPrivacyTests.letter.shortID, revealNumbers: true).text
                     == LibraryPrivacyTests.letter.text)
-            #expect(try restored.count() == 8)
+            #expect(try restored.documents.count() == 8)
         }
     }
 
     @Test func backupNeverReplacesAFile() throws {
         try withLibrary { library, directory throws in
-            try library.record([Letters.epikrise])
+            try library.documents.record([Letters.epikrise])
             let target = directory.appendingPathComponent("finnes.sqlite")
             try Data("mitt eget".utf8).write(to: target)
             #expect(failureCode { _ = try library.backup(to: target) } == .targetExists)
@@ -58,13 +58,13 @@ import Testing
     @Test
     func reindexRebuildsSearch() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let filed = try Archive.file(library, LibraryPrivacyTests.letter)
             let gone = try #require(filed.files.first { $0.kind == .image })
             try FileManager.default.removeItem(at: gone.url)
             let trashed = try Archive.file(library, Letters.letter("slettet", "Brev om menisk", type: .annet, person: "Ola",
                                                                    institution: nil, date: "2020-02-02", text: "Menisk."))
-            _ = try library.delete(trashed.shortID)
+            _ = try library.documents.delete(trashed.shortID)
 
             let database = try Database.open(library: library.location)
             try database.execute("INSERT INTO documents_fts(documents_fts) VALUES('delete-all')")
@@ -92,10 +92,10 @@ import Testing
 
     @Test func exportWritesJSONAndFiles() throws {
         try withLibrary { library, directory throws in
-            try library.record([Letters.labSvar, Letters.kommune])
+            try library.documents.record([Letters.labSvar, Letters.kommune])
             let filed = try Archive.file(library, LibraryPrivacyTests.letter)
             let trashed = try Archive.file(library, Letters.henvisning)
-            _ = try library.delete(trashed.shortID)
+            _ = try library.documents.delete(trashed.shortID)
             let folder = directory.appendingPathComponent("eksport")
 
             let report = try library.export(to: folder)

@@ -50,7 +50,7 @@ import Testing
             var letter = Self.letter
             letter.title = "2024-04-02 Epikrise for \(Self.plain)"
             letter.keywords = ["kne", "fnr \(Self.spaced(Self.plain))"]
-            try library.record(Letters.all + [letter])
+            try library.documents.record(Letters.all + [letter])
             let database = databaseFiles(library)
             #expect(FileManager.default.fileExists(atPath: database[1].path), "the -wal holds the new pages")
             try expectNoNumbers(database, "record")
@@ -66,9 +66,9 @@ import Testing
             }
             try expectNoNumbers(database, "search")
 
-            try library.edit(letter.shortID, DocumentChanges(title: "Epikrise etter artroskopi", date: CalendarDate(iso: "2024-04-03")),
+            try library.documents.edit(letter.shortID, DocumentChanges(title: "Epikrise etter artroskopi", date: CalendarDate(iso: "2024-04-03")),
                              programVersion: Self.version)
-            #expect(try library.document(letter.shortID, revealNumbers: true).text == letter.text, "edit keeps the numbers")
+            #expect(try library.documents.document(letter.shortID, revealNumbers: true).text == letter.text, "edit keeps the numbers")
             try expectNoNumbers(database, "edit")
 
             let backup = directory.appendingPathComponent("kopi.sqlite")
@@ -80,24 +80,24 @@ import Testing
 
     @Test func numbersAreShownOnlyOnRequest() throws {
         try withLibrary { library, _ throws in
-            try library.record([Self.letter, Letters.labSvar])
-            let revealed = try library.document(Self.letter.shortID, revealNumbers: true)
+            try library.documents.record([Self.letter, Letters.labSvar])
+            let revealed = try library.documents.document(Self.letter.shortID, revealNumbers: true)
             #expect(revealed.text == Self.letter.text)
             #expect(revealed.fodselsnummerCount == 2)
-            let hidden = try library.document(Self.letter.shortID)
+            let hidden = try library.documents.document(Self.letter.shortID)
             #expect(hidden.text == Self.masked)
             #expect(hidden.fodselsnummerCount == 2)
             for number in Self.forbidden { #expect(!hidden.text.contains(number)) }
-            #expect(try library.document(Letters.labSvar.shortID, revealNumbers: true).fodselsnummerCount == 0)
+            #expect(try library.documents.document(Letters.labSvar.shortID, revealNumbers: true).fodselsnummerCount == 0)
             // A near miss is not a number (a wrong control digit); 6 + 5 digits with OCR's two spaces
             // is, as the classifier finds it (one detector), so it is masked too.
             var near = Letters.resept
             near.text = "Referanse \(TestNumber.wrongControl(Self.plain)) og \(Self.plain.prefix(6))  \(Self.plain.suffix(5))."
-            try library.record([near])
-            let stored = try library.document(near.shortID)
+            try library.documents.record([near])
+            let stored = try library.documents.document(near.shortID)
             #expect(stored.fodselsnummerCount == 1)
             #expect(stored.text == "Referanse \(TestNumber.wrongControl(Self.plain)) og \(Self.plain.prefix(6)) •••••.")
-            #expect(try library.document(near.shortID, revealNumbers: true).text == near.text)
+            #expect(try library.documents.document(near.shortID, revealNumbers: true).text == near.text)
         }
     }
 
@@ -105,13 +105,13 @@ import Testing
         try withLibrary { library, _ throws in
             let filed = try Archive.file(library, Self.letter)
             let docx = try #require(filed.files.first { $0.kind == .docx })
-            #expect(try library.redact(filed.shortID, programVersion: Self.version) == 2)
-            let revealed = try library.document(filed.shortID, revealNumbers: true)
+            #expect(try library.documents.redact(filed.shortID, programVersion: Self.version) == 2)
+            let revealed = try library.documents.document(filed.shortID, revealNumbers: true)
             #expect(revealed.text == Self.masked)
             #expect(revealed.fodselsnummerCount == 0)
             #expect(revealed.files == filed.files)
             #expect(try Data(contentsOf: docx.url).starts(with: Data("PK".utf8)), "the .docx is written again")
-            #expect(try library.redact(filed.shortID, programVersion: Self.version) == 0)
+            #expect(try library.documents.redact(filed.shortID, programVersion: Self.version) == 0)
             #expect(try library.index.search("artroskopi").hits.map(\.id) == [filed.shortID])
             try expectNoNumbers(databaseFiles(library), "redact")
         }
@@ -121,22 +121,22 @@ import Testing
         try withTemporaryDirectory { directory in
             let location = LibraryLocation(directory: directory.appendingPathComponent("bibliotek"))
             let library = try Library.open(location, environment: [:])
-            try library.record([Self.letter, Letters.labSvar])
+            try library.documents.record([Self.letter, Letters.labSvar])
             let otherKey = Data(repeating: 7, count: 32).base64EncodedString()
             let stranger = try Library.open(location, environment: ["ARKIVATOR_KEY": otherKey])
-            #expect(failureCode { _ = try stranger.document(Self.letter.shortID, revealNumbers: true) } == .wrongKey)
-            #expect(try stranger.document(Self.letter.shortID).text == Self.masked)
-            #expect(try stranger.document(Letters.labSvar.shortID, revealNumbers: true).text == Letters.labSvar.text)
+            #expect(failureCode { _ = try stranger.documents.document(Self.letter.shortID, revealNumbers: true) } == .wrongKey)
+            #expect(try stranger.documents.document(Self.letter.shortID).text == Self.masked)
+            #expect(try stranger.documents.document(Letters.labSvar.shortID, revealNumbers: true).text == Letters.labSvar.text)
             #expect(try stranger.index.search("artroskopi").hits.count == 1)
             #expect(failureCode {
-                try stranger.edit(Self.letter.shortID, DocumentChanges(title: "Ny"), programVersion: Self.version)
+                try stranger.documents.edit(Self.letter.shortID, DocumentChanges(title: "Ny"), programVersion: Self.version)
             } == .wrongKey)
-            #expect(failureCode { try stranger.redact(Self.letter.shortID, programVersion: Self.version) } == .wrongKey)
+            #expect(failureCode { try stranger.documents.redact(Self.letter.shortID, programVersion: Self.version) } == .wrongKey)
 
             let keyFile = location.directory.appendingPathComponent(LibraryKey.fileName)
             let ownKey = try Data(contentsOf: keyFile).base64EncodedString()
             let friend = try Library.open(location, environment: ["ARKIVATOR_KEY": ownKey])
-            #expect(try friend.document(Self.letter.shortID, revealNumbers: true).text == Self.letter.text)
+            #expect(try friend.documents.document(Self.letter.shortID, revealNumbers: true).text == Self.letter.text)
             withExtendedLifetime(library) {}
         }
     }
@@ -152,7 +152,7 @@ import Testing
                 #expect(FileManager.default.fileExists(atPath: url.path), "\(name)")
                 #expect(try posixMode(url) == 0o600, "\(name)")
             }
-            _ = try library.delete(Self.letter.shortID)
+            _ = try library.documents.delete(Self.letter.shortID)
             #expect(try posixMode(library.trashRoot) == 0o700)
             #expect(try posixMode(library.trashRoot.appendingPathComponent(Self.letter.shortID)) == 0o700)
         }
@@ -163,8 +163,8 @@ import Testing
         try withLibrary { library, _ throws in
             var letter = Letters.henvisning
             letter.sourceName = "skann \(Self.plain).jpg"
-            try library.record([letter])
-            #expect(!(try library.document(letter.shortID).sourceName.contains(Self.plain)))
+            try library.documents.record([letter])
+            #expect(!(try library.documents.document(letter.shortID).sourceName.contains(Self.plain)))
             try expectNoNumbers(databaseFiles(library), "record with the number in the file name")
         }
     }

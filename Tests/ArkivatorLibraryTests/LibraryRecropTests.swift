@@ -20,26 +20,26 @@ import Testing
     @Test func theOriginalIsKeptWithTheLibraryAndAPageReplacementMovesEverythingTogether() throws {
         try withLibrary { library, _ in
             let heic = [UInt8]("ftypheic fake photo bytes".utf8)
-            let filed = try library.file(Self.document(), originals: [ReceivedOriginal(name: "IMG_0001.HEIC", format: "heic", bytes: heic)]) {
+            let filed = try library.documents.file(Self.document(), originals: [ReceivedOriginal(name: "IMG_0001.HEIC", format: "heic", bytes: heic)]) {
                 try Archive.write(Archive.urls(root: Archive.root(library), person: nil, title: "2025-03-11 Innkalling fra helsestasjonen"), $0)
             }
-            let original = try #require(try library.originals(of: filed.shortID).first)
+            let original = try #require(try library.documents.originals(of: filed.shortID).first)
             #expect(original.url.deletingLastPathComponent().lastPathComponent == filed.shortID)
             #expect(try [UInt8](Data(contentsOf: original.url)) == heic)
             #expect(original.contentType == "image/heic" && original.name == "IMG_0001.HEIC")
-            #expect(try library.document(filed.shortID).pages.first?.crop == .whole(width: 400, height: 300))
+            #expect(try library.documents.document(filed.shortID).pages.first?.crop == .whole(width: 400, height: 300))
 
-            var changed = try library.document(filed.shortID, revealNumbers: true)
+            var changed = try library.documents.document(filed.shortID, revealNumbers: true)
             changed.text = "Ny tekst om vaksinasjon"
             changed.title = "2025-03-11 Innkalling til vaksinasjon"
             changed.pages[0].crop = PageCrop(corners: [[10, 10], [390, 12], [388, 290], [12, 288]], quarterTurns: 1,
                                              width: 400, height: 300, source: .user)
             let stale = PageRereading(page: 1, document: changed, startedFrom: "1999-01-01T00:00:00Z", jpeg: [1], pdf: nil)
-            #expect(throws: RecropFailure.changedMeanwhile) { try library.replacePage(stale, programVersion: "test") }
+            #expect(throws: RecropFailure.changedMeanwhile) { try library.documents.replacePage(stale, programVersion: "test") }
 
             let rereading = PageRereading(page: 1, document: changed, startedFrom: filed.updatedAt, jpeg: [0xFF, 0xD8, 7],
                                           pdf: nil)
-            let after = try library.replacePage(rereading, programVersion: "test")
+            let after = try library.documents.replacePage(rereading, programVersion: "test")
             #expect(after.title == "2025-03-11 Innkalling til vaksinasjon")
             #expect(after.pages.first?.crop?.source == .user && after.pages.first?.crop?.quarterTurns == 1)
             let image = try #require(after.files.images.first)

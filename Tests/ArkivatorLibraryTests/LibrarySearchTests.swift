@@ -98,7 +98,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 
     @Test func partialMatchesComeLast() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let result = try library.index.search("time artrose", limit: 100)
             let full = result.hits.prefix { $0.partial != true }
             #expect(Set(full.map(\.id)) == ids(Letters.henvisning))
@@ -109,8 +109,8 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 
     @Test func inflectionsCompoundsAndStems() throws {
         try withLibrary { library, _ throws in
-            #expect(try library.record(Letters.all) == 7)
-            #expect(try library.record(Letters.all) == 0, "already there: skipped")
+            #expect(try library.documents.record(Letters.all) == 7)
+            #expect(try library.documents.record(Letters.all) == 0, "already there: skipped")
             #expect(try found(library, "epikrisen") == ids(Letters.epikrise))
             #expect(try found(library, "ortopedi") == ids(Letters.innkalling, Letters.vedtak))
             #expect(try found(library, "blodprøve") == ids(Letters.labSvar))
@@ -124,7 +124,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
     /// After it the merged index lies in the database file, not in the `-wal`.
     @Test func optimizingFindsTheSame() throws {
         try withLibrary { library, _ throws in
-            for letter in Letters.all { try library.record([letter]) }  // a segment each
+            for letter in Letters.all { try library.documents.record([letter]) }  // a segment each
             let queries = ["prøvesvar", "blodprøve", "smerter", "orto*", "time artrose", "kne OR hofte"]
             let before = try queries.map { try library.index.search($0, limit: 100) }
             try library.optimize()
@@ -144,7 +144,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
     @Test
     func compoundsWhoseStemChangesWhenStemmedAgain() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             #expect(try found(library, "smerter") == ids(Letters.epikrise, Letters.henvisning, Letters.resept),
                     "«brystsmerter» holds «smerter»")
         }
@@ -152,7 +152,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 
     @Test func titleHitOutranksBodyHit() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let result = try library.index.search("fysioterapi")
             #expect(result.hits.map(\.id) == [Letters.vedtak.shortID, Letters.kommune.shortID])
             #expect(result.total == 2)
@@ -162,7 +162,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 
     @Test func operatorsPhrasesAndPrefixes() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             #expect(try found(library, #""time hos fastlegen""#) == ids(Letters.henvisning),
                     "the epikrise has the three words, not side by side")
             #expect(try found(library, "time artrose") == ids(Letters.henvisning), "words need not be side by side")
@@ -177,7 +177,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 
     @Test func filtersAloneAndCombined() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let everything = ids(Letters.innkalling, Letters.epikrise, Letters.labSvar, Letters.henvisning, Letters.resept,
                                  Letters.vedtak, Letters.kommune)
             let cases: [(DocumentFilter, Set<String>)] = [
@@ -198,14 +198,14 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             ]
             for (filter, expected) in cases {
                 #expect(try found(library, "journal", filter: filter) == expected, "search \(filter)")
-                #expect(Set(try library.list(filter).map(\.id)) == expected, "list \(filter)")
-                #expect(try library.count(filter) == expected.count, "count \(filter)")
+                #expect(Set(try library.documents.list(filter).map(\.id)) == expected, "list \(filter)")
+                #expect(try library.documents.count(filter) == expected.count, "count \(filter)")
             }
-            #expect(try library.list(DocumentFilter(person: "%")).isEmpty, "% is a character, not a wildcard")
-            #expect(try library.list(DocumentFilter(person: "_ari")).isEmpty, "_ is a character, not a wildcard")
-            #expect(try library.list().map(\.id) == Letters.all.sorted { $0.documentDate > $1.documentDate }.map(\.shortID),
+            #expect(try library.documents.list(DocumentFilter(person: "%")).isEmpty, "% is a character, not a wildcard")
+            #expect(try library.documents.list(DocumentFilter(person: "_ari")).isEmpty, "_ is a character, not a wildcard")
+            #expect(try library.documents.list().map(\.id) == Letters.all.sorted { $0.documentDate > $1.documentDate }.map(\.shortID),
                     "newest letter first")
-            #expect(try library.list(limit: 2, offset: 1).map(\.id) == [Letters.henvisning.shortID, Letters.labSvar.shortID])
+            #expect(try library.documents.list(limit: 2, offset: 1).map(\.id) == [Letters.henvisning.shortID, Letters.labSvar.shortID])
         }
     }
 
@@ -215,10 +215,10 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
         try withLibrary { library, _ throws in
             var printed = Letters.labSvar
             printed.person = "K. Nordmann"  // as printed; filed under the household member "Kari"
-            try library.record([printed, Letters.epikrise])
+            try library.documents.record([printed, Letters.epikrise])
             for filter in [DocumentFilter(person: "Kari"), DocumentFilter(person: "nordmann")] {
                 let expected: Set<String> = filter.person == "Kari" ? ids(printed) : ids(printed, Letters.epikrise)
-                #expect(Set(try library.list(filter).map(\.id)) == expected, "list \(filter)")
+                #expect(Set(try library.documents.list(filter).map(\.id)) == expected, "list \(filter)")
                 #expect(try found(library, "journal", filter: filter) == expected, "search \(filter)")
             }
         }
@@ -226,7 +226,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 
     @Test func anyTextIsSafe() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let inputs = ["\"", "ortopedi AND", "*", "((", "NOT kne", "NEAR(", "a:b", "🦴", "🦴 kne", "", "   ", "-", "-kne",
                           "AND OR NOT", "title:kne", "kne\"", "\"kne", "^kne", "kne*)", "NEAR(kne hofte, 2)", "\u{0}",
                           "kne\u{0}hofte", "{title}: kne", "'", "''", "\\", "%", "_", "col:", ":", "OR", "(", ")", "*kne",
@@ -248,7 +248,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
 
     @Test func snippetsMarkTheHits() throws {
         try withLibrary { library, _ throws in
-            try library.record(Letters.all)
+            try library.documents.record(Letters.all)
             let hit = try #require(try library.index.search("hemoglobin").hits.first)
             let snippet = try #require(hit.snippet)
             #expect(snippet.contains(SearchIndex.markStart + "Hemoglobin" + SearchIndex.markEnd))
@@ -287,7 +287,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
                                                  title: "2020-01-02 \(title)", docType: .annet, documentDate: "2020-01-02",
                                                  text: "Notat nummer \(index): \(words.joined(separator: " ")) og mer tekst."))
             }
-            #expect(try library.record(documents) == documents.count)
+            #expect(try library.documents.record(documents) == documents.count)
             let oldest = documents[0].shortID
 
             let capped = try library.index.search("gammel", limit: 25)
@@ -318,7 +318,7 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
                                                  title: "2020-01-02 Notat \(index)", docType: .annet,
                                                  documentDate: "2020-01-02", text: "Felles notat \(words)nummer \(index)."))
             }
-            #expect(try library.record(documents) == extra + 1)
+            #expect(try library.documents.record(documents) == extra + 1)
             let result = try library.index.search("felles", limit: 25)
             #expect(result.capped)
             #expect(result.total == SearchIndex.rankingLimit + 1)

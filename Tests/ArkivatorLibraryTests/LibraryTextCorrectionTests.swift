@@ -37,7 +37,7 @@ import Testing
             })
         }
         let bytes = SearchablePDF(title: document.title, pages: pages).data()
-        return try library.file(document) { reservation in
+        return try library.documents.file(document) { reservation in
             try reservation.reserve([docx, image, pdf])
             try AtomicFile.createDirectory(docx.deletingLastPathComponent())
             try AtomicFile.createDirectory(image.deletingLastPathComponent())
@@ -73,7 +73,7 @@ import Testing
             let before = try Self.pdfLines(filed)
 
             let corrected = Self.ocrText.replacingOccurrences(of: "pollklinikken", with: "poliklinikken")
-            let result = try library.correctText(filed.shortID, to: corrected.replacingOccurrences(of: "\n", with: "\r\n") + "\n",
+            let result = try library.documents.correctText(filed.shortID, to: corrected.replacingOccurrences(of: "\n", with: "\r\n") + "\n",
                                                  programVersion: Self.version)
             #expect(result.changed && result.pdfRewritten)
             #expect(result.document.text == corrected)
@@ -87,12 +87,12 @@ import Testing
             #expect(zip(before.joined(), after.joined()).allSatisfy { abs($0.box[1] - $1.box[1]) <= 2 && abs($0.box[0] - $1.box[0]) <= 2 },
                     "each line stays where the OCR found it")
 
-            let versions = try library.textVersions(filed.shortID)
+            let versions = try library.documents.textVersions(filed.shortID)
             #expect(versions.map(\.kind) == [.ocr, .corrected])
             #expect(versions.last?.changes == [TextDiff.Change(removed: "pollklinikken", added: "poliklinikken")])
-            #expect(try !library.correctText(filed.shortID, to: corrected, programVersion: Self.version).changed, "the same text: nothing")
+            #expect(try !library.documents.correctText(filed.shortID, to: corrected, programVersion: Self.version).changed, "the same text: nothing")
 
-            let restored = try library.restoreOCRText(filed.shortID, programVersion: Self.version)
+            let restored = try library.documents.restoreOCRText(filed.shortID, programVersion: Self.version)
             #expect(restored.changed && restored.document.text == Self.ocrText)
             #expect(restored.document.lowConfidence == filed.lowConfidence)
             #expect(restored.document.keywords == ["pollklinikken", "kontroll"])
@@ -100,7 +100,7 @@ import Testing
             #expect(try Self.hits(library, "pollklinikken") == [filed.shortID])
             #expect(try Self.docxText(restored.document).contains("Innkalling til pollklinikken"))
             #expect(try Self.pdfLines(restored.document).map { $0.map(\.text) } == before.map { $0.map(\.text) })
-            #expect(try library.textVersions(filed.shortID).map(\.kind) == [.ocr, .corrected, .restored])
+            #expect(try library.documents.textVersions(filed.shortID).map(\.kind) == [.ocr, .corrected, .restored])
         }
     }
 
@@ -111,7 +111,7 @@ import Testing
             let flat = Self.ocrText.replacingOccurrences(of: "\u{0C}", with: "\n\n")
                 .replacingOccurrences(of: "Pasient: Kari Nordmann\n", with: "Pasient: Kari Nordmann\nTelefon 12345678\n")
                 .replacingOccurrences(of: "Med vennlig hilsen\n", with: "")
-            let result = try library.correctText(filed.shortID, to: flat, programVersion: Self.version)
+            let result = try library.documents.correctText(filed.shortID, to: flat, programVersion: Self.version)
             #expect(result.document.text.components(separatedBy: "\u{0C}").count == 2, "\(result.document.text)")
             #expect(result.document.text.hasSuffix("oktober.\u{0C}Side to av brevet\nTa med legeliste."))
             let lines = try Self.pdfLines(result.document)
@@ -126,13 +126,13 @@ import Testing
             let old = TestNumber.valid("260187"), new = TestNumber.valid("150395")
             let text = "Innkalling til poliklinikken\nFødselsnummer \(old)\nDu har time til kontroll."
             let filed = try Self.fileLetter(library, text: text)
-            let shown = try library.document(filed.shortID)
+            let shown = try library.documents.document(filed.shortID)
             #expect(shown.text.contains("260187 •••••") && !shown.text.contains(old))
 
             // The page as a person sees it (masked), a word changed and a number typed in.
             let edited = shown.text.replacingOccurrences(of: "kontroll.", with: "kontroll. Barnets nummer \(new).")
-            let result = try library.correctText(filed.shortID, to: edited, programVersion: Self.version)
-            let revealed = try library.document(filed.shortID, revealNumbers: true)
+            let result = try library.documents.correctText(filed.shortID, to: edited, programVersion: Self.version)
+            let revealed = try library.documents.document(filed.shortID, revealNumbers: true)
             #expect(revealed.text.contains(old) && revealed.text.contains(new), "both numbers kept: \(revealed.text)")
             #expect(result.document.fodselsnummerCount == 2)
             let database = try Data(contentsOf: library.databaseURL) + ((try? Data(contentsOf: URL(fileURLWithPath: library.databaseURL.path + "-wal"))) ?? Data())
@@ -140,10 +140,10 @@ import Testing
             #expect(try Self.docxText(result.document).contains(new), "the .docx holds the text as the letter does, as for OCR text")
 
             // After `redact` the kept readings are masked for good: the OCR's reading comes back masked.
-            try library.redact(filed.shortID, programVersion: Self.version)
-            let restored = try library.restoreOCRText(filed.shortID, programVersion: Self.version)
+            try library.documents.redact(filed.shortID, programVersion: Self.version)
+            let restored = try library.documents.restoreOCRText(filed.shortID, programVersion: Self.version)
             #expect(!restored.document.text.contains(old))
-            #expect(try !library.document(filed.shortID, revealNumbers: true).text.contains(old))
+            #expect(try !library.documents.document(filed.shortID, revealNumbers: true).text.contains(old))
         }
     }
 

@@ -25,7 +25,7 @@ import Testing
             let letter = Letters.letter("hnr", "Epikrise Ortopedisk avdeling", type: .epikrise, person: "Kari",
                                         institution: "St. Olavs hospital", date: "2024-04-02", text: Self.text)
             let filed = try Archive.file(library, letter)
-            #expect(try library.document(filed.shortID).fodselsnummerCount == 1, "found and sealed when filed")
+            #expect(try library.documents.document(filed.shortID).fodselsnummerCount == 1, "found and sealed when filed")
             #expect(!(try databaseBytes(library)).contains(Self.hNumber))
 
             // As an older version stored it: in clear, in the row and in the index.
@@ -36,7 +36,7 @@ import Testing
             try raw.checkpoint()
             #expect(try databaseBytes(library).contains(Self.hNumber), "the old row holds the number")
 
-            let read = try library.document(filed.shortID)
+            let read = try library.documents.document(filed.shortID)
             #expect(!read.text.contains(Self.hNumber) && read.text.contains("034590 •••••"), "\(read.text)")
             #expect(read.fodselsnummerCount == 1)
             let export = directory.appendingPathComponent("eksport")
@@ -44,11 +44,11 @@ import Testing
             let json = try Data(contentsOf: export.appendingPathComponent("arkivator-eksport.json"))
             #expect(!json.contains(Self.hNumber) && json.contains("034590 •••••"))
 
-            #expect(try library.redact(filed.shortID, programVersion: "test") == 1)
+            #expect(try library.documents.redact(filed.shortID, programVersion: "test") == 1)
             #expect(!(try databaseBytes(library)).contains(Self.hNumber), "the number is gone from the file")
             #expect(try library.index.search(Self.hNumber).hits.isEmpty)
             #expect(try library.index.search("artroskopi").hits.map(\.id) == [filed.shortID])
-            let revealed = try library.document(filed.shortID, revealNumbers: true)
+            let revealed = try library.documents.document(filed.shortID, revealNumbers: true)
             #expect(!revealed.text.contains(Self.hNumber) && revealed.fodselsnummerCount == 0)
         }
     }

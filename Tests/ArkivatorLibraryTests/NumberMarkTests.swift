@@ -27,26 +27,26 @@ import Testing
 
     @Test func theMarksAreKeptWithTheLetterAndReadBack() throws {
         try withLibrary { library, _ throws in
-            #expect(try library.record([Self.letter()]) == 1)
-            let stored = try library.document(Self.letter().shortID)
+            #expect(try library.documents.record([Self.letter()]) == 1)
+            let stored = try library.documents.document(Self.letter().shortID)
             #expect(stored.numberMarks == Self.letter().numberMarks)
             #expect(stored.numberMarks?.allSatisfy(\.hasBox) == true)
 
             var plain = Letters.letter("uten", "Innkalling", type: .innkalling, person: "Kari", institution: nil,
                                        date: "2024-10-02", text: "Innkalling til time.")
             plain.numberMarks = []
-            try library.record([plain])
-            #expect(try library.document(plain.shortID).numberMarks == nil, "none kept reads as none")
+            try library.documents.record([plain])
+            #expect(try library.documents.document(plain.shortID).numberMarks == nil, "none kept reads as none")
         }
     }
 
     @Test func aNumberPutRightLosesItsMarkAndTheOCRReadingBringsItBack() throws {
         try withLibrary { library, _ throws in
-            try library.record([Self.letter()])
+            try library.documents.record([Self.letter()])
             let id = Self.letter().shortID
             // The first number put right, a word added before the second: its mark moves along.
             let corrected = Self.text.replacingOccurrences(of: "1O,5", with: "10,5").replacingOccurrences(of: "CRP", with: "S-CRP målt")
-            let result = try library.correctText(id, to: corrected, programVersion: Self.version)
+            let result = try library.documents.correctText(id, to: corrected, programVersion: Self.version)
             let kept = try #require(result.document.numberMarks)
             #expect(kept.map(\.text) == ["5O"], "the number put right is no longer in doubt")
             let second = try #require(kept.first)
@@ -54,9 +54,9 @@ import Testing
             #expect(second.box == [300, 520, 70, 46] && second.page == 2)
 
             let all = Self.text.replacingOccurrences(of: "1O,5", with: "10,5").replacingOccurrences(of: "5O", with: "50")
-            #expect(try library.correctText(id, to: all, programVersion: Self.version).document.numberMarks == nil)
+            #expect(try library.documents.correctText(id, to: all, programVersion: Self.version).document.numberMarks == nil)
 
-            let restored = try library.restoreOCRText(id, programVersion: Self.version)
+            let restored = try library.documents.restoreOCRText(id, programVersion: Self.version)
             #expect(restored.document.numberMarks == Self.letter().numberMarks, "the OCR's reading comes back with its marks")
         }
     }

@@ -23,7 +23,7 @@ import Testing
             let location = LibraryLocation(directory: directory.appendingPathComponent("bibliotek"))
             do {
                 let library = try Library.open(location, environment: [:])
-                try library.record([letter])
+                try library.documents.record([letter])
             }
             // As an older arkivator stored it: the numbers in clear in the text, the index and the explanation.
             do {
@@ -40,11 +40,11 @@ import Testing
                 try database.checkpoint()
             }
             let library = try Library.open(location, environment: [:])
-            let shown = try library.document(letter.shortID)
+            let shown = try library.documents.document(letter.shortID)
             #expect(shown.text == "Epikrise\nPasient: Kari Nordmann, f.nr. \(Self.dashed.prefix(6)) •••••\n"
                     + "Mor: \(Self.grouped.prefix(6)) •••••\nKontroll om tre uker.")
             #expect(shown.fodselsnummerCount == 2)
-            #expect(try library.document(letter.shortID, revealNumbers: true).text == text, "show still has them")
+            #expect(try library.documents.document(letter.shortID, revealNumbers: true).text == text, "show still has them")
             #expect(try library.explanations.explanation(of: letter.shortID)?.explanation.what == "Epikrise. Tall sett: \(Self.dashed.prefix(6)) •••••.")
             for number in [Self.dashed, Self.grouped] {
                 #expect(try library.index.search(Self.part(number, 6..<11)).total == 0, "search finds \(number)")

@@ -39,7 +39,7 @@ import Testing
     @Test func dateCutsInsideYearsFindWhatTheListFinds() throws {
         try withLibrary { library, _ throws in
             let documents = Self.letters(Self.dates)
-            try library.record(documents)
+            try library.documents.record(documents)
             let cases: [(String?, String?)] = [
                 ("2023-03-01", "2023-04-30"), ("2022-01-15", "2023-12-20"), ("2022-06-30", nil), (nil, "2023-04-30"),
                 ("2022-12-31", "2023-01-01"), ("2022-07-01", "2022-07-01"), ("2022-01-01", "2023-12-31"),
@@ -50,7 +50,7 @@ import Testing
                     document.documentDate >= (from ?? "") && document.documentDate <= (to ?? "9999")
                 }.map(\.shortID))
                 for filter in [filter(from, to), filter(from, to, type: .epikrise), filter(from, to, withoutPerson: true)] {
-                    let listed = Set(try library.list(filter, limit: 100).map(\.id))
+                    let listed = Set(try library.documents.list(filter, limit: 100).map(\.id))
                     #expect(try found(library, filter) == listed, "search and list \(filter)")
                     if filter.type == nil && !filter.withoutPerson {
                         #expect(listed == expected, "the dates \(from ?? "…")–\(to ?? "…")")
@@ -64,7 +64,7 @@ import Testing
     @Test func aRangeOfManyYearsKeepsItsDates() throws {
         try withLibrary { library, _ throws in
             let documents = Self.letters(["1950-06-01", "2023-03-01"])
-            try library.record(documents)
+            try library.documents.record(documents)
             #expect(try found(library, filter("1960-01-01", "2100-12-31")) == [documents[1].shortID])
             #expect(try found(library, filter(nil, "1999-12-31")) == [documents[0].shortID])
             #expect(try found(library, filter("1900-01-01", "2100-12-31")) == Set(documents.map(\.shortID)))
@@ -74,10 +74,10 @@ import Testing
     /// "No person" alone and with other filters, as the list reads it.
     @Test func withoutPersonFindsWhatTheListFinds() throws {
         try withLibrary { library, _ throws in
-            try library.record(Self.letters(Self.dates))
+            try library.documents.record(Self.letters(Self.dates))
             for filter in [DocumentFilter(withoutPerson: true), DocumentFilter(type: .labSvar, withoutPerson: true),
                            DocumentFilter(type: .epikrise, withoutPerson: true)] {
-                let listed = Set(try library.list(filter, limit: 100).map(\.id))
+                let listed = Set(try library.documents.list(filter, limit: 100).map(\.id))
                 #expect(try found(library, filter) == listed, "\(filter)")
             }
             #expect(try found(library, DocumentFilter(type: .epikrise, withoutPerson: true)).isEmpty)

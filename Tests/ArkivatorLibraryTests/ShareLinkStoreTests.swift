@@ -8,7 +8,7 @@ import Testing
 @Suite struct ShareLinkStoreTests {
     @Test func aLinkOpensItsLettersUntilRevokedOrExpired() throws {
         try withLibrary { library, _ in
-            try library.record([Letters.innkalling, Letters.epikrise, Letters.labSvar])
+            try library.documents.record([Letters.innkalling, Letters.epikrise, Letters.labSvar])
             let now = Date()
             let made = try library.sharing.createShareLink([Letters.epikrise.shortID, Letters.innkalling.shortID, Letters.epikrise.shortID],
                                                    days: 14, now: now)
@@ -29,7 +29,7 @@ import Testing
             #expect(try library.sharing.shareLinkID(token: "https://arkivator.example/delt/\(made.token)") == made.link.id)
 
             // A letter put in the trash is left out; one purged is gone from the link.
-            _ = try library.delete(Letters.innkalling.shortID)
+            _ = try library.documents.delete(Letters.innkalling.shortID)
             guard case .open(_, let left) = try library.sharing.sharedLetters(token: made.token) else { Issue.record("closed"); return }
             #expect(left.map(\.shortID) == [Letters.epikrise.shortID])
             #expect(throws: LibraryFailure.self) { try library.sharing.createShareLink([Letters.innkalling.shortID]) }
@@ -37,7 +37,7 @@ import Testing
             let pack = library.sharing.sharePackURL(made.link.id, letters: left)
             try FileManager.default.createDirectory(at: library.sharing.shareFolderURL, withIntermediateDirectories: true)
             try Data("%PDF".utf8).write(to: pack)
-            _ = try library.delete(Letters.innkalling.shortID, purge: true)
+            _ = try library.documents.delete(Letters.innkalling.shortID, purge: true)
             #expect(!FileManager.default.fileExists(atPath: pack.path))
             #expect(try library.sharing.shareLink(made.link.id)?.letters.map(\.id) == [Letters.epikrise.shortID])
 
@@ -66,7 +66,7 @@ import Testing
                                      text: "Pasient f.nr. \(number).\nKontroll av \(split) om tre uker.")
             let household = Letters.letter("hus", "Lab", type: .labSvar, person: "Kari", institution: nil, date: "2024-02-02",
                                            text: "Prøve merket \(split).")
-            try library.record([own, household])
+            try library.documents.record([own, household])
             let made = try library.sharing.createShareLink([own.shortID, household.shortID])
             func texts() throws -> [String] {
                 guard case .open(_, let letters) = try library.sharing.sharedLetters(token: made.token) else { return [] }
@@ -85,7 +85,7 @@ import Testing
     /// A PDF finished after its link was revoked, or after one of its letters was purged, is not kept.
     @Test func aPackFinishedAfterRevokingOrPurgingIsShredded() throws {
         try withLibrary { library, _ in
-            try library.record([Letters.innkalling, Letters.epikrise])
+            try library.documents.record([Letters.innkalling, Letters.epikrise])
             try FileManager.default.createDirectory(at: library.sharing.shareFolderURL, withIntermediateDirectories: true)
             func pack(_ link: Int, _ letters: [LibraryDocument]) throws -> URL {
                 let url = library.sharing.sharePackURL(link, letters: letters)
@@ -99,7 +99,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: kept.path))
 
             // Purged while the pages were read: the letter is no longer the link's.
-            _ = try library.delete(Letters.innkalling.shortID, purge: true)
+            _ = try library.documents.delete(Letters.innkalling.shortID, purge: true)
             let late = try pack(both.link.id, letters)
             #expect(try !library.sharing.keepsSharePack(late, link: both.link.id, letters: letters))
             #expect(!FileManager.default.fileExists(atPath: late.path))

@@ -16,7 +16,7 @@ import Testing
                                        docType: .labSvar, documentDate: "2024-03-15", text: "Hemoglobin 13,2")
         let folder = library.defaultArchiveRoot.appendingPathComponent("Ukjent person/Bilder")
         let target = folder.appendingPathComponent("\(sha.prefix(6)).png")
-        return try library.file(document) { reservation in
+        return try library.documents.file(document) { reservation in
             guard let page else { return [] }
             try reservation.reserve([target])
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -31,33 +31,33 @@ import Testing
             let page = Fixtures.root.appendingPathComponent("samples/labsvar-ren.png")
             let id = try file(page, sha: String(repeating: "d4", count: 32), into: library)
             let bare = try file(nil, sha: String(repeating: "e5", count: 32), into: library)
-            #expect(try library.thumbnail(id) == .missing && library.documentsWithoutThumbnail().count == 2)
+            #expect(try library.documents.thumbnail(id) == .missing && library.documents.documentsWithoutThumbnail().count == 2)
             #expect(try ThumbnailMaker.makeMissing(in: library) == 1, "one made; the letter without a page has none")
-            #expect(try library.thumbnail(bare) == .none, "no page: none, and not tried again")
-            guard case .file(let url, let version) = try library.thumbnail(id) else {
+            #expect(try library.documents.thumbnail(bare) == .none, "no page: none, and not tried again")
+            guard case .file(let url, let version) = try library.documents.thumbnail(id) else {
                 Issue.record("no thumbnail made")
                 return
             }
-            #expect(url.path.hasPrefix(library.thumbnailRoot.path) && version.count == 8)
+            #expect(url.path.hasPrefix(library.documents.thumbnailRoot.path) && version.count == 8)
             let bytes = try [UInt8](Data(contentsOf: url))
             #expect(bytes.starts(with: [0xFF, 0xD8]) && bytes.count < 20_000, "a small JPEG: \(bytes.count) bytes")
             let shown = try #require(try Image.decodePages(bytes).first)
             #expect(shown.width == Image.thumbnailWidth && shown.height > shown.width)
-            #expect(try library.list().first { $0.id == id }?.thumbnailVersion == version)
-            #expect(try library.list().first { $0.id == bare }?.hasNoThumbnail == true)
+            #expect(try library.documents.list().first { $0.id == id }?.thumbnailVersion == version)
+            #expect(try library.documents.list().first { $0.id == bare }?.hasNoThumbnail == true)
             #expect(try ThumbnailMaker.makeMissing(in: library) == 0, "made once")
 
             // Pages changed: made again, under a new version, the old file gone.
-            try library.forgetThumbnail(id)
+            try library.documents.forgetThumbnail(id)
             #expect(!FileManager.default.fileExists(atPath: url.path))
             let again = try ThumbnailMaker.thumbnail(id, in: library)
             #expect(again == .file(url, version: version), "the same page gives the same picture and address")
 
             // The trash keeps it; purging shreds it.
-            _ = try library.delete(id)
-            #expect(try library.thumbnail(id) == .file(url, version: version))
-            _ = try library.restore(id)
-            _ = try library.delete(id, purge: true)
+            _ = try library.documents.delete(id)
+            #expect(try library.documents.thumbnail(id) == .file(url, version: version))
+            _ = try library.documents.restore(id)
+            _ = try library.documents.delete(id, purge: true)
             #expect(!FileManager.default.fileExists(atPath: url.path))
         }
     }

@@ -47,7 +47,7 @@ struct Sandbox {
                 (.image, 1, folder.appendingPathComponent("Bilder/\(title).jpeg"), 40_000 + number),
                 (.pdf, 0, folder.appendingPathComponent("Bilder/\(title).pdf"), 45_000 + number * 3),
             ]
-            return try library.file(document) { reservation in
+            return try library.documents.file(document) { reservation in
                 try reservation.reserve(files.map(\.2))
                 for (_, _, url, size) in files {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

@@ -74,7 +74,7 @@ import Testing
                 let corrected = try #require(try await call(.patch, "/api/v1/documents/a1a1a1a1a1", "/api/v1/documents/{id}",
                                                             body: ByteBuffer(string: #"{"person": "Kari Nordmann", "type": "henvisning", "reviewed": true}"#)))
                 #expect(corrected["familyMember"] as? String == "Kari Nordmann" && corrected["docType"] as? String == "henvisning")
-                #expect(try fixture.library.count(DocumentFilter(waitingForReview: true)) == 0)
+                #expect(try fixture.library.documents.count(DocumentFilter(waitingForReview: true)) == 0)
                 _ = try await call(.patch, "/api/v1/documents/a1a1a1a1a1", "/api/v1/documents/{id}", body: ByteBuffer(string: #"{"date": "15.03.2024"}"#))
                 _ = try await call(.patch, "/api/v1/documents/a1a1a1a1a1", "/api/v1/documents/{id}", body: ByteBuffer(string: "ikke json"))
                 let trashed = try #require(try await call(.post, "/api/v1/documents/b2b2b2b2b2/trash", "/api/v1/documents/{id}/trash"))

@@ -16,7 +16,7 @@ import Testing
                                          text: "Innkalling")
             letter.appointments = [Appointment(date: "2025-06-03", time: "09:45", place: "Ullevål, bygg 25 <5. etasje>",
                                                bring: "Legitimasjon", change: "Ring 915 02770.")]
-            try fixture.library.record([letter])
+            try fixture.library.documents.record([letter])
             try await fixture.signedIn { client, browser in
                 let page = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: browser.headers)
                 #expect(page.status == .ok)

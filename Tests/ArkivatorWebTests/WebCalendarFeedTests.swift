@@ -21,7 +21,7 @@ import Testing
                                      documentDate: "2025-05-01", text: "Innkalling")
         letter.appointments = [Appointment(date: "\(year)-06-03", time: "09:45", place: "Ullevål, bygg 25",
                                            bring: "Legitimasjon", change: "Ring 915 02770.")]
-        try fixture.library.record([letter])
+        try fixture.library.documents.record([letter])
         return letter
     }
 
@@ -154,7 +154,7 @@ import Testing
                 #expect(shown.text.contains("Timen er lagret."))
                 #expect(shown.text.contains("\(Self.year)-06-04 kl. 10:15") && shown.text.contains("<dd>Bygg 3</dd>"))
                 #expect(shown.text.contains("Rettet for hånd"))
-                #expect(try fixture.library.correctedFields(id).contains(CalendarStore.correctedAppointments))
+                #expect(try fixture.library.documents.correctedFields(id).contains(CalendarStore.correctedAppointments))
 
                 // A day that is not one is refused in words, on the page.
                 let bad = try await post("/documents/\(id)/appointments", "date=\(Self.year)-02-30")

@@ -21,7 +21,7 @@ import Testing
                 #expect(review.text.contains("40 %") && review.text.contains("93 %"), "the rules' confidence per field")
                 #expect(review.text.contains("<option value=\"Kari Nordmann\">Kari Nordmann</option>"), "the household to choose from")
                 #expect(review.text.contains("til <mark class=\"low\">tim</mark>e") || review.text.contains("<mark class=\"low\">"))
-                let before = try fixture.library.document("a1a1a1a1a1").files.map(\.path)
+                let before = try fixture.library.documents.document("a1a1a1a1a1").files.map(\.path)
                 #expect(before.allSatisfy { $0.contains("/Ukjent person/") })
 
                 let saved = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: browser.form,
@@ -29,7 +29,7 @@ import Testing
                                                                       + "&date=2024-03-15&title=2024-03-15+Innkalling+Ortopedisk+poliklinikk"
                                                                       + "&institution=Vestvik+sykehus"))
                 #expect(saved.status == .seeOther && saved.headers[.location] == "/review")
-                let after = try fixture.library.document("a1a1a1a1a1")
+                let after = try fixture.library.documents.document("a1a1a1a1a1")
                 #expect(after.familyMember == "Kari Nordmann")
                 #expect(after.files.allSatisfy { $0.path.contains("/Kari Nordmann/") && FileManager.default.fileExists(atPath: $0.path) })
                 for path in before { #expect(!FileManager.default.fileExists(atPath: path), "left behind: \(path)") }
@@ -50,7 +50,7 @@ import Testing
                                                       body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=2024-05-03&type=epikrise"
                                                                        + "&specialty=Kardiologi&keywords=brystsmerter%2C+hjerte"))
                 #expect(edited.status == .seeOther)
-                let document = try fixture.library.document("b2b2b2b2b2")
+                let document = try fixture.library.documents.document("b2b2b2b2b2")
                 #expect(document.documentDate == "2024-05-03" && document.title.hasPrefix("2024-05-03 "))
                 #expect(document.specialty == "Kardiologi" && document.keywords == ["brystsmerter", "hjerte"])
                 let found = try await client.execute(uri: "/search?q=kardiologi", method: .get, headers: browser.headers)
@@ -60,7 +60,7 @@ import Testing
                 let redacted = try await client.execute(uri: "/documents/b2b2b2b2b2/redact", method: .post, headers: browser.form,
                                                         body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
                 #expect(redacted.status == .seeOther)
-                let opened = try fixture.library.document("b2b2b2b2b2", revealNumbers: true)
+                let opened = try fixture.library.documents.document("b2b2b2b2b2", revealNumbers: true)
                 #expect(!opened.text.contains(WebFixture.number) && opened.fodselsnummerCount == 0, "gone for good, not only masked")
                 #expect(try await client.execute(uri: "/documents/b2b2b2b2b2/delete", method: .post, headers: browser.form,
                                                  body: ByteBuffer(string: "_csrf=feil")).status == .forbidden)
@@ -77,8 +77,8 @@ import Testing
                 let undo = try await client.execute(uri: "/documents/b2b2b2b2b2/restore", method: .post, headers: browser.form,
                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)"))
                 #expect(undo.status == .seeOther)
-                #expect(try fixture.library.document("b2b2b2b2b2").trashedAt == nil)
-                #expect(try fixture.library.document("b2b2b2b2b2").files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
+                #expect(try fixture.library.documents.document("b2b2b2b2b2").trashedAt == nil)
+                #expect(try fixture.library.documents.document("b2b2b2b2b2").files.allSatisfy { FileManager.default.fileExists(atPath: $0.path) })
                 let page = try await client.execute(uri: "/documents/b2b2b2b2b2", method: .get, headers: browser.headers)
                 #expect(page.text.contains("Kopier tekst") && page.text.contains("/static/app.js"))
             }
@@ -100,7 +100,7 @@ import Testing
                 #expect(location.contains("kopi=erstattet"), "\(location)")
                 let page = try await client.execute(uri: location, method: .get, headers: browser.headers)
                 #expect(page.text.contains("Kopien i det eksterne lageret er også erstattet."))
-                let document = try fixture.library.document("b2b2b2b2b2")
+                let document = try fixture.library.documents.document("b2b2b2b2b2")
                 let root = fixture.library.defaultArchiveRoot.standardizedFileURL.path + "/"
                 for file in document.files {
                     let copied = copy.appendingPathComponent(String(URL(fileURLWithPath: file.path).standardizedFileURL.path.dropFirst(root.count)))

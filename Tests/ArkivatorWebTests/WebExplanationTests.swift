@@ -75,7 +75,7 @@ import Testing
                 #expect(Self.requests(in: dir) == 2)
 
                 // The text corrected later: the explanation says it was made from older text.
-                let text = try fixture.library.document("b2b2b2b2b2").text + "\nKontroll om tre måneder."
+                let text = try fixture.library.documents.document("b2b2b2b2b2").text + "\nKontroll om tre måneder."
                 let saved = try await client.execute(uri: "\(letter)/text", method: .post, headers: browser.form,
                                                      body: WebTextCorrectionTests.form([("_csrf", browser.csrf), ("pages", "1"), ("side1", text)]))
                 #expect(saved.status == .seeOther)

@@ -15,8 +15,8 @@ import Testing
     @Test func anOverlongTitleIsRefusedWithWordsFromTheFormAndTheAPI() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            let id = try #require(try fixture.library.list(DocumentFilter(), limit: 10).first?.id)
-            let before = try fixture.library.document(id)
+            let id = try #require(try fixture.library.documents.list(DocumentFilter(), limit: 10).first?.id)
+            let before = try fixture.library.documents.document(id)
             try await fixture.signedIn { client, browser in
                 let long = String(repeating: "Epikrise+", count: 400)
                 let form = try await client.execute(uri: "/documents/\(id)/edit", method: .post, headers: browser.form,
@@ -31,7 +31,7 @@ import Testing
                 #expect(answer["error"] as? String == "tooLong")
                 #expect((answer["message"] as? String)?.contains("«Avsender»") == true)
             }
-            let after = try fixture.library.document(id)
+            let after = try fixture.library.documents.document(id)
             #expect(after.title == before.title && after.institution == before.institution && after.text == before.text)
         }
     }

@@ -24,7 +24,7 @@ import Testing
                                        pages: [LibraryDocument.Page(number: 1, ocrConfidence: 0.8, width: 2480, height: 3508)])
         document.numberMarks = [NumberMark(page: 1, box: [620, 410, 160, 48], text: "1O,5", start: 30, length: 4)]
         let image = fixture.library.defaultArchiveRoot.appendingPathComponent("Kari Nordmann/Bilder/\(document.title).jpeg")
-        _ = try fixture.library.file(document) { reservation in
+        _ = try fixture.library.documents.file(document) { reservation in
             try reservation.reserve([image])
             try FileManager.default.createDirectory(at: image.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data([0xFF, 0xD8, 0xFF, 0xD9]).write(to: image)

@@ -26,7 +26,7 @@ import Testing
             document.pageCount = 1
             let folder = fixture.library.defaultArchiveRoot.appendingPathComponent("Ukjent person")
             let docx = folder.appendingPathComponent("Dokumenter/\(title).docx"), image = folder.appendingPathComponent("Bilder/\(title).jpeg")
-            _ = try fixture.library.file(document, originals: [ReceivedOriginal(name: "IMG_2001.JPG", format: "jpeg", bytes: photo)]) {
+            _ = try fixture.library.documents.file(document, originals: [ReceivedOriginal(name: "IMG_2001.JPG", format: "jpeg", bytes: photo)]) {
                 try $0.reserve([docx, image])
                 for url in [docx, image] {
                     try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -58,7 +58,7 @@ import Testing
                 let applied = try await client.execute(uri: "/documents/\(id)/pages/1/recrop", method: .post, headers: browser.form,
                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)&whole=1&turn=0"))
                 #expect(applied.status == .seeOther && applied.headers[.location] == "/documents/\(id)?lagret=1")
-                let after = try fixture.library.document(id)
+                let after = try fixture.library.documents.document(id)
                 #expect(after.text.contains("blodtrykk"), "the page read again from the photo: \(after.text.prefix(200))")
                 #expect(after.pages.first?.crop?.source == .user && after.pages.first?.crop?.isWhole == true)
                 #expect(try Data(contentsOf: try #require(after.files.images.first).url).starts(with: [0xFF, 0xD8]))

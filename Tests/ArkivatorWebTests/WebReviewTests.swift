@@ -15,7 +15,7 @@ import Testing
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
             // A photo in which nothing could be read: newest, so first in the queue.
-            _ = try fixture.library.file(LibraryDocument(sha256: String(repeating: "c3", count: 32), sourceName: "foto.jpg",
+            _ = try fixture.library.documents.file(LibraryDocument(sha256: String(repeating: "c3", count: 32), sourceName: "foto.jpg",
                                                          title: "2024-06-01 Skannet dokument foto", docType: .annet,
                                                          documentDate: "2024-06-01", scanDate: "2024-06-01", text: "")) { _ in [] }
             try await fixture.signedIn { client, browser in
@@ -29,7 +29,7 @@ import Testing
                 let skipped = try await client.execute(uri: "/review/c3c3c3c3c3/skip", method: .post, headers: browser.form,
                                                        body: ByteBuffer(string: "_csrf=\(browser.csrf)&title=x"))
                 #expect(skipped.status == .seeOther && skipped.headers[.location] == "/review?hoppet=c3c3c3c3c3")
-                #expect(try fixture.library.count(DocumentFilter(waitingForReview: true)) == 2, "a skipped letter still waits")
+                #expect(try fixture.library.documents.count(DocumentFilter(waitingForReview: true)) == 2, "a skipped letter still waits")
                 let second = try await client.execute(uri: "/review?hoppet=c3c3c3c3c3", method: .get, headers: browser.headers)
                 #expect(second.text.contains("2 venter, 1 hoppet over") && second.text.contains("Innkalling Ortopedisk poliklinikk"))
                 #expect(second.text.contains("Hvorfor brevet venter") && second.text.contains("Ingen i husstanden passet til brevet"))

@@ -127,7 +127,7 @@ import Testing
             try FileManager.default.copyItem(at: Fixtures.url("clean.png"), to: scan)
             let ingest = try CLI.run(["ingest", scan.path], library: library)
             #expect(ingest.status == 0, "\(ingest.stderr)")
-            let letter = try #require(try fixture.library.page().documents.first { $0.title.contains("Henvisning") })
+            let letter = try #require(try fixture.library.documents.page().documents.first { $0.title.contains("Henvisning") })
             let made = try fixture.library.sharing.createShareLink([letter.id])
             try await fixture.server.setPassword(WebFixture.password, again: WebFixture.password)
             try await fixture.server.application().test(.live) { client in
@@ -168,7 +168,7 @@ import Testing
                 let shown = try await client.execute(uri: image, method: .get)
                 #expect(shown.status == .ok && shown.headers[.contentType] == "image/jpeg")
                 #expect(shown.headers[.referrerPolicy] == "no-referrer" && shown.headers[.cacheControl] == "no-store")
-                let archivedPage = try #require(try fixture.library.document(letter.id).files.images.first)
+                let archivedPage = try #require(try fixture.library.documents.document(letter.id).files.images.first)
                 #expect(Array(shown.body.readableBytesView.prefix(2)) == [0xFF, 0xD8])
                 #expect(Data(buffer: shown.body) != (try Data(contentsOf: archivedPage.url)), "the boxed copy, not the archive's page")
                 #expect(try await client.execute(uri: "/delt/\(made.token)/sider/\(letter.id)/2", method: .get).status == .notFound)

@@ -58,7 +58,7 @@ struct WebFixture {
         let folder = library.defaultArchiveRoot.appendingPathComponent(person ?? "Ukjent person")
         let docx = folder.appendingPathComponent("Dokumenter/\(title).docx")
         let image = folder.appendingPathComponent("Bilder/\(title).jpeg")
-        _ = try library.file(document) { reservation in
+        _ = try library.documents.file(document) { reservation in
             try reservation.reserve([docx, image])
             for url in [docx, image] {
                 try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)

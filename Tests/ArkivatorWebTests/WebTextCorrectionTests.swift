@@ -31,14 +31,14 @@ import Testing
                 #expect(page.text.contains("&lt;script&gt;") && !page.text.contains("<script>alert"), "escaped")
                 #expect(!page.text.contains("Hent tilbake OCR-lesningen"), "nothing to bring back yet")
 
-                let shown = try fixture.library.document("b2b2b2b2b2").text
+                let shown = try fixture.library.documents.document("b2b2b2b2b2").text
                 let posted = shown.replacingOccurrences(of: "brystsmerter", with: "brystsmerter og feber").replacingOccurrences(of: "\n", with: "\r\n")
                 #expect(try await client.execute(uri: "/documents/b2b2b2b2b2/text", method: .post, headers: browser.form,
                                                  body: Self.form([("_csrf", "feil"), ("pages", "1"), ("side1", posted)])).status == .forbidden)
                 let saved = try await client.execute(uri: "/documents/b2b2b2b2b2/text", method: .post, headers: browser.form,
                                                      body: Self.form([("_csrf", browser.csrf), ("pages", "1"), ("side1", posted)]))
                 #expect(saved.status == .seeOther && saved.headers[.location] == "/documents/b2b2b2b2b2?tekst=lagret#tekst")
-                let revealed = try fixture.library.document("b2b2b2b2b2", revealNumbers: true).text
+                let revealed = try fixture.library.documents.document("b2b2b2b2b2", revealNumbers: true).text
                 #expect(revealed.contains("brystsmerter og feber") && revealed.contains(WebFixture.number), "the number kept: \(revealed)")
                 let found = try await client.execute(uri: "/search?q=feber", method: .get, headers: browser.headers)
                 #expect(found.text.contains("/documents/b2b2b2b2b2"))
@@ -49,7 +49,7 @@ import Testing
                 let back = try await client.execute(uri: "/documents/b2b2b2b2b2/text/ocr", method: .post, headers: browser.form,
                                                     body: Self.form([("_csrf", browser.csrf)]))
                 #expect(back.headers[.location] == "/documents/b2b2b2b2b2?tekst=ocr#tekst")
-                #expect(try fixture.library.document("b2b2b2b2b2").text == shown)
+                #expect(try fixture.library.documents.document("b2b2b2b2b2").text == shown)
                 let gone = try await client.execute(uri: "/search?q=feber", method: .get, headers: browser.headers)
                 #expect(!gone.text.contains("/documents/b2b2b2b2b2"))
 
@@ -66,7 +66,7 @@ import Testing
                                                    headers: [.authorization: "Bearer \(token)", .contentType: "application/json"],
                                                    body: ByteBuffer(string: #"{"text": "Innkalling til time.\nMøt opp i resepsjonen."}"#))
                 #expect(api.status == .ok && api.text.contains("resepsjonen"))
-                #expect(try fixture.library.textVersions("a1a1a1a1a1").map(\.kind) == [.ocr, .corrected, .corrected])
+                #expect(try fixture.library.documents.textVersions("a1a1a1a1a1").map(\.kind) == [.ocr, .corrected, .corrected])
             }
         }
     }

@@ -17,7 +17,7 @@ import Testing
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
             // The innkalling's archived page becomes a real one; the epikrise's stays unreadable.
-            let page = try #require(try fixture.library.document("a1a1a1a1a1").files.images.first)
+            let page = try #require(try fixture.library.documents.document("a1a1a1a1a1").files.images.first)
             try Data(contentsOf: Fixtures.root.appendingPathComponent("samples/labsvar-ren.png")).write(to: page.url)
             try await fixture.signedIn { client, browser in
                 let list = try await client.execute(uri: "/", method: .get, headers: browser.headers)

@@ -24,7 +24,7 @@ import Testing
     @Test func theKeptEpisodesGiveTheSamePage() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            try fixture.library.record(Self.letters)
+            try fixture.library.documents.record(Self.letters)
             let kari = try #require(try fixture.library.familyMembers().first { $0.name == "Kari Nordmann" })
             let timelines = fixture.server.timelines
             try await fixture.signedIn { client, browser in
@@ -44,7 +44,7 @@ import Testing
                 #expect(timelines.gatherings == 1, "five requests, one gathering")
             }
             // What the cache hands out equals what is gathered anew.
-            let read = try fixture.library.timelineEntries(member: "Kari Nordmann", limit: 100)
+            let read = try fixture.library.documents.timelineEntries(member: "Kari Nordmann", limit: 100)
             let fresh = TimelineView.Gathered(read.entries, capped: read.more)
             let kept = try timelines.gathered(member: "Kari Nordmann", limit: 100, in: fixture.library)
             #expect(kept.episodes == fresh.episodes && kept.letters == fresh.letters && kept.capped == fresh.capped)
@@ -57,7 +57,7 @@ import Testing
     @Test func everyChangeToTheLettersShowsAtOnce() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
-            try fixture.library.record(Self.letters)
+            try fixture.library.documents.record(Self.letters)
             let members = try fixture.library.familyMembers()
             let kari = try #require(members.first { $0.name == "Kari Nordmann" })
             let ola = try #require(members.first { $0.name == "Ola Nordmann" })
@@ -74,20 +74,20 @@ import Testing
 
                 let added = Self.letter("f4", "Innkalling Hjertepoliklinikken", .innkalling, member: "Kari Nordmann",
                                         date: "2024-04-02", specialty: "Kardiologi", sender: "Haukeland universitetssjukehus")
-                try other.record([added])
+                try other.documents.record([added])
                 let withAdded = try await page(kari)
                 #expect(withAdded.contains("4 brev i 2 forløp") && withAdded.contains("Innkalling Hjertepoliklinikken"))
                 #expect(timelines.gatherings == 2)
 
-                _ = try other.edit(added.shortID, DocumentChanges(person: "Ola Nordmann"), programVersion: "test")
+                _ = try other.documents.edit(added.shortID, DocumentChanges(person: "Ola Nordmann"), programVersion: "test")
                 let withoutMoved = try await page(kari)
                 #expect(withoutMoved.contains("3 brev i 2 forløp") && !withoutMoved.contains("Innkalling Hjertepoliklinikken"))
                 #expect(try await page(ola).contains("Innkalling Hjertepoliklinikken"), "shown under the member it moved to")
 
-                _ = try fixture.library.delete(Self.letters[2].shortID)
+                _ = try fixture.library.documents.delete(Self.letters[2].shortID)
                 let withoutDeleted = try await page(kari)
                 #expect(withoutDeleted.contains("2 brev i 1 forløp") && !withoutDeleted.contains("Resept Ibux"), "deleted here")
-                _ = try other.delete(Self.letters[1].shortID, purge: true)
+                _ = try other.documents.delete(Self.letters[1].shortID, purge: true)
                 let withoutPurged = try await page(kari)
                 #expect(withoutPurged.contains("1 brev i 1 forløp") && !withoutPurged.contains("Epikrise Hjerteavdelingen"),
                         "deleted for good elsewhere")

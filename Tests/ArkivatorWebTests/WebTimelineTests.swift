@@ -30,7 +30,7 @@ import Testing
             var innkalling = Self.letter("c1", "Innkalling Hjertepoliklinikken", .innkalling, member: "Kari Nordmann",
                                          date: written.iso, specialty: "Kardiologi", sender: "Haukeland universitetssjukehus")
             innkalling.appointments = [Appointment(date: soon.iso, time: "10:30", place: "Sentralblokka, 2. etasje <øst>")]
-            try fixture.library.record([
+            try fixture.library.documents.record([
                 Self.letter("c2", "Henvisning Kardiologi", .henvisning, member: "Kari Nordmann", date: "2024-01-10",
                             specialty: "Kardiologi", sender: "Lia legesenter"),
                 Self.letter("c3", "Epikrise Hjerteavdelingen", .epikrise, member: "Kari Nordmann", date: "2024-03-05",
@@ -91,10 +91,10 @@ import Testing
                 #expect(script.status == .ok && script.text.contains("window.print()"))
 
                 // Every value the template reads is answered by name.
-                let entries = try fixture.library.timelineEntries(member: "Kari Nordmann", limit: 10).entries
+                let entries = try fixture.library.documents.timelineEntries(member: "Kari Nordmann", limit: 10).entries
                 let asked = TimelineView.Request(WebForm("fag=Kardiologi&antall=1"), memberID: kari.id, step: 20)
                 let plan = TimelineView.Plan(TimelineView.Gathered(entries, capped: true), request: asked)
-                let found = TimelineView.Found(member: "Kari Nordmann", plan: plan, summaries: try fixture.library.summaries(rows: plan.shownRows),
+                let found = TimelineView.Found(member: "Kari Nordmann", plan: plan, summaries: try fixture.library.documents.summaries(rows: plan.shownRows),
                                                appointments: try fixture.library.calendar.appointments(), capped: true)
                 let view = TimelineView(found, request: asked, words: Words(try Templates.load(), language: .norwegian))
                 let values = TemplateValuesTests()
@@ -139,7 +139,7 @@ import Testing
                                            date: date.iso, specialty: "Ortopedi", sender: "Vestvik sykehus"))
                 date = try #require(date.adding(days: 200))
             }
-            try fixture.library.record(letters)
+            try fixture.library.documents.record(letters)
             let ola = try #require(try fixture.library.familyMembers().first { $0.name == "Ola Nordmann" })
             try await fixture.signedIn { client, browser in
                 let address = "/family/\(ola.id)/timeline"
@@ -173,7 +173,7 @@ import Testing
                                            date: date.iso, sender: "Lia legesenter"))
                 date = try #require(date.adding(days: 7))
             }
-            try fixture.library.record(letters)
+            try fixture.library.documents.record(letters)
             try await fixture.signedIn { client, browser in
                 let page = try await client.execute(uri: "/family/\(per.id)/timeline", method: .get, headers: browser.headers)
                 #expect(page.text.contains("32 brev i 1 forløp"))

@@ -17,7 +17,7 @@ extension WebServer {
             let limit = try Self.integer(query, "limit", in: 1...200) ?? Self.pageSize
             let offset = try Self.integer(query, "offset", in: 0...Int(Int32.max)) ?? 0
             let (total, documents) = try await store.read { library in
-                (try library.count(filter), try library.list(filter, limit: limit, offset: offset))
+                (try library.documents.count(filter), try library.documents.list(filter, limit: limit, offset: offset))
             }
             return try JSONAnswer.response(APIDocumentList(total: total, documents: documents.map(APISummary.init)))
         }
@@ -70,13 +70,13 @@ extension WebServer {
             let appointments = fields.appointments?.map(\.appointment)
             // Absent fields stay as they are: `{}` changes nothing and answers the document as it is.
             let document = try await store.write { library -> APIDocument in
-                let document = try library.document(id)
+                let document = try library.documents.document(id)
                 guard !wanted.isEmpty || reviewed || text != nil || appointments != nil else { return try APIDocument.withAppointments(id, in: library) }
-                if !wanted.isEmpty { _ = try library.edit(document.shortID, wanted, programVersion: ArkivatorVersion.current) }
+                if !wanted.isEmpty { _ = try library.documents.edit(document.shortID, wanted, programVersion: ArkivatorVersion.current) }
                 if let text { _ = try household.correctText(document.sha256, to: text) }
                 // After the text: appointments given by hand are not read again from it.
                 if let appointments { try library.calendar.replaceAppointments(of: document.sha256, with: appointments) }
-                if reviewed { try library.markReviewed(document.shortID) }
+                if reviewed { try library.documents.markReviewed(document.shortID) }
                 return try APIDocument.withAppointments(document.sha256, in: library)
             }
             return try JSONAnswer.response(document)
@@ -85,8 +85,8 @@ extension WebServer {
         api.post("/documents/{id}/trash") { _, context -> Response in
             let id = try Self.documentID(context)
             let document = try await store.write { library -> APIDocument in
-                let document = try library.document(id)
-                if document.trashedAt == nil { _ = try library.delete(document.shortID) }
+                let document = try library.documents.document(id)
+                if document.trashedAt == nil { _ = try library.documents.delete(document.shortID) }
                 return try APIDocument.withAppointments(document.sha256, in: library)
             }
             return try JSONAnswer.response(document)
@@ -94,8 +94,8 @@ extension WebServer {
         api.post("/documents/{id}/restore") { _, context -> Response in
             let id = try Self.documentID(context)
             let document = try await store.write { library -> APIDocument in
-                let document = try library.document(id)
-                if document.trashedAt != nil { _ = try library.restore(document.shortID) }
+                let document = try library.documents.document(id)
+                if document.trashedAt != nil { _ = try library.documents.restore(document.shortID) }
                 return try APIDocument.withAppointments(document.sha256, in: library)
             }
             return try JSONAnswer.response(document)

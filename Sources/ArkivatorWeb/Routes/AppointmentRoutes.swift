@@ -32,7 +32,7 @@ extension WebServer {
             do {
                 shortID = try await store.write { library in
                     _ = try library.calendar.saveAppointment(appointment, uid: uid, document: id)
-                    return try library.document(id).shortID
+                    return try library.documents.document(id).shortID
                 }
             } catch let failure as LibraryFailure where failure.code == .badAppointment {
                 return try await Self.documentPage(id, store: store, templates: templates, jobs: jobs, context: context,
@@ -46,7 +46,7 @@ extension WebServer {
             let uid = form.value("uid")
             let shortID = try await store.write { library in
                 _ = try library.calendar.removeAppointments(document: id, uid: uid)
-                return try library.document(id).shortID
+                return try library.documents.document(id).shortID
             }
             return Self.redirect(Self.appointmentsBack(form, id: shortID, outcome: "fjernet"))
         }

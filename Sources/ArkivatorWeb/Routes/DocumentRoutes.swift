@@ -34,7 +34,7 @@ extension WebServer {
         }
         pages.get("/documents/{id}/files/{index}") { _, context -> Response in
             let id = try Self.documentID(context)
-            let document = try await store.read { try $0.document(id) }
+            let document = try await store.read { try $0.documents.document(id) }
             guard let index = context.parameters.get("index", as: Int.self), document.files.indices.contains(index) else {
                 throw WebError.notFound
             }
@@ -43,11 +43,11 @@ extension WebServer {
         pages.post("/documents/{id}/edit") { request, context -> Response in
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            let document = try await store.read { try $0.document(id) }
+            let document = try await store.read { try $0.documents.document(id) }
             let changes = try EditView.changes(form, to: document)
             guard !changes.isEmpty else { return Self.redirect("/documents/\(document.shortID)?lagret=0") }
             do {
-                _ = try await store.write { try $0.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
+                _ = try await store.write { try $0.documents.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
             } catch let failure as LibraryFailure where failure.code == .badTitle {
                 return try await Self.documentPage(document.shortID, store: store, templates: templates, jobs: jobs, context: context,
                                                    problem: failure.userMessage.text(in: context.language))
@@ -62,11 +62,11 @@ extension WebServer {
         }
         pages.post("/documents/{id}/redact") { _, context -> Response in
             let id = try Self.documentID(context)
-            let shortID = try await store.read { try $0.document(id).shortID }
+            let shortID = try await store.read { try $0.documents.document(id).shortID }
             // The page images are read again and boxed: long work, on a thread of its own.
             _ = try await work.pages.run { try household.redact(shortID, programVersion: ArkivatorVersion.current) }
             // The family's copy is replaced before the page says it is done (or says it is not yet).
-            let number = try await store.read { try $0.document(shortID).number }
+            let number = try await store.read { try $0.documents.document(shortID).number }
             guard await CopyAfterChange.bringInLine(documentNumber: number, worker: household.uploads.worker) != nil else {
                 return Self.redirect("/documents/\(shortID)?lagret=1")
             }
@@ -75,20 +75,20 @@ extension WebServer {
         }
         pages.post("/documents/{id}/delete") { _, context -> Response in
             let id = try Self.documentID(context)
-            let document = try await store.write { try $0.delete(id) }
+            let document = try await store.write { try $0.documents.delete(id) }
             return Self.redirect("/?slettet=\(document.shortID)")
         }
         pages.post("/documents/{id}/restore") { _, context -> Response in
             let id = try Self.documentID(context)
             let shortID = try await store.write { library in
-                let document = try library.document(id)
-                if document.trashedAt != nil { _ = try library.restore(document.shortID) }
+                let document = try library.documents.document(id)
+                if document.trashedAt != nil { _ = try library.documents.restore(document.shortID) }
                 return document.shortID
             }
             return Self.redirect("/documents/\(shortID)")
         }
         pages.get("/trash") { _, context -> Response in
-            let trashed = try await store.read { try $0.list(DocumentFilter(trashed: true), limit: 200) }
+            let trashed = try await store.read { try $0.documents.list(DocumentFilter(trashed: true), limit: 200) }
             let words = Words(templates, context)
             let rows = trashed.map { document in
                 ["id": document.id, "title": document.title,
@@ -133,8 +133,8 @@ extension WebServer {
     static func documentPage(_ id: String, store: AsyncLibrary, templates: Templates, jobs: ExplanationJobs, context: WebContext,
                              query: WebForm = WebForm(""), problem: String? = nil) async throws -> Response {
         let (document, household, versions, originals, appointments, corrected) = try await store.read { library in
-            (try library.document(id), try library.familyMembers().map(\.name), try library.textVersions(id),
-             try library.originals(of: id), try library.calendar.appointments(ofDocument: id), try library.correctedFields(id))
+            (try library.documents.document(id), try library.familyMembers().map(\.name), try library.documents.textVersions(id),
+             try library.documents.originals(of: id), try library.calendar.appointments(ofDocument: id), try library.documents.correctedFields(id))
         }
         let facts = try await store.read { library in
             ExplanationView.Facts(stored: try library.explanations.explanation(of: id), enabled: try library.isOn(.llmEnabled),

@@ -16,7 +16,7 @@ extension WebServer {
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let (letter, trashed) = try await store.read { library in
-                let document = try library.document(id)
+                let document = try library.documents.document(id)
                 return (document.shortID, document.trashedAt != nil)
             }
             if !trashed {

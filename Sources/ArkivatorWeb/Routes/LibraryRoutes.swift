@@ -15,9 +15,9 @@ extension WebServer {
             let page = Self.pageNumber(query)
             let deleted = query.value("slettet").flatMap { Self.isDocumentID($0) ? $0 : nil }
             let found = try await store.read { library in
-                let listed = try library.page(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
+                let listed = try library.documents.page(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
                 return (total: listed.total, documents: listed.documents, household: try library.familyMembers(),
-                        deleted: deleted.flatMap { id in try? library.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 })
+                        deleted: deleted.flatMap { id in try? library.documents.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 })
             }
             // Never a live check of the destination here (up to 5 s): Settings does that.
             let waiting = UploadState(try await uploads.state(checkingDestinations: false))

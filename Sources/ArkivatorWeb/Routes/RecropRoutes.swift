@@ -13,7 +13,7 @@ extension WebServer {
         pages.get("/documents/{id}/originals/{number}") { _, context -> Response in
             let id = try Self.documentID(context)
             guard let number = context.parameters.get("number", as: Int.self) else { throw WebError.notFound }
-            let originals = try await store.read { try $0.originals(of: id) }
+            let originals = try await store.read { try $0.documents.originals(of: id) }
             guard let original = originals.first(where: { $0.number == number }) else { throw WebError.notFound }
             return try await Self.download(original)
         }
@@ -36,7 +36,7 @@ extension WebServer {
             let id = try Self.documentID(context)
             guard let page = context.parameters.get("page", as: Int.self) else { throw WebError.notFound }
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            let shortID = try await store.read { try $0.document(id).shortID }
+            let shortID = try await store.read { try $0.documents.document(id).shortID }
             do {
                 guard let change = PhotoView.recrop(form) else {
                     throw RecropFailure.badCorners(nil)

@@ -14,14 +14,14 @@ extension WebServer {
             let skipped = ReviewQueue.skipped(WebForm(request.uri.query ?? "")["hoppet"])
             let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail, [DocumentOriginal],
                                                            [StoredAppointment], Bool) in
-                let waiting = try library.count(DocumentFilter(waitingForReview: true))
-                let next = try library.list(DocumentFilter(waitingForReview: true), limit: skipped.count + 1)
+                let waiting = try library.documents.count(DocumentFilter(waitingForReview: true))
+                let next = try library.documents.list(DocumentFilter(waitingForReview: true), limit: skipped.count + 1)
                 let (id, stillSkipped) = ReviewQueue.next(in: next.map(\.id), skipped: skipped)
-                return (waiting, try id.map { try library.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
-                        try id.map { try library.thumbnail($0) } ?? .none,
-                        try id.map { try library.originals(of: $0) } ?? [],
+                return (waiting, try id.map { try library.documents.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
+                        try id.map { try library.documents.thumbnail($0) } ?? .none,
+                        try id.map { try library.documents.originals(of: $0) } ?? [],
                         try id.map { try library.calendar.appointments(ofDocument: $0) } ?? [],
-                        try id.map { try library.correctedFields($0).contains(CalendarStore.correctedAppointments) } ?? false)
+                        try id.map { try library.documents.correctedFields($0).contains(CalendarStore.correctedAppointments) } ?? false)
             }
             guard let document = found.1 else {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
@@ -43,18 +43,18 @@ extension WebServer {
         pages.post("/review/{id}") { request, context -> Response in
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            let document = try await store.read { try $0.document(id) }
+            let document = try await store.read { try $0.documents.document(id) }
             let changes = try EditView.changes(form, to: document)
             try await store.write { library in
-                if !changes.isEmpty { _ = try library.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
-                try library.markReviewed(document.shortID)
+                if !changes.isEmpty { _ = try library.documents.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
+                try library.documents.markReviewed(document.shortID)
             }
             return Self.redirect(ReviewQueue.link(ReviewQueue.skipped(form["hoppet"]).filter { $0 != document.shortID }))
         }
         pages.post("/review/{id}/skip") { request, context -> Response in
             let id = try Self.documentID(context)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            let shortID = try await store.read { try $0.document(id).shortID }
+            let shortID = try await store.read { try $0.documents.document(id).shortID }
             return Self.redirect(ReviewQueue.link(ReviewQueue.skipped(form["hoppet"]) + [shortID]))
         }
     }

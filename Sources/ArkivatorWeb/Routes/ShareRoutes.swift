@@ -86,7 +86,7 @@ extension WebServer {
         let letters = try await store.read { library -> [LibraryDocument]? in
             guard let link = try library.sharing.shareLink(id), link.status() == .active else { return nil }
             return link.letters.compactMap { letter in
-                guard let document = try? library.document(letter.id), document.trashedAt == nil else { return nil }
+                guard let document = try? library.documents.document(letter.id), document.trashedAt == nil else { return nil }
                 return document
             }
         }
@@ -113,15 +113,15 @@ extension WebServer {
         let filter = chosenFilter
         let found = try await store.read { library in
             let picked = chosen.compactMap { id -> LibraryDocument? in
-                guard let document = try? library.document(id), document.trashedAt == nil else { return nil }
+                guard let document = try? library.documents.document(id), document.trashedAt == nil else { return nil }
                 return document
             }
             let listed: [DocumentSummary] = if !text.isEmpty {
                 (try? library.index.search(text, filter: filter, limit: 100).hits) ?? []
             } else if person != nil {
-                try library.page(filter, limit: 100).documents
+                try library.documents.page(filter, limit: 100).documents
             } else {
-                chosen.isEmpty ? try library.page(filter, limit: 30).documents : []
+                chosen.isEmpty ? try library.documents.page(filter, limit: 30).documents : []
             }
             return (picked: picked, listed: listed, household: try library.familyMembers().map(\.name))
         }

@@ -16,7 +16,7 @@ extension WebServer {
             let id = try Self.documentID(context)
             let asked = WebForm(request.uri.query ?? "").value("v")
             var thumbnail = try await store.read { library -> Thumbnail in
-                let known = try library.thumbnail(id)
+                let known = try library.documents.thumbnail(id)
                 if case .file(let url, _) = known, !FileManager.default.fileExists(atPath: url.path) { return .missing }
                 return known
             }

@@ -26,8 +26,8 @@ extension WebServer {
                 guard let member = try library.familyMembers().first(where: { $0.id == id }) else { return nil }
                 let gathered = try timelines.gathered(member: member.name, limit: Self.timelineLetters, in: library)
                 let plan = TimelineView.Plan(gathered, request: asked)
-                return TimelineView.Found(member: member.name, plan: plan, summaries: try library.summaries(rows: plan.shownRows),
-                                          appointments: try library.upcomingAppointments(member: member.name, from: today),
+                return TimelineView.Found(member: member.name, plan: plan, summaries: try library.documents.summaries(rows: plan.shownRows),
+                                          appointments: try library.documents.upcomingAppointments(member: member.name, from: today),
                                           capped: gathered.capped)
             }
             guard let found else { throw WebError.notFound }

@@ -132,8 +132,8 @@ extension WebServer {
             ServerPaths.hidden(in: $0.userMessage.text(in: words.language),
                                folders: [library.location.directory.path, library.defaultArchiveRoot.path])
         }
-        if let row = entry.documentID, let shortID = try library.shortID(row: row) {
-            let document = try library.document(shortID)
+        if let row = entry.documentID, let shortID = try library.documents.shortID(row: row) {
+            let document = try library.documents.document(shortID)
             status.document = shortID
             status.title = document.title
             status.person = words.person(document.shownPerson)

@@ -40,7 +40,7 @@ final class TimelineCache: Sendable {
     func gathered(member: String, limit: Int, in library: Library) throws -> TimelineView.Gathered {
         // The stamp before the letters: a change in between can only leave newer letters under an
         // older stamp, which the next request finds changed and gathers again.
-        let stamp = try library.lettersStamp()
+        let stamp = try library.documents.lettersStamp()
         if let stamp, let kept = state.withLockedValue({ state -> TimelineView.Gathered? in
             guard let index = state.kept.firstIndex(where: { $0.member == member && $0.stamp == stamp }) else { return nil }
             let found = state.kept.remove(at: index)
@@ -49,7 +49,7 @@ final class TimelineCache: Sendable {
         }) {
             return kept
         }
-        let read = try library.timelineEntries(member: member, limit: limit)
+        let read = try library.documents.timelineEntries(member: member, limit: limit)
         let gathered = TimelineView.Gathered(read.entries, capped: read.more)
         state.withLockedValue { state in
             state.gatherings += 1

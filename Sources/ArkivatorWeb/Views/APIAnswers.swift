@@ -119,7 +119,7 @@ struct APIDocument: Encodable {
 
     /// A document with its appointments, as the API answers it (inside a store closure).
     static func withAppointments(_ id: String, in library: Library) throws -> APIDocument {
-        let document = try library.document(id)
+        let document = try library.documents.document(id)
         return APIDocument(document, appointments: try library.calendar.appointments(ofDocument: document.sha256))
     }
 }

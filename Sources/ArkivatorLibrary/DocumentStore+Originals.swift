@@ -85,14 +85,14 @@ public struct DocumentOriginal: Sendable, Equatable {
     }
 }
 
-extension Library {
+extension DocumentStore {
     /// The folder the documents' originals are kept in: `<library>/Originaler`, one folder per
     /// document below it.
-    public var originalsRoot: URL { location.folder(.originals) }
+    public var originalsRoot: URL { library.location.folder(.originals) }
 
     /// The originals of a document, in the order received (empty when none were kept).
     public func originals(of id: String) throws -> [DocumentOriginal] {
-        try withReader { database in try originals(ofRow: try resolve(id, in: database), in: database) }
+        try library.withReader { database in try originals(ofRow: try resolve(id, in: database), in: database) }
     }
 
     func originals(ofRow id: Int, in database: Database) throws -> [DocumentOriginal] {
@@ -100,7 +100,7 @@ extension Library {
                           [id]).compactMap { row in
             guard let number = row[0].int, let path = row[3].string else { return nil }
             return DocumentOriginal(number: number, name: row[1].string ?? "", format: row[2].string ?? "",
-                                    path: paths.resolved(path))
+                                    path: library.paths.resolved(path))
         }
     }
 
@@ -179,7 +179,7 @@ extension Library {
     func recordOriginals(_ kept: [DocumentOriginal], of id: Int, in database: Database) throws {
         for original in kept {
             try database.execute("INSERT INTO document_originals (document_id, number, name, format, path) VALUES (?, ?, ?, ?, ?)",
-                                 [id, original.number, original.name, original.format, paths.stored(original.path)])
+                                 [id, original.number, original.name, original.format, library.paths.stored(original.path)])
         }
     }
 
@@ -196,7 +196,7 @@ extension Library {
     func originalMoves(_ originals: [DocumentOriginal], to folder: URL) throws -> [OriginalMove] {
         guard !originals.isEmpty else { return [] }
         try AtomicFile.createDirectory(folder)
-        let inTrash = folder.standardizedFileURL.path.hasPrefix(trashRoot.standardizedFileURL.path + "/")
+        let inTrash = folder.standardizedFileURL.path.hasPrefix(library.trashRoot.standardizedFileURL.path + "/")
         // An original that is not where the database says (a library restored from a backup) stays
         // as recorded; `reindex --adopt` links it to where it is.
         return originals.filter { FileManager.default.fileExists(atPath: $0.path) }.map { original in
@@ -218,7 +218,7 @@ extension Library {
     func recordOriginalMoves(_ moves: [OriginalMove], of id: Int, in database: Database) throws {
         for move in moves {
             try database.execute("UPDATE document_originals SET path = ? WHERE document_id = ? AND number = ?",
-                                 [paths.stored(move.to.path), id, move.number])
+                                 [library.paths.stored(move.to.path), id, move.number])
         }
     }
 
@@ -228,7 +228,7 @@ extension Library {
     func isOriginalPath(_ path: String) -> Bool {
         let standard = URL(fileURLWithPath: path).standardizedFileURL
         if standard.path.hasPrefix(originalsRoot.standardizedFileURL.path + "/") { return true }
-        return standard.path.hasPrefix(trashRoot.standardizedFileURL.path + "/") && standard.lastPathComponent.hasPrefix("original-")
+        return standard.path.hasPrefix(library.trashRoot.standardizedFileURL.path + "/") && standard.lastPathComponent.hasPrefix("original-")
     }
 
     /// Links the originals found on disk for a document to its row (after a restore from a
@@ -237,11 +237,11 @@ extension Library {
     func adoptOriginals(ofRow id: Int, sha256: String, in database: Database) throws {
         let short = ShortID.of(sha256)
         var found: [Int: String] = [:]
-        for path in Self.plainFiles(under: originalsRoot.appendingPathComponent(short, isDirectory: true)) {
+        for path in Library.plainFiles(under: originalsRoot.appendingPathComponent(short, isDirectory: true)) {
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             if let number = Int(name) { found[number] = path }
         }
-        for path in Self.plainFiles(under: trashRoot.appendingPathComponent(short, isDirectory: true)) {
+        for path in Library.plainFiles(under: library.trashRoot.appendingPathComponent(short, isDirectory: true)) {
             let parts = URL(fileURLWithPath: path).lastPathComponent.split(separator: "-", maxSplits: 2)
             if parts.count == 3, parts[0] == "original", let number = Int(parts[1]) { found[number] = path }
         }
@@ -251,7 +251,7 @@ extension Library {
                 INSERT INTO document_originals (document_id, number, name, format, path) VALUES (?, ?, ?, ?, ?)
                 ON CONFLICT (document_id, number) DO UPDATE SET path = excluded.path
                 """, [id, number, URL(fileURLWithPath: path).lastPathComponent, ending == "jpg" ? "jpeg" : ending,
-                      paths.stored(path)])
+                      library.paths.stored(path)])
         }
         if found.count == 1, let number = found.keys.first {
             try database.execute("UPDATE pages SET original = ?, original_page = number WHERE document_id = ? AND original IS NULL",
@@ -262,12 +262,12 @@ extension Library {
     /// Removes the originals of a document (its fødselsnummer may show on them: `redact` hides
     /// it everywhere, so the photo as taken goes), with their rows.
     public func forgetOriginals(_ id: String) throws {
-        let (row, kept): (Int, [DocumentOriginal]) = try withReader { database in
+        let (row, kept): (Int, [DocumentOriginal]) = try library.withReader { database in
             let row = try resolve(id, in: database)
             return (row, try self.originals(ofRow: row, in: database))
         }
         guard !kept.isEmpty else { return }
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("DELETE FROM document_originals WHERE document_id = ?", [row])
             try database.execute("UPDATE pages SET original = NULL, original_page = NULL WHERE document_id = ?", [row])
         }

@@ -44,9 +44,6 @@ public struct DocumentFilter: Sendable, Equatable {
             let pattern = "%" + Self.escapeLike(person) + "%"
             arguments += [pattern, pattern]
         }
-        if withoutPerson {
-            conditions.append("d.family_member IS NULL AND d.person IS NULL")
-        }
         if let type {
             conditions.append("d.doc_type = ?")
             arguments.append(type.rawValue)
@@ -77,7 +74,7 @@ public struct DocumentFilter: Sendable, Equatable {
     func listQuery(limit: Int, offset: Int) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
         let (conditions, arguments) = sql
         return ("""
-            SELECT \(Library.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
+            SELECT \(DocumentStore.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
             ORDER BY d.document_date DESC, d.id DESC LIMIT ? OFFSET ?
             """, arguments + [max(limit, 0), max(offset, 0)])
     }
@@ -124,7 +121,7 @@ public struct DocumentSummary: Sendable, Equatable, Codable {
     public var shownPerson: UserMessage { ShownPerson.message(familyMember: familyMember, person: person) }
 }
 
-extension Library {
+extension DocumentStore {
     /// Columns read for a ``DocumentSummary``, from `documents AS d`.
     static let summaryColumns = """
         d.sha256, d.title, d.doc_type, d.person, d.family_member, d.institution, d.document_date, d.page_count,
@@ -137,7 +134,7 @@ extension Library {
         return DocumentSummary(id: ShortID.of(row[0].string ?? ""), title: row[1].string ?? "",
                         docType: row[2].string ?? "annet", person: row[3].string, familyMember: row[4].string,
                         institution: row[5].string, documentDate: row[6].string ?? "", pageCount: row[7].int ?? 0,
-                        file: row[8].string.map(paths.resolved), snippet: nil, score: nil, partial: nil, trashedAt: row[9].string,
+                        file: row[8].string.map(library.paths.resolved), snippet: nil, score: nil, partial: nil, trashedAt: row[9].string,
                         uploadStatus: row[10].string, thumbnailVersion: thumbnail.version,
                         hasNoThumbnail: thumbnail.none ? true : nil)
     }
@@ -145,7 +142,7 @@ extension Library {
     /// Documents newest first (letter date, then the order they came in).
     public func list(_ filter: DocumentFilter = DocumentFilter(), limit: Int = 50, offset: Int = 0) throws -> [DocumentSummary] {
         let query = filter.listQuery(limit: limit, offset: offset)
-        return try withReader { try $0.rows(query.sql, query.arguments).map(summary) }
+        return try library.withReader { try $0.rows(query.sql, query.arguments).map(summary) }
     }
 
     /// One page of the list and how many documents the filter holds in all, read together (the
@@ -154,7 +151,7 @@ extension Library {
                      offset: Int = 0) throws -> (total: Int, documents: [DocumentSummary]) {
         let query = filter.listQuery(limit: limit, offset: offset)
         let count = filter.countQuery
-        return try withReader { database in
+        return try library.withReader { database in
             (try database.firstRow(count.sql, count.arguments)?[0].int ?? 0,
              try database.rows(query.sql, query.arguments).map(summary))
         }
@@ -162,15 +159,15 @@ extension Library {
 
     /// Marks a document as looked over: it leaves the review queue.
     public func markReviewed(_ id: String) throws {
-        try withDatabase { database in
+        try library.withDatabase { database in
             let row = try resolve(id, in: database)
-            try database.execute("UPDATE documents SET reviewed_at = ? WHERE id = ?", [Self.now(), row])
+            try database.execute("UPDATE documents SET reviewed_at = ? WHERE id = ?", [Library.now(), row])
         }
     }
 
     /// The short id (10 hex digits) of the document in library row `row`, nil when there is none.
     public func shortID(row: Int) throws -> String? {
-        try withReader { database in
+        try library.withReader { database in
             try database.firstRow("SELECT sha256 FROM documents WHERE id = ?", [row])?[0].string.map(ShortID.of)
         }
     }
@@ -178,7 +175,7 @@ extension Library {
     /// How many documents match the filter.
     public func count(_ filter: DocumentFilter = DocumentFilter()) throws -> Int {
         let query = filter.countQuery
-        return try withReader { try $0.firstRow(query.sql, query.arguments)?[0].int ?? 0 }
+        return try library.withReader { try $0.firstRow(query.sql, query.arguments)?[0].int ?? 0 }
     }
 
     /// The row number of the document whose SHA-256 starts with `id` (at least 4 hex digits).
@@ -201,7 +198,7 @@ extension Library {
     /// The whole document. With `revealNumbers` the fødselsnumre are put back into the text
     /// (in memory only); otherwise they stay masked.
     public func document(_ id: String, revealNumbers: Bool = false) throws -> LibraryDocument {
-        try withReader { database in
+        try library.withReader { database in
             try read(row: try resolve(id, in: database), in: database, revealNumbers: revealNumbers)
         }
     }
@@ -218,7 +215,7 @@ extension Library {
         // A number of a kind the detector did not know when the row was written stands in clear in
         // the masked text: it is masked when read, and counted, until `redact` seals the row again.
         let unmasked = Fodselsnummer.matches(in: sealed.masked).count
-        let text = revealNumbers ? try sealed.open(document: sha, key: key)
+        let text = revealNumbers ? try sealed.open(document: sha, key: library.key)
             : unmasked > 0 ? Redaction.redact(sealed.masked) : sealed.masked
         let low = (try? JSONDecoder().decode([[Int]].self, from: Data((row[17].string ?? "[]").utf8))) ?? []
         var document = LibraryDocument(
@@ -261,7 +258,7 @@ extension Library {
                 guard let kind = row[0].string.flatMap(ArchivedFile.Kind.init(rawValue:)), let path = row[2].string else {
                     return nil
                 }
-                return ArchivedFile(kind: kind, page: row[1].int ?? 0, path: paths.resolved(path))
+                return ArchivedFile(kind: kind, page: row[1].int ?? 0, path: library.paths.resolved(path))
             }
     }
 }

@@ -2,7 +2,7 @@ import ArkivatorArchive
 import ArkivatorCore
 import Foundation
 
-/// A document's thumbnail as the library knows it (see ``Library/thumbnail(_:)``).
+/// A document's thumbnail as the library knows it (see ``DocumentStore/thumbnail(_:)``).
 public enum Thumbnail: Sendable, Equatable {
     /// Not made yet (a document filed before thumbnails, or one whose making failed).
     case missing
@@ -21,23 +21,23 @@ public enum Thumbnail: Sendable, Equatable {
     }
 }
 
-extension Library {
+extension DocumentStore {
     /// The folder of the thumbnails: `<library>/Miniatyrer`, the library's own (never uploaded,
     /// never part of the archive).
-    public var thumbnailRoot: URL { location.directory.appendingPathComponent(Self.thumbnailFolder, isDirectory: true) }
+    public var thumbnailRoot: URL { library.location.directory.appendingPathComponent(Self.thumbnailFolder, isDirectory: true) }
 
     /// The thumbnails' folder name inside the library folder.
     public static let thumbnailFolder = LibraryFolder.thumbnails.rawValue
 
     /// The thumbnail of document `id` (in the archive or the trash).
     public func thumbnail(_ id: String) throws -> Thumbnail {
-        try withReader { database in
+        try library.withReader { database in
             let row = try resolve(id, in: database)
             let stored = try database.firstRow("SELECT thumbnail FROM documents WHERE id = ?", [row])?[0].string
             let (version, none) = Thumbnail.of(stored: stored)
             if none { return .none }
             guard let stored, let version else { return .missing }
-            return .file(URL(fileURLWithPath: paths.resolved(stored)), version: version)
+            return .file(URL(fileURLWithPath: library.paths.resolved(stored)), version: version)
         }
     }
 
@@ -47,7 +47,7 @@ extension Library {
     /// in `Miniatyrer/`, written again the next time.
     @discardableResult
     public func setThumbnail(_ id: String, jpeg: [UInt8]?) throws -> Thumbnail {
-        let (row, sha, old) = try withReader { database in
+        let (row, sha, old) = try library.withReader { database in
             let row = try resolve(id, in: database)
             let found = try database.firstRow("SELECT sha256, thumbnail FROM documents WHERE id = ?", [row])
             return (row, found?[0].string ?? "", found?[1].string)
@@ -58,31 +58,31 @@ extension Library {
             let url = thumbnailRoot.appendingPathComponent("\(sha)-\(version).jpg")
             try AtomicFile.createDirectory(thumbnailRoot)
             try AtomicFile.write(jpeg, to: url, overwrite: true)
-            stored = paths.stored(url.path)
+            stored = library.paths.stored(url.path)
         }
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("UPDATE documents SET thumbnail = ? WHERE id = ?", [stored, row])
         }
-        if let old, !old.isEmpty, old != stored { Shredder.shred(paths.resolved(old)) }
+        if let old, !old.isEmpty, old != stored { Shredder.shred(library.paths.resolved(old)) }
         return try thumbnail(id)
     }
 
     /// Forgets document `id`'s thumbnail and removes its file (its pages changed): the next one
     /// asked for is made from the pages as they are now.
     public func forgetThumbnail(_ id: String) throws {
-        let old = try withDatabase { database -> String? in
+        let old = try library.withDatabase { database -> String? in
             let row = try resolve(id, in: database)
             let old = try database.firstRow("SELECT thumbnail FROM documents WHERE id = ?", [row])?[0].string
             try database.execute("UPDATE documents SET thumbnail = NULL WHERE id = ?", [row])
             return old
         }
-        if let old, !old.isEmpty { Shredder.shred(paths.resolved(old)) }
+        if let old, !old.isEmpty { Shredder.shred(library.paths.resolved(old)) }
     }
 
     /// The short ids of documents (in the archive or the trash) whose thumbnail is not made yet,
     /// oldest first, at most `limit`.
     public func documentsWithoutThumbnail(limit: Int = 1_000) throws -> [String] {
-        try withReader { database in
+        try library.withReader { database in
             try database.rows("SELECT sha256 FROM documents WHERE thumbnail IS NULL ORDER BY id LIMIT ?", [max(0, limit)])
                 .compactMap { $0[0].string.map(ShortID.of) }
         }
@@ -92,7 +92,7 @@ extension Library {
     func shredThumbnail(row: Int, in database: Database) throws {
         if let stored = try database.firstRow("SELECT thumbnail FROM documents WHERE id = ?", [row])?[0].string,
            !stored.isEmpty {
-            Shredder.shred(paths.resolved(stored))
+            Shredder.shred(library.paths.resolved(stored))
         }
     }
 

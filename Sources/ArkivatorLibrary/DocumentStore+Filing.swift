@@ -7,10 +7,10 @@ import Glibc
 import Darwin
 #endif
 
-extension Library {
+extension DocumentStore {
     /// The document with this SHA-256, if the library has it (in the trash too).
     public func existing(sha256: String) throws -> (id: String, title: String, trashed: Bool)? {
-        try withReader { database in
+        try library.withReader { database in
             guard let row = try database.firstRow("SELECT title, trashed_at FROM documents WHERE sha256 = ?", [sha256]) else {
                 return nil
             }
@@ -39,29 +39,29 @@ extension Library {
                                    : LibraryFailure.duplicate(existing.title, id: existing.id)
         }
         let places = keptOriginals(originals, of: document)
-        let intent = try beginIntent("file", paths: places.map { paths.stored($0.path) })
-        defer { endIntent(intent) }
+        let intent = try library.beginIntent("file", paths: places.map { library.paths.stored($0.path) })
+        defer { library.endIntent(intent) }
         let files: [ArchivedFile]
         let kept: [DocumentOriginal]
         do {
             kept = try writeOriginals(originals, to: places)
-            files = try write(FilingReservation(library: self, intent: intent, kept: places.map { $0.url }))
+            files = try write(FilingReservation(library: library, intent: intent, kept: places.map { $0.url }))
         } catch {
             // Whatever the writer had published under the names it reserved goes too.
-            _ = try? withDatabase { database in try undo(intent: intent, in: database) }
+            _ = try? library.withDatabase { database in try library.undo(intent: intent, in: database) }
             throw error
         }
         // What the files hold, read now while they are in memory, so their copy never reads them twice.
-        let written = digests(of: files.map { (paths.stored($0.path), $0.path, nil) }).read
+        let written = library.digests(of: files.map { (library.paths.stored($0.path), $0.path, nil) }).read
         do {
             var recorded = document
             recorded.files = files
-            return try withDatabase { database in
+            return try library.withDatabase { database in
                 let (stored, terms) = try database.inTransaction {
                     let result = try insert(recorded, into: database)
-                    try recordDigests(written, in: database)
+                    try library.recordDigests(written, in: database)
                     try recordOriginals(kept, of: result.0.number, in: database)
-                    try enqueueUpload(document: result.0.number, in: database)
+                    try library.enqueueUpload(document: result.0.number, in: database)
                     try database.execute("DELETE FROM filing_intents WHERE id = ?", [intent])
                     return result
                 }
@@ -83,7 +83,7 @@ extension Library {
     /// transaction. Documents the library already has are skipped; returns how many were added.
     @discardableResult
     public func record(_ documents: [LibraryDocument]) throws -> Int {
-        try withDatabase { database in
+        try library.withDatabase { database in
             var added: Set<String> = []
             database.batchCounts = [:]
             defer { database.batchCounts = nil }
@@ -108,8 +108,8 @@ extension Library {
     /// Runs inside the caller's transaction, with the lock held. Returns the stored document and
     /// the terms added to the vocabulary (to be remembered once the transaction commits).
     func insert(_ document: LibraryDocument, into database: Database) throws -> (LibraryDocument, Set<String>) {
-        let sealed = try SealedText.seal(document.text, document: document.sha256, key: key)
-        let now = Self.now()
+        let sealed = try SealedText.seal(document.text, document: document.sha256, key: library.key)
+        let now = Library.now()
         let low = document.lowConfidence.map { [$0.start, $0.length] }
         let lowJSON = String(decoding: try JSONEncoder().encode(low), as: UTF8.self)
         try database.execute("""
@@ -128,7 +128,7 @@ extension Library {
         let id = database.lastInsertedRowID
         for file in document.files {
             try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",
-                                 [id, file.kind.rawValue, file.page, paths.stored(file.path)])
+                                 [id, file.kind.rawValue, file.page, library.paths.stored(file.path)])
         }
         for page in document.pages {
             try database.execute("""
@@ -138,7 +138,7 @@ extension Library {
                       try page.crop.map(Self.cropJSON)])
         }
         let terms = try index(row: id, in: database)
-        try calendar.fileAppointments(of: document, row: id, now: now, in: database)
+        try library.calendar.fileAppointments(of: document, row: id, now: now, in: database)
         var stored = document
         stored.number = id
         stored.addedAt = now

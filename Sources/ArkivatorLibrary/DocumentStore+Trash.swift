@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Library {
+extension DocumentStore {
     /// Moves a document to the trash: its files to `<library>/Papirkurv/<id>/`, out of search and
     /// lists. ``restore(_:)`` brings it back within ``trashDays`` days; after that it is purged.
     /// With `purge` the files are overwritten and removed at once and the row deleted.
@@ -18,16 +18,16 @@ extension Library {
             return document
         }
         guard document.trashedAt == nil else { return document }
-        let folder = trashRoot.appendingPathComponent(document.shortID, isDirectory: true)
-        try AtomicFile.createDirectory(trashRoot)
+        let folder = library.trashRoot.appendingPathComponent(document.shortID, isDirectory: true)
+        try AtomicFile.createDirectory(library.trashRoot)
         try AtomicFile.createDirectory(folder)
         let plan = try DocumentFiling.trashPlan(document, folder: folder)
         let originals = try originalMoves(try self.originals(of: document.sha256), to: folder)
-        let origin = String(decoding: try JSONEncoder().encode(document.files.map(paths.stored)), as: UTF8.self)
+        let origin = String(decoding: try JSONEncoder().encode(document.files.map(library.paths.stored)), as: UTF8.self)
         try move(plan.moves + originals.map(\.pair)) { database in
             try unindex(row: document.number, in: database)
             try database.execute("UPDATE documents SET trashed_at = ?, trash_origin = ?, updated_at = ? WHERE id = ?",
-                                 [Self.now(), origin, Self.now(), document.number])
+                                 [Library.now(), origin, Library.now(), document.number])
             try replaceFiles(of: document.number, with: plan.files, in: database)
             try recordOriginalMoves(originals, of: document.number, in: database)
         }
@@ -39,24 +39,24 @@ extension Library {
     public func restore(_ id: String) throws -> LibraryDocument {
         let document = try self.document(id)
         guard document.trashedAt != nil else { throw LibraryFailure.notInTrash(document.shortID) }
-        let origin = try withReader { database in
+        let origin = try library.withReader { database in
             try database.firstRow("SELECT trash_origin FROM documents WHERE id = ?", [document.number])?[0].string
         }
         let before = ((try? JSONDecoder().decode([ArchivedFile].self, from: Data((origin ?? "[]").utf8))) ?? [])
-            .map(paths.resolved)
-        let plan = try DocumentFiling.restorePlan(document, origin: before, defaultRoot: defaultArchiveRoot)
+            .map(library.paths.resolved)
+        let plan = try DocumentFiling.restorePlan(document, origin: before, defaultRoot: library.defaultArchiveRoot)
         let originals = try originalMoves(try self.originals(of: document.sha256),
                                           to: originalsRoot.appendingPathComponent(document.shortID, isDirectory: true))
         try move(plan.moves + originals.map(\.pair)) { database in
             try database.execute("UPDATE documents SET trashed_at = NULL, trash_origin = NULL, updated_at = ? WHERE id = ?",
-                                 [Self.now(), document.number])
+                                 [Library.now(), document.number])
             try replaceFiles(of: document.number, with: plan.files, in: database)
             try recordOriginalMoves(originals, of: document.number, in: database)
             let terms = try index(row: document.number, in: database)
             database.knownTerms?.formUnion(terms)
         }
         // Only when empty: a file the plan could not place back stays, and stays listed, there.
-        _ = rmdir(trashRoot.appendingPathComponent(document.shortID).path)
+        _ = rmdir(library.trashRoot.appendingPathComponent(document.shortID).path)
         return try self.document(id)
     }
 
@@ -64,7 +64,7 @@ extension Library {
     @discardableResult
     public func emptyTrash(olderThanDays days: Int = Library.trashDays) throws -> Int {
         let cutoff = ISO8601DateFormatter().string(from: Date().addingTimeInterval(-Double(days) * 86_400))
-        let ids = try withReader { database in
+        let ids = try library.withReader { database in
             try database.rows("SELECT sha256 FROM documents WHERE trashed_at IS NOT NULL AND trashed_at < ?", [cutoff])
                 .compactMap { $0[0].string }
         }
@@ -78,29 +78,29 @@ extension Library {
     func purge(_ document: LibraryDocument) throws {
         for file in document.files { Shredder.shred(file.path) }
         removeOriginals(try originals(of: document.sha256))
-        try withDatabase { database in
+        try library.withDatabase { database in
             try shredThumbnail(row: document.number, in: database)
-            try sharing.shredSharePacks(ofRow: document.number, in: database)
+            try library.sharing.shredSharePacks(ofRow: document.number, in: database)
             try database.inTransaction {
                 if document.trashedAt == nil { try unindex(row: document.number, in: database) }
                 try database.execute("DELETE FROM documents WHERE id = ?", [document.number])
             }
         }
-        try? FileManager.default.removeItem(at: trashRoot.appendingPathComponent(document.shortID))
+        try? FileManager.default.removeItem(at: library.trashRoot.appendingPathComponent(document.shortID))
     }
 
     /// Moves files (never replacing one) and commits `record` with a `move` intent around it;
     /// on failure every file moved so far goes back.
     func move(_ moves: [(from: URL, to: URL)], record: (Database) throws -> Void) throws {
-        let intent = try beginIntent("move", paths: moves.map { [paths.stored($0.from.path), paths.stored($0.to.path)] })
-        defer { endIntent(intent) }
+        let intent = try library.beginIntent("move", paths: moves.map { [library.paths.stored($0.from.path), library.paths.stored($0.to.path)] })
+        defer { library.endIntent(intent) }
         var done: [(from: URL, to: URL)] = []
         do {
             for move in moves {
                 try AtomicFile.publish(temporary: move.from, to: move.to, overwrite: false, mode: nil)
                 done.append(move)
             }
-            try withDatabase { database in
+            try library.withDatabase { database in
                 do {
                     try database.inTransaction {
                         try record(database)
@@ -128,7 +128,7 @@ extension Library {
         try database.execute("DELETE FROM document_files WHERE document_id = ?", [id])
         for file in files {
             try database.execute("INSERT INTO document_files (document_id, kind, page, path) VALUES (?, ?, ?, ?)",
-                                 [id, file.kind.rawValue, file.page, paths.stored(file.path)])
+                                 [id, file.kind.rawValue, file.page, library.paths.stored(file.path)])
         }
     }
 
@@ -144,39 +144,39 @@ extension Library {
     /// (overwritten first), the trash, the database, the key and the library folder itself.
     /// Folders in the archive are removed when empty; files arkivator did not write stay.
     public func eraseEverything() throws -> ErasedCount {
-        let (documents, files, origins) = try withDatabase { database in
+        let (documents, files, origins) = try library.withDatabase { database in
             let count = try database.firstRow("SELECT count(*) FROM documents")?[0].int ?? 0
-            let files = try database.rows("SELECT path FROM document_files").compactMap { $0[0].string.map(paths.resolved) }
-            for path in try database.rows("SELECT path FROM document_originals").compactMap({ $0[0].string.map(paths.resolved) }) {
+            let files = try database.rows("SELECT path FROM document_files").compactMap { $0[0].string.map(library.paths.resolved) }
+            for path in try database.rows("SELECT path FROM document_originals").compactMap({ $0[0].string.map(library.paths.resolved) }) {
                 Shredder.shred(path)
             }
             let origins = try database.rows("SELECT trash_origin FROM documents WHERE trash_origin IS NOT NULL")
                 .compactMap { $0[0].string }
                 .flatMap { (try? JSONDecoder().decode([ArchivedFile].self, from: Data($0.utf8))) ?? [] }
-                .map(paths.resolved)
+                .map(library.paths.resolved)
             return (count, files, origins)
         }
         var removed = 0
         for path in files where Shredder.shred(path) { removed += 1 }
         // Every archive folder the library used, emptied of the folders it made (kept when the
         // user keeps own files there).
-        var roots: Set<URL> = [defaultArchiveRoot]
+        var roots: Set<URL> = [library.defaultArchiveRoot]
         for file in files.map({ ArchivedFile(kind: .docx, path: $0) }) + origins {
-            if let root = ArchiveLayout.root(of: [file]), !root.path.hasPrefix(trashRoot.path) { roots.insert(root) }
+            if let root = ArchiveLayout.root(of: [file]), !root.path.hasPrefix(library.trashRoot.path) { roots.insert(root) }
         }
         for root in roots { Self.removeEmptyFolders(root) }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: thumbnailRoot.path)) ?? [] {
             Shredder.shred(thumbnailRoot.appendingPathComponent(name).path)
         }
         _ = rmdir(thumbnailRoot.path)
-        for path in Self.plainFiles(under: sharing.shareFolderURL) { Shredder.shred(path) }
-        _ = rmdir(sharing.shareFolderURL.path)
+        for path in Library.plainFiles(under: library.sharing.shareFolderURL) { Shredder.shred(path) }
+        _ = rmdir(library.sharing.shareFolderURL.path)
         // Every file there is arkivator's own, known to this database or not (filed after a backup).
-        for path in Self.plainFiles(under: originalsRoot) { Shredder.shred(path) }
+        for path in Library.plainFiles(under: originalsRoot) { Shredder.shred(path) }
         Self.removeEmptyFolders(originalsRoot)
-        try? FileManager.default.removeItem(at: trashRoot)
-        removeStaleSnapshots()
-        let directory = location.directory
+        try? FileManager.default.removeItem(at: library.trashRoot)
+        library.removeStaleSnapshots()
+        let directory = library.location.directory
         for name in [Database.fileName, Database.fileName + "-wal", Database.fileName + "-shm", LibraryKey.fileName,
                      "filing.lock"] {
             Shredder.shred(directory.appendingPathComponent(name).path)
@@ -191,7 +191,7 @@ extension Library {
     }
 }
 
-extension Library {
+extension DocumentStore {
     /// Removes `root` and every folder below it that holds no files, deepest first.
     static func removeEmptyFolders(_ root: URL) {
         let keys: [URLResourceKey] = [.isDirectoryKey, .isSymbolicLinkKey]

@@ -7,7 +7,7 @@ import Glibc
 import Darwin
 #endif
 
-extension Library {
+extension DocumentStore {
     /// Replaces a document's text with a person's correction, everywhere it is kept: the stored
     /// text (fødselsnumre masked and sealed, as for OCR text), the index, the `.docx` and the
     /// searchable PDF's invisible text (see ``SearchablePDF/replacingText(_:)``), and keeps it as
@@ -42,12 +42,12 @@ extension Library {
     public func restoreOCRText(_ id: String, maskNumbers: Bool = false, programVersion: String) throws -> TextCorrection {
         let document = try self.document(id, revealNumbers: true)
         guard document.trashedAt == nil else { throw LibraryFailure.trashed(document.shortID) }
-        let reading = try withReader { database -> (String, [LibraryDocument.TextRange], [NumberMark]?)? in
+        let reading = try library.withReader { database -> (String, [LibraryDocument.TextRange], [NumberMark]?)? in
             guard let row = try database.firstRow("""
                 SELECT text, fnr_sealed, low_confidence, number_marks FROM text_versions WHERE document_id = ? AND kind = 'ocr'
                 ORDER BY id LIMIT 1
                 """, [document.number]) else { return nil }
-            let text = try SealedText(masked: row[0].string ?? "", sealed: row[1].data, count: 0).open(document: document.sha256, key: key)
+            let text = try SealedText(masked: row[0].string ?? "", sealed: row[1].data, count: 0).open(document: document.sha256, key: library.key)
             return (text, Self.ranges(row[2].string), NumberMark.marks(row[3].string))
         }
         guard let (stored, low, marks) = reading else {
@@ -63,7 +63,7 @@ extension Library {
 
     /// The readings of a document's text, oldest first; empty when it was never corrected.
     public func textVersions(_ id: String) throws -> [TextVersion] {
-        try withReader { database in
+        try library.withReader { database in
             let row = try resolve(id, in: database)
             var versions: [TextVersion] = []
             var previous: String?
@@ -103,17 +103,17 @@ extension Library {
             writes.append((searchable.data(), pdf.url))
         }
         let moves = writes.map { (from: AtomicFile.makeTemporaryURL(beside: $0.target), to: $0.target) }
-        let intent = try beginIntent("file", paths: moves.map { paths.stored($0.from.path) })
+        let intent = try library.beginIntent("file", paths: moves.map { library.paths.stored($0.from.path) })
         var published = false
-        defer { if published { endIntent(intent) } }
+        defer { if published { library.endIntent(intent) } }
         do {
             for (write, move) in zip(writes, moves) { try AtomicFile.write(write.bytes, to: move.from) }
-            let sealed = try SealedText.seal(text, document: document.sha256, key: key)
+            let sealed = try SealedText.seal(text, document: document.sha256, key: library.key)
             let ranges = Self.rangesJSON(lowConfidence)
             let marks = try NumberMark.json(numberMarks.map(NumberMark.redacted))
-            let pairs = String(decoding: try JSONEncoder().encode(moves.map { [paths.stored($0.from.path), paths.stored($0.to.path)] }),
+            let pairs = String(decoding: try JSONEncoder().encode(moves.map { [library.paths.stored($0.from.path), library.paths.stored($0.to.path)] }),
                                as: UTF8.self)
-            try withDatabase { database in
+            try library.withDatabase { database in
                 do {
                     try database.inTransaction {
                         let id = document.number
@@ -127,13 +127,13 @@ extension Library {
                             UPDATE documents SET text = ?, fnr_sealed = ?, fnr_count = ?, low_confidence = ?, keywords = ?,
                                 updated_at = ?, number_marks = ? WHERE id = ?
                             """, [sealed.masked, sealed.sealed, sealed.count, ranges,
-                                  Redaction.redact(updated.keywords.joined(separator: ", ")), Self.now(), marks, id])
+                                  Redaction.redact(updated.keywords.joined(separator: ", ")), Library.now(), marks, id])
                         let terms = try index(row: id, in: database)
                         database.knownTerms?.formUnion(terms)
                         try database.execute("""
                             INSERT INTO text_versions (document_id, kind, text, fnr_sealed, low_confidence, number_marks, created_at)
                             VALUES (?, ?, ?, ?, ?, ?, ?)
-                            """, [id, kind.rawValue, sealed.masked, sealed.sealed, ranges, marks, Self.now()])
+                            """, [id, kind.rawValue, sealed.masked, sealed.sealed, ranges, marks, Library.now()])
                         try database.execute("UPDATE filing_intents SET action = 'publish', paths = ? WHERE id = ?", [pairs, intent])
                     }
                 } catch {
@@ -143,7 +143,7 @@ extension Library {
             }
         } catch {
             for move in moves { _ = unlink(move.from.path) }
-            endIntent(intent)
+            library.endIntent(intent)
             throw error
         }
         // Committed: the files follow. Should one fail, the intent stays and the next start

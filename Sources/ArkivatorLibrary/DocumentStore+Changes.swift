@@ -44,7 +44,7 @@ public struct DocumentChanges: Sendable, Equatable {
     }
 }
 
-extension Library {
+extension DocumentStore {
     /// Corrects a document's metadata. Its files get the new title and move to the new person's
     /// folder (never replacing a file; a ` (2)` is added when a name is taken), the `.docx` is
     /// written again with the new header, and the index is updated, all or nothing.
@@ -117,9 +117,9 @@ extension Library {
             """, [Redaction.redact(document.title), document.docType.rawValue, document.person.map(Redaction.redact),
                   document.familyMember.map(Redaction.redact), document.institution.map(Redaction.redact), document.documentDate,
                   document.specialty.map(Redaction.redact), Redaction.redact(document.keywords.joined(separator: ", ")),
-                  Self.now(), id])
+                  Library.now(), id])
         if let text {
-            let sealed = try SealedText.seal(text, document: document.sha256, key: key)
+            let sealed = try SealedText.seal(text, document: document.sha256, key: library.key)
             try database.execute("UPDATE documents SET text = ?, fnr_sealed = ?, fnr_count = ? WHERE id = ?",
                                  [sealed.masked, sealed.sealed, sealed.count, id])
         }
@@ -151,7 +151,7 @@ extension Library {
         var updated = document.masked(known: held)
         updated.fodselsnummerCount = 0
         try rewrite(updated, from: document, programVersion: programVersion, text: updated.text)
-        try withDatabase { database in
+        try library.withDatabase { database in
             try database.execute("PRAGMA secure_delete = ON")
             try database.inTransaction {
                 try database.execute("UPDATE documents SET source_name = ?, number_marks = ? WHERE id = ?",
@@ -186,7 +186,7 @@ extension Library {
                         """, (1...6).map { row[$0].string.map(hide) } + [row[0].int])
                 }
                 try database.execute("DELETE FROM term_documents WHERE documents <= 0")
-                try sharing.shredSharePacks(ofRow: document.number, in: database)
+                try library.sharing.shredSharePacks(ofRow: document.number, in: database)
             }
             try database.execute("INSERT INTO documents_fts(documents_fts) VALUES ('optimize')")
             try database.execute("INSERT INTO vocabulary_trigram(vocabulary_trigram) VALUES ('optimize')")

@@ -8,7 +8,7 @@ import Darwin
 #endif
 
 /// A page read again (with corners and a turn set by hand): the document as it is to be, and
-/// the new page image and PDF, for ``Library/replacePage(_:programVersion:)``.
+/// the new page image and PDF, for ``DocumentStore/replacePage(_:programVersion:)``.
 public struct PageRereading: Sendable {
     /// 1…
     public var page: Int
@@ -32,7 +32,7 @@ public struct PageRereading: Sendable {
     }
 }
 
-extension Library {
+extension DocumentStore {
     /// Replaces a page that was read again, and everything that follows from it, in one step:
     /// the text, metadata and index; the page's image, the PDF and the `.docx` (new content);
     /// the file names when the title or person changed.
@@ -70,8 +70,8 @@ extension Library {
             for item in staged { _ = unlink(item.temporary.path) }
             throw error
         }
-        let intent = try beginIntent(PageReplacement.Action.prepared.rawValue,
-                                     paths: staged.map { [paths.stored($0.temporary.path), paths.stored($0.target.path)] })
+        let intent = try library.beginIntent(PageReplacement.Action.prepared.rawValue,
+                                     paths: staged.map { [library.paths.stored($0.temporary.path), library.paths.stored($0.target.path)] })
         do {
             try move(plan.moves) { database in
                 guard try database.firstRow("SELECT updated_at FROM documents WHERE id = ?", [old.number])?[0].string
@@ -83,12 +83,12 @@ extension Library {
             }
         } catch {
             for item in staged { _ = unlink(item.temporary.path) }
-            endIntent(intent)
+            library.endIntent(intent)
             throw error
         }
         // Committed: the new contents take their places. One that cannot now (finished by the
         // recovery after a crash) keeps the intent, so the next open of the library finishes it.
-        if PageReplacement.place(staged) { endIntent(intent) }
+        if PageReplacement.place(staged) { library.endIntent(intent) }
         return try document(old.sha256)
     }
 
@@ -96,7 +96,7 @@ extension Library {
     private func record(_ document: LibraryDocument, page: Int, in database: Database) throws {
         let id = document.number
         try unindex(row: id, in: database)
-        let sealed = try SealedText.seal(document.text, document: document.sha256, key: key)
+        let sealed = try SealedText.seal(document.text, document: document.sha256, key: library.key)
         let low = String(decoding: try JSONEncoder().encode(document.lowConfidence.map { [$0.start, $0.length] }), as: UTF8.self)
         let confidence = try document.fieldConfidence.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
         try database.execute("""
@@ -108,7 +108,7 @@ extension Library {
                   document.documentDate, document.specialty.map(Redaction.redact),
                   Redaction.redact(document.keywords.joined(separator: ", ")), document.ocrConfidence,
                   document.needsReview.joined(separator: ","), low, confidence, sealed.masked, sealed.sealed, sealed.count,
-                  Self.now(), try NumberMark.json(document.numberMarks.map(NumberMark.redacted)), id])
+                  Library.now(), try NumberMark.json(document.numberMarks.map(NumberMark.redacted)), id])
         if let row = document.pages.first(where: { $0.number == page }) {
             try database.execute("""
                 UPDATE pages SET ocr_confidence = ?, width = ?, height = ?, crop = ? WHERE document_id = ? AND number = ?
@@ -121,7 +121,7 @@ extension Library {
     /// The fields a person corrected by hand (`title`, `docType`, `person`, `documentDate`,
     /// `institution`, `specialty`, `keywords`): a page read again keeps them.
     public func correctedFields(_ id: String) throws -> Set<String> {
-        try withReader { database in
+        try library.withReader { database in
             let row = try resolve(id, in: database)
             let text = try database.firstRow("SELECT corrected_fields FROM documents WHERE id = ?", [row])?[0].string ?? ""
             return Set(text.split(separator: ",").map(String.init))
@@ -139,7 +139,7 @@ extension Library {
         if changes.specialty != nil { fields.append("specialty") }
         if changes.keywords != nil { fields.append("keywords") }
         guard !fields.isEmpty else { return }
-        try withDatabase { database in
+        try library.withDatabase { database in
             let old = try database.firstRow("SELECT corrected_fields FROM documents WHERE id = ?", [id])?[0].string ?? ""
             let all = Set(old.split(separator: ",").map(String.init)).union(fields).sorted()
             try database.execute("UPDATE documents SET corrected_fields = ? WHERE id = ?", [all.joined(separator: ","), id])
@@ -164,7 +164,7 @@ extension Library {
     }
 }
 
-/// The file step of ``Library/replacePage(_:programVersion:)``, and its recovery after a crash.
+/// The file step of ``DocumentStore/replacePage(_:programVersion:)``, and its recovery after a crash.
 enum PageReplacement {
     /// The intent's action: prepared (the change is not recorded: undo) or committed (finish it).
     enum Action: String {

@@ -12,13 +12,13 @@ public struct TimelineEntry: Sendable, Equatable {
     public var institution: String?
 }
 
-extension Library {
+extension DocumentStore {
     /// The letters filed under household member `member` (exactly as the family names them), not
     /// in the trash, newest first: at most `limit`, and whether there are more. Read from the
     /// `documents_timeline` index alone, so 100,000 letters cost no row read.
     public func timelineEntries(member: String, limit: Int) throws -> (entries: [TimelineEntry], more: Bool) {
         let query = Self.timelineQuery(member: member, limit: limit + 1)
-        let rows = try withReader { try $0.rows(query.sql, query.arguments) }
+        let rows = try library.withReader { try $0.rows(query.sql, query.arguments) }
         let entries = rows.prefix(max(limit, 0)).map {
             TimelineEntry(row: $0[0].int ?? 0, documentDate: $0[1].string ?? "", docType: $0[2].string ?? "annet",
                           specialty: $0[3].string, institution: $0[4].string)
@@ -31,7 +31,7 @@ extension Library {
     /// triggers on `documents` draw it (see ``Migrations``). The same stamp means the same letters
     /// to gather, so a member's episodes can be kept by it; nil when the database keeps none.
     public func lettersStamp() throws -> Int? {
-        try withReader { try $0.firstRow("SELECT stamp FROM letters_changed WHERE id = 1")?[0].int }
+        try library.withReader { try $0.firstRow("SELECT stamp FROM letters_changed WHERE id = 1")?[0].int }
     }
 
     static func timelineQuery(member: String, limit: Int) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
@@ -46,7 +46,7 @@ extension Library {
     /// out), by row.
     public func summaries(rows: [Int]) throws -> [Int: DocumentSummary] {
         guard !rows.isEmpty else { return [:] }
-        return try withReader { database in
+        return try library.withReader { database in
             var found: [Int: DocumentSummary] = [:]
             // In slices, well under SQLite's limit on a statement's arguments.
             for start in stride(from: 0, to: rows.count, by: 500) {
@@ -62,10 +62,10 @@ extension Library {
     }
 }
 
-extension Library {
+extension DocumentStore {
     /// The appointments of household member `member` on or after `from`, not cancelled, by day and
     /// time (see ``appointments(ofMember:from:)``).
     public func upcomingAppointments(member: String, from: CalendarDate) throws -> [StoredAppointment] {
-        try calendar.appointments(ofMember: member, from: from)
+        try library.calendar.appointments(ofMember: member, from: from)
     }
 }
