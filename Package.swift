@@ -188,6 +188,7 @@ let package = Package(
             "ArkivatorImaging", "TestSupport",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             .product(name: "HTTPTypes", package: "swift-http-types"),
             .product(name: "NIOSSL", package: "swift-nio-ssl"),
         ]),

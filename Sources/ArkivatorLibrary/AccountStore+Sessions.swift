@@ -33,7 +33,8 @@ extension AccountStore {
     /// Starts a session: a new random token and CSRF token; only the token's hash is stored.
     public func startWebSession(now: Date = Date()) throws -> WebSession {
         let session = WebSession(token: Library.randomToken(), csrf: Library.randomToken(), lastSeen: now)
-        try library.withDatabase { database in
+        // Not flushed on its own: lost only at a power cut, and then the person signs in again.
+        try library.withUnflushedCommit { database in
             try database.execute("INSERT INTO web_sessions (token_hash, csrf, created_at, last_seen) VALUES (?, ?, ?, ?)",
                                  [Library.tokenHash(session.token), session.csrf, Self.sessionTime(now), Self.sessionTime(now)])
         }
@@ -59,7 +60,7 @@ extension AccountStore {
         }
         // Written again once a minute (a quarter of a shorter idle time): the lock stays within that of exact.
         if now.timeIntervalSince(seen) >= min(Library.lastUseResolution, idle / 4) {
-            try library.withDatabase { database in
+            try library.withUnflushedCommit { database in
                 try database.execute("UPDATE web_sessions SET last_seen = ? WHERE token_hash = ? AND last_seen < ?",
                                      [Self.sessionTime(now), hash, Self.sessionTime(now)])
             }

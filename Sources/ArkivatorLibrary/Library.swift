@@ -8,7 +8,8 @@ import Glibc
 import Darwin
 #endif
 
-/// The library: the documents, their text index and their files in the archive.
+/// The library's storage core: the database, its connections and the folders; the letters, the
+/// search index and the other features are small stores over it (``documents``, ``index`` …).
 ///
 /// Owns one writing connection, behind a lock (`NIOLockedValueBox`), so one `Library` can be
 /// shared by the pipeline's worker threads: SQLite's connection is not thread-safe on its own,
@@ -70,6 +71,19 @@ public final class Library: Sendable {
     /// Runs `body` with the connection, one caller at a time.
     func withDatabase<T>(_ body: (Database) throws -> T) throws -> T {
         try connection.withLockedValue { try body($0) }
+    }
+
+    /// Runs `body` with the connection, one caller at a time, and `synchronous = NORMAL` (WAL: the
+    /// commit is not flushed on its own; the next flushed commit or checkpoint takes it along), so
+    /// it never waits for the disk behind large files being written. Only for rows whose loss at a
+    /// power cut costs work done again (a copy's bookkeeping, a sign-in), never a letter or a change
+    /// a person made: everything else is flushed at commit (`FULL`).
+    func withUnflushedCommit<T>(_ body: (Database) throws -> T) throws -> T {
+        try withDatabase { database in
+            try database.execute(script: "PRAGMA synchronous = NORMAL")
+            defer { try? database.execute(script: "PRAGMA synchronous = FULL") }
+            return try body(database)
+        }
     }
 
     /// Runs `body` with a read-only connection in a read transaction of its own, without the lock.
@@ -141,7 +155,7 @@ public final class Library: Sendable {
             try recover()
             removeStaleSnapshots()
             // Best effort: a trash that cannot be emptied now is emptied next time.
-            _ = try? emptyTrash()
+            _ = try? documents.emptyTrash()
         } else {
             _ = flock(lockFile, LOCK_SH)
         }
@@ -160,7 +174,7 @@ public final class Library: Sendable {
             // A writer that died may have left temporary files (a PDF made before its names were
             // reserved): no writer is running now, so every one in the archive folders is garbage.
             if !intents.isEmpty {
-                for root in try archiveRoots(in: database).union([originalsRoot]) { fixed += Self.removeTemporaries(under: root) }
+                for root in try archiveRoots(in: database).union([documents.originalsRoot]) { fixed += Self.removeTemporaries(under: root) }
             }
             return fixed
         }

@@ -40,7 +40,7 @@ public struct MirrorPlan: Sendable {
 }
 
 /// What one try at a letter's copy did at its destination, to be recorded
-/// (``Library/recordMirror(_:)``).
+/// (``UploadStore/recordMirror(_:)``).
 public struct MirrorProgress: Sendable {
     public var destination: String
     /// Files now there.
@@ -104,7 +104,7 @@ extension UploadStore {
         }
         let contents = library.digests(of: letters.values.flatMap { $0.files.map { ($0.stored, $0.file.path, $0.known) } })
         if !contents.read.isEmpty {
-            _ = try? withBookkeeping { database in try database.inTransaction { try library.recordDigests(contents.read, in: database) } }
+            _ = try? library.withUnflushedCommit { database in try database.inTransaction { try library.recordDigests(contents.read, in: database) } }
         }
         var recorded: [Int: [(String, RemoteFileRecord)]] = [:]
         for row in remoteRows {
@@ -216,7 +216,7 @@ extension UploadStore {
     /// changed while it was copied (its generation moved on) goes round again, due now.
     public func recordMirror(_ progress: [MirrorProgress]) throws {
         guard progress.contains(where: { !$0.isEmpty }) else { return }
-        try withBookkeeping { database in
+        try library.withUnflushedCommit { database in
             try database.inTransaction {
                 let now = Library.now()
                 for step in progress {
@@ -238,17 +238,6 @@ extension UploadStore {
                     }
                 }
             }
-        }
-    }
-
-    /// Runs `body` on the library's connection with `synchronous = NORMAL` (WAL: a commit is not
-    /// flushed on its own): for the copies' bookkeeping, where a record the power took is only a
-    /// copy done again, never a letter lost. Everything else keeps `FULL`.
-    func withBookkeeping<T>(_ body: (Database) throws -> T) throws -> T {
-        try library.withDatabase { database in
-            try database.execute(script: "PRAGMA synchronous = NORMAL")
-            defer { try? database.execute(script: "PRAGMA synchronous = FULL") }
-            return try body(database)
         }
     }
 

@@ -170,7 +170,7 @@ extension UploadStore {
     public func claimUploads(_ ids: [Int], includeWaiting: Bool = false, staleAfter: TimeInterval = 60,
                              now: Date = Date()) throws -> [UploadJob] {
         guard !ids.isEmpty else { return [] }
-        return try withBookkeeping { database in
+        return try library.withUnflushedCommit { database in
             try database.inTransaction { () throws -> [UploadJob] in
                 let stamp = Library.now()
                 var taken: [Int] = []

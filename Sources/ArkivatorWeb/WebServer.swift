@@ -26,7 +26,10 @@ public struct WebServer: Sendable {
         public var port: Int
         /// Seconds a signed-in browser may be idle before it must sign in again (the app lock).
         public var idleLock: TimeInterval
-        /// bcrypt's cost for new passwords (12: about a quarter second a try).
+        /// bcrypt's cost for new passwords. 11: about an eighth of a second a try on one core, so a
+        /// sign-in stays under a second while the server is busy receiving pages; with the
+        /// throttle (5 tries, then a lock) a guess costs far more than it can win. A password
+        /// stored at another cost is hashed again at this one when it next signs in.
         public var passwordCost: UInt8
         /// Whether the site is reached over TLS (then cookies are `Secure`): set when ``tls`` is,
         /// or when a proxy in front gives TLS.
@@ -50,7 +53,7 @@ public struct WebServer: Sendable {
         public var explanationWait: Duration = .seconds(15)
 
         public init(host: String = "127.0.0.1", port: Int = 8080, idleLock: TimeInterval = 15 * 60,
-                    passwordCost: UInt8 = 12, secureCookies: Bool = false, inbox: URL? = nil,
+                    passwordCost: UInt8 = 11, secureCookies: Bool = false, inbox: URL? = nil,
                     tls: (certificate: String, key: String)? = nil, trustedProxies: [String] = [],
                     connectionIdleTimeout: Int64 = 60, logger: Logger = Logger(label: "arkivator.serve")) {
             self.tls = tls

@@ -5,6 +5,7 @@ import ArkivatorApp
 import Foundation
 import HTTPTypes
 import Hummingbird
+import HummingbirdBcrypt
 import HummingbirdTesting
 import NIOCore
 import Testing
@@ -91,6 +92,36 @@ import Testing
                                                        body: ByteBuffer(string: "password=riktig+hest+batteri"))
                 #expect(blocked.status == .tooManyRequests && blocked.text.contains("Vent"), "even the right one waits")
             }
+        }
+    }
+
+    @Test func aPasswordStoredAtAnotherCostIsHashedAgainAtTheNextSignIn() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            // As an older version stored it: the same password at another bcrypt cost.
+            try fixture.library.accounts.setWebPasswordHash(Bcrypt.hash(WebFixture.password, cost: 5))
+            #expect(WebServer.bcryptCost(of: try #require(try fixture.library.accounts.webPasswordHash())) == 5)
+            try await fixture.server.application().test(.router) { client in
+                let wrong = try await client.execute(uri: "/login", method: .post, headers: Self.form,
+                                                     body: ByteBuffer(string: "password=gjetning+1234"))
+                #expect(wrong.status == .unauthorized)
+                #expect(WebServer.bcryptCost(of: try #require(try fixture.library.accounts.webPasswordHash())) == 5,
+                        "a wrong password changes nothing")
+                let right = try await client.execute(uri: "/login", method: .post, headers: Self.form,
+                                                     body: ByteBuffer(string: "password=riktig+hest+batteri"))
+                #expect(right.status == .seeOther)
+            }
+            // Hashed again in the background, after the answer.
+            var cost: UInt8?
+            for _ in 0..<100 {
+                cost = WebServer.bcryptCost(of: try #require(try fixture.library.accounts.webPasswordHash()))
+                if cost == 4 { break }
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            #expect(cost == 4, "the fixture's cost")
+            let stored = try #require(try fixture.library.accounts.webPasswordHash())
+            #expect(Bcrypt.verify(WebFixture.password, hash: stored))
+            #expect(WebServer.bcryptCost(of: "$2b$11$abcdefghijklmnopqrstuv") == 11 && WebServer.bcryptCost(of: "sha256:abc") == nil)
         }
     }
 

@@ -59,7 +59,9 @@ extension WebServer {
             }
             switch outcome {
             case .accepted:
-                return Self.signedIn(try await store.write { try $0.accounts.startWebSession() }, options: options)
+                let session = try await store.write { try $0.accounts.startWebSession() }
+                Self.rehashIfCostChanged(password, hash: hash, cost: options.passwordCost, work: work, store: store)
+                return Self.signedIn(session, options: options)
             case .wrong:
                 return Self.passwordPage(templates, setup: false, problem: context.text("Feil passord. Prøv igjen.", "Wrong password. Try again."),
                                          context: context, status: .unauthorized)
@@ -90,6 +92,27 @@ extension WebServer {
     }
 
     /// The way into the library with a new session's cookie.
+    /// After a sign-in with the right password: when its stored hash has another bcrypt cost than
+    /// ``Options/passwordCost``, hashes it again at that cost, in the background (the person is
+    /// signed in already), unless the password was changed meanwhile.
+    static func rehashIfCostChanged(_ password: String, hash: String, cost: UInt8, work: WebWork, store: AsyncLibrary) {
+        guard bcryptCost(of: hash) != cost else { return }
+        Task {
+            guard let new = try? await work.quick.run({ Bcrypt.hash(password, cost: cost) }) else { return }
+            _ = try? await store.write { library in
+                guard try library.accounts.webPasswordHash() == hash else { return }
+                try library.accounts.setWebPasswordHash(new)
+            }
+        }
+    }
+
+    /// The cost written in a bcrypt hash (`$2b$11$…`); nil when it is not one.
+    static func bcryptCost(of hash: String) -> UInt8? {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: false)
+        guard parts.count >= 4, parts[0].isEmpty, parts[1].hasPrefix("2"), parts[2].count == 2 else { return nil }
+        return UInt8(parts[2])
+    }
+
     static func signedIn(_ session: WebSession, options: Options) -> Response {
         Response(status: .seeOther, headers: [.location: "/", .setCookie: PageSession.setCookie(session.token, secure: options.secureCookies)])
     }
