@@ -17,7 +17,7 @@ public enum FileDigest {
         } catch {
             throw .unreadable("\(error.localizedDescription)")
         }
-        return hex(hasher.finalize())
+        return Hex.string(hasher.finalize())
     }
 
     /// The identity of a document made of files with these hashes, in page order: the same as
@@ -26,16 +26,6 @@ public enum FileDigest {
         if hashes.count == 1 { return hashes[0] }
         var hasher = SHA256()
         for hash in hashes { hasher.update(data: Array(hash.utf8)) }
-        return hex(hasher.finalize())
-    }
-
-    private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        let digits = Array("0123456789abcdef".utf8)
-        var bytes: [UInt8] = []
-        for byte in digest {
-            bytes.append(digits[Int(byte >> 4)])
-            bytes.append(digits[Int(byte & 0x0F)])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        return Hex.string(hasher.finalize())
     }
 }

@@ -39,7 +39,7 @@ public struct ReceivedFile: Sendable {
             throw .unreadable(error)
         }
         let format = try ImageFormat.sniff(bytes)
-        return ReceivedFile(url: url, bytes: bytes, format: format, sha256: Self.hex(SHA256.hash(data: bytes)),
+        return ReceivedFile(url: url, bytes: bytes, format: format, sha256: Hex.string(SHA256.hash(data: bytes)),
                             onDisk: nil)
     }
 
@@ -64,7 +64,7 @@ public struct ReceivedFile: Sendable {
             guard read == size, FileOnDisk(path: url.path, descriptor: handle.fileDescriptor) == onDisk else {
                 throw InputError.changedWhileRead
             }
-            return ReceivedFile(url: url, bytes: header, format: tiff ? .tiff : .bmp, sha256: hex(hasher.finalize()),
+            return ReceivedFile(url: url, bytes: header, format: tiff ? .tiff : .bmp, sha256: Hex.string(hasher.finalize()),
                                 onDisk: onDisk)
         } catch let error as InputError {
             throw error
@@ -105,14 +105,7 @@ public struct ReceivedFile: Sendable {
         if files.count == 1 { return files[0].sha256 }
         var hasher = SHA256()
         for file in files { hasher.update(data: Array(file.sha256.utf8)) }
-        return hex(hasher.finalize())
-    }
-
-    private static func hex<D: Sequence>(_ digest: D) -> String where D.Element == UInt8 {
-        digest.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }.joined()
+        return Hex.string(hasher.finalize())
     }
 }
 

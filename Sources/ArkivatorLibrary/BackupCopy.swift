@@ -62,7 +62,7 @@ enum BackupCopy {
             if failure != nil { unlink(targetPath) }
         }
         if let failure { throw failure }
-        return BackupManifest.Entry(path: path, bytes: total, sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined())
+        return BackupManifest.Entry(path: path, bytes: total, sha256: Hex.string(hasher.finalize()))
     }
 
 }

@@ -162,7 +162,7 @@ extension DocumentStore {
             // By its errno: a full disk is told as a full disk, not as a disk that failed.
             throw AtomicFileError(error, operation: "write", path: target.path)
         }
-        let digest = hasher.finalize().map { String(format: "%02x", $0) }.joined()
+        let digest = Hex.string(hasher.finalize())
         guard digest == expected else {
             _ = unlink(temporary.path)
             return false

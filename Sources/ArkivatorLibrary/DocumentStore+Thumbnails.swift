@@ -16,7 +16,9 @@ public enum Thumbnail: Sendable, Equatable {
     static func of(stored: String?) -> (version: String?, none: Bool) {
         guard let stored else { return (nil, false) }
         guard !stored.isEmpty else { return (nil, true) }
-        let name = URL(fileURLWithPath: stored).deletingPathExtension().lastPathComponent
+        // Text alone: a URL made from a path asks the disk whether it is a folder.
+        let file = stored.lastIndex(of: "/").map { stored[stored.index(after: $0)...] } ?? Substring(stored)
+        let name = file.lastIndex(of: ".").map { file[..<$0] } ?? file
         return (name.split(separator: "-").last.map(String.init), false)
     }
 }
@@ -37,7 +39,7 @@ extension DocumentStore {
             let (version, none) = Thumbnail.of(stored: stored)
             if none { return .none }
             guard let stored, let version else { return .missing }
-            return .file(URL(fileURLWithPath: library.paths.resolved(stored)), version: version)
+            return .file(URL(fileURLWithPath: library.paths.resolved(stored), isDirectory: false), version: version)
         }
     }
 

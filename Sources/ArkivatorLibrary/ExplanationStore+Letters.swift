@@ -99,6 +99,6 @@ extension ExplanationStore {
     /// The SHA-256 of the letter's stored text (numbers masked), in hex.
     static func textStamp(row: Int, in database: Database) throws -> String {
         let text = try database.firstRow("SELECT text FROM documents WHERE id = ?", [row])?[0].string ?? ""
-        return SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        return Hex.string(SHA256.hash(data: Data(text.utf8)))
     }
 }

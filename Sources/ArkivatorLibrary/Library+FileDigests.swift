@@ -55,7 +55,7 @@ extension Library {
             buffer.withUnsafeBytes { hasher.update(bufferPointer: UnsafeRawBufferPointer(rebasing: $0.prefix(count))) }
             size += count
         }
-        return FileDigest(sha256: hasher.finalize().map { String(format: "%02x", $0) }.joined(), size: size,
+        return FileDigest(sha256: Hex.string(hasher.finalize()), size: size,
                           stamp: stamp(of: info))
     }
 

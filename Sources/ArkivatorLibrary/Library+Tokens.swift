@@ -1,3 +1,4 @@
+import ArkivatorCore
 internal import Crypto
 import Foundation
 
@@ -15,6 +16,6 @@ extension Library {
     }
 
     static func tokenHash(_ token: String) -> String {
-        SHA256.hash(data: Data(token.utf8)).map { String(format: "%02x", $0) }.joined()
+        Hex.string(SHA256.hash(data: Data(token.utf8)))
     }
 }

@@ -1,3 +1,4 @@
+import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
 import NIOConcurrencyHelpers
@@ -11,7 +12,7 @@ final class FamilyUndo: Sendable {
 
     /// Keeps `member` and returns the token that brings it back.
     func keep(_ member: RemovedFamilyMember, now: Date = Date()) -> String {
-        let token = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let token = Hex.random(bytes: 16)
         removed.withLockedValue { table in
             table = table.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
             table[token] = (member, now)

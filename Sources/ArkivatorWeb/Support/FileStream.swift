@@ -10,13 +10,21 @@ enum FileStream {
 
     /// The body for `url`, or nil when it is not a readable regular file. With `removeAfter`, the
     /// file is removed once sent (or once the client goes away): a backup made for this answer.
+    /// A file of one chunk or less (a thumbnail) is read whole in the same step that finds it.
     static func body(_ url: URL, removeAfter: Bool = false) async throws -> (ResponseBody, Int)? {
-        let size: Int? = try await NIOThreadPool.singleton.runIfActive {
-            guard let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .fileSizeKey]),
-                  values.isRegularFile == true, access(url.path, R_OK) == 0 else { return nil }
-            return values.fileSize
+        let found: (size: Int, small: ByteBuffer?)? = try await NIOThreadPool.singleton.runIfActive {
+            var info = stat()
+            guard stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(url.path, R_OK) == 0 else { return nil }
+            let size = Int(info.st_size)
+            guard size <= chunk, !removeAfter else { return (size, nil) }
+            guard let handle = try? FileHandle(forReadingFrom: url) else { return nil }
+            defer { try? handle.close() }
+            guard let data = try? handle.read(upToCount: chunk) ?? Data() else { return nil }
+            return (data.count, ByteBuffer(bytes: data))
         }
-        guard let size else { return nil }
+        guard let found else { return nil }
+        if let small = found.small { return (ResponseBody(byteBuffer: small), found.size) }
+        let size = found.size
         // The file is opened only once the answer is being written: a client that goes away
         // before that leaves no handle open.
         let body = ResponseBody(contentLength: size) { writer in

@@ -177,7 +177,7 @@ struct UploadInbox: Sendable {
                                             en: "The letter could not be put in the inbox. Try again.")
 
     private static func newID() -> String {
-        (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        Hex.random(bytes: 16)
     }
 
     /// Removes upload `id` while it is still open (a form that failed half-way).
