@@ -91,7 +91,6 @@ extension WebServer {
         Response(status: .seeOther, headers: [.location: location])
     }
 
-    /// The way into the library with a new session's cookie.
     /// After a sign-in with the right password: when its stored hash has another bcrypt cost than
     /// ``Options/passwordCost``, hashes it again at that cost, in the background (the person is
     /// signed in already), unless the password was changed meanwhile.
@@ -113,6 +112,7 @@ extension WebServer {
         return UInt8(parts[2])
     }
 
+    /// The way into the library with a new session's cookie.
     static func signedIn(_ session: WebSession, options: Options) -> Response {
         Response(status: .seeOther, headers: [.location: "/", .setCookie: PageSession.setCookie(session.token, secure: options.secureCookies)])
     }
