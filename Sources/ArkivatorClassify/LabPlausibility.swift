@@ -73,6 +73,11 @@ public enum LabPlausibility {
                     if flagsInUse || far { add(.missingFlag) }
                 }
             }
+            // Decimals lost: a result of one or two digits without decimals, inside a range whose
+            // both limits are written with them ("5" for "5,3" in 3,5–10,0).
+            if value.decimals == 0, case let .between(l, h) = row.range, l.decimals > 0, h.decimals > 0, !above, !below, v < 100 {
+                add(.decimalsLost)
+            }
             // A decimal comma lost: a result without decimals where the range has them, outside the
             // range, that would be inside it with the comma back.
             if value.decimals < rangeDecimals, above || below {

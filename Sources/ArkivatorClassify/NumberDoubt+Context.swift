@@ -194,6 +194,28 @@ extension NumberDoubt {
         guard index > 0, words[index - 1].line == words[index].line else { return false }
         let street = words[index - 1].text.lowercased()
         return streetEndings.contains { street.hasSuffix($0) && street.count > $0.count + 1 }
+            || endsAddressLine(index, words)
+    }
+
+    /// Whether the word at `index` ends a line of an address, after a name, right above the
+    /// postcode and place ("Marienlyst I I" over "4608 KRISTIANSAND S"): where the house number stands.
+    static func endsAddressLine(_ index: Int, _ words: [Word]) -> Bool {
+        let line = words[index].line
+        // The rest of the line is letters that look like digits too ("I I" for "11").
+        var next = index + 1
+        while next < words.count, words[next].line == line {
+            guard NumberShape.isLookalikeWord(words[next].text) else { return false }
+            next += 1
+        }
+        guard next + 1 < words.count, words[next].line == line + 1, words[next + 1].line == line + 1,
+              words[next].text.count == 4, isDigits(words[next].text),
+              words[next + 1].text.first?.isUppercase == true, words[next + 1].text.allSatisfy(\.isLetter) else { return false }
+        // A name before it: a word of letters that starts with a capital.
+        var first = index
+        while first > 0, words[first - 1].line == line, NumberShape.isLookalikeWord(words[first - 1].text) { first -= 1 }
+        guard first > 0, words[first - 1].line == line else { return false }
+        let name = words[first - 1].text
+        return name.count >= 3 && name.first?.isUppercase == true && name.allSatisfy { $0.isLetter || $0 == "-" }
     }
 
     static let streetEndings = ["veien", "vegen", "vei", "veg", "gata", "gate", "gaten", "stien", "plass", "plassen",
@@ -208,6 +230,28 @@ extension NumberDoubt {
         guard parts.count == 3, parts.allSatisfy({ isDigits(String($0)) }), let day = Int(parts[0]), let month = Int(parts[1]) else { return false }
         return parts[0].count <= 2 && parts[1].count <= 2 && (parts[2].count == 4 || parts[2].count == 2)
             && (1...31).contains(day) && (1...12).contains(month)
+    }
+
+    /// Whether the word at `index`, of letters that look like digits, is a day: a point right
+    /// after it and a month's name next ("I. mars 2024" for "1. mars 2024"). "I mars" without
+    /// the point is a sentence's "in March".
+    static func isDayBeforeMonth(_ index: Int, _ words: [Word], _ scalars: [Unicode.Scalar]) -> Bool {
+        let end = words[index].range.upperBound
+        guard end < scalars.count, scalars[end] == ".", words.indices.contains(index + 1) else { return false }
+        return NorwegianDate.months[words[index + 1].text.lowercased()] != nil
+    }
+
+    /// Whether the word at `index` is a number and a dash with no number after it on its line
+    /// ("1— tablett" for "1–2 tabletter"): a range that lost its end. A compound's shared part
+    /// ("1- og 2-roms", "3- eller 4-årige") and a dash that ends the line are not.
+    static func isCutRange(_ index: Int, _ placed: [Word]) -> Bool {
+        let scalars = Array(placed[index].text.unicodeScalars)
+        guard scalars.count >= 2, let last = scalars.last, "-–—".unicodeScalars.contains(last),
+              isDigits(String(String.UnicodeScalarView(scalars.dropLast()))) else { return false }
+        guard placed.indices.contains(index + 1), placed[index + 1].line == placed[index].line else { return false }
+        let next = placed[index + 1].text.lowercased()
+        if ["og", "eller", "til", "à", "a", "/"].contains(next) { return false }
+        return next.unicodeScalars.first.map { !NumberShape.isDigit($0) } ?? false
     }
 
     /// Whether the word at `range` is a date that cannot be: day and month ("30.0." for

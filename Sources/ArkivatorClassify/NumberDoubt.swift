@@ -45,6 +45,12 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     /// A mark read among a number's digits: a point inside a telephone number's group
     /// ("Tlf. 22.45 13.00"), a colon between a date's parts ("01:07.2024").
     case markInNumber
+    /// A range that lost its end: a number with a dash after it and no number after the dash
+    /// ("1— tablett" for "1–2 tabletter").
+    case rangeCut
+    /// A lab result without the decimals its reference range is written with ("Leukocytter 5
+    /// x10^9/L 3,5–10,0"): a decimal part may have been lost.
+    case decimalsLost
 
     public var userMessage: UserMessage {
         switch self {
@@ -77,6 +83,8 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
             UserMessage(nb: "postboksnummeret er delt i to", en: "the post box number is split in two")
         case .impossibleDate: UserMessage(nb: "datoen finnes ikke", en: "the date does not exist")
         case .markInNumber: UserMessage(nb: "et tegn står feil blant sifrene", en: "a mark stands wrongly among the digits")
+        case .decimalsLost: UserMessage(nb: "verdien mangler desimalene som referanseområdet har", en: "the value lacks the decimals its reference range has")
+        case .rangeCut: UserMessage(nb: "tallområdet mangler tallet etter streken", en: "the range lacks the number after its dash")
         }
     }
 }
@@ -151,7 +159,7 @@ public enum NumberDoubt {
                 add(word.lowerBound, word.upperBound, .doubledSeparator)
             } else if NumberShape.isLookalikeWord(core),
                       NumberShape.standsForNumber(index, texts) || Self.besideNumber(index, placed, scalars)
-                        || Self.afterStreetName(index, placed) {
+                        || Self.afterStreetName(index, placed) || Self.isDayBeforeMonth(index, placed, scalars) {
                 // After a number on its line the letter may be the number's last digit ("XT808 I").
                 let joined = index > 0 && placed[index - 1].line == placed[index].line
                     && placed[index - 1].text.unicodeScalars.last.map(NumberShape.isDigit) == true
@@ -165,6 +173,8 @@ public enum NumberDoubt {
                 add(word.lowerBound, word.upperBound, .markInNumber)
             } else if NumberShape.isDamagedName(core) {
                 add(word.lowerBound, word.upperBound, .letterInNumber)
+            } else if Self.isCutRange(index, placed) {
+                add(word.lowerBound, word.upperBound, .rangeCut)
             }
             for number in NumberShape.numbers(scalars, in: word.lowerBound..<word.upperBound) where !confirmed.contains(where: { $0.overlaps(number) }) {
                 if Self.overlaps(number, unsure) { add(number.lowerBound, number.upperBound, .lowConfidence) }

@@ -120,6 +120,21 @@ import Testing
         #expect(!rows[2].doubtful)
     }
 
+    /// A result of a digit or two where the range has decimals may have lost its own: in doubt.
+    /// A result with its decimals, and a whole number in a whole-number range, are not.
+    @Test func aResultWithoutTheDecimalsOfItsRangeIsDoubtful() {
+        let rows = LabTable.rows(in: """
+            Leukocytter 5 x10^9/L 3,5–10,0
+            Leukocytter 5,3 x10^9/L 3,5–10,0
+            Kreatinin 49 umol/L 45–90
+            Trombocytter 250 x10^9/L 145–390
+            """)
+        #expect(rows.count == 4)
+        #expect(rows[0].doubt == [.decimalsLost])
+        #expect(rows.dropFirst().allSatisfy { !$0.doubtful })
+        #expect(NumberDoubt.doubtfulNumbers(in: "Leukocytter 5 x10^9/L 3,5–10,0", lowConfidence: []).map(\.text) == ["5"])
+    }
+
     @Test func flagsThatDisagreeWithTheirRange() {
         let rows = LabTable.rows(in: """
             Natrium 141 H mmol/L 137 - 145

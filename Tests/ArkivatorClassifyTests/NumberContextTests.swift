@@ -79,6 +79,9 @@ import Testing
         // A street's number read as a letter.
         #expect(doubtful("Karin Myklebust\nKløverveien I\n1606 FREDRIKSTAD") == ["I"])
         #expect(doubtful("Storgata 12\n1606 FREDRIKSTAD").isEmpty)
+        // A house number read as letters at the end of an address line, above the postcode and place.
+        #expect(doubtful("Sebastian Arnesen\nMarienlyst I I\n4608 KRISTIANSAND S") == ["I", "I"])
+        #expect(doubtful("Vennlig hilsen\nKari Nordmann\n4608 KRISTIANSAND S").isEmpty)
         // A telephone number with a mark among its digits is in doubt as a whole; one ending a sentence is not.
         #expect(doubtful("Tlf. 22.45 13.00\nwww.kreftregisteret.no") == ["22.45 13.00"])
         #expect(NumberDoubt.doubtfulNumbers(in: "Tlf. 22.45 13.00", lowConfidence: []).first?.reasons == [.markInNumber])
@@ -86,6 +89,14 @@ import Testing
         #expect(doubtful("Stønad for perioden 01:07.2024 til 30.09.2024.") == ["01:07.2024"])
         #expect(doubtful("Møt kl. 10:30. Prøven tas 12.03.2024.").isEmpty)
         #expect(doubtful("Ring oss på telefon 22 45 13 00.").isEmpty)
+        // A range that lost its end; a compound's shared part and a range read whole are not.
+        #expect(doubtful("Ta 1— tablett ved behov, høyst 3 ganger i døgnet.") == ["1—"])
+        #expect(NumberDoubt.doubtfulNumbers(in: "Ta 1- tablett", lowConfidence: []).first?.reasons == [.rangeCut])
+        #expect(doubtful("Ta 1–2 tabletter. Gjelder 1- og 2-roms leiligheter, 3- eller 4-årige barn.").isEmpty)
+        #expect(doubtful("TSH 0,50- 4,10").isEmpty)
+        // A day read as a letter before its month; "I mars" in a sentence is not.
+        #expect(doubtful("Gastromedisinsk avdeling\nI. mars 2024\nFastlege Emma Haugland") == ["I"])
+        #expect(doubtful("I mars 2024 fikk du svar.").isEmpty)
         // A sentence's first word, and a line's, are words.
         #expect(doubtful("Vi så deg sist i fjor. I 2024 fikk du to doser.\nI 2023 fikk du en.").isEmpty)
     }
