@@ -9,6 +9,8 @@ public struct WebSession: Sendable, Equatable {
     /// The token every form and `fetch` must send back (`_csrf`, `X-CSRF-Token`).
     public var csrf: String
     public var lastSeen: Date
+    /// Whose session: an account's id, nil for the owner.
+    public var account: Int? = nil
 }
 
 extension AccountStore {
@@ -31,12 +33,15 @@ extension AccountStore {
     }
 
     /// Starts a session: a new random token and CSRF token; only the token's hash is stored.
-    public func startWebSession(now: Date = Date()) throws -> WebSession {
-        let session = WebSession(token: Library.randomToken(), csrf: Library.randomToken(), lastSeen: now)
+    /// `account`: whose (nil: the owner's); `device`: the kind of device, as the audit log names it.
+    public func startWebSession(account: Int? = nil, device: String = "", now: Date = Date()) throws -> WebSession {
+        let session = WebSession(token: Library.randomToken(), csrf: Library.randomToken(), lastSeen: now, account: account)
         // Not flushed on its own: lost only at a power cut, and then the person signs in again.
         try library.withUnflushedCommit { database in
-            try database.execute("INSERT INTO web_sessions (token_hash, csrf, created_at, last_seen) VALUES (?, ?, ?, ?)",
-                                 [Library.tokenHash(session.token), session.csrf, Self.sessionTime(now), Self.sessionTime(now)])
+            try database.execute("""
+                INSERT INTO web_sessions (token_hash, csrf, created_at, last_seen, account_id, device) VALUES (?, ?, ?, ?, ?, ?)
+                """, [Library.tokenHash(session.token), session.csrf, Self.sessionTime(now), Self.sessionTime(now), account,
+                      String(device.prefix(40))])
         }
         return session
     }
@@ -48,12 +53,12 @@ extension AccountStore {
     public func webSession(token: String, idle: TimeInterval, now: Date = Date()) throws -> WebSession? {
         guard !token.isEmpty, token.count <= 200 else { return nil }
         let hash = Library.tokenHash(token)
-        let found = try library.withReader { database -> (csrf: String, seen: Date)? in
-            guard let row = try database.firstRow("SELECT csrf, last_seen FROM web_sessions WHERE token_hash = ?", [hash]),
+        let found = try library.withReader { database -> (csrf: String, seen: Date, account: Int?)? in
+            guard let row = try database.firstRow("SELECT csrf, last_seen, account_id FROM web_sessions WHERE token_hash = ?", [hash]),
                   let csrf = row[0].string, let seen = row[1].string.flatMap(Self.date(sessionTime:)) else { return nil }
-            return (csrf, seen)
+            return (csrf, seen, row[2].int)
         }
-        guard let (csrf, seen) = found else { return nil }
+        guard let (csrf, seen, account) = found else { return nil }
         guard now.timeIntervalSince(seen) <= idle else {
             try library.withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash]) }
             return nil
@@ -65,7 +70,7 @@ extension AccountStore {
                                      [Self.sessionTime(now), hash, Self.sessionTime(now)])
             }
         }
-        return WebSession(token: token, csrf: csrf, lastSeen: now)
+        return WebSession(token: token, csrf: csrf, lastSeen: now, account: account)
     }
 
     /// Ends a session (signing out).
@@ -96,13 +101,14 @@ public struct APIToken: Sendable, Equatable {
 
 extension AccountStore {
     /// Makes a token for a device; returns it (the only time it is seen) with its row.
-    public func createAPIToken(name: String) throws -> (token: String, row: APIToken) {
+    /// `account`: whose token (nil: the owner's); it acts as that account.
+    public func createAPIToken(name: String, account: Int? = nil) throws -> (token: String, row: APIToken) {
         let label = String(name.trimmingCharacters(in: .whitespacesAndNewlines).prefix(StoredField.tokenName.limit))
         let token = "ark_" + Library.randomToken()
         let now = Library.now()
         let id = try library.withDatabase { database -> Int in
-            try database.execute("INSERT INTO api_tokens (name, token_hash, created_at) VALUES (?, ?, ?)",
-                                 [label.isEmpty ? "enhet" : label, Library.tokenHash(token), now])
+            try database.execute("INSERT INTO api_tokens (name, token_hash, created_at, account_id) VALUES (?, ?, ?, ?)",
+                                 [label.isEmpty ? "enhet" : label, Library.tokenHash(token), now, account])
             return database.lastInsertedRowID
         }
         return (token, APIToken(id: id, name: label.isEmpty ? "enhet" : label, createdAt: now, lastUsed: nil))
@@ -129,17 +135,22 @@ extension AccountStore {
 
     /// Whether `token` is a device's token (and notes its use, at most once a minute: only then
     /// does the lookup wait for the library's writer).
-    public func isAPIToken(_ token: String) throws -> Bool {
-        guard token.hasPrefix("ark_"), token.count <= 200 else { return false }
+    public func isAPIToken(_ token: String) throws -> Bool { try apiTokenAccess(token) != nil }
+
+    /// What a device's token may see: its account's (the owner's for the owner's tokens); nil
+    /// when it is no token. Notes its use, at most once a minute.
+    public func apiTokenAccess(_ token: String) throws -> Access? {
+        guard token.hasPrefix("ark_"), token.count <= 200 else { return nil }
         let hash = Library.tokenHash(token)
         let earlier = Date().addingTimeInterval(-Library.lastUseResolution).formatted(.iso8601)
-        let known = try library.withReader { database -> (found: Bool, due: Bool) in
-            guard let row = try database.firstRow("SELECT last_used FROM api_tokens WHERE token_hash = ?", [hash]) else {
-                return (false, false)
+        let known = try library.withReader { database -> (access: Access?, due: Bool) in
+            guard let row = try database.firstRow("SELECT last_used, account_id FROM api_tokens WHERE token_hash = ?", [hash]) else {
+                return (nil, false)
             }
-            return (true, row[0].string.map { $0 < earlier } ?? true)
+            let access = try row[1].int.map { try Self.accounts(in: database, id: $0).first?.access } ?? .owner
+            return (access, row[0].string.map { $0 < earlier } ?? true)
         }
-        guard known.found else { return false }
+        guard let access = known.access else { return nil }
         if known.due {
             try library.withDatabase { database in
                 try database.execute("""
@@ -147,6 +158,6 @@ extension AccountStore {
                     """, [Library.now(), hash, earlier])
             }
         }
-        return true
+        return access
     }
 }

@@ -20,6 +20,9 @@ public struct DocumentFilter: Sendable, Equatable {
     /// Only documents with no person: neither a household member nor a name as printed (lists
     /// show them as "Ukjent person"). Combines with the other filters like they do with each other.
     public var withoutPerson = false
+    /// Only documents filed to these household members (an account's own, ``Access/narrowed(_:)``);
+    /// nil: every document. An empty list holds none.
+    public var members: [String]?
 
     public init(person: String? = nil, type: DocumentType? = nil, from: CalendarDate? = nil, to: CalendarDate? = nil,
                 institution: String? = nil, trashed: Bool = false, waitingForReview: Bool = false,
@@ -66,13 +69,28 @@ public struct DocumentFilter: Sendable, Equatable {
         if waitingForReview {
             conditions.append("(d.needs_review != '' OR d.text = '' OR d.family_member IS NULL) AND d.reviewed_at IS NULL")
         }
+        if let members {
+            conditions.append(Self.memberCondition(members))
+            arguments += members
+        }
+        return (conditions, arguments)
+    }
+
+    /// The conditions of a list in date order. One member's letters are read in that order from
+    /// documents_by_member; several members' from the list's own index, their names tested in
+    /// it (`+` keeps SQLite from reading each member's letters and sorting them all for one page).
+    var orderedSQL: (conditions: [String], arguments: [any DatabaseValueConvertible]) {
+        var (conditions, arguments) = sql
+        if let members, members.count > 1, let last = conditions.indices.last {
+            conditions[last] = "+" + conditions[last]
+        }
         return (conditions, arguments)
     }
 
     /// The library list's statement for this filter: newest first (letter date, then the order
     /// they came in); its last two arguments are the limit and the offset.
     func listQuery(limit: Int, offset: Int) -> (sql: String, arguments: [any DatabaseValueConvertible]) {
-        let (conditions, arguments) = sql
+        let (conditions, arguments) = orderedSQL
         return ("""
             SELECT \(DocumentStore.summaryColumns) FROM documents d WHERE \(conditions.joined(separator: " AND "))
             ORDER BY d.document_date DESC, d.id DESC LIMIT ? OFFSET ?
@@ -83,6 +101,12 @@ public struct DocumentFilter: Sendable, Equatable {
     var countQuery: (sql: String, arguments: [any DatabaseValueConvertible]) {
         let (conditions, arguments) = sql
         return ("SELECT count(*) FROM documents d WHERE \(conditions.joined(separator: " AND "))", arguments)
+    }
+
+    /// `d.family_member IN (?, …)` for `members` (as the index documents_by_member is read), or
+    /// a condition no row meets when there are none.
+    static func memberCondition(_ members: [String]) -> String {
+        members.isEmpty ? "0" : "d.family_member IN (" + Array(repeating: "?", count: members.count).joined(separator: ", ") + ")"
     }
 
     static func escapeLike(_ text: String) -> String {
@@ -193,6 +217,26 @@ extension DocumentStore {
             throw LibraryFailure.ambiguous(id, count: count)
         }
         return first
+    }
+
+    /// The document `id` (a prefix of its id) names among the letters `access` sees: its full id,
+    /// or ``LibraryFailure/notFound(_:)``. For an account the prefix is resolved among its own
+    /// letters alone, so no answer tells whether a letter it does not see exists. The owner's
+    /// `id` is returned as it is (the call that reads the letter resolves it).
+    public func seen(_ id: String, by access: Access) throws -> String {
+        guard !access.isOwner else { return id }
+        let prefix = id.trimmingCharacters(in: .whitespaces).lowercased()
+        guard prefix.count >= 4, prefix.count <= 64, prefix.allSatisfy(\.isHexDigit), !access.members.isEmpty else {
+            throw LibraryFailure.notFound(id)
+        }
+        let rows = try library.withReader { database in
+            try database.rows("""
+                SELECT d.sha256 FROM documents d WHERE d.sha256 >= ? AND d.sha256 < ? AND d.trashed_at IS NULL
+                    AND \(DocumentFilter.memberCondition(access.members)) LIMIT 2
+                """, [prefix, prefix + "~"] + access.members)
+        }
+        guard rows.count == 1, let full = rows[0][0].string else { throw LibraryFailure.notFound(id) }
+        return full
     }
 
     /// The whole document. With `revealNumbers` the fødselsnumre are put back into the text

@@ -199,5 +199,60 @@ extension Migrations {
                 WHERE documents.id = NEW.document_id AND documents.upload_status IS NOT s.status;
             END;
             """),
+        Migration(version: 21, name: "accounts for the people who help the family, and the audit log", sql: """
+            -- The people the owner invites: a name, a role (family: read, correct and upload; reader:
+            -- read) and the household members they see. The owner is the web app's own password
+            -- (web_account), no row here. A password is set when the invite is taken.
+            CREATE TABLE accounts (
+                id            INTEGER PRIMARY KEY AUTOINCREMENT,
+                name          TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                role          TEXT NOT NULL CHECK (role IN ('family', 'reader')),
+                password_hash TEXT,
+                created_at    TEXT NOT NULL
+            );
+            -- By the member's id, which is never given to another: a renamed member stays seen.
+            CREATE TABLE account_members (
+                account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                member_id  INTEGER NOT NULL,
+                PRIMARY KEY (account_id, member_id)
+            ) WITHOUT ROWID;
+            -- An invite works once, until it expires: only its SHA-256 is kept.
+            CREATE TABLE account_invites (
+                token_hash TEXT PRIMARY KEY,
+                account_id INTEGER NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                expires_at TEXT NOT NULL
+            );
+            -- Whose session and whose device token (NULL: the owner's); an account removed takes
+            -- its sessions and tokens with it, so it is signed out everywhere at once.
+            ALTER TABLE web_sessions ADD COLUMN account_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE;
+            ALTER TABLE web_sessions ADD COLUMN device TEXT NOT NULL DEFAULT '';
+            ALTER TABLE api_tokens ADD COLUMN account_id INTEGER REFERENCES accounts(id) ON DELETE CASCADE;
+            -- An account's letters are one member's or a few: read from an index of their own.
+            -- Only letters filed to someone: the lists of letters filed to no one keep their own index.
+            CREATE INDEX documents_by_member ON documents(family_member, document_date, id, trashed_at)
+                WHERE trashed_at IS NULL AND family_member IS NOT NULL;
+
+            -- Who did what, when, from which kind of device: never an address or a letter's text.
+            -- Nothing changes a line, and none is removed before it is two years old.
+            CREATE TABLE audit_log (
+                id         INTEGER PRIMARY KEY,
+                at         TEXT NOT NULL,          -- UTC, ISO 8601
+                account_id INTEGER,                -- NULL: the owner
+                account    TEXT NOT NULL,          -- the name, kept when the account is removed
+                action     TEXT NOT NULL,
+                document   TEXT,                   -- the letter's short id
+                member     TEXT,                   -- the household member the letter is filed to
+                detail     TEXT NOT NULL DEFAULT '',
+                device     TEXT NOT NULL DEFAULT ''
+            );
+            CREATE INDEX audit_log_by_time ON audit_log(at);
+            CREATE TRIGGER audit_log_unchanged BEFORE UPDATE ON audit_log BEGIN
+                SELECT RAISE(ABORT, 'the audit log is not changed');
+            END;
+            CREATE TRIGGER audit_log_kept_two_years BEFORE DELETE ON audit_log
+                WHEN OLD.at >= strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-2 years') BEGIN
+                SELECT RAISE(ABORT, 'the audit log keeps two years');
+            END;
+            """),
     ]
 }

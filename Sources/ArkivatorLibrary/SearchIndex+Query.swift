@@ -170,12 +170,18 @@ extension SearchIndex {
         let cutsFirst = filter.from.map { $0.month != 1 || $0.day != 1 } ?? false
         let cutsLast = filter.to.map { $0.month != 12 || $0.day != 31 } ?? false
         let datesNeeded = (filter.from != nil || filter.to != nil) && !(yearWords && !cutsFirst && !cutsLast)
-        guard datesNeeded || filter.withoutPerson else { return result }
+        guard datesNeeded || filter.withoutPerson || filter.members != nil else { return result }
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if filter.withoutPerson {
             // As the partial index documents_without_person writes them, so SQLite reads that index.
             conditions += ["d.trashed_at IS NULL", "d.family_member IS NULL", "d.person IS NULL"]
+        }
+        if let members = filter.members {
+            // An account's members, as the partial index documents_by_member writes them.
+            if !filter.withoutPerson { conditions.append("d.trashed_at IS NULL") }
+            conditions.append(DocumentFilter.memberCondition(members))
+            arguments += members
         }
         if datesNeeded, let from = filter.from {
             conditions.append("d.document_date >= ?")
@@ -189,7 +195,7 @@ extension SearchIndex {
         var keep = true
         // With the years in the expression, the rows of the first and last year that fall outside
         // the dates can be left out instead of keeping those inside: the smaller set is read.
-        if let years, yearWords, !filter.withoutPerson,
+        if let years, yearWords, !filter.withoutPerson, filter.members == nil,
            let outside = Self.outsideDays(from: filter.from, to: filter.to, years: years),
            outside < Self.insideDays(from: filter.from, to: filter.to, years: years) {
             var parts: [String] = []

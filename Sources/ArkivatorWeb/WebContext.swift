@@ -13,8 +13,11 @@ public struct WebContext: RequestContext, RemoteAddressRequestContext {
     public let remoteAddress: SocketAddress?
     /// The signed-in browser's session; nil on the sign-in pages and for a device.
     var session: WebSession?
-    /// True for an API request signed with a device's token (`Authorization: Bearer ark_…`).
-    var device = false
+    /// Whose request, and whose letters it may see: set by the gates (``PageSession``,
+    /// ``APIAuth``) for a signed-in browser or a device's token; nil on the open pages.
+    var access: Access?
+    /// The kind of device, as the audit log names it («telefon», «datamaskin», «skript»…).
+    var deviceKind = ""
     /// The session's CSRF token when the request's own `_csrf` field is still to be checked by
     /// the handler (only the streamed upload form: ``PageSession/streamsItsForm(_:)``).
     var formToken: String?
@@ -31,6 +34,9 @@ public struct WebContext: RequestContext, RemoteAddressRequestContext {
     public var maxUploadSize: Int { 1 << 20 }
 
     func text(_ norwegian: String, _ english: String) -> String { language.text(norwegian, english) }
+
+    /// What the request may see: the gate's, else nobody's (a route behind a gate always has it).
+    var seen: Access { access ?? Access(account: -1, name: "", role: .reader, members: []) }
 }
 
 extension UILanguage {

@@ -23,7 +23,8 @@ struct Arkivator: ParsableCommand {
         version: ArkivatorVersion.current,
         subcommands: [Ingest.self, Watch.self, Search.self, List.self, Show.self, Edit.self, Delete.self, Restore.self, Redact.self, Recrop.self,
                       Family.self, Backup.self, Export.self, Reindex.self, Erase.self, Classify.self, Doctor.self,
-                      Queue.self, Upload.self, Sync.self, Config.self, Serve.self, Appointments.self, Share.self, Explain.self])
+                      Queue.self, Upload.self, Sync.self, Config.self, Serve.self, Appointments.self, Share.self, Explain.self,
+                      AccountCommand.self, Audit.self])
 }
 
 /// Options every command shares.

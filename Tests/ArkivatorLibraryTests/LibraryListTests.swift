@@ -58,6 +58,8 @@ import Testing
                 ("documents_listed", DocumentFilter(institution: "Helfo")),
                 ("documents_without_person", DocumentFilter(withoutPerson: true)),
                 ("documents_waiting", DocumentFilter(waitingForReview: true)),
+                ("documents_by_member", Access(account: 1, name: "Ola", role: .reader, members: ["Kari"]).narrowed(DocumentFilter())),
+                ("documents_listed", Access(account: 1, name: "Ola", role: .reader, members: ["Kari", "Ola"]).narrowed(DocumentFilter())),
             ]
             let database = try Database(readingFrom: library.databaseURL)
             for (index, filter) in filters {

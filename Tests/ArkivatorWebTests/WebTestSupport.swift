@@ -48,7 +48,7 @@ struct WebFixture {
                  text: "Epikrise\nPasient: Ola Nordmann, f.nr. \(Self.number)\nInnlagt med brystsmerter <script>alert(1)</script>.")
     }
 
-    private func file(sha: String, title: String, type: DocumentType, person: String?, date: String, text: String,
+    func file(sha: String, title: String, type: DocumentType, person: String?, date: String, text: String,
                       needsReview: [String] = [], lowConfidence: [LibraryDocument.TextRange] = [],
                       confidence: [String: Double]? = nil) throws {
         var document = LibraryDocument(sha256: sha, sourceName: "brev.jpg", title: title, docType: type, person: person,

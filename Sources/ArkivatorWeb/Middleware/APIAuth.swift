@@ -16,18 +16,21 @@ struct APIAuth: RouterMiddleware {
                 next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var context = context
         if let authorization = request.headers[.authorization] {
-            guard let token = Self.bearer(authorization), try await store.read({ try $0.accounts.isAPIToken(token) }) else {
+            guard let token = Self.bearer(authorization), let access = try await store.read({ try $0.accounts.apiTokenAccess(token) }) else {
                 throw WebError(.unauthorized, code: "unauthorized", nb: "Nøkkelen er ukjent eller trukket tilbake. Lag en ny i Innstillinger.",
                                en: "The token is unknown or revoked. Make a new one in Settings.")
             }
-            context.device = true
+            context.access = access
+            context.deviceKind = DeviceKind.script
             return try await next(request, context)
         }
-        guard let session = try await PageSession.session(request, store: store, idle: idle) else {
+        guard let (session, access) = try await PageSession.session(request, store: store, idle: idle) else {
             throw WebError(.unauthorized, code: "unauthorized", nb: "Logg inn, eller send en enhetsnøkkel som «Authorization: Bearer …».",
                            en: "Sign in, or send a device token as “Authorization: Bearer …”.")
         }
         context.session = session
+        context.access = access
+        context.deviceKind = DeviceKind.of(request)
         if ![.get, .head].contains(request.method) {
             guard PageSession.sameOrigin(request), let sent = request.headers[.csrfToken],
                   PageSession.constantTimeEqual(sent, session.csrf) else { throw HTTPError(.forbidden) }

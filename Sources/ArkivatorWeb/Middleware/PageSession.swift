@@ -22,7 +22,11 @@ struct PageSession: RouterMiddleware {
         var context = context
         let changes = ![.get, .head].contains(request.method)
         if changes, !Self.sameOrigin(request) { throw HTTPError(.forbidden) }
-        context.session = try await Self.session(request, store: store, idle: idle)
+        if let (session, access) = try await Self.session(request, store: store, idle: idle) {
+            context.session = session
+            context.access = access
+        }
+        context.deviceKind = DeviceKind.of(request)
         guard let session = context.session else {
             if required { return Response(status: .seeOther, headers: [.location: "/login"]) }
             return try await next(request, context)
@@ -53,10 +57,15 @@ struct PageSession: RouterMiddleware {
             && request.headers[.contentType]?.lowercased().hasPrefix("multipart/form-data") == true
     }
 
-    /// The session the request's cookie names, if it is still alive.
-    static func session(_ request: Request, store: AsyncLibrary, idle: TimeInterval) async throws -> WebSession? {
+    /// The session the request's cookie names, if it is still alive, and what its account sees
+    /// (nil when the account was removed meanwhile).
+    static func session(_ request: Request, store: AsyncLibrary, idle: TimeInterval) async throws -> (WebSession, Access)? {
         guard let token = request.cookies[cookie]?.value, !token.isEmpty else { return nil }
-        return try await store.read { try $0.accounts.webSession(token: token, idle: idle) }
+        return try await store.read { library -> (WebSession, Access)? in
+            guard let session = try library.accounts.webSession(token: token, idle: idle),
+                  let access = try library.accounts.access(account: session.account) else { return nil }
+            return (session, access)
+        }
     }
 
     /// A changing request's `Origin` (or, without one, `Referer`) names this host; a request

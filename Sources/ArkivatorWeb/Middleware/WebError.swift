@@ -26,6 +26,9 @@ struct WebError: Error, Sendable {
 
     static let notFound = WebError(.notFound, code: "notFound",
         nb: "Det finnes ikke noe dokument eller side med denne adressen.", en: "There is no document or page at this address.")
+    static let ownerOnly = WebError(.forbidden, code: "ownerOnly",
+        nb: "Denne siden er bare for den som eier arkivet. Be eieren om hjelp, eller gå tilbake til brevene dine.",
+        en: "This page is for the archive's owner only. Ask the owner for help, or go back to your letters.")
     static let badRequest = WebError(.badRequest, code: "badRequest",
         nb: "Noe i adressen eller skjemaet kunne ikke brukes. Gå tilbake og prøv igjen.",
         en: "Something in the address or form could not be used. Go back and try again.")

@@ -9,11 +9,13 @@ extension WebServer {
     /// `/api/v1`: the same list, search, document, corrections, trash, household and upload queue
     /// as the pages, as JSON (described in `docs/openapi.json`). Answers never hold a path on the
     /// server: a file is named by its kind, page and download address.
-    func addAPIRoutes(api: RouterGroup<WebContext>) {
+    /// `anyone`: the list, search and a document, narrowed to the account's letters; `api`: the
+    /// owner's (changes, the trash, the household, the queue).
+    func addAPIRoutes(anyone: RouterGroup<WebContext>, api: RouterGroup<WebContext>) {
         let store = self.store, uploads = household.uploads
-        api.get("/documents") { request, _ -> Response in
+        anyone.get("/documents") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
-            let filter = try Self.apiFilter(query)
+            let filter = context.seen.narrowed(try Self.apiFilter(query))
             let limit = try Self.integer(query, "limit", in: 1...200) ?? Self.pageSize
             let offset = try Self.integer(query, "offset", in: 0...Int(Int32.max)) ?? 0
             let (total, documents) = try await store.read { library in
@@ -21,10 +23,10 @@ extension WebServer {
             }
             return try JSONAnswer.response(APIDocumentList(total: total, documents: documents.map(APISummary.init)))
         }
-        api.get("/search") { request, context -> Response in
+        anyone.get("/search") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             guard let text = query["q"], !text.isEmpty else { throw WebError.badField("q") }
-            let filter = try Self.apiFilter(query)
+            let filter = context.seen.narrowed(try Self.apiFilter(query))
             let result: SearchResult
             do {
                 result = try await store.read { try $0.index.search(text, filter: filter, limit: Self.pageSize) }
@@ -44,9 +46,11 @@ extension WebServer {
                     return summary
                 }))
         }
-        api.get("/documents/{id}") { _, context -> Response in
-            let id = try Self.documentID(context)
-            return try JSONAnswer.response(try await store.read { library in try APIDocument.withAppointments(id, in: library) })
+        anyone.get("/documents/{id}") { _, context -> Response in
+            let id = try await Self.seenID(context, store: store)
+            let answer = try await store.read { library in try APIDocument.withAppointments(id, in: library) }
+            try await Self.audit(.letterOpened, document: id, context: context, store: store)
+            return try JSONAnswer.response(answer)
         }
         api.patch("/documents/{id}") { request, context -> Response in
             let id = try Self.documentID(context)

@@ -11,11 +11,16 @@ extension WebServer {
     /// One document: its page, its files, corrections (the text too, with its versions), delete
     /// (with undo), restore, hiding the fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
     /// `delete`, `restore` and `redact`, so the files follow exactly as they do there.
-    func addDocumentRoutes(pages: RouterGroup<WebContext>) {
+    /// `anyone`: the routes every signed-in account may use (they narrow to its letters);
+    /// `pages`: the owner's.
+    func addDocumentRoutes(anyone: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs, work = self.work
-        pages.get("/documents/{id}") { request, context -> Response in
-            try await Self.documentPage(try Self.documentID(context), store: store, templates: templates, jobs: jobs, context: context,
-                                        query: WebForm(request.uri.query ?? ""))
+        anyone.get("/documents/{id}") { request, context -> Response in
+            let id = try await Self.seenID(context, store: store)
+            let response = try await Self.documentPage(id, store: store, templates: templates, jobs: jobs, context: context,
+                                                       query: WebForm(request.uri.query ?? ""))
+            try await Self.audit(.letterOpened, document: id, context: context, store: store)
+            return response
         }
         pages.post("/documents/{id}/text") { request, context -> Response in
             let id = try Self.documentID(context)
@@ -32,13 +37,20 @@ extension WebServer {
             let correction = try await store.write { _ in try household.restoreOCRText(id) }
             return Self.redirect("/documents/\(correction.document.shortID)?tekst=\(TextEditorView.outcome(correction, restored: true))#tekst")
         }
-        pages.get("/documents/{id}/files/{index}") { _, context -> Response in
-            let id = try Self.documentID(context)
+        anyone.get("/documents/{id}/files/{index}") { _, context -> Response in
+            let id = try await Self.seenID(context, store: store)
             let document = try await store.read { try $0.documents.document(id) }
             guard let index = context.parameters.get("index", as: Int.self), document.files.indices.contains(index) else {
                 throw WebError.notFound
             }
-            return try await Self.download(document.files[index])
+            let file = document.files[index]
+            let action: AuditAction = switch file.kind {
+            case .image: .pageOpened
+            case .pdf: .pdfOpened
+            case .docx: .docxOpened
+            }
+            try await Self.audit(action, document: document, context: context, store: store)
+            return try await Self.download(file)
         }
         pages.post("/documents/{id}/edit") { request, context -> Response in
             let id = try Self.documentID(context)
@@ -108,6 +120,36 @@ extension WebServer {
     static func documentID(_ context: WebContext) throws -> String {
         guard let id = context.parameters.get("id"), isDocumentID(id) else { throw WebError.notFound }
         return id
+    }
+
+    /// The `id` path parameter when it names a letter the request's account sees (its full id
+    /// for an account, as given for the owner), else 404: a letter it does not see is answered as
+    /// one that does not exist.
+    static func seenID(_ context: WebContext, store: AsyncLibrary) async throws -> String {
+        let id = try documentID(context)
+        let access = context.seen
+        if access.isOwner { return id }
+        do {
+            return try await store.read { try $0.documents.seen(id, by: access) }
+        } catch is LibraryFailure {
+            throw WebError.notFound
+        }
+    }
+
+    /// Writes a line of the audit log for the request's account and device; `document` by id
+    /// (read for its member) or as read already.
+    static func audit(_ action: AuditAction, document id: String, context: WebContext, store: AsyncLibrary) async throws {
+        let document = try? await store.read { try $0.documents.document(id) }
+        try await audit(action, document: document, context: context, store: store)
+    }
+
+    static func audit(_ action: AuditAction, document: LibraryDocument?, detail: String = "", context: WebContext,
+                      store: AsyncLibrary) async throws {
+        let access = context.seen, device = context.deviceKind
+        try await store.write { library in
+            try library.audit.record(action, by: access, document: document?.shortID, member: document?.familyMember, detail: detail,
+                                     device: device)
+        }
     }
 
     /// One archived file, streamed from disk: images shown in the page, the .docx and PDF downloaded.

@@ -11,17 +11,18 @@ extension WebServer {
         let store = self.store, templates = self.templates, uploads = household.uploads
         pages.get("/") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
-            let filter = try Self.filter(query)
+            let access = context.seen
+            let filter = access.narrowed(try Self.filter(query))
             let page = Self.pageNumber(query)
-            let deleted = query.value("slettet").flatMap { Self.isDocumentID($0) ? $0 : nil }
+            let deleted = access.isOwner ? query.value("slettet").flatMap { Self.isDocumentID($0) ? $0 : nil } : nil
             let found = try await store.read { library in
                 let listed = try library.documents.page(filter, limit: Self.pageSize, offset: (page - 1) * Self.pageSize)
-                return (total: listed.total, documents: listed.documents, household: try library.familyMembers(),
+                return (total: listed.total, documents: listed.documents, household: try library.familyMembers().filter { access.sees(member: $0.name) },
                         deleted: deleted.flatMap { id in try? library.documents.document(id) }.flatMap { $0.trashedAt == nil ? nil : $0 })
             }
-            // Never a live check of the destination here (up to 5 s): Settings does that.
-            let waiting = UploadState(try await uploads.state(checkingDestinations: false))
+            // Never a live check of the destination here (up to 5 s): Settings does that. The copies are the owner's.
             let words = Words(templates, context)
+            let banner = access.isOwner ? UploadState(try await uploads.state(checkingDestinations: false)).banner(words) : nil
             var results = Self.results(found.documents, total: found.total, page: page, query: query, path: "/", words: words)
             if found.total == 0 {
                 results.emptyText = filter == DocumentFilter() ? words["libraryEmpty"] : words["noMatches"]
@@ -32,7 +33,7 @@ extension WebServer {
             }
             let model = LibraryView(
                 deleted: found.deleted.map { ["id": $0.shortID, "title": $0.title] },
-                uploadBanner: waiting.banner(words),
+                uploadBanner: banner,
                 timeline: member.map { ["link": "/family/\($0.id)/timeline", "label": words.text("Tidslinje for \($0.name)", "Timeline of \($0.name)")] },
                 filters: FilterView(query, action: "/", withQuery: false, household: found.household.map(\.name), words: words),
                 results: results, shareLink: Self.shareStart(query))
@@ -41,9 +42,10 @@ extension WebServer {
         pages.get("/search") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             let text = (query["q"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
-            let filter = try Self.filter(query)
+            let access = context.seen
+            let filter = access.narrowed(try Self.filter(query))
             let words = Words(templates, context)
-            let household = try await store.read { library in try library.familyMembers().map(\.name) }
+            let household = try await store.read { library in try library.familyMembers().map(\.name).filter { access.sees(member: $0) } }
             var results = ResultsView()
             if !text.isEmpty {
                 do {

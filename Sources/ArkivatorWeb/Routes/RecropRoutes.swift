@@ -8,17 +8,20 @@ import Hummingbird
 extension WebServer {
     /// A document's photos as taken: the original downloaded as it came, each page's photo shown
     /// for moving its corners, and the page read again with the corners and turn chosen.
-    func addRecropRoutes(pages: RouterGroup<WebContext>) {
+    /// `anyone`: the photos as taken, for every account that sees the letter; `pages`: reading a
+    /// page again, the owner's.
+    func addRecropRoutes(anyone: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs, work = self.work
-        pages.get("/documents/{id}/originals/{number}") { _, context -> Response in
-            let id = try Self.documentID(context)
+        anyone.get("/documents/{id}/originals/{number}") { _, context -> Response in
+            let id = try await Self.seenID(context, store: store)
             guard let number = context.parameters.get("number", as: Int.self) else { throw WebError.notFound }
             let originals = try await store.read { try $0.documents.originals(of: id) }
             guard let original = originals.first(where: { $0.number == number }) else { throw WebError.notFound }
+            try await Self.audit(.originalOpened, document: id, context: context, store: store)
             return try await Self.download(original)
         }
-        pages.get("/documents/{id}/pages/{page}/photo") { _, context -> Response in
-            let id = try Self.documentID(context)
+        anyone.get("/documents/{id}/pages/{page}/photo") { _, context -> Response in
+            let id = try await Self.seenID(context, store: store)
             guard let page = context.parameters.get("page", as: Int.self) else { throw WebError.notFound }
             // Decoding a phone photo is long work: on a thread of its own.
             let preview: (jpeg: [UInt8], width: Int, height: Int)

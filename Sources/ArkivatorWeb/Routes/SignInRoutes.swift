@@ -51,22 +51,41 @@ extension WebServer {
             return Self.passwordPage(templates, setup: false, problem: locked.map { Self.lockedText($0, context) }, context: context)
         }
         open.post("/login") { request, context -> Response in
-            guard let hash = try await store.read({ try $0.accounts.webPasswordHash() }) else { return Self.redirect("/setup") }
+            guard let ownerHash = try await store.read({ try $0.accounts.webPasswordHash() }) else { return Self.redirect("/setup") }
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let password = form["password"] ?? ""
+            let name = String((form["name"] ?? "").trimmingCharacters(in: .whitespacesAndNewlines).prefix(60))
+            // The owner leaves the name empty (or writes «eier»); an account is found by its name.
+            let isOwner = name.isEmpty || ["eier", "owner"].contains(name.lowercased())
+            let account = isOwner ? nil : try await store.read { try $0.accounts.account(named: name) }
+            // An unknown name is tried against a hash that matches nothing: it takes as long, and counts as a wrong try.
+            let hash = isOwner ? ownerHash : account?.passwordHash ?? Self.noAccountHash
             let outcome = await throttle.attempt(client: context.client) {
                 (try? await work.quick.run { Bcrypt.verify(password, hash: hash) }) ?? false
             }
+            let access = isOwner ? Access.owner : account.map(\.account.access)
+            let device = DeviceKind.of(request)
             switch outcome {
             case .accepted:
-                let session = try await store.write { try $0.accounts.startWebSession() }
-                Self.rehashIfCostChanged(password, hash: hash, cost: options.passwordCost, work: work, store: store)
+                guard let access else { throw HTTPError(.unauthorized) }
+                let session = try await store.write { library -> WebSession in
+                    let session = try library.accounts.startWebSession(account: access.account, device: device)
+                    try library.audit.record(.signedIn, by: access, device: device)
+                    return session
+                }
+                if isOwner { Self.rehashIfCostChanged(password, hash: hash, cost: options.passwordCost, work: work, store: store) }
                 return Self.signedIn(session, options: options)
             case .wrong:
-                return Self.passwordPage(templates, setup: false, problem: context.text("Feil passord. Prøv igjen.", "Wrong password. Try again."),
-                                         context: context, status: .unauthorized)
+                try? await store.write { library in
+                    try library.audit.record(.signInFailed, by: access ?? Access(account: nil, name: name, role: .reader, members: []),
+                                             detail: access == nil ? "ukjent navn" : "", device: device)
+                }
+                return Self.passwordPage(templates, setup: false, problem: context.text(
+                    isOwner ? "Feil passord. Prøv igjen." : "Feil navn eller passord. Prøv igjen.",
+                    isOwner ? "Wrong password. Try again." : "Wrong name or password. Try again."),
+                    name: name, context: context, status: .unauthorized)
             case .locked(let seconds):
-                return Self.passwordPage(templates, setup: false, problem: Self.lockedText(seconds, context), context: context,
+                return Self.passwordPage(templates, setup: false, problem: Self.lockedText(seconds, context), name: name, context: context,
                                          status: .tooManyRequests)
             }
         }
@@ -82,10 +101,20 @@ extension WebServer {
             return Self.signedIn(try await store.write { try $0.accounts.startWebSession() }, options: options)
         }
         pages.post("/logout") { _, context -> Response in
-            if let session = context.session { try await store.write { try $0.accounts.endWebSession(token: session.token) } }
+            if let session = context.session {
+                let access = context.seen, device = context.deviceKind
+                try await store.write { library in
+                    try library.accounts.endWebSession(token: session.token)
+                    try library.audit.record(.signedOut, by: access, device: device)
+                }
+            }
             return Response(status: .seeOther, headers: [.location: "/login", .setCookie: PageSession.clearCookie(secure: options.secureCookies)])
         }
     }
+
+    /// A bcrypt hash no password matches (of 32 random bytes, at cost 11): what a name that is no
+    /// account is checked against, so it takes the time a real one does.
+    static let noAccountHash = "$2b$11$" + String(repeating: "A", count: 53)
 
     static func redirect(_ location: String) -> Response {
         Response(status: .seeOther, headers: [.location: location])
@@ -135,12 +164,12 @@ extension WebServer {
         return nil
     }
 
-    static func passwordPage(_ templates: Templates, setup: Bool, problem: String?, code: String = "", context: WebContext,
-                             status: HTTPResponse.Status = .ok) -> Response {
+    static func passwordPage(_ templates: Templates, setup: Bool, problem: String?, code: String = "", name: String = "",
+                             context: WebContext, status: HTTPResponse.Status = .ok) -> Response {
         let t = context.language
         let title = setup ? t.text("Velg et passord", "Choose a password") : t.text("Logg inn", "Sign in")
         let model = PasswordView(
-            setup: setup, action: setup ? "/setup" : "/login", problem: problem, code: code,
+            setup: setup, askName: !setup, again: setup, name: name, action: setup ? "/setup" : "/login", problem: problem, code: code,
             intro: setup ? t.text("Brevene i arkivet er helseopplysninger. Velg et passord (minst 10 tegn) som trengs for å åpne Arkivator i nettleseren.",
                                   "The letters in the archive are health data. Choose a password (at least 10 characters) needed to open Arkivator in a browser.")
                 : t.text("Skriv passordet for Arkivator.", "Type Arkivator's password."),
@@ -149,7 +178,13 @@ extension WebServer {
     }
 
     struct PasswordView {
+        /// The first password: the one-time code is asked for.
         let setup: Bool
+        /// Sign-in: the account's name (empty for the owner).
+        var askName = false
+        /// A new password: typed twice.
+        var again = false
+        var name = ""
         let action: String
         let problem: String?
         let code: String

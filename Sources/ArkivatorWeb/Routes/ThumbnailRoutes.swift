@@ -13,7 +13,7 @@ extension WebServer {
     func addThumbnailRoutes(pages: RouterGroup<WebContext>) {
         let store = self.store
         pages.get("/documents/{id}/thumbnail") { request, context -> Response in
-            let id = try Self.documentID(context)
+            let id = try await Self.seenID(context, store: store)
             let asked = WebForm(request.uri.query ?? "").value("v")
             var thumbnail = try await store.read { library -> Thumbnail in
                 let known = try library.documents.thumbnail(id)

@@ -22,8 +22,9 @@ extension WebServer {
             let today = CalendarDate.today() ?? .fallback
             let asked = TimelineView.Request(query, memberID: id, step: Self.timelineStep)
             // Gathered into episodes (or kept from before), and the shown letters read, on the library's threads.
+            let access = context.seen
             let found = try await store.read { library -> TimelineView.Found? in
-                guard let member = try library.familyMembers().first(where: { $0.id == id }) else { return nil }
+                guard let member = try library.familyMembers().first(where: { $0.id == id }), access.sees(member: member.name) else { return nil }
                 let gathered = try timelines.gathered(member: member.name, limit: Self.timelineLetters, in: library)
                 let plan = TimelineView.Plan(gathered, request: asked)
                 return TimelineView.Found(member: member.name, plan: plan, summaries: try library.documents.summaries(rows: plan.shownRows),

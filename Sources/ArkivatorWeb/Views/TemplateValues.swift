@@ -11,6 +11,8 @@ extension Templates.Chrome: MustacheParent {
         case "title": title
         case "lang": lang
         case "signedIn": signedIn
+        case "owner": owner
+        case "account": account
         case "csrf": csrf
         case "scripts": scripts
         case "section": section
@@ -232,6 +234,9 @@ extension WebServer.PasswordView: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "setup": setup
+        case "askName": askName
+        case "again": again
+        case "name": name
         case "action": action
         case "problem": problem
         case "code": code

@@ -1,0 +1,157 @@
+import ArkivatorCore
+import ArkivatorLibrary
+@testable import ArkivatorWeb
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
+import Testing
+
+/// Accounts for the people who help the family: invited by the owner, signed in with their own
+/// password, seeing only the letters of the members they were given, every opening in the log.
+@Suite struct WebAccountTests {
+    static let password = "mormors eget passord"
+
+    /// Kari's letter beside the fixture's two (Ola's, and one filed to no one).
+    static func withKarisLetter(_ fixture: WebFixture) throws {
+        try fixture.file(sha: String(repeating: "c3", count: 32), title: "2024-06-01 Lab-svar Blodprøver", type: .labSvar,
+                         person: "Kari Nordmann", date: "2024-06-01", text: "Lab-svar\nPasient: Kari Nordmann\nHemoglobin 13,1 g/dL")
+    }
+
+    /// The owner invites «Mormor» to see Kari's letters; returns the invite's path.
+    static func invite(_ client: some TestClientProtocol, owner: Browser, role: String = "reader") async throws -> String {
+        let made = try await client.execute(uri: "/kontoer/ny", method: .post, headers: owner.form,
+                                            body: ByteBuffer(string: "_csrf=\(owner.csrf)&name=Mormor&member=Kari+Nordmann&role=\(role)"))
+        #expect(made.status == .ok && made.text.contains("Send denne lenken til Mormor"))
+        let start = try #require(made.text.range(of: "/invitasjon/")).lowerBound
+        return String(made.text[start...].prefix { $0 != "\"" })
+    }
+
+    /// Takes the invite with a password; the new session's browser.
+    static func join(_ client: some TestClientProtocol, _ invite: String) async throws -> Browser {
+        let welcome = try await client.execute(uri: invite, method: .get)
+        #expect(welcome.status == .ok && welcome.text.contains("Velkommen, Mormor") && welcome.text.contains("Kari Nordmann"))
+        let password = Self.password.replacingOccurrences(of: " ", with: "+")
+        let joined = try await client.execute(uri: invite, method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                                              body: ByteBuffer(string: "password=\(password)&again=\(password)"))
+        #expect(joined.status == .seeOther)
+        let cookie = String(try #require(joined.headers[.setCookie]).prefix { $0 != ";" })
+        let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
+        let start = try #require(page.text.range(of: "name=\"_csrf\" value=\"")).upperBound
+        return Browser(cookie: cookie, csrf: String(page.text[start...].prefix { $0 != "\"" }))
+    }
+
+    @Test func aReaderSeesOnlyTheLettersOfTheMembersGiven() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try Self.withKarisLetter(fixture)
+            try await fixture.signedIn { client, owner in
+                let invite = try await Self.invite(client, owner: owner)
+                let mormor = try await Self.join(client, invite)
+                let again = try await client.execute(uri: invite, method: .get)
+                #expect(again.status == .gone && again.text.contains("brukt eller utløpt"), "an invite works once")
+
+                let library = try await client.execute(uri: "/", method: .get, headers: mormor.headers)
+                #expect(library.text.contains("/documents/c3c3c3c3c3") && library.text.contains("1 dokument"))
+                #expect(!library.text.contains("Ola Nordmann") && !library.text.contains("Hjerteavdelingen"))
+                #expect(!library.text.contains("Ortopedisk") && !library.text.contains("href=\"/settings\""))
+                #expect(library.text.contains("Logg ut (Mormor)"))
+                let search = try await client.execute(uri: "/search?q=pasient", method: .get, headers: mormor.headers)
+                #expect(search.text.contains("/documents/c3c3c3c3c3") && !search.text.contains("b2b2b2b2b2"))
+                for path in ["/documents/b2b2b2b2b2", "/documents/b2b2", "/documents/a1a1a1a1a1", "/documents/b2b2b2b2b2/files/0",
+                             "/documents/b2b2b2b2b2/thumbnail", "/documents/b2b2b2b2b2/originals/1", "/api/v1/documents/b2b2b2b2b2"] {
+                    let answer = try await client.execute(uri: path, method: .get, headers: mormor.headers)
+                    #expect(answer.status == .notFound, "\(path)")
+                }
+                for path in ["/family", "/settings", "/review", "/trash", "/delinger", "/upload", "/calendar", "/kontoer", "/logg",
+                             "/api/v1/family", "/api/v1/queue"] {
+                    let answer = try await client.execute(uri: path, method: .get, headers: mormor.headers)
+                    #expect(answer.status == .forbidden && !answer.text.contains("Ola"), "\(path)")
+                }
+                let api = try await client.execute(uri: "/api/v1/documents", method: .get, headers: mormor.headers)
+                #expect(api.text.contains("c3c3c3c3c3") && !api.text.contains("b2b2b2b2b2") && api.text.contains("\"total\":1"))
+                let letter = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: mormor.headers)
+                #expect(letter.status == .ok && letter.text.contains("Hemoglobin 13,1"))
+                #expect(!letter.text.contains("/documents/c3c3c3c3c3/delete") && !letter.text.contains("Rett teksten"))
+                let file = try await client.execute(uri: "/documents/c3c3c3c3c3/files/0", method: .get, headers: mormor.headers)
+                #expect(file.status == .ok)
+                let change = try await client.execute(uri: "/documents/c3c3c3c3c3/delete", method: .post, headers: mormor.form,
+                                                      body: ByteBuffer(string: "_csrf=\(mormor.csrf)"))
+                #expect(change.status == .forbidden)
+                #expect(try fixture.library.documents.document("c3c3c3c3c3").trashedAt == nil)
+
+                let members = try fixture.library.familyMembers()
+                let kari = try #require(members.first { $0.name == "Kari Nordmann" }), ola = try #require(members.first { $0.name == "Ola Nordmann" })
+                #expect(try await client.execute(uri: "/family/\(kari.id)/timeline", method: .get, headers: mormor.headers).status == .ok)
+                #expect(try await client.execute(uri: "/family/\(ola.id)/timeline", method: .get, headers: mormor.headers).status == .notFound)
+
+                // Every page the account can reach, link by link: nothing of Ola's, nor of the letter filed to no one.
+                var seen: Set<String> = [], queue = ["/", "/search?q=pasient", "/search?q=epikrise", "/api/v1/documents", "/api/v1/search?q=brystsmerter"]
+                while let path = queue.popLast(), seen.count < 200 {
+                    guard seen.insert(path).inserted else { continue }
+                    let answer = try await client.execute(uri: path, method: .get, headers: mormor.headers)
+                    for secret in ["Ola Nordmann", "Hjerteavdelingen", "brystsmerter", "Ortopedisk", "b2b2b2b2", "a1a1a1a1"] {
+                        #expect(!answer.text.contains(secret) || path.contains("q=") && !answer.text.contains("/documents/b2b2"), "\(path) shows \(secret)")
+                    }
+                    for link in answer.text.components(separatedBy: "href=\"").dropFirst() {
+                        let href = String(link.prefix { $0 != "\"" }).replacingOccurrences(of: "&amp;", with: "&")
+                        if href.hasPrefix("/"), !href.hasPrefix("/static/"), !seen.contains(href) { queue.append(href) }
+                    }
+                }
+                #expect(seen.count > 5)
+
+                // The log: the invite, the sign-in and the openings, by whom and from what kind of device.
+                let log = try fixture.library.audit.entries()
+                #expect(log.contains { $0.action == .accountInvited && $0.account == "eier" && $0.detail.hasPrefix("Mormor") })
+                #expect(log.contains { $0.action == .accountJoined && $0.account == "Mormor" })
+                #expect(log.contains { $0.action == .letterOpened && $0.account == "Mormor" && $0.document == "c3c3c3c3c3"
+                    && $0.member == "Kari Nordmann" })
+                #expect(log.contains { $0.action == .docxOpened && $0.account == "Mormor" })
+                let page = try await client.execute(uri: "/logg?konto=Mormor", method: .get, headers: owner.headers)
+                #expect(page.status == .ok && page.text.contains("åpnet brevet") && page.text.contains("Mormor"))
+            }
+        }
+    }
+
+    @Test func anAccountSignsInByNameAndARemovedOneIsSignedOutEverywhere() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try Self.withKarisLetter(fixture)
+            try await fixture.signedIn { client, owner in
+                let mormor = try await Self.join(client, try await Self.invite(client, owner: owner, role: "family"))
+                let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+                let password = Self.password.replacingOccurrences(of: " ", with: "+")
+                let wrong = try await client.execute(uri: "/login", method: .post, headers: form,
+                                                     body: ByteBuffer(string: "name=Mormor&password=feil+passord+her"))
+                #expect(wrong.status == .unauthorized && wrong.text.contains("Feil navn eller passord"))
+                let unknown = try await client.execute(uri: "/login", method: .post, headers: form,
+                                                       body: ByteBuffer(string: "name=Ukjent&password=\(password)"))
+                #expect(unknown.status == .unauthorized)
+                let signed = try await client.execute(uri: "/login", method: .post, headers: form,
+                                                      body: ByteBuffer(string: "name=mormor&password=\(password)"))
+                #expect(signed.status == .seeOther)
+                let second = String(try #require(signed.headers[.setCookie]).prefix { $0 != ";" })
+                #expect(try await client.execute(uri: "/", method: .get, headers: [.cookie: second]).status == .ok)
+
+                let accounts = try await client.execute(uri: "/kontoer", method: .get, headers: owner.headers)
+                #expect(accounts.text.contains("Mormor") && accounts.text.contains("Familie") && accounts.text.contains("Kari Nordmann"))
+                let id = try #require(try fixture.library.accounts.accounts().first?.id)
+                let removed = try await client.execute(uri: "/kontoer/\(id)/fjern", method: .post, headers: owner.form,
+                                                       body: ByteBuffer(string: "_csrf=\(owner.csrf)"))
+                #expect(removed.status == .seeOther)
+                for cookie in [mormor.cookie, second] {
+                    let answer = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
+                    #expect(answer.status == .seeOther && answer.headers[.location] == "/login", "signed out everywhere")
+                }
+                let after = try await client.execute(uri: "/login", method: .post, headers: form,
+                                                     body: ByteBuffer(string: "name=Mormor&password=\(password)"))
+                #expect(after.status == .unauthorized)
+                let log = try fixture.library.audit.entries()
+                #expect(log.contains { $0.action == .signInFailed && $0.account == "Mormor" })
+                #expect(log.contains { $0.action == .signedIn && $0.account == "Mormor" })
+                #expect(log.contains { $0.action == .accountRemoved && $0.detail == "Mormor" })
+            }
+        }
+    }
+}
