@@ -133,8 +133,8 @@ public struct WebServer: Sendable {
         let signedIn = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: true))
         let apiSignedIn = router.group("/api/v1").add(middleware: APIAuth(store: store, idle: options.idleLock))
         // The owner's alone: every other route (``OwnerOnly``).
-        let pages = signedIn.group().add(middleware: OwnerOnly())
-        let api = apiSignedIn.group().add(middleware: OwnerOnly())
+        let pages = signedIn.group().add(middleware: OwnerOnly()).add(middleware: AuditChanges(store: store))
+        let api = apiSignedIn.group().add(middleware: OwnerOnly()).add(middleware: AuditChanges(store: store))
         // A share link's letters are read without signing in: this group has no session at all.
         let shared = router.group(RouterPath(Self.sharedPrefix))
         addSignInRoutes(open: open, pages: signedIn)

@@ -108,6 +108,15 @@ import Testing
                 #expect(log.contains { $0.action == .letterOpened && $0.account == "Mormor" && $0.document == "c3c3c3c3c3"
                     && $0.member == "Kari Nordmann" })
                 #expect(log.contains { $0.action == .docxOpened && $0.account == "Mormor" })
+                // The owner's changes are logged too: a correction, a deletion and its undo.
+                for (path, body) in [("/documents/c3c3c3c3c3/text", "side1=Lab-svar+rettet"), ("/documents/c3c3c3c3c3/delete", ""),
+                                     ("/documents/c3c3c3c3c3/restore", "")] {
+                    let done = try await client.execute(uri: path, method: .post, headers: owner.form,
+                                                        body: ByteBuffer(string: "_csrf=\(owner.csrf)&\(body)"))
+                    #expect(done.status == .seeOther, "\(path)")
+                }
+                let changes = try fixture.library.audit.entries(account: "eier").map(\.action)
+                #expect([.textCorrected, .deleted, .restored].allSatisfy(changes.contains), "\(changes)")
                 let page = try await client.execute(uri: "/logg?konto=Mormor", method: .get, headers: owner.headers)
                 #expect(page.status == .ok && page.text.contains("åpnet brevet") && page.text.contains("Mormor"))
             }

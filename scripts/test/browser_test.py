@@ -946,6 +946,72 @@ def timeline_of_a_member(c, work):
              "the library filtered to the member links to the timeline")
 
 
+def an_account_for_a_helper(c, new_browser):
+    """The owner invites a helper who sees Siri Lund's letters only: the invite link opens a
+    welcome in a second browser, which chooses a password and sees Siri's six letters and
+    nothing of the household's other letters or pages; the owner's log shows what the helper
+    opened; removing the account signs the helper out at once."""
+    d = c.driver
+    c.step("accounts: invite a helper who sees one member's letters")
+    c.open("/settings")
+    d.find_element(By.CSS_SELECTOR, "a[href='/kontoer']").click()
+    c.wait(lambda: "Inviter en person" in c.text(), "the accounts page")
+    d.find_element(By.ID, "account-name").send_keys("Mormor")
+    box = [b for b in d.find_elements(By.CSS_SELECTOR, "input[name=member]") if b.get_attribute("value") == "Siri Lund"][0]
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    box.click()
+    d.find_element(By.CSS_SELECTOR, "form[action='/kontoer/ny'] button[type=submit]").click()
+    c.wait(lambda: d.find_elements(By.CSS_SELECTOR, "input.share-link"), "the invite link shown once")
+    link = d.find_element(By.CSS_SELECTOR, "input.share-link").get_attribute("value")
+    c.expect(re.fullmatch(re.escape(c.base) + r"/invitasjon/[A-Za-z0-9_-]{40,}", link) is not None, f"the invite link: {link!r}")
+    d.execute_script("window.scrollTo(0, 0)")
+    c.shot("14-accounts-invite")
+
+    helper = new_browser()
+    try:
+        h = Check(helper, c.base, c.out, c.axe)
+        c.step("the helper opens the invite, chooses a password and sees Siri's letters only")
+        helper.get(link)
+        h.wait(lambda: "Velkommen, Mormor" in h.text() and "Siri Lund" in h.text(), "the welcome names the member", timeout=20)
+        h.shot("15-invite-welcome")
+        helper.find_element(By.ID, "password").send_keys("mormors eget passord")
+        helper.find_element(By.ID, "again").send_keys("mormors eget passord")
+        helper.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        h.wait(lambda: "Bibliotek" in helper.title, "the helper's library", timeout=20)
+        text = h.text()
+        c.expect("6 dokumenter" in text and "Logg ut (Mormor)" in text, f"Siri's six letters, and who is signed in: {text[:400]}")
+        c.expect(not helper.find_elements(By.CSS_SELECTOR, "a[href='/settings'], a[href='/family'], a[href='/review'], .share-start"),
+                 "no owner's menu and no sharing")
+        people = {m.text for m in helper.find_elements(By.CSS_SELECTOR, "ol.documents .meta")}
+        c.expect(people and all("Siri Lund" in p for p in people), f"every letter listed is Siri's: {people}")
+        h.shot("15-account-library")
+        helper.find_element(By.CSS_SELECTOR, "ol.documents a").click()
+        h.wait(lambda: helper.find_elements(By.ID, "text"), "a letter opens", timeout=20)
+        c.expect(not helper.find_elements(By.CSS_SELECTOR, "form[action$='/delete'], #tekst"), "reading only: no delete, no text editor")
+        h.shot("15-account-letter")
+        helper.get(c.base + "/family")
+        c.expect("bare for den som eier arkivet" in h.text(), f"the household is the owner's, said plainly: {h.text()[:300]}")
+        h.shot("15-account-forbidden")
+
+        c.step("the owner's log shows what the helper opened; removing the account signs it out")
+        c.open("/logg?konto=Mormor")
+        log = c.text()
+        c.expect("åpnet brevet" in log and "tok imot invitasjonen" in log and "Mormor" in log, f"the log: {log[:500]}")
+        c.shot("14-audit-log")
+        c.open("/kontoer")
+        row = [r for r in d.find_elements(By.CSS_SELECTOR, "tbody tr") if "Mormor" in r.text][0]
+        row.find_element(By.CSS_SELECTOR, "details summary").click()
+        c.expect("Fjerne kontoen «Mormor»" in row.text, "removing asks first")
+        row.find_element(By.CSS_SELECTOR, "form[action$='/fjern'] button").click()
+        c.wait(lambda: "Fjernet kontoen «Mormor»" in c.text(), "the account is removed, and it says so")
+        helper.get(c.base + "/")
+        h.wait(lambda: "/login" in helper.current_url, "the helper is signed out at once", timeout=20)
+        c.violations += h.violations
+        c.checked += h.checked
+    finally:
+        helper.quit()
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -1175,6 +1241,7 @@ def main():
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
         timeline_of_a_member(c, work)
+        an_account_for_a_helper(c, new_browser)
         capture(c, driver, base)
         c.step(f"accessibility: {c.checked} pages checked by axe-core; of minor or moderate impact: "
                + (", ".join(f"{k} ({v})" for k, v in sorted(c.lesser.items())) or "none"))

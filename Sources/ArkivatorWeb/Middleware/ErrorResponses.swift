@@ -58,7 +58,9 @@ struct ErrorResponses: RouterMiddleware {
         case 400..<500: t.text("Kunne ikke brukes", "Could not be used")
         default: t.text("Noe gikk galt", "Something went wrong")
         }
-        let link = context.session == nil ? ["href": "/login", "label": t.text("Til innloggingen", "To sign in")]
+        // An account turned away from the owner's pages is signed in: back to its own letters.
+        let link = failure.code == WebError.ownerOnly.code ? ["href": "/", "label": t.text("Til brevene dine", "To your letters")]
+            : context.session == nil ? ["href": "/login", "label": t.text("Til innloggingen", "To sign in")]
             : ["href": "/", "label": t.text("Til biblioteket", "To the library")]
         return templates.page("message", title: title, model: ["text": failure.message.text(in: t), "link": link] as [String: Any],
                               context: context, status: failure.status)

@@ -91,9 +91,14 @@ extension WebServer {
             }
             let words = Words(templates, context)
             let rows: [[String: Any]] = entries.map { entry in
-                ["at": Self.auditTime(entry.at), "account": entry.account == Access.owner.name ? words.text("eieren", "the owner") : entry.account,
-                 "action": entry.action.label.text(in: context.language), "document": entry.document ?? "", "member": entry.member ?? "",
-                 "detail": entry.detail, "device": entry.device]
+                var row: [String: Any] = [
+                    "at": Self.auditTime(entry.at), "account": entry.account == Access.owner.name ? words.text("eieren", "the owner") : entry.account,
+                    "action": entry.action.label.text(in: context.language), "device": entry.device]
+                // Only what there is: an empty value would be a link without words.
+                if let document = entry.document, !document.isEmpty { row["document"] = document }
+                if let member = entry.member, !member.isEmpty { row["member"] = member }
+                if !entry.detail.isEmpty { row["detail"] = entry.detail }
+                return row
             }
             func options(_ names: [String], _ chosen: String?) -> [[String: Any]] {
                 names.map { ["name": $0, "selected": $0.caseInsensitiveCompare(chosen ?? "") == .orderedSame] }
@@ -127,12 +132,16 @@ extension WebServer {
              "removeQuestion": words.text("Fjerne kontoen «\(account.name)»? Den logges ut overalt med en gang, og lenker og nøkler den har slutter å virke. Brevene blir der de er.",
                                           "Remove the account “\(account.name)”? It is signed out everywhere at once, and its links and tokens stop working. The letters stay where they are.")]
         }
-        let model: [String: Any] = [
+        var model: [String: Any] = [
             "accounts": rows, "empty": rows.isEmpty, "household": household.map { ["name": $0.name, "id": $0.id] },
-            "noHousehold": household.isEmpty, "invite": invite as Any, "notice": notice as Any, "problem": problem as Any,
-            "intro": words.text("Gi dem som hjelper familien en egen innlogging. Hver konto ser bare brevene til de familiemedlemmene du velger. «Familie» kan lese brevene; «Leser» kan lese dem. Alt de åpner står i loggen.",
-                                "Give the people who help the family a sign-in of their own. Each account sees only the letters of the household members you choose. “Family” can read the letters; “Reader” can read them. Everything they open is in the log."),
+            "noHousehold": household.isEmpty,
+            "intro": words.text("Gi dem som hjelper familien en egen innlogging. Hver konto ser bare brevene til de familiemedlemmene du velger, og alt den åpner står i loggen.",
+                                "Give the people who help the family a sign-in of their own. Each account sees only the letters of the household members you choose, and everything it opens is in the log."),
         ]
+        // Only what there is: a missing value must not show as a word.
+        if let invite { model["invite"] = invite }
+        if let notice { model["notice"] = notice }
+        if let problem { model["problem"] = problem }
         return templates.page("accounts", title: words["accountsTitle"], model: model, context: context, status: status, section: "settings")
     }
 

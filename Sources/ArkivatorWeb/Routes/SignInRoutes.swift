@@ -169,7 +169,7 @@ extension WebServer {
         let t = context.language
         let title = setup ? t.text("Velg et passord", "Choose a password") : t.text("Logg inn", "Sign in")
         let model = PasswordView(
-            setup: setup, askName: !setup, again: setup, name: name, action: setup ? "/setup" : "/login", problem: problem, code: code,
+            setup: setup, askName: !setup, again: setup, typedName: name, action: setup ? "/setup" : "/login", problem: problem, code: code,
             intro: setup ? t.text("Brevene i arkivet er helseopplysninger. Velg et passord (minst 10 tegn) som trengs for å åpne Arkivator i nettleseren.",
                                   "The letters in the archive are health data. Choose a password (at least 10 characters) needed to open Arkivator in a browser.")
                 : t.text("Skriv passordet for Arkivator.", "Type Arkivator's password."),
@@ -184,7 +184,8 @@ extension WebServer {
         var askName = false
         /// A new password: typed twice.
         var again = false
-        var name = ""
+        /// The name typed before (a wrong password), shown again.
+        var typedName = ""
         let action: String
         let problem: String?
         let code: String

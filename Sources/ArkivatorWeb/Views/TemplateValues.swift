@@ -236,7 +236,7 @@ extension WebServer.PasswordView: MustacheParent {
         case "setup": setup
         case "askName": askName
         case "again": again
-        case "name": name
+        case "typedName": typedName
         case "action": action
         case "problem": problem
         case "code": code
