@@ -130,11 +130,14 @@ public struct WebServer: Sendable {
         }
         let open = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: false))
         // Every signed-in account: the routes that narrow what they show to the account's members.
+        // Every change made through them is logged (``AuditChanges``).
         let signedIn = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: true))
+            .add(middleware: AuditChanges(store: store))
         let apiSignedIn = router.group("/api/v1").add(middleware: APIAuth(store: store, idle: options.idleLock))
+            .add(middleware: AuditChanges(store: store))
         // The owner's alone: every other route (``OwnerOnly``).
-        let pages = signedIn.group().add(middleware: OwnerOnly()).add(middleware: AuditChanges(store: store))
-        let api = apiSignedIn.group().add(middleware: OwnerOnly()).add(middleware: AuditChanges(store: store))
+        let pages = signedIn.group().add(middleware: OwnerOnly())
+        let api = apiSignedIn.group().add(middleware: OwnerOnly())
         // A share link's letters are read without signing in: this group has no session at all.
         let shared = router.group(RouterPath(Self.sharedPrefix))
         addSignInRoutes(open: open, pages: signedIn)

@@ -47,7 +47,7 @@ extension Arkivator.AccountCommand {
                                                 valueName: "NAMES"))
         var members: String
 
-        @Option(name: .long, help: ArgumentHelp("family (lese og senere rette) eller reader (lese). (family or reader.)", valueName: "ROLE"))
+        @Option(name: .long, help: ArgumentHelp("family (lese og rette teksten) eller reader (bare lese). (family: read and correct the text; reader: read.)", valueName: "ROLE"))
         var role: String = "reader"
 
         @Option(name: .long, help: ArgumentHelp("Adressen familien når nettappen på. (The address the web app is reached at.)",

@@ -72,7 +72,7 @@ import Testing
         answersEveryField(WebServer.PasswordView(setup: true, action: "/setup", problem: "p", code: "c", intro: "i",
                                                  autocomplete: "new-password", button: "b"))
         try shareViewsAnswerEveryField(document: document, summary: summary, words: words)
-        answersEveryField(Templates.Chrome(title: "t", lang: "nb", signedIn: true, owner: true, account: "Ola", csrf: "c", scripts: [["src": "/s"]],
+        answersEveryField(Templates.Chrome(title: "t", lang: "nb", signedIn: true, owner: true, mayChange: true, account: "Ola", csrf: "c", scripts: [["src": "/s"]],
                                            section: ["library": true]))
     }
 

@@ -80,6 +80,9 @@ import Testing
                                                       body: ByteBuffer(string: "_csrf=\(mormor.csrf)"))
                 #expect(change.status == .forbidden)
                 #expect(try fixture.library.documents.document("c3c3c3c3c3").trashedAt == nil)
+                let corrected = try await client.execute(uri: "/documents/c3c3c3c3c3/text", method: .post, headers: mormor.form,
+                                                         body: ByteBuffer(string: "_csrf=\(mormor.csrf)&side1=Rettet+av+mormor"))
+                #expect(corrected.status == .forbidden && corrected.text.contains("kan lese brevene, ikke endre dem"), "a reader reads")
 
                 let members = try fixture.library.familyMembers()
                 let kari = try #require(members.first { $0.name == "Kari Nordmann" }), ola = try #require(members.first { $0.name == "Ola Nordmann" })
@@ -143,6 +146,18 @@ import Testing
                 let second = String(try #require(signed.headers[.setCookie]).prefix { $0 != ";" })
                 #expect(try await client.execute(uri: "/", method: .get, headers: [.cookie: second]).status == .ok)
 
+                // A family account corrects the text of its own letters, and only those.
+                let letter = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: mormor.headers)
+                #expect(letter.text.contains("Rett teksten") && !letter.text.contains("/documents/c3c3c3c3c3/delete"))
+                let corrected = try await client.execute(uri: "/documents/c3c3c3c3c3/text", method: .post, headers: mormor.form,
+                                                         body: ByteBuffer(string: "_csrf=\(mormor.csrf)&side1=Lab-svar+rettet+av+mormor"))
+                #expect(corrected.status == .seeOther)
+                #expect(try fixture.library.documents.document("c3c3c3c3c3").text.contains("rettet av mormor"))
+                let other = try await client.execute(uri: "/documents/b2b2b2b2b2/text", method: .post, headers: mormor.form,
+                                                     body: ByteBuffer(string: "_csrf=\(mormor.csrf)&side1=Ikke+mitt"))
+                #expect(other.status == .notFound)
+                #expect(try !fixture.library.documents.document("b2b2b2b2b2").text.contains("Ikke mitt"))
+                #expect(try fixture.library.audit.entries(account: "Mormor").contains { $0.action == .textCorrected && $0.document == "c3c3c3c3c3" })
                 let accounts = try await client.execute(uri: "/kontoer", method: .get, headers: owner.headers)
                 #expect(accounts.text.contains("Mormor") && accounts.text.contains("Familie") && accounts.text.contains("Kari Nordmann"))
                 let id = try #require(try fixture.library.accounts.accounts().first?.id)

@@ -29,6 +29,9 @@ struct WebError: Error, Sendable {
     static let ownerOnly = WebError(.forbidden, code: "ownerOnly",
         nb: "Denne siden er bare for den som eier arkivet. Be eieren om hjelp, eller gå tilbake til brevene dine.",
         en: "This page is for the archive's owner only. Ask the owner for help, or go back to your letters.")
+    static let readOnly = WebError(.forbidden, code: "readOnly",
+        nb: "Kontoen din kan lese brevene, ikke endre dem. Be eieren av arkivet om å rette det som er feil.",
+        en: "Your account can read the letters, not change them. Ask the archive's owner to correct what is wrong.")
     static let badRequest = WebError(.badRequest, code: "badRequest",
         nb: "Noe i adressen eller skjemaet kunne ikke brukes. Gå tilbake og prøv igjen.",
         en: "Something in the address or form could not be used. Go back and try again.")

@@ -22,8 +22,9 @@ extension WebServer {
             try await Self.audit(.letterOpened, document: id, context: context, store: store)
             return response
         }
-        pages.post("/documents/{id}/text") { request, context -> Response in
-            let id = try Self.documentID(context)
+        // A family account corrects the text of its own letters, like the owner.
+        anyone.post("/documents/{id}/text") { request, context -> Response in
+            let id = try await Self.changeableID(context, store: store)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             guard let text = TextEditorView.text(from: form) else { throw WebError.badField("side1") }
             // The .docx and the PDF are written again: on the library's own threads.
@@ -32,8 +33,8 @@ extension WebServer {
             return Self.redirect(form["back"] == "review" ? "/review?tekst=\(outcome)#tekst"
                                  : "/documents/\(correction.document.shortID)?tekst=\(outcome)#tekst")
         }
-        pages.post("/documents/{id}/text/ocr") { _, context -> Response in
-            let id = try Self.documentID(context)
+        anyone.post("/documents/{id}/text/ocr") { _, context -> Response in
+            let id = try await Self.changeableID(context, store: store)
             let correction = try await store.write { _ in try household.restoreOCRText(id) }
             return Self.redirect("/documents/\(correction.document.shortID)?tekst=\(TextEditorView.outcome(correction, restored: true))#tekst")
         }
@@ -134,6 +135,13 @@ extension WebServer {
         } catch is LibraryFailure {
             throw WebError.notFound
         }
+    }
+
+    /// ``seenID(_:store:)`` for a change: a reader is told the letter is for reading only.
+    static func changeableID(_ context: WebContext, store: AsyncLibrary) async throws -> String {
+        let id = try await seenID(context, store: store)
+        guard context.seen.mayChange else { throw WebError.readOnly }
+        return id
     }
 
     /// Writes a line of the audit log for the request's account and device; `document` by id

@@ -12,6 +12,7 @@ extension Templates.Chrome: MustacheParent {
         case "lang": lang
         case "signedIn": signedIn
         case "owner": owner
+        case "mayChange": mayChange
         case "account": account
         case "csrf": csrf
         case "scripts": scripts

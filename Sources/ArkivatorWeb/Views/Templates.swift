@@ -63,7 +63,7 @@ struct Templates: Sendable {
     func page(_ template: String, title: String, model: Any = [String: String](), context: WebContext,
               status: HTTPResponse.Status = .ok, scripts: [String] = [], section: String? = nil) -> Response {
         let chrome = Chrome(title: title, lang: context.language.code, signedIn: context.session != nil,
-                            owner: context.access?.isOwner == true,
+                            owner: context.access?.isOwner == true, mayChange: context.access?.mayChange == true,
                             account: context.access.flatMap { $0.isOwner ? nil : $0.name },
                             csrf: context.session?.csrf ?? "", scripts: scripts.map { ["src": "/static/\($0)"] },
                             section: section.map { [$0: true] } ?? [:])
@@ -86,6 +86,8 @@ struct Templates: Sendable {
         let signedIn: Bool
         /// The owner's menu and actions (the household, settings, changes); an account sees its letters.
         let owner: Bool
+        /// The text editor: the owner's and a family account's (not a reader's).
+        let mayChange: Bool
         /// An account's name, beside «Logg ut»; nil for the owner.
         let account: String?
         /// The session's token for the forms in the header (sign out).
