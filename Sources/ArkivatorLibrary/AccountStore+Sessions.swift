@@ -73,6 +73,32 @@ extension AccountStore {
         return WebSession(token: token, csrf: csrf, lastSeen: now, account: account)
     }
 
+    /// The browsers signed in as `account` (nil: the owner), most recently seen first; `current`
+    /// marks the one asking.
+    public func devices(account: Int?, current token: String) throws -> [SignedInDevice] {
+        let mine = Library.tokenHash(token)
+        return try library.withReader { database in
+            try database.rows("""
+                SELECT rowid, device, created_at, last_seen, token_hash FROM web_sessions
+                WHERE account_id IS ? ORDER BY last_seen DESC
+                """, [account]).map { row in
+                SignedInDevice(id: row[0].int ?? 0, device: row[1].string ?? "",
+                               since: row[2].string.flatMap(Self.date(sessionTime:)) ?? Date(timeIntervalSince1970: 0),
+                               lastSeen: row[3].string.flatMap(Self.date(sessionTime:)) ?? Date(timeIntervalSince1970: 0),
+                               current: row[4].string == mine)
+            }
+        }
+    }
+
+    /// Signs out one of `account`'s browsers; false when it has none with that id.
+    @discardableResult
+    public func endDevice(_ id: Int, account: Int?) throws -> Bool {
+        try library.withDatabase { database in
+            try database.execute("DELETE FROM web_sessions WHERE rowid = ? AND account_id IS ?", [id, account])
+            return database.changes == 1
+        }
+    }
+
     /// Ends a session (signing out).
     public func endWebSession(token: String) throws {
         try library.withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [Library.tokenHash(token)]) }
@@ -89,6 +115,17 @@ extension AccountStore {
     private static func sessionTime(_ date: Date) -> String { String(format: "%014.3f", date.timeIntervalSince1970) }
 
     private static func date(sessionTime: String) -> Date? { Double(sessionTime).map(Date.init(timeIntervalSince1970:)) }
+}
+
+/// A browser signed in to the web app, as its account sees it.
+public struct SignedInDevice: Sendable, Equatable {
+    public var id: Int
+    /// «telefon», «nettbrett», «datamaskin»…
+    public var device: String
+    public var since: Date
+    public var lastSeen: Date
+    /// The browser asking.
+    public var current: Bool
 }
 
 /// A device allowed to use the API with its own token (shown once, when it is made).

@@ -42,6 +42,13 @@ import Testing
         return Browser(cookie: cookie, csrf: String(page.text[start...].prefix { $0 != "\"" }))
     }
 
+    /// The CSRF token of the session in `cookie`, read from the library page.
+    static func csrf(_ client: some TestClientProtocol, _ cookie: String) async throws -> String {
+        let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
+        let start = try #require(page.text.range(of: "name=\"_csrf\" value=\"")).upperBound
+        return String(page.text[start...].prefix { $0 != "\"" })
+    }
+
     @Test func aReaderSeesOnlyTheLettersOfTheMembersGiven() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)
@@ -146,15 +153,30 @@ import Testing
                 let second = String(try #require(signed.headers[.setCookie]).prefix { $0 != ";" })
                 #expect(try await client.execute(uri: "/", method: .get, headers: [.cookie: second]).status == .ok)
 
+                // The account sees its own two browsers and signs the other one out.
+                let devices = try await client.execute(uri: "/enheter", method: .get, headers: [.cookie: second])
+                let ids = devices.text.components(separatedBy: "action=\"/enheter/").dropFirst().map { String($0.prefix { $0.isNumber }) }
+                #expect(ids.count == 2 && devices.text.contains("(denne)"), "\(devices.text)")
+                let ownerDevices = try await client.execute(uri: "/enheter", method: .get, headers: owner.headers)
+                #expect(!ids.contains { ownerDevices.text.contains("action=\"/enheter/\($0)/") }, "the owner's list is the owner's")
+                let firstDevice = try #require(try fixture.library.accounts.devices(account: fixture.library.accounts.accounts().first?.id,
+                                                                              current: String(second.dropFirst("arkivator_okt=".count)))
+                                                   .first { !$0.current })
+                let signedOut = try await client.execute(uri: "/enheter/\(firstDevice.id)/logg-ut", method: .post, headers: [.cookie: second,
+                    .contentType: "application/x-www-form-urlencoded"], body: ByteBuffer(string: "_csrf=\(try await Self.csrf(client, second))"))
+                #expect(signedOut.status == .seeOther)
+                #expect(try await client.execute(uri: "/", method: .get, headers: mormor.headers).headers[.location] == "/login")
+                let helper = Browser(cookie: second, csrf: try await Self.csrf(client, second))
+
                 // A family account corrects the text of its own letters, and only those.
-                let letter = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: mormor.headers)
+                let letter = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: helper.headers)
                 #expect(letter.text.contains("Rett teksten") && !letter.text.contains("/documents/c3c3c3c3c3/delete"))
-                let corrected = try await client.execute(uri: "/documents/c3c3c3c3c3/text", method: .post, headers: mormor.form,
-                                                         body: ByteBuffer(string: "_csrf=\(mormor.csrf)&side1=Lab-svar+rettet+av+mormor"))
+                let corrected = try await client.execute(uri: "/documents/c3c3c3c3c3/text", method: .post, headers: helper.form,
+                                                         body: ByteBuffer(string: "_csrf=\(helper.csrf)&side1=Lab-svar+rettet+av+mormor"))
                 #expect(corrected.status == .seeOther)
                 #expect(try fixture.library.documents.document("c3c3c3c3c3").text.contains("rettet av mormor"))
-                let other = try await client.execute(uri: "/documents/b2b2b2b2b2/text", method: .post, headers: mormor.form,
-                                                     body: ByteBuffer(string: "_csrf=\(mormor.csrf)&side1=Ikke+mitt"))
+                let other = try await client.execute(uri: "/documents/b2b2b2b2b2/text", method: .post, headers: helper.form,
+                                                     body: ByteBuffer(string: "_csrf=\(helper.csrf)&side1=Ikke+mitt"))
                 #expect(other.status == .notFound)
                 #expect(try !fixture.library.documents.document("b2b2b2b2b2").text.contains("Ikke mitt"))
                 #expect(try fixture.library.audit.entries(account: "Mormor").contains { $0.action == .textCorrected && $0.document == "c3c3c3c3c3" })

@@ -22,7 +22,7 @@ struct AuditChanges: RouterMiddleware {
         "/del/ny": .shareLinkMade, "/delinger/{link}/revoke": .shareLinkRevoked,
         "/calendar/{member}/new": .feedMade, "/calendar/{member}/revoke": .feedRevoked,
         "/family/{member}/reveal": .numberRevealed, "/settings/tokens": .tokenMade,
-        "/settings/tokens/{token}/revoke": .deviceSignedOut,
+        "/settings/tokens/{token}/revoke": .deviceSignedOut, "/enheter/{device}/logg-ut": .deviceSignedOut,
     ]
 
     func handle(_ request: Request, context: WebContext,

@@ -39,7 +39,7 @@ extension WebServer {
                 // Set only if still unset: two first runs at once cannot both choose.
                 guard try library.accounts.webPasswordHash() == nil else { return nil }
                 try library.accounts.setWebPasswordHash(hash)
-                return try library.accounts.startWebSession()
+                return try library.accounts.startWebSession(device: context.deviceKind)
             }
             guard let session else { throw HTTPError(.forbidden) }
             return Self.signedIn(session, options: options)
@@ -98,7 +98,39 @@ extension WebServer {
                     "link": ["href": "/login", "label": context.text("Til innloggingen", "To sign in")],
                 ] as [String: Any], context: context, status: .gone)
             }
-            return Self.signedIn(try await store.write { try $0.accounts.startWebSession() }, options: options)
+            let device = context.deviceKind
+            let session = try await store.write { library -> WebSession in
+                let session = try library.accounts.startWebSession(device: device)
+                try library.audit.record(.signedIn, by: .owner, detail: "engangslenke", device: device)
+                return session
+            }
+            return Self.signedIn(session, options: options)
+        }
+        pages.get("/enheter") { request, context -> Response in
+            guard let session = context.session else { throw HTTPError(.unauthorized) }
+            let account = context.seen.account
+            let devices = try await store.read { try $0.accounts.devices(account: account, current: session.token) }
+            let words = Words(templates, context)
+            let rows: [[String: Any]] = devices.map { device in
+                var row: [String: Any] = [
+                    "id": device.id, "kind": device.device.isEmpty ? words.text("ukjent enhet", "unknown device") : device.device,
+                    "since": Self.auditTime(device.since.formatted(.iso8601)), "seen": Self.auditTime(device.lastSeen.formatted(.iso8601))]
+                if device.current { row["current"] = true }
+                return row
+            }
+            var model: [String: Any] = ["devices": rows,
+                                        "intro": words.text("Nettleserne som er logget inn med kontoen din. Logg ut en du ikke kjenner igjen, eller en du har mistet.",
+                                                            "The browsers signed in with your account. Sign out one you do not recognise, or one you have lost.")]
+            if WebForm(request.uri.query ?? "").value("utlogget") != nil {
+                model["notice"] = words.text("Enheten er logget ut.", "The device is signed out.")
+            }
+            return templates.page("devices", title: words["devicesTitle"], model: model, context: context, section: "devices")
+        }
+        pages.post("/enheter/{device}/logg-ut") { _, context -> Response in
+            guard let id = context.parameters.get("device", as: Int.self) else { throw WebError.notFound }
+            let account = context.seen.account
+            guard try await store.write({ try $0.accounts.endDevice(id, account: account) }) else { throw WebError.notFound }
+            return Self.redirect("/enheter?utlogget=1")
         }
         pages.post("/logout") { _, context -> Response in
             if let session = context.session {
