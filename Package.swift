@@ -178,7 +178,9 @@ let package = Package(
             "ArkivatorArchive", "TestSupport",
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
-        .testTarget(name: "ArkivatorLibraryTests", dependencies: ["ArkivatorLibrary", "TestSupport"]),
+        .testTarget(name: "ArkivatorLibraryTests", dependencies: [
+            "ArkivatorLibrary", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .testTarget(name: "ArkivatorSyncTests", dependencies: [
             "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),

@@ -43,6 +43,8 @@ public struct AccountFailure: UserFacingError, Sendable, Equatable {
         AccountFailure("unknownMember", nb: "«\(FamilyError.safe(name))» er ikke med i familien. Legg personen til først, eller se navnene under Familie.",
                        en: "“\(FamilyError.safe(name))” is not in the household. Add the person first, or see the names under Family.")
     }
+    static let totpUnavailable = AccountFailure("totpUnavailable",
+        nb: "Koden fra en app kan ikke slås på før et passord er satt.", en: "The app code cannot be turned on before a password is set.")
     static let noMembers = AccountFailure("noMembers",
         nb: "Velg minst ett familiemedlem kontoen skal se brevene til.", en: "Choose at least one household member whose letters the account sees.")
     public static func notFound(_ name: String) -> AccountFailure {
@@ -158,6 +160,7 @@ extension AccountStore {
             try database.inTransaction {
                 try database.execute("DELETE FROM web_sessions WHERE account_id = ?", [account.id])
                 try database.execute("DELETE FROM api_tokens WHERE account_id = ?", [account.id])
+                try database.execute("DELETE FROM passkeys WHERE account_id = ?", [account.id])
                 try database.execute("DELETE FROM account_invites WHERE account_id = ?", [account.id])
                 try database.execute("DELETE FROM account_members WHERE account_id = ?", [account.id])
                 try database.execute("DELETE FROM accounts WHERE id = ?", [account.id])

@@ -11,6 +11,8 @@ public struct WebSession: Sendable, Equatable {
     public var lastSeen: Date
     /// Whose session: an account's id, nil for the owner.
     public var account: Int? = nil
+    /// Until when a remembered browser stays signed in however long it is idle; nil: the app lock.
+    public var rememberedUntil: Date? = nil
 }
 
 extension AccountStore {
@@ -33,15 +35,21 @@ extension AccountStore {
     }
 
     /// Starts a session: a new random token and CSRF token; only the token's hash is stored.
-    /// `account`: whose (nil: the owner's); `device`: the kind of device, as the audit log names it.
-    public func startWebSession(account: Int? = nil, device: String = "", now: Date = Date()) throws -> WebSession {
-        let session = WebSession(token: Library.randomToken(), csrf: Library.randomToken(), lastSeen: now, account: account)
+    /// How long a remembered browser stays signed in, idle or not.
+    public static let rememberedFor: TimeInterval = 30 * 24 * 3600
+
+    /// `account`: whose (nil: the owner's); `device`: the kind of device, as the audit log names it;
+    /// `remember`: the app lock does not end it for ``rememberedFor``.
+    public func startWebSession(account: Int? = nil, device: String = "", remember: Bool = false, now: Date = Date()) throws -> WebSession {
+        var session = WebSession(token: Library.randomToken(), csrf: Library.randomToken(), lastSeen: now, account: account)
+        if remember { session.rememberedUntil = now.addingTimeInterval(Self.rememberedFor) }
         // Not flushed on its own: lost only at a power cut, and then the person signs in again.
         try library.withUnflushedCommit { database in
             try database.execute("""
-                INSERT INTO web_sessions (token_hash, csrf, created_at, last_seen, account_id, device) VALUES (?, ?, ?, ?, ?, ?)
+                INSERT INTO web_sessions (token_hash, csrf, created_at, last_seen, account_id, device, remember_until)
+                VALUES (?, ?, ?, ?, ?, ?, ?)
                 """, [Library.tokenHash(session.token), session.csrf, Self.sessionTime(now), Self.sessionTime(now), account,
-                      String(device.prefix(40))])
+                      String(device.prefix(40)), session.rememberedUntil.map(Self.sessionTime)])
         }
         return session
     }
@@ -53,13 +61,16 @@ extension AccountStore {
     public func webSession(token: String, idle: TimeInterval, now: Date = Date()) throws -> WebSession? {
         guard !token.isEmpty, token.count <= 200 else { return nil }
         let hash = Library.tokenHash(token)
-        let found = try library.withReader { database -> (csrf: String, seen: Date, account: Int?)? in
-            guard let row = try database.firstRow("SELECT csrf, last_seen, account_id FROM web_sessions WHERE token_hash = ?", [hash]),
+        let found = try library.withReader { database -> (csrf: String, seen: Date, account: Int?, remembered: Date?)? in
+            guard let row = try database.firstRow("SELECT csrf, last_seen, account_id, remember_until FROM web_sessions WHERE token_hash = ?",
+                                                  [hash]),
                   let csrf = row[0].string, let seen = row[1].string.flatMap(Self.date(sessionTime:)) else { return nil }
-            return (csrf, seen, row[2].int)
+            return (csrf, seen, row[2].int, row[3].string.flatMap(Self.date(sessionTime:)))
         }
-        guard let (csrf, seen, account) = found else { return nil }
-        guard now.timeIntervalSince(seen) <= idle else {
+        guard let (csrf, seen, account, remembered) = found else { return nil }
+        // A remembered browser is not locked for idling until its time is up; then it is ended.
+        let alive = remembered.map { now <= $0 } ?? (now.timeIntervalSince(seen) <= idle)
+        guard alive else {
             try library.withDatabase { try $0.execute("DELETE FROM web_sessions WHERE token_hash = ?", [hash]) }
             return nil
         }
@@ -70,7 +81,7 @@ extension AccountStore {
                                      [Self.sessionTime(now), hash, Self.sessionTime(now)])
             }
         }
-        return WebSession(token: token, csrf: csrf, lastSeen: now, account: account)
+        return WebSession(token: token, csrf: csrf, lastSeen: now, account: account, rememberedUntil: remembered)
     }
 
     /// The browsers signed in as `account` (nil: the owner), most recently seen first; `current`
@@ -107,7 +118,8 @@ extension AccountStore {
     /// Removes sessions idle longer than `idle` seconds.
     public func endIdleWebSessions(idle: TimeInterval, now: Date = Date()) throws {
         try library.withDatabase {
-            try $0.execute("DELETE FROM web_sessions WHERE last_seen < ?", [Self.sessionTime(now.addingTimeInterval(-idle))])
+            try $0.execute("DELETE FROM web_sessions WHERE last_seen < ? AND (remember_until IS NULL OR remember_until < ?)",
+                           [Self.sessionTime(now.addingTimeInterval(-idle)), Self.sessionTime(now)])
         }
     }
 

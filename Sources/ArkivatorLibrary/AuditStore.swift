@@ -8,7 +8,7 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
     case letterOpened, pageOpened, originalOpened, pdfOpened, docxOpened, numberRevealed
     case textCorrected, letterChanged, redacted, deleted, restored
     case shareLinkMade, shareLinkRevoked, feedMade, feedRevoked
-    case accountInvited, accountJoined, accountRemoved, tokenMade
+    case accountInvited, accountJoined, accountRemoved, tokenMade, totpOn, totpOff, passkeyAdded, passkeyRemoved
 
     /// What happened, in words, for the log's page and `arkivator audit`.
     public var label: UserMessage {
@@ -36,6 +36,10 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
         case .accountJoined: UserMessage(nb: "tok imot invitasjonen", en: "accepted the invite")
         case .accountRemoved: UserMessage(nb: "fjernet en konto", en: "removed an account")
         case .tokenMade: UserMessage(nb: "laget en enhetsnøkkel", en: "made a device token")
+        case .passkeyAdded: UserMessage(nb: "la til en passnøkkel", en: "added a passkey")
+        case .passkeyRemoved: UserMessage(nb: "fjernet en passnøkkel", en: "removed a passkey")
+        case .totpOn: UserMessage(nb: "slo på kode fra app", en: "turned on the app code")
+        case .totpOff: UserMessage(nb: "slo av kode fra app", en: "turned off the app code")
         }
     }
 

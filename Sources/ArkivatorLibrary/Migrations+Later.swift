@@ -254,5 +254,27 @@ extension Migrations {
                 SELECT RAISE(ABORT, 'the audit log keeps two years');
             END;
             """),
+        Migration(version: 22, name: "a code from an app as the owner's second step, remembered devices, passkeys", sql: """
+            -- The owner's TOTP secret (RFC 6238), sealed with the library key; the one being set up
+            -- until its first code is typed; and the last time step a code was taken for (a code
+            -- works once).
+            ALTER TABLE web_account ADD COLUMN totp_sealed BLOB;
+            ALTER TABLE web_account ADD COLUMN totp_pending BLOB;
+            ALTER TABLE web_account ADD COLUMN totp_last_step INTEGER NOT NULL DEFAULT 0;
+            -- A browser remembered for 30 days: the app lock does not end its session before then.
+            ALTER TABLE web_sessions ADD COLUMN remember_until TEXT;
+            -- Passkeys (WebAuthn): the credential's id and public key (P-256, uncompressed), whose
+            -- (NULL: the owner's), and the authenticator's signature count.
+            CREATE TABLE passkeys (
+                id            INTEGER PRIMARY KEY,
+                account_id    INTEGER REFERENCES accounts(id) ON DELETE CASCADE,
+                credential_id BLOB NOT NULL UNIQUE,
+                public_key    BLOB NOT NULL,
+                sign_count    INTEGER NOT NULL DEFAULT 0,
+                device        TEXT NOT NULL DEFAULT '',
+                created_at    TEXT NOT NULL,
+                last_used     TEXT
+            );
+            """),
     ]
 }

@@ -83,6 +83,10 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
     let familyUndo = FamilyUndo()
+    /// Owners between their password and their app's code.
+    let secondSteps = SecondSteps()
+    /// Challenges handed out for passkeys.
+    let passkeyChallenges = PasskeyChallenges()
     /// The blocking work of the routes, in lanes (``WebWork``).
     let work = WebWork()
     /// Each share link's PDF, made once (``SharePackMaker``).
@@ -142,6 +146,7 @@ public struct WebServer: Sendable {
         let shared = router.group(RouterPath(Self.sharedPrefix))
         addSignInRoutes(open: open, pages: signedIn)
         addAccountRoutes(open: open, pages: pages)
+        addPasskeyRoutes(open: open, signedIn: signedIn)
         addLibraryRoutes(pages: signedIn)
         addDocumentRoutes(anyone: signedIn, pages: pages)
         addAppointmentRoutes(pages: pages)

@@ -200,4 +200,59 @@ import Testing
             }
         }
     }
+
+    @Test func theOwnersSecondStepIsACodeFromAnAppAndADeviceCanBeRemembered() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try await fixture.signedIn { client, owner in
+                let begun = try await client.execute(uri: "/settings/totp/ny", method: .post, headers: owner.form,
+                                                     body: ByteBuffer(string: "_csrf=\(owner.csrf)"))
+                #expect(begun.status == .ok && begun.text.contains("id=\"totp-key\"") && begun.text.contains("otpauth://totp/"))
+                let secret = try #require(try fixture.library.accounts.pendingTOTP())
+                #expect(begun.text.contains(String(TOTP.base32(secret).prefix(4))))
+                let code = { (offset: TimeInterval) in TOTP.code(secret: secret, counter: TOTP.timeStep(Date().addingTimeInterval(offset))) }
+                let wrong = try await client.execute(uri: "/settings/totp/bekreft", method: .post, headers: owner.form,
+                                                     body: ByteBuffer(string: "_csrf=\(owner.csrf)&kode=12345"))
+                #expect(wrong.status == .badRequest && wrong.text.contains("Koden stemmer ikke"))
+                // The code of the half minute before: the current one is then free for the sign-in below.
+                let on = try await client.execute(uri: "/settings/totp/bekreft", method: .post, headers: owner.form,
+                                                  body: ByteBuffer(string: "_csrf=\(owner.csrf)&kode=\(code(-30))"))
+                #expect(on.status == .seeOther && on.headers[.location] == "/settings/totp?pa=1")
+
+                let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+                let password = "password=" + WebFixture.password.replacingOccurrences(of: " ", with: "+")
+                let asked = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: password + "&husk=1"))
+                #expect(asked.status == .ok && asked.headers[.setCookie] == nil && asked.text.contains("Kode fra appen"))
+                let step = try #require(asked.text.components(separatedBy: "name=\"trinn\" value=\"").dropFirst().first?.prefix { $0 != "\"" })
+                let refused = try await client.execute(uri: "/login/kode", method: .post, headers: form,
+                                                       body: ByteBuffer(string: "trinn=\(step)&kode=000001"))
+                #expect(refused.status == .unauthorized && refused.headers[.setCookie] == nil)
+                let signed = try await client.execute(uri: "/login/kode", method: .post, headers: form,
+                                                      body: ByteBuffer(string: "trinn=\(step)&kode=\(code(0))"))
+                #expect(signed.status == .seeOther)
+                let cookie = try #require(signed.headers[.setCookie])
+                #expect(cookie.contains("Max-Age=2592000"), "remembered for 30 days: \(cookie)")
+                let again = try await client.execute(uri: "/login/kode", method: .post, headers: form,
+                                                     body: ByteBuffer(string: "trinn=\(step)&kode=\(code(0))"))
+                #expect(again.status == .unauthorized, "the step is used up")
+                let noCode = try await client.execute(uri: "/login/kode", method: .post, headers: form,
+                                                      body: ByteBuffer(string: "trinn=ukjent&kode=\(code(0))"))
+                #expect(noCode.status == .unauthorized && noCode.text.contains("Skriv passordet på nytt"))
+
+                let keep = try await client.execute(uri: "/settings/totp/av", method: .post, headers: owner.form,
+                                                    body: ByteBuffer(string: "_csrf=\(owner.csrf)&password=feil"))
+                #expect(keep.status == .unauthorized)
+                #expect(try fixture.library.accounts.totpEnabled())
+                let off = try await client.execute(uri: "/settings/totp/av", method: .post, headers: owner.form,
+                                                   body: ByteBuffer(string: "_csrf=\(owner.csrf)&\(password)"))
+                #expect(off.status == .seeOther)
+                #expect(try !fixture.library.accounts.totpEnabled())
+                let plain = try await client.execute(uri: "/login", method: .post, headers: form, body: ByteBuffer(string: password))
+                #expect(plain.status == .seeOther && !(plain.headers[.setCookie] ?? "").contains("Max-Age"))
+                let log = try fixture.library.audit.entries().map(\.action)
+                #expect([.totpOn, .totpOff, .signInFailed].allSatisfy(log.contains))
+                #expect(try fixture.library.audit.entries().contains { $0.action == .signedIn && $0.detail == "med kode fra app" })
+            }
+        }
+    }
 }

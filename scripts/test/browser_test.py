@@ -23,7 +23,10 @@ plain form without JavaScript.
 """
 
 import argparse
+import base64
 import datetime
+import hashlib
+import hmac
 import importlib.util
 import re
 import json
@@ -1012,6 +1015,123 @@ def an_account_for_a_helper(c, new_browser):
         helper.quit()
 
 
+def totp_code(secret_base32, at):
+    """RFC 6238's code (HMAC-SHA1, 30-second steps, 6 digits) for a base32 secret at a time."""
+    key = base64.b32decode(secret_base32 + "=" * (-len(secret_base32) % 8))
+    mac = hmac.new(key, struct.pack(">Q", int(at // 30)), hashlib.sha1).digest()
+    offset = mac[-1] & 0x0F
+    return f"{(struct.unpack('>I', mac[offset:offset + 4])[0] & 0x7FFFFFFF) % 1_000_000:06d}"
+
+
+def owner_code_devices_and_an_expired_invite(c, new_browser, arkivator, library):
+    """The owner turns on the code from an app; a second browser signs in with the password, the
+    code and «Husk denne enheten» (its cookie lasts 30 days); the owner sees both browsers under
+    «Enheter» and signs the second one out; the code is turned off again with the password. An
+    invite past its 7 days says so."""
+    d = c.driver
+    c.step("the owner's code from an app: turned on with the key and a first code")
+    c.open("/settings/totp")
+    d.find_element(By.CSS_SELECTOR, "form[action='/settings/totp/ny'] button").click()
+    c.wait(lambda: d.find_elements(By.ID, "totp-key"), "the key for the app")
+    secret = d.find_element(By.ID, "totp-key").text.replace(" ", "")
+    c.expect(re.fullmatch(r"[A-Z2-7]{32}", secret) is not None, f"a base32 key of 20 bytes: {secret!r}")
+    c.shot("16-totp-setup")
+    # The code of the half minute before: the current one stays free for the sign-in below.
+    d.find_element(By.ID, "kode").send_keys(totp_code(secret, time.time() - 30))
+    d.find_element(By.CSS_SELECTOR, "form[action='/settings/totp/bekreft'] button").click()
+    c.wait(lambda: "Koden fra appen er slått på" in c.text(), "the code is on, and it says so")
+
+    other = new_browser()
+    try:
+        o = Check(other, c.base, c.out, c.axe)
+        c.step("a second browser: password, then the code, and remembered for 30 days")
+        other.get(c.base + "/login")
+        other.find_element(By.ID, "password").send_keys(PASSWORD)
+        other.find_element(By.CSS_SELECTOR, "input[name=husk]").click()
+        other.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        o.wait(lambda: other.find_elements(By.ID, "kode"), "the page asks for the code", timeout=20)
+        o.shot("16-code")
+        other.find_element(By.ID, "kode").send_keys("000000" if totp_code(secret, time.time()) != "000000" else "111111")
+        other.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        o.wait(lambda: "Koden stemmer ikke" in o.text(), "a wrong code is refused in plain words", timeout=20)
+        other.find_element(By.ID, "kode").send_keys(totp_code(secret, time.time()))
+        other.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        o.wait(lambda: "Bibliotek" in other.title, "signed in with the code", timeout=20)
+        cookie = other.get_cookie("arkivator_okt") or {}
+        days = (cookie.get("expiry", 0) - time.time()) / 86400
+        c.expect(29 < days <= 30.01, f"the remembered browser keeps its cookie 30 days: {days:.2f}")
+
+        c.step("«Enheter»: the owner signs the second browser out")
+        c.open("/enheter")
+        rows = d.find_elements(By.CSS_SELECTOR, "ul.devices li")
+        c.expect(len(rows) >= 2 and any("(denne)" in r.text for r in rows), f"the owner's browsers: {[r.text for r in rows]}")
+        c.shot("16-devices")
+        [r for r in rows if "(denne)" not in r.text][0].find_element(By.CSS_SELECTOR, "form button").click()
+        c.wait(lambda: "Enheten er logget ut" in c.text(), "the device is signed out, and it says so")
+        other.get(c.base + "/")
+        o.wait(lambda: "/login" in other.current_url, "the second browser is signed out", timeout=20)
+        c.violations += o.violations
+        c.checked += o.checked
+    finally:
+        other.quit()
+
+    c.step("the code turned off again with the password")
+    c.open("/settings/totp")
+    d.find_element(By.CSS_SELECTOR, "details summary").click()
+    d.find_element(By.ID, "totp-password").send_keys(PASSWORD)
+    d.find_element(By.CSS_SELECTOR, "form[action='/settings/totp/av'] button").click()
+    c.wait(lambda: "Koden fra appen er slått av" in c.text(), "the code is off, and it says so")
+
+    c.step("an invite past its 7 days says so")
+    made = subprocess.run([arkivator, "account", "invite", "Nabo", "--members", "Siri Lund", "--address", c.base,
+                           "--library", str(library)], capture_output=True, text=True, timeout=60)
+    c.expect(made.returncode == 0 and "/invitasjon/" in made.stdout, f"arkivator account invite: {made.stdout} {made.stderr}")
+    with sqlite3.connect(library / "arkivator.sqlite") as db:
+        db.execute("UPDATE account_invites SET expires_at = '0000000000.000'")
+    c.open(urllib.parse.urlparse(made.stdout.strip().splitlines()[-1]).path)
+    c.expect("Invitasjonen virker ikke" in c.text() and "Be den som inviterte deg om en ny" in c.text(),
+             f"an expired invite says so: {c.text()[:300]}")
+    c.shot("15-invite-expired")
+
+
+def passkey_sign_in(c, new_browser):
+    """A passkey through Chromium's virtual authenticator (as a phone's Face ID or fingerprint):
+    added under «Enheter», then used on the sign-in page instead of the password. Opened by the
+    name localhost, since a passkey belongs to a site's name, not an IP address."""
+    c.step("passkey: added under «Enheter» with a virtual authenticator, then used to sign in")
+    site = c.base.replace("127.0.0.1", "localhost")
+    other = new_browser()
+    try:
+        p = Check(other, site, c.out, c.axe)
+        other.execute_cdp_cmd("WebAuthn.enable", {})
+        other.execute_cdp_cmd("WebAuthn.addVirtualAuthenticator", {"options": {
+            "protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True,
+            "isUserVerified": True}})
+        other.get(site + "/login")
+        other.find_element(By.ID, "password").send_keys(PASSWORD)
+        other.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        p.wait(lambda: "Bibliotek" in other.title, "signed in with the password at localhost", timeout=20)
+        other.get(site + "/enheter")
+        add = other.find_element(By.ID, "passkey-add")
+        c.expect(add.is_displayed(), "«Legg til passnøkkel» is shown where the browser has passkeys")
+        add.click()
+        p.wait(lambda: "Passnøkkelen er lagt til" in p.text(), "the passkey is added, and it says so", timeout=30)
+        p.shot("17-passkey-added")
+        other.find_element(By.CSS_SELECTOR, "form[action='/logout'] button").click()
+        p.wait(lambda: "/login" in other.current_url, "signed out", timeout=20)
+        button = other.find_element(By.ID, "passkey-signin")
+        c.expect(button.is_displayed(), "«Logg inn med passnøkkel» is shown on the sign-in page")
+        p.shot("17-passkey-login")
+        button.click()
+        p.wait(lambda: "Bibliotek" in other.title, "signed in with the passkey, no password typed", timeout=30)
+        c.violations += p.violations
+        c.checked += p.checked
+    finally:
+        other.quit()
+    c.open("/logg")
+    c.expect("med passnøkkel" in c.text() and "la til en passnøkkel" in c.text(), f"the log holds the passkey: {c.text()[:400]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -1242,6 +1362,8 @@ def main():
         c.shot("10-library-waiting")
         timeline_of_a_member(c, work)
         an_account_for_a_helper(c, new_browser)
+        owner_code_devices_and_an_expired_invite(c, new_browser, a.arkivator, library)
+        passkey_sign_in(c, new_browser)
         capture(c, driver, base)
         c.step(f"accessibility: {c.checked} pages checked by axe-core; of minor or moderate impact: "
                + (", ".join(f"{k} ({v})" for k, v in sorted(c.lesser.items())) or "none"))

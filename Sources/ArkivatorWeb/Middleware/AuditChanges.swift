@@ -23,6 +23,7 @@ struct AuditChanges: RouterMiddleware {
         "/calendar/{member}/new": .feedMade, "/calendar/{member}/revoke": .feedRevoked,
         "/family/{member}/reveal": .numberRevealed, "/settings/tokens": .tokenMade,
         "/settings/tokens/{token}/revoke": .deviceSignedOut, "/enheter/{device}/logg-ut": .deviceSignedOut,
+        "/settings/totp/bekreft": .totpOn, "/passkey/{key}/fjern": .passkeyRemoved, "/settings/totp/av": .totpOff,
     ]
 
     func handle(_ request: Request, context: WebContext,

@@ -84,9 +84,11 @@ struct PageSession: RouterMiddleware {
         return zip(x, y).reduce(UInt8(0)) { $0 | ($1.0 ^ $1.1) } == 0
     }
 
-    /// The cookie that signs a browser in: only over this site, never to scripts.
-    static func setCookie(_ token: String, secure: Bool) -> String {
+    /// The cookie that signs a browser in: only over this site, never to scripts; kept by the
+    /// browser for `maxAge` seconds (a remembered device), else until it closes.
+    static func setCookie(_ token: String, secure: Bool, maxAge: TimeInterval? = nil) -> String {
         "\(cookie)=\(token); Path=/; HttpOnly; SameSite=Strict" + (secure ? "; Secure" : "")
+            + (maxAge.map { "; Max-Age=\(Int($0))" } ?? "")
     }
 
     static func clearCookie(secure: Bool) -> String {

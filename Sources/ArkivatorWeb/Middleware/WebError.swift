@@ -32,6 +32,9 @@ struct WebError: Error, Sendable {
     static let readOnly = WebError(.forbidden, code: "readOnly",
         nb: "Kontoen din kan lese brevene, ikke endre dem. Be eieren av arkivet om å rette det som er feil.",
         en: "Your account can read the letters, not change them. Ask the archive's owner to correct what is wrong.")
+    static let passkeyRefused = WebError(.unauthorized, code: "passkeyRefused",
+        nb: "Passnøkkelen ble ikke godtatt. Prøv igjen, eller logg inn med navn og passord.",
+        en: "The passkey was not accepted. Try again, or sign in with name and password.")
     static let badRequest = WebError(.badRequest, code: "badRequest",
         nb: "Noe i adressen eller skjemaet kunne ikke brukes. Gå tilbake og prøv igjen.",
         en: "Something in the address or form could not be used. Go back and try again.")

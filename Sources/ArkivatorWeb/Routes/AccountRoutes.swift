@@ -82,6 +82,47 @@ extension WebServer {
             guard let removed else { throw WebError.notFound }
             return Self.redirect("/kontoer?" + WebForm("").query(keeping: [], adding: [("fjernet", removed.name)]))
         }
+        pages.get("/settings/totp") { request, context -> Response in
+            let query = WebForm(request.uri.query ?? "")
+            let notice = query.value("pa") != nil ? context.text("Koden fra appen er slått på. Neste gang du logger inn, spør Arkivator etter den etter passordet.",
+                                                                "The app code is on. Next time you sign in, Arkivator asks for it after the password.")
+                : query.value("av") != nil ? context.text("Koden fra appen er slått av. Passordet alene logger deg inn.",
+                                                          "The app code is off. The password alone signs you in.") : nil
+            return try await Self.totpPage(store, templates, secret: nil, notice: notice, problem: nil, context: context)
+        }
+        pages.post("/settings/totp/ny") { _, context -> Response in
+            let secret = try await store.write { try $0.accounts.beginTOTP() }
+            return try await Self.totpPage(store, templates, secret: secret, notice: nil, problem: nil, context: context)
+        }
+        pages.post("/settings/totp/bekreft") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let code = form["kode"] ?? ""
+            guard try await store.write({ try $0.accounts.confirmTOTP(code) }) else {
+                let secret = try await store.read { try $0.accounts.pendingTOTP() }
+                return try await Self.totpPage(store, templates, secret: secret, notice: nil, problem: context.text(
+                    "Koden stemmer ikke. Sjekk at appen har fått nøkkelen over, og skriv koden den viser nå.",
+                    "The code does not match. Check that the app has the key above, and type the code it shows now."),
+                    context: context, status: .badRequest)
+            }
+            return Self.redirect("/settings/totp?pa=1")
+        }
+        pages.post("/settings/totp/av") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let password = form["password"] ?? ""
+            guard let hash = try await store.read({ try $0.accounts.webPasswordHash() }) else { throw HTTPError(.forbidden) }
+            switch await throttle.attempt(client: context.client, { (try? await work.quick.run { Bcrypt.verify(password, hash: hash) }) ?? false }) {
+            case .accepted:
+                try await store.write { try $0.accounts.disableTOTP() }
+                return Self.redirect("/settings/totp?av=1")
+            case .wrong:
+                return try await Self.totpPage(store, templates, secret: nil, notice: nil, problem: context.text(
+                    "Feil passord: koden fra appen er fortsatt på.", "Wrong password: the app code is still on."), context: context,
+                    status: .unauthorized)
+            case .locked(let seconds):
+                return try await Self.totpPage(store, templates, secret: nil, notice: nil, problem: Self.lockedText(seconds, context),
+                                               context: context, status: .tooManyRequests)
+            }
+        }
         pages.get("/logg") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             let account = query.value("konto"), member = query.value("person")
@@ -143,6 +184,27 @@ extension WebServer {
         if let notice { model["notice"] = notice }
         if let problem { model["problem"] = problem }
         return templates.page("accounts", title: words["accountsTitle"], model: model, context: context, status: status, section: "settings")
+    }
+
+    /// «Kode fra app»: on or off, and while being set up the key for the app (as text and as an
+    /// `otpauth:` address) with the field for its first code.
+    static func totpPage(_ store: AsyncLibrary, _ templates: Templates, secret: [UInt8]?, notice: String?, problem: String?,
+                         context: WebContext, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let on = try await store.read { try $0.accounts.totpEnabled() }
+        let words = Words(templates, context)
+        var model: [String: Any] = ["on": on, "intro": words.text(
+            "Med kode fra app spør Arkivator etter en kode på 6 sifre etter passordet når du, eieren, logger inn. Koden lages av en app for innloggingskoder på telefonen (for eksempel Google Authenticator, Microsoft Authenticator eller 1Password) og skifter hvert halve minutt.",
+            "With the app code, Arkivator asks for a 6-digit code after the password when you, the owner, sign in. The code is made by a sign-in code app on your phone (for example Google Authenticator, Microsoft Authenticator or 1Password) and changes every half minute.")]
+        if let secret {
+            let key = TOTP.base32(secret)
+            model["setup"] = ["key": stride(from: 0, to: key.count, by: 4).map { start -> String in
+                let from = key.index(key.startIndex, offsetBy: start)
+                return String(key[from..<(key.index(from, offsetBy: 4, limitedBy: key.endIndex) ?? key.endIndex)])
+            }.joined(separator: " "), "uri": TOTP.uri(secret: secret, account: "eier")]
+        }
+        if let notice { model["notice"] = notice }
+        if let problem { model["problem"] = problem }
+        return templates.page("totp", title: words["totpTitle"], model: model, context: context, status: status, section: "settings")
     }
 
     static func invitePage(_ templates: Templates, token: String, account: Account, problem: String?, context: WebContext,

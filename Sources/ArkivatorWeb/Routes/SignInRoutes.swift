@@ -9,6 +9,7 @@ extension WebServer {
     /// terminal), sign-in (throttled per client), the owner's one-time sign-in link, sign-out.
     func addSignInRoutes(open: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, options = self.options, throttle = self.throttle, templates = self.templates, work = self.work
+        let secondSteps = self.secondSteps
         let setupCode = SetupCode(value: self.setupCode)
         open.get("/setup") { _, context -> Response in
             guard try await store.read({ try $0.accounts.webPasswordHash() }) == nil else { return Self.redirect("/login") }
@@ -68,8 +69,13 @@ extension WebServer {
             switch outcome {
             case .accepted:
                 guard let access else { throw HTTPError(.unauthorized) }
+                let remember = form["husk"] == "1"
+                if isOwner, try await store.read({ try $0.accounts.totpEnabled() }) {
+                    // The second step: the code from the app.
+                    return Self.codePage(templates, step: secondSteps.start(remember: remember), problem: nil, context: context)
+                }
                 let session = try await store.write { library -> WebSession in
-                    let session = try library.accounts.startWebSession(account: access.account, device: device)
+                    let session = try library.accounts.startWebSession(account: access.account, device: device, remember: remember)
                     try library.audit.record(.signedIn, by: access, device: device)
                     return session
                 }
@@ -87,6 +93,36 @@ extension WebServer {
             case .locked(let seconds):
                 return Self.passwordPage(templates, setup: false, problem: Self.lockedText(seconds, context), name: name, context: context,
                                          status: .tooManyRequests)
+            }
+        }
+        open.post("/login/kode") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let token = form["trinn"] ?? "", code = form["kode"] ?? ""
+            let device = DeviceKind.of(request)
+            guard let step = secondSteps.attempt(token) else {
+                return Self.passwordPage(templates, setup: false, problem: context.text(
+                    "Det gikk for lang tid, eller koden var feil for mange ganger. Skriv passordet på nytt.",
+                    "Too much time passed, or the code was wrong too many times. Type the password again."),
+                    context: context, status: .unauthorized)
+            }
+            switch await throttle.attempt(client: context.client, { (try? await store.write { try $0.accounts.checkTOTP(code) }) ?? false }) {
+            case .accepted:
+                secondSteps.finish(token)
+                let session = try await store.write { library -> WebSession in
+                    let session = try library.accounts.startWebSession(device: device, remember: step.remember)
+                    try library.audit.record(.signedIn, by: .owner, detail: "med kode fra app", device: device)
+                    return session
+                }
+                return Self.signedIn(session, options: options)
+            case .wrong:
+                try? await store.write { try $0.audit.record(.signInFailed, by: .owner, detail: "feil kode fra app", device: device) }
+                return Self.codePage(templates, step: token, problem: context.text(
+                    "Koden stemmer ikke. Skriv koden appen viser nå (den skifter hvert halve minutt).",
+                    "The code does not match. Type the code the app shows now (it changes every half minute)."),
+                    context: context, status: .unauthorized)
+            case .locked(let seconds):
+                return Self.codePage(templates, step: token, problem: Self.lockedText(seconds, context), context: context,
+                                     status: .tooManyRequests)
             }
         }
         open.get("/login/link/{token}") { _, context -> Response in
@@ -118,13 +154,26 @@ extension WebServer {
                 if device.current { row["current"] = true }
                 return row
             }
-            var model: [String: Any] = ["devices": rows,
+            let keys = try await store.read { try $0.accounts.passkeys(account: account) }
+            let passkeys: [[String: Any]] = keys.map { key in
+                var row: [String: Any] = ["id": key.id, "kind": key.device.isEmpty ? words.text("ukjent enhet", "unknown device") : key.device,
+                                          "since": Self.auditTime(key.createdAt)]
+                if let used = key.lastUsed { row["used"] = Self.auditTime(used) }
+                return row
+            }
+            var model: [String: Any] = ["devices": rows, "passkeys": passkeys, "hasPasskeys": !passkeys.isEmpty,
                                         "intro": words.text("Nettleserne som er logget inn med kontoen din. Logg ut en du ikke kjenner igjen, eller en du har mistet.",
                                                             "The browsers signed in with your account. Sign out one you do not recognise, or one you have lost.")]
-            if WebForm(request.uri.query ?? "").value("utlogget") != nil {
+            let query = WebForm(request.uri.query ?? "")
+            if query.value("utlogget") != nil {
                 model["notice"] = words.text("Enheten er logget ut.", "The device is signed out.")
+            } else if let made = query.value("passnokkel") {
+                model["notice"] = made == "1" ? words.text("Passnøkkelen er lagt til. Neste gang kan du logge inn med den.",
+                                                           "The passkey is added. Next time you can sign in with it.")
+                    : words.text("Passnøkkelen er fjernet.", "The passkey is removed.")
             }
-            return templates.page("devices", title: words["devicesTitle"], model: model, context: context, section: "devices")
+            return templates.page("devices", title: words["devicesTitle"], model: model, context: context, scripts: ["passkey.js"],
+                                  section: "devices")
         }
         pages.post("/enheter/{device}/logg-ut") { _, context -> Response in
             guard let id = context.parameters.get("device", as: Int.self) else { throw WebError.notFound }
@@ -175,7 +224,19 @@ extension WebServer {
 
     /// The way into the library with a new session's cookie.
     static func signedIn(_ session: WebSession, options: Options) -> Response {
-        Response(status: .seeOther, headers: [.location: "/", .setCookie: PageSession.setCookie(session.token, secure: options.secureCookies)])
+        let maxAge = session.rememberedUntil.map { $0.timeIntervalSince(session.lastSeen) }
+        return Response(status: .seeOther, headers: [.location: "/", .setCookie: PageSession.setCookie(session.token, secure: options.secureCookies,
+                                                                                                     maxAge: maxAge)])
+    }
+
+    /// The page that asks the owner for the code from the app, after the right password.
+    static func codePage(_ templates: Templates, step: String, problem: String?, context: WebContext,
+                         status: HTTPResponse.Status = .ok) -> Response {
+        var model: [String: Any] = ["step": step, "intro": context.text(
+            "Skriv koden på 6 sifre som appen for innloggingskoder viser for Arkivator nå.",
+            "Type the 6-digit code the sign-in code app shows for Arkivator now.")]
+        if let problem { model["problem"] = problem }
+        return templates.page("code", title: context.text("Kode fra appen", "Code from the app"), model: model, context: context, status: status)
     }
 
     static func lockedText(_ seconds: Int, _ context: WebContext) -> String {
@@ -204,9 +265,11 @@ extension WebServer {
             setup: setup, askName: !setup, again: setup, typedName: name, action: setup ? "/setup" : "/login", problem: problem, code: code,
             intro: setup ? t.text("Brevene i arkivet er helseopplysninger. Velg et passord (minst 10 tegn) som trengs for å åpne Arkivator i nettleseren.",
                                   "The letters in the archive are health data. Choose a password (at least 10 characters) needed to open Arkivator in a browser.")
-                : t.text("Skriv passordet for Arkivator.", "Type Arkivator's password."),
+                : t.text("Logg inn med passordet, eller med en passnøkkel hvis du har laget en under «Enheter».",
+                         "Sign in with the password, or with a passkey if you have made one under “Devices”."),
             autocomplete: setup ? "new-password" : "current-password", button: title)
-        return templates.page("password", title: title, model: model, context: context, status: status)
+        return templates.page("password", title: title, model: model, context: context, status: status,
+                              scripts: setup ? [] : ["passkey.js"])
     }
 
     struct PasswordView {
