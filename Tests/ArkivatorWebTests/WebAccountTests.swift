@@ -111,6 +111,30 @@ import Testing
                 }
                 #expect(seen.count > 5)
 
+                // Every letter of the library at every address a letter has, by whole id and by short id.
+                for document in try fixture.library.documents.list(DocumentFilter(), limit: 100) {
+                    let mine = document.familyMember == "Kari Nordmann"
+                    for id in [document.id, String(document.id.prefix(4)), document.id.uppercased()] {
+                        for path in ["/documents/\(id)", "/documents/\(id)/files/0", "/documents/\(id)/files/1", "/documents/\(id)/thumbnail",
+                                     "/documents/\(id)/originals/1", "/documents/\(id)/pages/1/photo", "/api/v1/documents/\(id)"] {
+                            let answer = try await client.execute(uri: path, method: .get, headers: mormor.headers)
+                            if !mine { #expect(answer.status == .notFound, "\(path) of a letter not Kari's answers \(answer.status)") }
+                            #expect(!answer.text.contains("Ola Nordmann") && !answer.text.contains("Ortopedisk"), "\(path)")
+                        }
+                    }
+                }
+                // The API's list in pages of one and of 200: Kari's letter only, counted as one.
+                for query in ["limit=1&offset=0", "limit=1&offset=1", "limit=200", "person=Ola", "type=epikrise", "q=Epikrise"] {
+                    let path = query.hasPrefix("q=") ? "/api/v1/search?\(query)" : "/api/v1/documents?\(query)"
+                    let answer = try await client.execute(uri: path, method: .get, headers: mormor.headers)
+                    #expect(!answer.text.contains("b2b2b2b2") && !answer.text.contains("a1a1a1a1") && !answer.text.contains("Ola Nordmann"), "\(path)")
+                }
+                for query in ["person=Ola+Nordmann", "person=ukjent", "type=epikrise", "side=2", "q=brystsmerter"] {
+                    let answer = try await client.execute(uri: (query.hasPrefix("q=") ? "/search?" : "/?") + query, method: .get, headers: mormor.headers)
+                    #expect(!answer.text.contains("/documents/b2b2") && !answer.text.contains("/documents/a1a1"), "\(query)")
+                    #expect(!answer.text.contains("1 dokument") || query == "side=2", "no count of others' letters: \(query)")
+                }
+
                 // The log: the invite, the sign-in and the openings, by whom and from what kind of device.
                 let log = try fixture.library.audit.entries()
                 #expect(log.contains { $0.action == .accountInvited && $0.account == "eier" && $0.detail.hasPrefix("Mormor") })
