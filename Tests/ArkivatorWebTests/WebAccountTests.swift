@@ -78,9 +78,13 @@ import Testing
                 }
                 let api = try await client.execute(uri: "/api/v1/documents", method: .get, headers: mormor.headers)
                 #expect(api.text.contains("c3c3c3c3c3") && !api.text.contains("b2b2b2b2b2") && api.text.contains("\"total\":1"))
+                try fixture.library.calendar.replaceAppointments(of: String(repeating: "c3", count: 32),
+                                                                 with: [Appointment(date: "2030-01-15", time: "10:30", place: "Lab, 2. etasje")])
                 let letter = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: mormor.headers)
                 #expect(letter.status == .ok && letter.text.contains("Hemoglobin 13,1"))
                 #expect(!letter.text.contains("/documents/c3c3c3c3c3/delete") && !letter.text.contains("Rett teksten"))
+                #expect(letter.text.contains("Lab, 2. etasje") && letter.text.contains("10:30"), "the appointment is shown")
+                #expect(!letter.text.contains("/appointments") && !letter.text.contains("time.ics"), "not changed, not exported")
                 let file = try await client.execute(uri: "/documents/c3c3c3c3c3/files/0", method: .get, headers: mormor.headers)
                 #expect(file.status == .ok)
                 let change = try await client.execute(uri: "/documents/c3c3c3c3c3/delete", method: .post, headers: mormor.form,
