@@ -21,7 +21,8 @@ extension AccountStore {
         try library.withReader { try $0.firstRow("SELECT password_hash FROM web_account WHERE id = 1")?[0].string }
     }
 
-    /// Sets the web app's password hash and signs every browser out.
+    /// Sets the web app's password hash and signs the owner's browsers out (the accounts the
+    /// owner made keep theirs: they sign in with their own passwords).
     public func setWebPasswordHash(_ hash: String) throws {
         try library.withDatabase { database in
             try database.inTransaction {
@@ -29,8 +30,18 @@ extension AccountStore {
                     INSERT INTO web_account (id, password_hash, changed_at) VALUES (1, ?, ?)
                     ON CONFLICT (id) DO UPDATE SET password_hash = excluded.password_hash, changed_at = excluded.changed_at
                     """, [hash, Library.now()])
-                try database.execute("DELETE FROM web_sessions")
+                try database.execute("DELETE FROM web_sessions WHERE account_id IS NULL")
             }
+        }
+    }
+
+    /// Stores the same password hashed again (another bcrypt cost) in place of `old`, signing no
+    /// one out; false when the password was changed meanwhile (then nothing is written).
+    @discardableResult
+    public func rehashWebPassword(_ new: String, replacing old: String) throws -> Bool {
+        try library.withDatabase { database in
+            try database.execute("UPDATE web_account SET password_hash = ? WHERE id = 1 AND password_hash = ?", [new, old])
+            return database.changes == 1
         }
     }
 

@@ -42,6 +42,21 @@ import Testing
         }
     }
 
+    @Test func theOwnersNewPasswordSignsOutTheOwnerAlone() throws {
+        try withLibrary { library, _ throws in
+            _ = try library.family { try $0.add(name: "Kari Nordmann") }
+            try library.accounts.setWebPasswordHash("first")
+            let (_, account) = try library.accounts.invite(name: "Ola", role: .reader, members: ["Kari Nordmann"])
+            let owners = try library.accounts.startWebSession(), olas = try library.accounts.startWebSession(account: account.id)
+            #expect(try library.accounts.rehashWebPassword("first-again", replacing: "first"))
+            #expect(try library.accounts.webSession(token: owners.token, idle: 900) != nil, "hashed again: no one signed out")
+            #expect(try !library.accounts.rehashWebPassword("stale", replacing: "first"), "only in place of the hash it was made from")
+            try library.accounts.setWebPasswordHash("second")
+            #expect(try library.accounts.webSession(token: owners.token, idle: 900) == nil)
+            #expect(try library.accounts.webSession(token: olas.token, idle: 900) != nil, "the account signs in with its own password")
+        }
+    }
+
     @Test func theAuditLogCannotBeChangedAndKeepsTwoYears() throws {
         try withLibrary { library, _ throws in
             let now = Date()

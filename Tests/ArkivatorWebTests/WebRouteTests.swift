@@ -8,6 +8,7 @@ import Hummingbird
 import HummingbirdBcrypt
 import HummingbirdTesting
 import NIOCore
+import NIOConcurrencyHelpers
 import Testing
 
 /// Every page and action of the web app in process, signed out, signed in and with bad input.
@@ -101,6 +102,7 @@ import Testing
             // As an older version stored it: the same password at another bcrypt cost.
             try fixture.library.accounts.setWebPasswordHash(Bcrypt.hash(WebFixture.password, cost: 5))
             #expect(WebServer.bcryptCost(of: try #require(try fixture.library.accounts.webPasswordHash())) == 5)
+            let signedIn = NIOLockedValueBox("")
             try await fixture.server.application().test(.router) { client in
                 let wrong = try await client.execute(uri: "/login", method: .post, headers: Self.form,
                                                      body: ByteBuffer(string: "password=gjetning+1234"))
@@ -110,6 +112,7 @@ import Testing
                 let right = try await client.execute(uri: "/login", method: .post, headers: Self.form,
                                                      body: ByteBuffer(string: "password=riktig+hest+batteri"))
                 #expect(right.status == .seeOther)
+                signedIn.withLockedValue { $0 = String((right.headers[.setCookie] ?? "").prefix { $0 != ";" }) }
             }
             // Hashed again in the background, after the answer.
             var cost: UInt8?
@@ -122,6 +125,11 @@ import Testing
             let stored = try #require(try fixture.library.accounts.webPasswordHash())
             #expect(Bcrypt.verify(WebFixture.password, hash: stored))
             #expect(WebServer.bcryptCost(of: "$2b$11$abcdefghijklmnopqrstuv") == 11 && WebServer.bcryptCost(of: "sha256:abc") == nil)
+            // The browser that just signed in stays signed in.
+            try await fixture.server.application().test(.router) { client in
+                let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: signedIn.withLockedValue { $0 }])
+                #expect(page.status == .ok, "signed in still after the hash was made again")
+            }
         }
     }
 

@@ -208,10 +208,8 @@ extension WebServer {
         guard bcryptCost(of: hash) != cost else { return }
         Task {
             guard let new = try? await work.quick.run({ Bcrypt.hash(password, cost: cost) }) else { return }
-            _ = try? await store.write { library in
-                guard try library.accounts.webPasswordHash() == hash else { return }
-                try library.accounts.setWebPasswordHash(new)
-            }
+            // In place of the old hash only, and signing no one out: the person has just signed in.
+            _ = try? await store.write { library in try library.accounts.rehashWebPassword(new, replacing: hash) }
         }
     }
 
