@@ -53,9 +53,6 @@ public struct Access: Sendable, Equatable {
         return members.contains { $0.caseInsensitiveCompare(member) == .orderedSame }
     }
 
-    /// Whether this account sees the household member named `name` (their page, their timeline).
-    public func seesMember(named name: String) -> Bool { sees(member: name) }
-
     /// `filter` narrowed to the letters this account sees (none in the trash: it is the owner's).
     public func narrowed(_ filter: DocumentFilter) -> DocumentFilter {
         guard !isOwner else { return filter }

@@ -33,12 +33,11 @@ extension WebServer {
             }
             let hash = try await work.quick.run { Bcrypt.hash(password, cost: options.passwordCost) }
             let device = DeviceKind.of(request)
-            guard let (joined, session) = try await store.write({ library -> (Account, WebSession)? in
+            guard let session = try await store.write({ library -> WebSession? in
                 guard let taken = try library.accounts.acceptInvite(token, passwordHash: hash, device: device) else { return nil }
                 try library.audit.record(.accountJoined, by: taken.account.access, device: device)
-                return taken
+                return taken.session
             }) else { return Self.inviteGone(templates, context: context) }
-            _ = joined
             return Self.signedIn(session, options: options)
         }
         pages.get("/kontoer") { request, context -> Response in
