@@ -4,7 +4,7 @@
 public enum DocumentTitle {
     /// `2024-03-14 Epikrise Ortopedisk avdeling`.
     public static func make(date: String, _ description: String) -> String {
-        date + " " + description
+        date + " " + StoredField.visible(description).trimmingCharacters(in: .whitespaces)
     }
 
     /// `make(date:_:)` for a calendar date.
@@ -30,7 +30,7 @@ public enum DocumentTitle {
 
     /// A title a person typed, dated: as it is when it begins with a date, else with `date` in front.
     public static func dated(_ typed: String, date: String) -> String {
-        self.date(of: typed) != nil ? typed : make(date: date, typed)
+        self.date(of: typed) != nil ? StoredField.visible(typed).trimmingCharacters(in: .whitespaces) : make(date: date, typed)
     }
 
     /// The title for a new letter date: the date replaced when the title begins with `old` (a

@@ -6,6 +6,12 @@ public enum ShownPerson {
     /// of such documents.
     public static let unknown = UserMessage(nb: "Ukjent person", en: "Unknown person")
 
+    /// Whether a person asked for («ukjent», «Ukjent person», "unknown") means the letters filed
+    /// to no household member: the letters in the `Ukjent person/` folder.
+    public static func isUnknown(_ text: String) -> Bool {
+        ["ukjent", "ukjent person", "unknown", "unknown person"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
     /// The name, when there is one: the household member, else the printed name.
     public static func name(familyMember: String?, person: String?) -> String? {
         familyMember ?? person

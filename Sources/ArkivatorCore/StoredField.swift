@@ -34,6 +34,29 @@ public enum StoredField: String, Sendable, CaseIterable {
         }
     }
 
+    /// `value` as a one-line field may hold it: control characters (ESC, BEL, a line break) and
+    /// the invisible marks that turn text around (U+202E and its kin) become a space or nothing,
+    /// so a title cannot colour a terminal, forge a line, or show itself backwards on a page.
+    /// A letter's text keeps its lines (``text`` is not one line).
+    public static func visible(_ value: String) -> String {
+        var kept = String.UnicodeScalarView()
+        var replaced = false
+        for scalar in value.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control:
+                replaced = true
+                if kept.last != " " { kept.append(" ") }
+            case .format where scalar.properties.isBidiControl || scalar.value == 0x200B || scalar.value == 0xFEFF:
+                replaced = true
+            default:
+                // A space after a control character that became one is not doubled.
+                if scalar == " ", replaced, kept.last == " " { continue }
+                kept.append(scalar)
+            }
+        }
+        return String(kept)
+    }
+
     /// Throws ``FieldTooLong`` when `value` has more characters than the field may hold.
     public func check(_ value: String?) throws(FieldTooLong) {
         guard let value else { return }

@@ -105,6 +105,18 @@ extension AccountStore {
         }
     }
 
+    /// The account an invite past its 7 days was for (kept until the account is removed, so the
+    /// log can say who tried it); nil for a working, used or unknown invite.
+    public func expiredInvite(_ token: String, now: Date = Date()) throws -> Account? {
+        guard !token.isEmpty, token.count <= 200 else { return nil }
+        return try library.withReader { database in
+            guard let row = try database.firstRow("SELECT account_id FROM account_invites WHERE token_hash = ? AND expires_at < ?",
+                                                  [Library.tokenHash(token), Self.inviteTime(now)]),
+                  let id = row[0].int else { return nil }
+            return try Self.accounts(in: database, id: id).first
+        }
+    }
+
     /// Takes an invite: sets the account's password hash and starts its first session; nil when
     /// the invite is used, expired or unknown (it never works twice).
     public func acceptInvite(_ token: String, passwordHash: String, device: String = "", now: Date = Date()) throws -> (account: Account, session: WebSession)? {

@@ -8,7 +8,7 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
     case letterOpened, pageOpened, originalOpened, pdfOpened, docxOpened, numberRevealed
     case textCorrected, letterChanged, redacted, deleted, restored
     case shareLinkMade, shareLinkRevoked, feedMade, feedRevoked
-    case accountInvited, accountJoined, accountRemoved, tokenMade, totpOn, totpOff, passkeyAdded, passkeyRemoved
+    case accountInvited, accountJoined, inviteExpired, accountRemoved, tokenMade, totpOn, totpOff, passkeyAdded, passkeyRemoved
 
     /// What happened, in words, for the log's page and `arkivator audit`.
     public var label: UserMessage {
@@ -34,6 +34,7 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
         case .feedRevoked: UserMessage(nb: "stengte en kalenderlenke", en: "closed a calendar feed")
         case .accountInvited: UserMessage(nb: "inviterte en konto", en: "invited an account")
         case .accountJoined: UserMessage(nb: "tok imot invitasjonen", en: "accepted the invite")
+        case .inviteExpired: UserMessage(nb: "åpnet en utløpt invitasjon", en: "opened an expired invite")
         case .accountRemoved: UserMessage(nb: "fjernet en konto", en: "removed an account")
         case .tokenMade: UserMessage(nb: "laget en enhetsnøkkel", en: "made a device token")
         case .passkeyAdded: UserMessage(nb: "la til en passnøkkel", en: "added a passkey")
@@ -71,6 +72,15 @@ public struct AuditEntry: Sendable, Equatable, Codable {
 /// (migration 21).
 public struct AuditStore: Sendable {
     let library: Library
+
+    /// The device of a line written at the command line on the library's own machine.
+    public static let machine = "maskinen"
+
+    /// The line for what the owner did at the command line (`edit`, `delete`, `share`…), about
+    /// `document` when there is one. A line that cannot be written does not undo the change.
+    public func recordAtMachine(_ action: AuditAction, document: LibraryDocument? = nil, detail: String = "") {
+        try? record(action, by: .owner, document: document?.shortID, member: document?.familyMember, detail: detail, device: Self.machine)
+    }
 
     /// Writes one line.
     public func record(_ action: AuditAction, by access: Access, document: String? = nil, member: String? = nil,

@@ -64,23 +64,24 @@ extension DocumentStore {
                                                    to: type.titleWord)
             document.docType = type
         }
-        if let institution = changes.institution {
-            document.institution = institution.isEmpty ? nil : institution
+        if let institution = changes.institution.map(StoredField.visible) {
+            let trimmed = institution.trimmingCharacters(in: .whitespaces)
+            document.institution = trimmed.isEmpty ? nil : trimmed
         }
-        if let specialty = changes.specialty {
+        if let specialty = changes.specialty.map(StoredField.visible) {
             let trimmed = specialty.trimmingCharacters(in: .whitespacesAndNewlines)
             document.specialty = trimmed.isEmpty ? nil : trimmed
         }
         if let keywords = changes.keywords {
-            document.keywords = keywords.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
+            document.keywords = keywords.map { StoredField.visible($0).trimmingCharacters(in: .whitespacesAndNewlines) }.filter { !$0.isEmpty }
         }
         if let person = changes.person {
-            let name = person.trimmingCharacters(in: .whitespaces)
+            let name = StoredField.visible(person).trimmingCharacters(in: .whitespaces)
             document.person = name.isEmpty ? nil : name
             document.familyMember = name.isEmpty ? nil : name
         }
         if let title = changes.title {
-            let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+            let trimmed = StoredField.visible(title).trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty else { throw LibraryFailure.badTitle }
             document.title = DocumentTitle.dated(trimmed, date: document.documentDate)
         }

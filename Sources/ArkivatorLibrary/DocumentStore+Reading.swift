@@ -17,8 +17,9 @@ public struct DocumentFilter: Sendable, Equatable {
     /// Only documents waiting for review: uncertain fields (`needsReview`, the scan date used),
     /// no household member, or no text; and not yet looked over (``Library/markReviewed(_:)``).
     public var waitingForReview = false
-    /// Only documents with no person: neither a household member nor a name as printed (lists
-    /// show them as "Ukjent person"). Combines with the other filters like they do with each other.
+    /// Only documents filed to no household member: those in the `Ukjent person/` folder (a
+    /// list shows the name printed in the letter, when there is one). Combines with the other
+    /// filters like they do with each other.
     public var withoutPerson = false
     /// Only documents filed to these household members (an account's own, ``Access/narrowed(_:)``);
     /// nil: every document. An empty list holds none.
@@ -64,7 +65,7 @@ public struct DocumentFilter: Sendable, Equatable {
             arguments.append("%" + Self.escapeLike(institution) + "%")
         }
         if withoutPerson {
-            conditions += ["d.family_member IS NULL", "d.person IS NULL"]
+            conditions.append("d.family_member IS NULL")
         }
         if waitingForReview {
             conditions.append("(d.needs_review != '' OR d.text = '' OR d.family_member IS NULL) AND d.reviewed_at IS NULL")

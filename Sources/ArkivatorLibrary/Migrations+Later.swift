@@ -276,5 +276,12 @@ extension Migrations {
                 last_used     TEXT
             );
             """),
+        Migration(version: 23, name: "«Ukjent person» is every letter filed to no household member", sql: """
+            -- The letters in `Ukjent person/`: no household member, whether or not a name is
+            -- printed in them. Written as `DocumentFilter` writes the condition.
+            DROP INDEX documents_without_person;
+            CREATE INDEX documents_not_filed ON documents(document_date, id, family_member, trashed_at)
+                WHERE trashed_at IS NULL AND family_member IS NULL;
+            """),
     ]
 }

@@ -174,8 +174,8 @@ extension SearchIndex {
         var conditions: [String] = []
         var arguments: [any DatabaseValueConvertible] = []
         if filter.withoutPerson {
-            // As the partial index documents_without_person writes them, so SQLite reads that index.
-            conditions += ["d.trashed_at IS NULL", "d.family_member IS NULL", "d.person IS NULL"]
+            // As the partial index documents_not_filed writes them, so SQLite reads that index.
+            conditions += ["d.trashed_at IS NULL", "d.family_member IS NULL"]
         }
         if let members = filter.members {
             // An account's members, as the partial index documents_by_member writes them.

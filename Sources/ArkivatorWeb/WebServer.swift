@@ -132,6 +132,11 @@ public struct WebServer: Sendable {
             headers[.cacheControl] = "public, max-age=3600"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
         }
+        // The API's description (OpenAPI 3), for anyone who writes a client: it holds no data.
+        router.get("/api/v1/openapi.json") { _, _ -> Response in
+            guard let asset = templates.assets["openapi.json"] else { throw WebError.notFound }
+            return Response(status: .ok, headers: [.contentType: asset.contentType], body: .init(byteBuffer: asset.bytes))
+        }
         let open = router.group().add(middleware: PageSession(store: store, idle: options.idleLock, required: false))
         // Every signed-in account: the routes that narrow what they show to the account's members.
         // Every change made through them is logged (``AuditChanges``).
@@ -142,23 +147,26 @@ public struct WebServer: Sendable {
         // The owner's alone: every other route (``OwnerOnly``).
         let pages = signedIn.group().add(middleware: OwnerOnly())
         let api = apiSignedIn.group().add(middleware: OwnerOnly())
+        // The owner's and a family account's: corrections and uploads (``MayChange``).
+        let changes = signedIn.group().add(middleware: MayChange())
+        let apiChanges = apiSignedIn.group().add(middleware: MayChange())
         // A share link's letters are read without signing in: this group has no session at all.
         let shared = router.group(RouterPath(Self.sharedPrefix))
         addSignInRoutes(open: open, pages: signedIn)
         addAccountRoutes(open: open, pages: pages)
         addPasskeyRoutes(open: open, signedIn: signedIn)
         addLibraryRoutes(pages: signedIn)
-        addDocumentRoutes(anyone: signedIn, pages: pages)
+        addDocumentRoutes(anyone: signedIn, changes: changes, pages: pages)
         addAppointmentRoutes(pages: pages)
         addCalendarFeedRoutes(open: router, pages: pages)
-        addExplanationRoutes(pages: pages)
+        addExplanationRoutes(anyone: signedIn)
         addThumbnailRoutes(pages: signedIn)
         addRecropRoutes(anyone: signedIn, pages: pages)
-        addReviewRoutes(pages: pages)
+        addReviewRoutes(changes: changes)
         addFamilyRoutes(pages: pages)
         addTimelineRoutes(pages: signedIn)
         addSettingsRoutes(pages: pages)
-        addUploadRoutes(pages: pages, api: api)
+        addUploadRoutes(pages: changes, api: apiChanges)
         addAPIRoutes(anyone: apiSignedIn, api: api)
         addShareRoutes(pages: pages)
         addSharedRoutes(shared: shared)

@@ -61,7 +61,7 @@ extension Arkivator.AccountCommand {
             let wanted = members.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let made = try LibraryCommand.run(libraryOptions) { library in
                 let made = try library.accounts.invite(name: name, role: role, members: wanted)
-                try library.audit.record(.accountInvited, by: .owner, detail: "\(made.account.name) (\(role.rawValue))", device: "maskinen")
+                try library.audit.record(.accountInvited, by: .owner, detail: "\(made.account.name) (\(role.rawValue))", device: AuditStore.machine)
                 return made
             }
             let base = address.hasSuffix("/") ? String(address.dropLast()) : address
@@ -110,7 +110,7 @@ extension Arkivator.AccountCommand {
         func run() throws {
             let removed = try LibraryCommand.run(libraryOptions) { library in
                 let removed = try library.accounts.removeAccount(named: name)
-                try library.audit.record(.accountRemoved, by: .owner, detail: removed.name, device: "maskinen")
+                try library.audit.record(.accountRemoved, by: .owner, detail: removed.name, device: AuditStore.machine)
                 return removed
             }
             Terminal().line(UserMessage(nb: "Fjernet kontoen \(removed.name). Den er logget ut overalt, og nøklene dens virker ikke lenger.",
@@ -131,7 +131,7 @@ extension Arkivator.AccountCommand {
             let made = try LibraryCommand.run(libraryOptions) { library in
                 guard let (account, _) = try library.accounts.account(named: name) else { throw AccountFailure.notFound(name) }
                 let made = try library.accounts.createAPIToken(name: "\(account.name) (kommandolinjen)", account: account.id)
-                try library.audit.record(.tokenMade, by: .owner, detail: account.name, device: "maskinen")
+                try library.audit.record(.tokenMade, by: .owner, detail: account.name, device: AuditStore.machine)
                 return made
             }
             Terminal().line(UserMessage(nb: "Nøkkelen vises bare nå. Send den som «Authorization: Bearer NØKKEL»:",

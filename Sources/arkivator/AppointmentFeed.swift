@@ -21,6 +21,7 @@ extension Arkivator.Appointments {
                         + "make a new one with --feed \"\(member.name)\" --new-address (the old one then stops working).")]
             }
             let path = CalendarStore.calendarFeedPath(try library.calendar.createCalendarFeed(member: member.id))
+            library.audit.recordAtMachine(.feedMade, detail: "familiemedlem \(member.id)")
             var lines = [UserMessage(
                 nb: "Kalenderadressen til \(member.name) (vises bare nå; legg den til i telefonens kalender som abonnement):",
                 en: "The calendar address for \(member.name) (shown only now; add it to the phone's calendar as a subscription):")]
@@ -48,6 +49,7 @@ extension Arkivator.Appointments {
                 return UserMessage(nb: "\(member.name) har ingen kalenderadresse; ingenting å slå av.",
                                    en: "\(member.name) has no calendar address; nothing to turn off.")
             }
+            library.audit.recordAtMachine(.feedRevoked, detail: "familiemedlem \(member.id)")
             return UserMessage(nb: "Kalenderadressen til \(member.name) er slått av. Kalendere som abonnerte på den, får ingen nye timer.",
                                en: "The calendar address for \(member.name) is turned off. Calendars subscribed to it get no new appointments.")
         }

@@ -25,7 +25,11 @@ extension Arkivator {
         var purge = false
 
         func run() throws {
-            let document = try LibraryCommand.run(libraryOptions) { library in try library.documents.delete(id, purge: purge) }
+            let document = try LibraryCommand.run(libraryOptions) { library in
+                let document = try library.documents.delete(id, purge: purge)
+                library.audit.recordAtMachine(.deleted, document: document, detail: purge ? "for godt" : "")
+                return document
+            }
             Terminal().line(purge
                 ? UserMessage(nb: "Slettet for godt: \(document.title) (\(document.files.count) filer overskrevet).",
                               en: "Removed for good: \(document.title) (\(document.files.count) files overwritten).").text()

@@ -80,6 +80,8 @@ extension Arkivator {
             let (document, correction) = try LibraryCommand.reporting {
                 try Self.apply(changes, text: text, ocrText: ocrText, to: id, in: household)
             }
+            if !changes.isEmpty { household.library.audit.recordAtMachine(.letterChanged, document: document) }
+            if correction?.changed == true { household.library.audit.recordAtMachine(.textCorrected, document: document) }
             let terminal = Terminal()
             terminal.line(UserMessage(nb: "Endret: \(document.title)", en: "Changed: \(document.title)").text())
             if let correction { terminal.line(Self.describe(correction).text()) }

@@ -88,9 +88,11 @@ struct FilterOptions: ParsableArguments {
         }
     }
 
+    /// `--person ukjent` (or «Ukjent person»): the letters filed to no household member.
     var filter: DocumentFilter {
-        DocumentFilter(person: person, type: type.flatMap(DocumentType.init(name:)), from: from, to: to,
-                       institution: institution)
+        let unknown = person.map(ShownPerson.isUnknown) ?? false
+        return DocumentFilter(person: unknown ? nil : person, type: type.flatMap(DocumentType.init(name:)), from: from, to: to,
+                              institution: institution, withoutPerson: unknown)
     }
 }
 

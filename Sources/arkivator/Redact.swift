@@ -55,6 +55,7 @@ extension Arkivator {
             let report: Household.RedactionReport
             do {
                 report = try household.redact(id, programVersion: ArkivatorVersion.current)
+                household.library.audit.recordAtMachine(.redacted, document: try? household.library.documents.document(id))
             } catch {
                 Terminal().error(UserMessage(error: error))
                 throw ExitCode(1)

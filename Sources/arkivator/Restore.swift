@@ -80,7 +80,11 @@ extension Arkivator {
         func run() throws {
             if let backupFile { return try BackupRestoreCommand.run(backup: backupFile, options: self) }
             guard let id else { return }
-            let document = try LibraryCommand.run(libraryOptions) { library in try library.documents.restore(id) }
+            let document = try LibraryCommand.run(libraryOptions) { library in
+                let document = try library.documents.restore(id)
+                library.audit.recordAtMachine(.restored, document: document)
+                return document
+            }
             let terminal = Terminal()
             terminal.line(UserMessage(nb: "Hentet tilbake: \(document.title)", en: "Restored: \(document.title)").text())
             for file in document.files { terminal.line("  " + file.path) }

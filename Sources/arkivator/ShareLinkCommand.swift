@@ -51,7 +51,11 @@ extension Arkivator {
         }
 
         func run() throws {
-            let made = try LibraryCommand.run(libraryOptions) { try $0.sharing.createShareLink(ids, days: days) }
+            let made = try LibraryCommand.run(libraryOptions) { library in
+                let made = try library.sharing.createShareLink(ids, days: days)
+                library.audit.recordAtMachine(.shareLinkMade, detail: "lenke \(made.link.id)")
+                return made
+            }
             let base = url.hasSuffix("/") ? String(url.dropLast()) : url
             let terminal = Terminal()
             terminal.error(UserMessage(

@@ -21,7 +21,9 @@ extension Arkivator {
         func run() throws {
             let revoked = try LibraryCommand.run(libraryOptions) { library -> Int? in
                 guard let id = try Int(link) ?? library.sharing.shareLinkID(token: link) else { return nil }
-                return try library.sharing.revokeShareLink(id) ? id : nil
+                guard try library.sharing.revokeShareLink(id) else { return nil }
+                library.audit.recordAtMachine(.shareLinkRevoked, detail: "lenke \(id)")
+                return id
             }
             guard let revoked else {
                 Terminal().error(UserMessage(nb: "Fant ingen delingslenke «\(ShownName.of(link))». Se dem med: arkivator share list",

@@ -30,7 +30,9 @@ extension Arkivator {
 
         func run() throws {
             let (document, versions) = try LibraryCommand.run(libraryOptions) { library in
-                (try library.documents.document(id, revealNumbers: true), try library.documents.textVersions(id))
+                let document = try library.documents.document(id, revealNumbers: true)
+                if document.fodselsnummerCount > 0 { library.audit.recordAtMachine(.numberRevealed, document: document) }
+                return (document, try library.documents.textVersions(id))
             }
             let terminal = Terminal()
             if text {

@@ -36,4 +36,27 @@ import Testing
             #expect(lines.count == 3 && lines.allSatisfy { $0["account"] as? String == "eier" })
         }
     }
+
+    @Test func theOwnersChangesAtTheMachineAreInTheLogToo() throws {
+        try withTemporaryDirectory { dir in
+            let ingest = try run(["ingest", "--json", Fixtures.url("clean.png").path], library: dir)
+            #expect(ingest.status == 0, "ingest: \(ingest.stderr)")
+            let id = try #require(try CLI.records(ingest).compactMap { $0["libraryId"] as? String }.first)
+            // Filed to no household member (there is none): in Ukjent person/, and so listed by `--person ukjent`.
+            let unknown = try run(["list", "--person", "ukjent"], library: dir)
+            #expect(unknown.status == 0 && unknown.stdout.contains(String(id.prefix(10))), "\(unknown.stdout) \(unknown.stderr)")
+            #expect(try run(["edit", id, "--title", "2024-03-05 Brev fra sykehuset"], library: dir).status == 0)
+            #expect(try run(["delete", id], library: dir).status == 0)
+            #expect(try run(["restore", id], library: dir).status == 0)
+            let link = try run(["share", "link", id], library: dir)
+            #expect(link.status == 0, "\(link.stderr)")
+            #expect(try run(["share", "revoke", "1"], library: dir).status == 0)
+            let log = try run(["audit", "--json"], library: dir)
+            let lines = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]])
+            let actions = Set(lines.compactMap { $0["action"] as? String })
+            #expect(["letterChanged", "deleted", "restored", "shareLinkMade", "shareLinkRevoked"].allSatisfy(actions.contains), "\(actions)")
+            #expect(lines.allSatisfy { $0["device"] as? String == "maskinen" && $0["account"] as? String == "eier" })
+            #expect(lines.contains { $0["action"] as? String == "deleted" && ($0["document"] as? String).map(id.hasPrefix) == true })
+        }
+    }
 }

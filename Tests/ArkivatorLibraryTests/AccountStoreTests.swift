@@ -13,6 +13,8 @@ import Testing
             #expect(account.members == ["Kari Nordmann"] && !account.joined)
             #expect(try library.accounts.invitedAccount(token, now: now.addingTimeInterval(6 * 86_400))?.name == "Mormor")
             #expect(try library.accounts.invitedAccount(token, now: now.addingTimeInterval(7 * 86_400 + 1)) == nil, "expired")
+            #expect(try library.accounts.expiredInvite(token, now: now.addingTimeInterval(7 * 86_400 + 1))?.name == "Mormor", "named for the log")
+            #expect(try library.accounts.expiredInvite(token, now: now) == nil && library.accounts.expiredInvite("gjettet") == nil)
             #expect(try library.accounts.acceptInvite(token, passwordHash: "x", now: now.addingTimeInterval(8 * 86_400)) == nil)
             let taken = try #require(try library.accounts.acceptInvite(token, passwordHash: "hash", now: now))
             #expect(taken.account.joined && taken.session.account == account.id)

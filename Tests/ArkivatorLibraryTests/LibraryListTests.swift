@@ -15,15 +15,17 @@ import Testing
             printed.person = "Per Hansen"
             try library.documents.record(Letters.all + [printed])
             let filter = DocumentFilter(withoutPerson: true)
-            #expect(try library.documents.list(filter).map(\.id) == [Letters.kommune.shortID], "no member and no printed name")
-            #expect(try library.documents.count(filter) == 1)
+            #expect(Set(try library.documents.list(filter).map(\.id)) == [Letters.kommune.shortID, printed.shortID],
+                    "filed to no household member, a name printed in it or not: the letters in Ukjent person/")
+            #expect(try library.documents.count(filter) == 2)
             #expect(try library.index.search("kommune", filter: filter).hits.map(\.id) == [Letters.kommune.shortID])
-            #expect(try library.index.search("innkalling", filter: filter).hits.isEmpty)
-            #expect(try library.documents.count(DocumentFilter(type: .annet, withoutPerson: true)) == 1, "filters combine")
+            #expect(try library.index.search("innkalling", filter: filter).hits.map(\.id) == [printed.shortID])
+            #expect(try library.documents.count(DocumentFilter(from: CalendarDate(iso: "2021-01-01"), withoutPerson: true)) == 1,
+                    "filters combine")
             #expect(try library.documents.count(DocumentFilter(person: "Kari", withoutPerson: true)) == 0)
 
             _ = try library.documents.delete(Letters.kommune.shortID)
-            #expect(try library.documents.count(filter) == 0, "the trash is not listed")
+            #expect(try library.documents.count(filter) == 1, "the trash is not listed")
             #expect(try library.documents.count(DocumentFilter(trashed: true, withoutPerson: true)) == 1)
         }
     }
@@ -56,7 +58,7 @@ import Testing
                 ("documents_listed", DocumentFilter(from: CalendarDate(iso: "2024-01-01"), to: CalendarDate(iso: "2024-12-31"))),
                 ("documents_listed", DocumentFilter(person: "Kari")),
                 ("documents_listed", DocumentFilter(institution: "Helfo")),
-                ("documents_without_person", DocumentFilter(withoutPerson: true)),
+                ("documents_not_filed", DocumentFilter(withoutPerson: true)),
                 ("documents_waiting", DocumentFilter(waitingForReview: true)),
                 ("documents_by_member", Access(account: 1, name: "Ola", role: .reader, members: ["Kari"]).narrowed(DocumentFilter())),
                 ("documents_listed", Access(account: 1, name: "Ola", role: .reader, members: ["Kari", "Ola"]).narrowed(DocumentFilter())),

@@ -8,10 +8,10 @@ import NIOCore
 import TestSupport
 import Testing
 
-/// `docs/openapi.json` describes exactly the API the server has, and the answers keep to it.
+/// `openapi.json` (served at `/api/v1/openapi.json`) describes exactly the API the server has, and the answers keep to it.
 @Suite struct OpenAPITests {
     static func spec() throws -> [String: Any] {
-        let url = Fixtures.root.appendingPathComponent("docs/openapi.json")
+        let url = Fixtures.root.appendingPathComponent("Sources/ArkivatorWeb/Resources/static/openapi.json")
         return try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
     }
 
@@ -22,6 +22,19 @@ import Testing
             let paths = try #require(try Self.spec()["paths"] as? [String: [String: Any]])
             let described = Set(paths.flatMap { path, methods in methods.keys.map { "\($0.uppercased()) \(path)" } })
             #expect(served == described, "served but not described: \(served.subtracting(described)); described but not served: \(described.subtracting(served))")
+        }
+    }
+
+    @Test func theDescriptionIsServedToAnyone() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try await fixture.server.application().test(.router) { client in
+                let answer = try await client.execute(uri: "/api/v1/openapi.json", method: .get)
+                #expect(answer.status == .ok && answer.headers[.contentType] == "application/json")
+                let served = try #require(try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any])
+                #expect(served["openapi"] as? String == (try Self.spec())["openapi"] as? String)
+                #expect((served["paths"] as? [String: Any])?["/api/v1/openapi.json"] != nil)
+            }
         }
     }
 

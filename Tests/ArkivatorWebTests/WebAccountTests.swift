@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import NIOCore
+import TestSupport
 import Testing
 
 /// Accounts for the people who help the family: invited by the owner, signed in with their own
@@ -43,6 +44,10 @@ import Testing
     }
 
     /// The CSRF token of the session in `cookie`, read from the library page.
+    func json(_ response: TestResponse) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: Any])
+    }
+
     static func csrf(_ client: some TestClientProtocol, _ cookie: String) async throws -> String {
         let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
         let start = try #require(page.text.range(of: "name=\"_csrf\" value=\"")).upperBound
@@ -225,6 +230,85 @@ import Testing
                 #expect(log.contains { $0.action == .signInFailed && $0.account == "Mormor" })
                 #expect(log.contains { $0.action == .signedIn && $0.account == "Mormor" })
                 #expect(log.contains { $0.action == .accountRemoved && $0.detail == "Mormor" })
+            }
+        }
+    }
+
+    @Test func aFamilyAccountReviewsCorrectsAndUploadsForItsOwnMembersOnly() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            // Kari's letter waits for review (its date is uncertain), beside Ola's and the one filed to no one.
+            try fixture.file(sha: String(repeating: "c3", count: 32), title: "2024-06-01 Lab-svar Blodprøver", type: .labSvar,
+                             person: "Kari Nordmann", date: "2024-06-01", text: "Lab-svar\nPasient: Kari Nordmann", needsReview: ["documentDate"])
+            try fixture.file(sha: String(repeating: "d4", count: 32), title: "2024-07-01 Epikrise Ola", type: .epikrise,
+                             person: "Ola Nordmann", date: "2024-07-01", text: "Epikrise\nPasient: Ola Nordmann", needsReview: ["documentDate"])
+            try await fixture.signedIn { client, owner in
+                let mormor = try await Self.join(client, try await Self.invite(client, owner: owner, role: "family"))
+                let library = try await client.execute(uri: "/", method: .get, headers: mormor.headers)
+                #expect(library.text.contains("href=\"/review\"") && library.text.contains("href=\"/upload\""))
+                #expect(!library.text.contains("href=\"/trash\"") && !library.text.contains("href=\"/settings\""))
+
+                // Review: Kari's letter only, counted as one; no «Ukjent person» to file it to, nor Ola.
+                let review = try await client.execute(uri: "/review", method: .get, headers: mormor.headers)
+                #expect(review.status == .ok && review.text.contains("Lab-svar Blodprøver") && review.text.contains("1 venter"))
+                #expect(!review.text.contains("Ola") && !review.text.contains("Ukjent person") && !review.text.contains("a1a1a1"))
+                #expect(!review.text.contains("/appointments"), "appointments stay the owner's to change")
+                let saved = try await client.execute(uri: "/review/c3c3c3c3c3", method: .post, headers: mormor.form,
+                                                     body: ByteBuffer(string: "_csrf=\(mormor.csrf)&title=2024-06-02+Lab-svar+Blodprøver&person=Kari+Nordmann&type=lab-svar&date=2024-06-02"))
+                #expect(saved.status == .seeOther)
+                let kari = try fixture.library.documents.document("c3c3c3c3c3")
+                #expect(kari.documentDate == "2024-06-02")
+                let after = try await client.execute(uri: "/review", method: .get, headers: mormor.headers)
+                #expect(after.text.contains("Ingenting venter"), "Ola's letter is not hers")
+
+                // On the letter's page: the fields, but not filed away from Kari, nor to no one.
+                let page = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: mormor.headers)
+                #expect(page.text.contains("action=\"/documents/c3c3c3c3c3/edit\"") && !page.text.contains("/delete"))
+                #expect(!page.text.contains("Ola Nordmann") && !page.text.contains("Ukjent person"))
+                for person in ["Ola+Nordmann", ""] {
+                    let moved = try await client.execute(uri: "/documents/c3c3c3c3c3/edit", method: .post, headers: mormor.form,
+                                                         body: ByteBuffer(string: "_csrf=\(mormor.csrf)&person=\(person)"))
+                    #expect(moved.status == .forbidden && moved.text.contains("Du kan bare legge brevet til Kari Nordmann"), "\(person)")
+                }
+                #expect(try fixture.library.documents.document("c3c3c3c3c3").familyMember == "Kari Nordmann")
+                let kept = try await client.execute(uri: "/documents/c3c3c3c3c3/edit", method: .post, headers: mormor.form,
+                                                    body: ByteBuffer(string: "_csrf=\(mormor.csrf)&keywords=blodprøve"))
+                #expect(kept.status == .seeOther)
+                #expect(try fixture.library.documents.document("c3c3c3c3c3").keywords == ["blodprøve"])
+                for path in ["/documents/d4d4d4d4d4/edit", "/review/d4d4d4d4d4", "/documents/d4d4d4d4d4/explain"] {
+                    let other = try await client.execute(uri: path, method: .post, headers: mormor.form,
+                                                         body: ByteBuffer(string: "_csrf=\(mormor.csrf)&keywords=ikke+mitt"))
+                    #expect(other.status == .notFound, "\(path)")
+                }
+                #expect(try fixture.library.documents.document("d4d4d4d4d4").keywords.isEmpty)
+
+                // Uploads: filed as usual; of a letter that turns out to be Ola's, only that it was filed.
+                var uploads: [String] = []
+                for sha in ["e5", "f6"] {
+                    let id = try #require(try json(try await client.execute(uri: "/api/v1/uploads", method: .post, headers: mormor.script))["id"]
+                        as? String)
+                    _ = try await client.execute(uri: "/api/v1/uploads/\(id)/pages/1", method: .put, headers: mormor.script,
+                                                 body: ByteBuffer(bytes: try Fixtures.bytes("clean.png")))
+                    let done = try await client.execute(uri: "/api/v1/uploads/\(id)/done", method: .post, headers: mormor.script)
+                    #expect(done.status == .ok)
+                    let full = String(repeating: sha, count: 32)
+                    try fixture.library.journal.receive(sha256: full, source: fixture.inbox.appendingPathComponent(id).path)
+                    try fixture.file(sha: full, title: sha == "e5" ? "2024-08-01 Innkalling Kari" : "2024-08-02 Henvisning Ola",
+                                     type: .innkalling, person: sha == "e5" ? "Kari Nordmann" : "Ola Nordmann", date: "2024-08-01", text: "Brev")
+                    try fixture.library.journal.advance(sha256: full, to: .done)
+                    uploads.append(id)
+                }
+                let mine = try json(try await client.execute(uri: "/api/v1/uploads/\(uploads[0])", method: .get, headers: mormor.script))
+                #expect(mine["status"] as? String == "done" && mine["title"] as? String == "2024-08-01 Innkalling Kari")
+                let others = try await client.execute(uri: "/api/v1/uploads/\(uploads[1])", method: .get, headers: mormor.script)
+                let told = try json(others)
+                #expect(told["status"] as? String == "done" && told["document"] == nil && told["title"] == nil && told["person"] == nil)
+                #expect((told["message"] as? String)?.contains("eieren av arkivet tar seg av det") == true)
+                #expect(!others.text.contains("Ola") && !others.text.contains("f6f6") && !others.text.contains("Henvisning"))
+                let shown = try await client.execute(uri: "/upload?mottatt=\(uploads[1])", method: .get, headers: mormor.headers)
+                #expect(!shown.text.contains("Ola") && shown.text.contains("eieren av arkivet tar seg av det"))
+                let ownerSees = try json(try await client.execute(uri: "/api/v1/uploads/\(uploads[1])", method: .get, headers: owner.script))
+                #expect(ownerSees["title"] as? String == "2024-08-02 Henvisning Ola")
             }
         }
     }

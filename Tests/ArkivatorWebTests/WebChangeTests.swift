@@ -42,6 +42,28 @@ import Testing
         }
     }
 
+    @Test func controlCharactersAndTurningMarksNeverReachAField() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try await fixture.signedIn { client, browser in
+                // ESC [31m (red), BEL, a line break and U+202E (right-to-left override) typed into the fields.
+                let typed = "Epikrise%1B%5B31m+r%C3%B8d%07+linje%0Ato+%E2%80%AEsnudd"
+                let edited = try await client.execute(uri: "/documents/b2b2b2b2b2/edit", method: .post, headers: browser.form,
+                                                      body: ByteBuffer(string: "_csrf=\(browser.csrf)&title=\(typed)&institution=\(typed)"))
+                #expect(edited.status == .seeOther)
+                let document = try fixture.library.documents.document("b2b2b2b2b2")
+                for field in [document.title, document.institution ?? ""] {
+                    #expect(!field.unicodeScalars.contains { $0.properties.generalCategory == .control || $0.properties.isBidiControl }, "\(field.debugDescription)")
+                    #expect(field.hasSuffix("Epikrise [31m rød linje to snudd"), "\(field.debugDescription)")
+                }
+                for path in ["/", "/documents/b2b2b2b2b2"] {
+                    let page = try await client.execute(uri: path, method: .get, headers: browser.headers)
+                    #expect(!page.text.contains("\u{1B}") && !page.text.contains("\u{07}") && !page.text.contains("\u{202E}"), "\(path)")
+                }
+            }
+        }
+    }
+
     @Test func editDeleteUndoAndTheTrash() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)

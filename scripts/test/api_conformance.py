@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The API against its description: Schemathesis runs every check, the stateful phase included,
-from `docs/openapi.json` against a real `arkivator serve` signed in with a device token.
+from `openapi.json` (Sources/ArkivatorWeb/Resources/static) against a real `arkivator serve` signed in with a device token.
 
     python3 scripts/test/api_conformance.py --arkivator .build/debug/arkivator
     python3 scripts/test/api_conformance.py --install-only      # only the virtual environment (make test-deps)
@@ -43,7 +43,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 REQUIREMENTS = ROOT / "scripts" / "test" / "api_conformance.requirements.txt"
-SPEC = ROOT / "docs" / "openapi.json"
+SPEC = ROOT / "Sources" / "ArkivatorWeb" / "Resources" / "static" / "openapi.json"
 CACHE = Path(os.environ.get("ARKIVATOR_SCHEMATHESIS_CACHE") or Path.home() / ".cache" / "arkivator" / "schemathesis")
 WHEELS = CACHE / "wheels"
 VENV = ROOT / ".test-artifacts" / "schemathesis" / "venv"

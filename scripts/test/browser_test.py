@@ -949,7 +949,45 @@ def timeline_of_a_member(c, work):
              "the library filtered to the member links to the timeline")
 
 
-def an_account_for_a_helper(c, new_browser):
+def crawl_as_account(c, h, helper, library, member):
+    """A crawler signed in as the account, in its own browser, at phone and at desktop size: it
+    follows every link on every page it reaches, then asks for every other letter of the library
+    at each of its addresses; no page shows a title, an id or a name of another member's letters,
+    or of a letter filed to no one (checked against the library's own database)."""
+    with sqlite3.connect(library / "arkivator.sqlite") as db:
+        rows = db.execute("SELECT sha256, title, family_member FROM documents WHERE trashed_at IS NULL").fetchall()
+    others = [(sha, title) for sha, title, owner in rows if owner != member]
+    secrets = {title for _, title in others} | {sha[:10] for sha, _ in others}
+    secrets |= {owner for _, _, owner in rows if owner and owner != member}
+    c.expect(others and len(rows) > len(others), f"the library holds letters of others ({len(others)}) and of {member}")
+    for size, label in ((PHONE, "phone"), ((1280, 800), "desktop")):
+        helper.set_window_size(*size)
+        seen, queue = set(), ["/", "/search?q=brev", "/search?q=time", "/api/v1/documents", "/enheter", "/review", "/upload"]
+        while queue and len(seen) < 80:
+            path = queue.pop(0)
+            if path in seen:
+                continue
+            seen.add(path)
+            helper.get(c.base + path)
+            source = helper.page_source
+            leaked = sorted(secret for secret in secrets if secret in source)
+            c.expect(not leaked, f"{label}: {path} shows what is not the account's: {leaked[:3]}")
+            for href in helper.execute_script("return [...document.querySelectorAll('a[href]')].map(a => a.getAttribute('href'))"):
+                href = href.split("#")[0]
+                if href.startswith("/") and not href.startswith(("/static/", "/logout")) and "/files/" not in href \
+                        and not href.endswith(".ics") and href not in seen:
+                    queue.append(href)
+        for sha, _ in others:
+            for path in (f"/documents/{sha}", f"/documents/{sha[:6]}", f"/documents/{sha}/thumbnail", f"/api/v1/documents/{sha}"):
+                helper.get(c.base + path)
+                source = helper.page_source
+                c.expect(not any(secret in source for secret in secrets) and ("finnes ikke" in source or "notFound" in source),
+                         f"{label}: {path} of another's letter answers as one that does not exist: {h.text()[:200]}")
+        c.step(f"the account's crawler at {label} size: {len(seen)} pages and {len(others)} letters of others tried, nothing shown")
+    helper.set_window_size(*PHONE)
+
+
+def an_account_for_a_helper(c, new_browser, library):
     """The owner invites a helper who sees Siri Lund's letters only: the invite link opens a
     welcome in a second browser, which chooses a password and sees Siri's six letters and
     nothing of the household's other letters or pages; the owner's log shows what the helper
@@ -963,6 +1001,7 @@ def an_account_for_a_helper(c, new_browser):
     box = [b for b in d.find_elements(By.CSS_SELECTOR, "input[name=member]") if b.get_attribute("value") == "Siri Lund"][0]
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
     box.click()
+    Select(d.find_element(By.ID, "account-role")).select_by_value("family")
     d.find_element(By.CSS_SELECTOR, "form[action='/kontoer/ny'] button[type=submit]").click()
     c.wait(lambda: d.find_elements(By.CSS_SELECTOR, "input.share-link"), "the invite link shown once")
     link = d.find_element(By.CSS_SELECTOR, "input.share-link").get_attribute("value")
@@ -983,18 +1022,28 @@ def an_account_for_a_helper(c, new_browser):
         h.wait(lambda: "Bibliotek" in helper.title, "the helper's library", timeout=20)
         text = h.text()
         c.expect("6 dokumenter" in text and "Logg ut (Mormor)" in text, f"Siri's six letters, and who is signed in: {text[:400]}")
-        c.expect(not helper.find_elements(By.CSS_SELECTOR, "a[href='/settings'], a[href='/family'], a[href='/review'], .share-start"),
+        c.expect(not helper.find_elements(By.CSS_SELECTOR, "a[href='/settings'], a[href='/family'], a[href='/trash'], .share-start"),
                  "no owner's menu and no sharing")
+        c.expect(helper.find_elements(By.CSS_SELECTOR, "nav a[href='/review']") and helper.find_elements(By.CSS_SELECTOR, "nav a[href='/upload']"),
+                 "a family account reviews and uploads")
         people = {m.text for m in helper.find_elements(By.CSS_SELECTOR, "ol.documents .meta")}
         c.expect(people and all("Siri Lund" in p for p in people), f"every letter listed is Siri's: {people}")
         h.shot("15-account-library")
         helper.find_element(By.CSS_SELECTOR, "ol.documents a").click()
         h.wait(lambda: helper.find_elements(By.ID, "text"), "a letter opens", timeout=20)
-        c.expect(not helper.find_elements(By.CSS_SELECTOR, "form[action$='/delete'], #tekst"), "reading only: no delete, no text editor")
+        c.expect(not helper.find_elements(By.CSS_SELECTOR, "form[action$='/delete'], form[action$='/redact']"), "no delete, no redaction")
+        c.expect(helper.find_elements(By.CSS_SELECTOR, "form[action$='/edit']") and helper.find_elements(By.ID, "tekst"),
+                 "a family account corrects the fields and the text")
+        options = [o.get_attribute("value") for o in helper.find_elements(By.CSS_SELECTOR, "select#person option")]
+        c.expect(options == ["Siri Lund"], f"the letter is filed only to the member the account sees: {options}")
         h.shot("15-account-letter")
+        helper.get(c.base + "/review")
+        h.wait(lambda: "Til gjennomsyn" in helper.title, "the account's review", timeout=20)
+        h.shot("15-account-review")
         helper.get(c.base + "/family")
         c.expect("bare for den som eier arkivet" in h.text(), f"the household is the owner's, said plainly: {h.text()[:300]}")
         h.shot("15-account-forbidden")
+        crawl_as_account(c, h, helper, library, "Siri Lund")
 
         c.step("the owner's log shows what the helper opened; removing the account signs it out")
         c.open("/logg?konto=Mormor")
@@ -1128,8 +1177,24 @@ def passkey_sign_in(c, new_browser):
         c.checked += p.checked
     finally:
         other.quit()
+    c.step("the log holds one line for each of those actions, and the app has no way to change it")
     c.open("/logg")
-    c.expect("med passnøkkel" in c.text() and "la til en passnøkkel" in c.text(), f"the log holds the passkey: {c.text()[:400]}")
+    log = c.text()
+    for said in ("med passnøkkel", "la til en passnøkkel", "slo på kode fra app", "slo av kode fra app", "logget ut en enhet",
+                 "åpnet en utløpt invitasjon", "fjernet en konto", "tok imot invitasjonen", "inviterte en konto", "feil passord",
+                 "åpnet brevet"):
+        c.expect(said in log, f"the log says «{said}»: {log[:600]}")
+    c.expect(not forms_that_send(c), "no form or button on «Logg» changes or deletes a line")
+    for method in ("DELETE", "PUT", "POST", "PATCH"):
+        status = c.driver.execute_script(
+            "return fetch('/logg', {method: arguments[0], headers: {'X-CSRF-Token': document.querySelector('meta[name=csrf-token]').content}})"
+            ".then(r => r.status)", method)
+        c.expect(status in (403, 404, 405), f"{method} /logg answers {status}")
+
+
+def forms_that_send(c):
+    """The forms on «Logg» that send anything but a filter (GET)."""
+    return [f for f in c.driver.find_elements(By.CSS_SELECTOR, "main form") if (f.get_attribute("method") or "get").lower() != "get"]
 
 
 def main():
@@ -1361,7 +1426,7 @@ def main():
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
         timeline_of_a_member(c, work)
-        an_account_for_a_helper(c, new_browser)
+        an_account_for_a_helper(c, new_browser, library)
         owner_code_devices_and_an_expired_invite(c, new_browser, a.arkivator, library)
         passkey_sign_in(c, new_browser)
         capture(c, driver, base)

@@ -7,7 +7,7 @@ import Hummingbird
 
 extension WebServer {
     /// `/api/v1`: the same list, search, document, corrections, trash, household and upload queue
-    /// as the pages, as JSON (described in `docs/openapi.json`). Answers never hold a path on the
+    /// as the pages, as JSON (described in `openapi.json` (served at `/api/v1/openapi.json`)). Answers never hold a path on the
     /// server: a file is named by its kind, page and download address.
     /// `anyone`: the list, search and a document, narrowed to the account's letters; `api`: the
     /// owner's (changes, the trash, the household, the queue).
@@ -145,7 +145,7 @@ extension WebServer {
         }
     }
 
-    /// The API's filters, as strict as `docs/openapi.json` says: a type exactly as named, dates
+    /// The API's filters, as strict as `openapi.json` (served at `/api/v1/openapi.json`) says: a type exactly as named, dates
     /// exactly `YYYY-MM-DD`, present ones never blank. A blank person or sender is no filter.
     static func apiFilter(_ query: WebForm) throws -> DocumentFilter {
         var filter = DocumentFilter()
@@ -227,7 +227,7 @@ extension WebServer {
         }
     }
 
-    /// A new member of the household, checked as `docs/openapi.json` describes it before the
+    /// A new member of the household, checked as `openapi.json` (served at `/api/v1/openapi.json`) describes it before the
     /// library sees it (the library's own rules are wider; the API says exactly what it takes).
     struct NewMember: Decodable {
         static let names = ["name", "birthDate", "fodselsnummer"]

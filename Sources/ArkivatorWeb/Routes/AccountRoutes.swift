@@ -11,9 +11,15 @@ extension WebServer {
     /// chooses a password from the link. And the audit log («Logg»), the owner's to read.
     func addAccountRoutes(open: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, options = self.options, work = self.work, throttle = self.throttle
-        open.get("/invitasjon/{token}") { _, context -> Response in
+        open.get("/invitasjon/{token}") { request, context -> Response in
             let token = context.parameters.get("token") ?? ""
             guard let account = try await store.read({ try $0.accounts.invitedAccount(token) }) else {
+                // An invite that worked once but is past its days: the log says whose it was.
+                let device = DeviceKind.of(request)
+                try await store.write { library in
+                    guard let expired = try library.accounts.expiredInvite(token) else { return }
+                    try library.audit.record(.inviteExpired, by: expired.access, detail: expired.name, device: device)
+                }
                 return Self.inviteGone(templates, context: context)
             }
             return Self.invitePage(templates, token: token, account: account, problem: nil, context: context)

@@ -12,8 +12,8 @@ extension WebServer {
     /// (with undo), restore, hiding the fødselsnummer; and the trash. Every change is the same library call as `arkivator edit`,
     /// `delete`, `restore` and `redact`, so the files follow exactly as they do there.
     /// `anyone`: the routes every signed-in account may use (they narrow to its letters);
-    /// `pages`: the owner's.
-    func addDocumentRoutes(anyone: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
+    /// `changes`: the owner's and a family account's (its own letters); `pages`: the owner's.
+    func addDocumentRoutes(anyone: RouterGroup<WebContext>, changes changers: RouterGroup<WebContext>, pages: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household, jobs = explanationJobs, work = self.work
         anyone.get("/documents/{id}") { request, context -> Response in
             let id = try await Self.seenID(context, store: store)
@@ -53,11 +53,12 @@ extension WebServer {
             try await Self.audit(action, document: document, context: context, store: store)
             return try await Self.download(file)
         }
-        pages.post("/documents/{id}/edit") { request, context -> Response in
-            let id = try Self.documentID(context)
+        changers.post("/documents/{id}/edit") { request, context -> Response in
+            let id = try await Self.changeableID(context, store: store)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let document = try await store.read { try $0.documents.document(id) }
             let changes = try EditView.changes(form, to: document)
+            try Self.mayMake(changes, access: context.seen)
             guard !changes.isEmpty else { return Self.redirect("/documents/\(document.shortID)?lagret=0") }
             do {
                 _ = try await store.write { try $0.documents.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
@@ -144,6 +145,23 @@ extension WebServer {
         return id
     }
 
+    /// Refuses a change an account may not make: filing its letter to someone whose letters it does not
+    /// see (the letter would leave its sight), or to no one. The owner files to anyone.
+    static func mayMake(_ changes: DocumentChanges, access: Access) throws {
+        guard !access.isOwner, let person = changes.person else { return }
+        guard access.sees(member: person) else {
+            throw WebError(.forbidden, code: "notYourMember",
+                           nb: "Du kan bare legge brevet til \(access.members.joined(separator: " eller ")). Be eieren av arkivet om å flytte det til en annen.",
+                           en: "You can only file the letter to \(access.members.joined(separator: " or ")). Ask the archive's owner to move it to someone else.")
+        }
+    }
+
+    /// The household members a request's account may file letters to: every member for the
+    /// owner, the account's own for the others.
+    static func household(_ members: [String], for access: Access) -> [String] {
+        members.filter { access.sees(member: $0) }
+    }
+
     /// Writes a line of the audit log for the request's account and device; `document` by id
     /// (read for its member) or as read already.
     static func audit(_ action: AuditAction, document id: String, context: WebContext, store: AsyncLibrary) async throws {
@@ -182,8 +200,10 @@ extension WebServer {
     /// could not be made. The one place the page is put together, for every route that shows it.
     static func documentPage(_ id: String, store: AsyncLibrary, templates: Templates, jobs: ExplanationJobs, context: WebContext,
                              query: WebForm = WebForm(""), problem: String? = nil) async throws -> Response {
+        let access = context.seen
         let (document, household, versions, originals, appointments, corrected) = try await store.read { library in
-            (try library.documents.document(id), try library.familyMembers().map(\.name), try library.documents.textVersions(id),
+            (try library.documents.document(id), Self.household(try library.familyMembers().map(\.name), for: access),
+             try library.documents.textVersions(id),
              try library.documents.originals(of: id), try library.calendar.appointments(ofDocument: id), try library.documents.correctedFields(id))
         }
         let facts = try await store.read { library in
@@ -195,9 +215,13 @@ extension WebServer {
         let notice = query.value("lagret").map { ($0 == "1" ? words["changesSaved"] : words["nothingChanged"]) + copy }
             ?? AppointmentsView.notice(query, words: words)
         var view = DocumentView(document, household: household, words: words, notice: notice, problem: problem, originals: originals,
-                                appointments: appointments, appointmentsCorrected: corrected.contains(CalendarStore.correctedAppointments))
-        view.explanation = ExplanationView(letter: document.shortID, facts: facts, state: jobs.state(document.shortID),
-                                           trashed: document.trashedAt != nil, words: words)
+                                appointments: appointments, appointmentsCorrected: corrected.contains(CalendarStore.correctedAppointments),
+                                forOwner: access.isOwner)
+        // An account is not told about a language model the owner has not turned on.
+        if access.isOwner || facts.enabled || facts.stored != nil {
+            view.explanation = ExplanationView(letter: document.shortID, facts: facts, state: jobs.state(document.shortID),
+                                               trashed: document.trashedAt != nil, words: words)
+        }
         if document.trashedAt == nil {
             view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
         }

@@ -10,10 +10,11 @@ extension WebServer {
     /// the answer waits a little for a quick model, then goes back to the letter's page, which
     /// shows the explanation, that it is being made, or why it could not be made. Works without
     /// script; with it, the page fetches the section again until the explanation is there.
-    func addExplanationRoutes(pages: RouterGroup<WebContext>) {
+    /// Every account may ask about a letter it sees: an explanation reads, it changes nothing.
+    func addExplanationRoutes(anyone: RouterGroup<WebContext>) {
         let store = self.store, household = self.household, jobs = explanationJobs
-        pages.post("/documents/{id}/explain") { request, context -> Response in
-            let id = try Self.documentID(context)
+        anyone.post("/documents/{id}/explain") { request, context -> Response in
+            let id = try await Self.seenID(context, store: store)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let (letter, trashed) = try await store.read { library in
                 let document = try library.documents.document(id)

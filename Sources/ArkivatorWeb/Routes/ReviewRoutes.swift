@@ -7,17 +7,22 @@ extension WebServer {
     /// "Til gjennomsyn": the letters with uncertain fields, no household member or no text, one
     /// at a time, the page beside the fields, saying why it waits (``ReviewReason``); "Lagre og
     /// neste", and "Hopp over", which leaves the letter waiting and shows it again after the others.
-    func addReviewRoutes(pages: RouterGroup<WebContext>) {
+    /// A family account reviews the letters of its own members (``Access``); a letter about no
+    /// one waits for the owner.
+    func addReviewRoutes(changes: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates
-        pages.get("/review") { request, context -> Response in
+        changes.get("/review") { request, context -> Response in
             let words = Words(templates, context)
             let skipped = ReviewQueue.skipped(WebForm(request.uri.query ?? "")["hoppet"])
+            let access = context.seen
+            let filter = access.narrowed(DocumentFilter(waitingForReview: true))
             let found = try await store.read { library -> (Int, LibraryDocument?, [String], [String], Thumbnail, [DocumentOriginal],
                                                            [StoredAppointment], Bool) in
-                let waiting = try library.documents.count(DocumentFilter(waitingForReview: true))
-                let next = try library.documents.list(DocumentFilter(waitingForReview: true), limit: skipped.count + 1)
+                let waiting = try library.documents.count(filter)
+                let next = try library.documents.list(filter, limit: skipped.count + 1)
                 let (id, stillSkipped) = ReviewQueue.next(in: next.map(\.id), skipped: skipped)
-                return (waiting, try id.map { try library.documents.document($0) }, try library.familyMembers().map(\.name), stillSkipped,
+                return (waiting, try id.map { try library.documents.document($0) },
+                        Self.household(try library.familyMembers().map(\.name), for: access), stillSkipped,
                         try id.map { try library.documents.thumbnail($0) } ?? .none,
                         try id.map { try library.documents.originals(of: $0) } ?? [],
                         try id.map { try library.calendar.appointments(ofDocument: $0) } ?? [],
@@ -27,7 +32,7 @@ extension WebServer {
                 return templates.page("review", title: words["review"], model: ["done": true], context: context, section: "review")
             }
             var model = ReviewView(document, waiting: found.0, skipped: found.3, household: found.2, words: words,
-                                   originals: found.5)
+                                   originals: found.5, forOwner: access.isOwner)
             if case .file(_, let version) = found.4 {
                 model.thumbnail = Self.thumbnailLink(id: document.shortID, version: version, none: false)
             } else if found.4 == .missing {
@@ -40,19 +45,20 @@ extension WebServer {
             return templates.page("review", title: words["review"], model: model, context: context, scripts: ["recrop.js"],
                                   section: "review")
         }
-        pages.post("/review/{id}") { request, context -> Response in
-            let id = try Self.documentID(context)
+        changes.post("/review/{id}") { request, context -> Response in
+            let id = try await Self.changeableID(context, store: store)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let document = try await store.read { try $0.documents.document(id) }
             let changes = try EditView.changes(form, to: document)
+            try Self.mayMake(changes, access: context.seen)
             try await store.write { library in
                 if !changes.isEmpty { _ = try library.documents.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }
                 try library.documents.markReviewed(document.shortID)
             }
             return Self.redirect(ReviewQueue.link(ReviewQueue.skipped(form["hoppet"]).filter { $0 != document.shortID }))
         }
-        pages.post("/review/{id}/skip") { request, context -> Response in
-            let id = try Self.documentID(context)
+        changes.post("/review/{id}/skip") { request, context -> Response in
+            let id = try await Self.seenID(context, store: store)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let shortID = try await store.read { try $0.documents.document(id).shortID }
             return Self.redirect(ReviewQueue.link(ReviewQueue.skipped(form["hoppet"]) + [shortID]))
@@ -114,7 +120,7 @@ extension WebServer {
         }
 
         init(_ document: LibraryDocument, waiting: Int, skipped: [String], household: [String], words: Words,
-             originals: [DocumentOriginal] = []) {
+             originals: [DocumentOriginal] = [], forOwner: Bool = true) {
             id = document.shortID
             title = document.title
             let others = skipped.filter { $0 != document.shortID }.count
@@ -133,7 +139,7 @@ extension WebServer {
             let hidden = ReviewQueue.skipped((skipped.filter { $0 != document.shortID }).joined(separator: ","))
             edit = EditView(document, action: "/review/\(document.shortID)", button: words["saveAndNext"],
                             skip: "/review/\(document.shortID)/skip", skipped: hidden.joined(separator: ","),
-                            household: household, words: words)
+                            household: household, nobody: forOwner, words: words)
             images = DocumentView.images(document, words: words)
             hasImages = !images.isEmpty
             textParts = Piece.lowConfidence(document.text, ranges: document.lowConfidence)

@@ -18,7 +18,9 @@ extension WebServer {
     /// progress), and `done` hands it to the inbox as one letter or a letter per page, in the
     /// order asked (``UploadPlan``, checked against the pages that arrived). `serve` watches the
     /// inbox exactly as `watch` watches a folder: from then on it is journalled, so a crash loses
-    /// nothing and files nothing twice. The status tells what was found once it is filed.
+    /// nothing and files nothing twice. The status tells what was found once it is filed. A
+    /// family account uploads too; of a letter filed to someone it does not see, it is told that
+    /// it was filed, not what or where.
     /// Without script the page's form sends every page in one request to `POST /upload`.
     func addUploadRoutes(pages: RouterGroup<WebContext>, api: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates
@@ -34,8 +36,9 @@ extension WebServer {
                 .map(String.init).filter(UploadInbox.isUploadID)
             var model: [String: Any] = ["stages": Self.stageWords(words)]
             if !sent.isEmpty {
+                let access = context.seen
                 let statuses = try await store.read { library in
-                    try sent.compactMap { try Self.uploadStatus($0, inbox: inbox, library: library, words: words) }
+                    try sent.compactMap { try Self.uploadStatus($0, inbox: inbox, library: library, words: words, access: access) }
                 }
                 model["hasReceived"] = !statuses.isEmpty
                 model["received"] = statuses.map { Self.receivedRow($0, words: words) }
@@ -111,16 +114,19 @@ extension WebServer {
         api.get("/uploads/{id}") { _, context -> Response in
             guard let inbox else { throw HTTPError(.serviceUnavailable) }
             guard let id = context.parameters.get("id"), UploadInbox.isUploadID(id) else { throw WebError.notFound }
-            let words = Words(templates, context)
-            let status = try await store.read { library in try Self.uploadStatus(id, inbox: inbox, library: library, words: words) }
+            let words = Words(templates, context), access = context.seen
+            let status = try await store.read { library in
+                try Self.uploadStatus(id, inbox: inbox, library: library, words: words, access: access)
+            }
             guard let status else { throw WebError.notFound }
             return try JSONAnswer.response(status)
         }
     }
 
     /// What became of upload `id`: still open, in the inbox, or the journal's stage and, once
-    /// filed, what was found; nil when there is no such upload.
-    static func uploadStatus(_ id: String, inbox: UploadInbox, library: Library, words: Words) throws -> UploadStatus? {
+    /// filed, what was found (only that it was filed, for an account that does not see the
+    /// letter's member); nil when there is no such upload.
+    static func uploadStatus(_ id: String, inbox: UploadInbox, library: Library, words: Words, access: Access) throws -> UploadStatus? {
         if inbox.openFolder(id) != nil { return UploadStatus(id: id, status: "open") }
         guard let entry = try library.journal.entry(source: inbox.source(id)) else {
             return inbox.place(id).map { UploadStatus(id: id, status: $0) }
@@ -134,6 +140,12 @@ extension WebServer {
         }
         if let row = entry.documentID, let shortID = try library.documents.shortID(row: row) {
             let document = try library.documents.document(shortID)
+            guard access.sees(member: document.familyMember) else {
+                status.message = words.text(
+                    "Brevet er arkivert. Det gjelder ingen av dem du ser brev for, så eieren av arkivet tar seg av det.",
+                    "The letter is filed. It is not about anyone whose letters you see, so the archive's owner takes care of it.")
+                return status
+            }
             status.document = shortID
             status.title = document.title
             status.person = words.person(document.shownPerson)

@@ -3,7 +3,7 @@ import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
 
-/// What the API answers, field by field: its own shapes (described in `docs/openapi.json`),
+/// What the API answers, field by field: its own shapes (described in `openapi.json` (served at `/api/v1/openapi.json`)),
 /// never the library's types as they are, so no path on the server and no field the description
 /// lacks goes out.
 struct APIDocumentList: Encodable {

@@ -29,12 +29,13 @@ struct DocumentView {
     let appointmentsView: AppointmentsView
 
     init(_ document: LibraryDocument, household: [String], words: Words, notice: String? = nil, problem: String? = nil,
-         originals: [DocumentOriginal] = [], appointments stored: [StoredAppointment] = [], appointmentsCorrected: Bool = false) {
+         originals: [DocumentOriginal] = [], appointments stored: [StoredAppointment] = [], appointmentsCorrected: Bool = false,
+         forOwner: Bool = true) {
         id = document.shortID
         self.notice = notice
         self.problem = problem
         let upload: String = CopyStatus(stored: document.uploadStatus).label.text(in: words.language)
-        fields = [
+        let rows: [(String, String)?] = [
             (words["letterDate"], document.documentDate),
             (words["type"], words.type(document.docType.rawValue)),
             (words["person"], words.person(document.shownPerson)),
@@ -42,11 +43,14 @@ struct DocumentView {
             (words["specialty"], document.specialty ?? "–"),
             (words["keywords"], document.keywords.isEmpty ? "–" : document.keywords.joined(separator: ", ")),
             (words["pageCount"], String(document.pageCount)),
-            (words["uploadHeading"], upload),
-        ].map { ["label": $0.0, "value": $0.1] }
+            // The family's own storage is the owner's business: an account is not shown its copies.
+            forOwner ? (words["uploadHeading"], upload) : nil,
+        ]
+        fields = rows.compactMap { $0 }.map { ["label": $0.0, "value": $0.1] }
         trashed = document.trashedAt != nil
         canRedact = document.fodselsnummerCount > 0
-        edit = EditView(document, action: "/documents/\(document.shortID)/edit", button: words["save"], household: household, words: words)
+        edit = EditView(document, action: "/documents/\(document.shortID)/edit", button: words["save"], household: household,
+                        nobody: forOwner, words: words)
         images = Self.images(document, words: words)
         hasImages = !images.isEmpty
         textParts = Piece.lowConfidence(document.text, ranges: document.lowConfidence)
@@ -95,14 +99,15 @@ struct EditView {
     }
 
     init(_ document: LibraryDocument, action: String, button: String, skip: String? = nil, skipped: String = "",
-         household: [String], words: Words) {
+         household: [String], nobody: Bool = true, words: Words) {
         self.action = action
         self.button = button
         self.skip = skip
         self.skipped = skipped
         title = document.title
         let person = ShownPerson.name(familyMember: document.familyMember, person: document.person) ?? ""
-        let names = [""] + household + (household.contains(person) || person.isEmpty ? [] : [person])
+        // «Ukjent person» is the owner's choice: an account's letter stays with someone it sees.
+        let names = (nobody ? [""] : []) + household + (household.contains(person) || person.isEmpty ? [] : [person])
         people = names.map { Option(value: $0, label: $0.isEmpty ? ShownPerson.unknown.text(in: words.language) : $0, selected: $0 == person) }
         types = DocumentType.allCases.map { Option(value: $0.rawValue, label: words.type($0.rawValue), selected: $0 == document.docType) }
         date = document.documentDate

@@ -144,13 +144,11 @@ struct FilterView {
     }
 }
 
-/// The person filter: a name, or "ukjent" for letters about no one known.
+/// The person filter: a name, or "ukjent" for the letters filed to no household member.
 enum PersonFilter {
     static let unknown = "ukjent"
 
-    static func isUnknown(_ text: String) -> Bool {
-        ["ukjent", "ukjent person", "unknown", "unknown person"].contains(text.trimmingCharacters(in: .whitespaces).lowercased())
-    }
+    static func isUnknown(_ text: String) -> Bool { ShownPerson.isUnknown(text) }
 }
 
 struct PagerView {
