@@ -59,7 +59,7 @@ public enum AppointmentCalendar {
         if let place = appointment.place { lines.append("LOCATION:" + escape(place)) }
         lines.append("DESCRIPTION:" + escape(description(stored)))
         lines.append("STATUS:" + (appointment.cancelled ? "CANCELLED" : "CONFIRMED"))
-        lines.append("SEQUENCE:" + (stored.changedBy == nil ? "0" : "1"))
+        lines.append("SEQUENCE:\(stored.sequence)")
         for (trigger, words) in [("-P1D", "i morgen"), ("-PT2H", "om to timer")] {
             lines += ["BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:" + trigger,
                       "DESCRIPTION:" + escape("\(summary) \(words)"), "END:VALARM"]

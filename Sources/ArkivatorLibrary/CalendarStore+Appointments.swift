@@ -16,6 +16,9 @@ public struct StoredAppointment: Sendable, Equatable, Codable {
     public var documentTitle: String
     /// Short id of the later letter that moved or cancelled it, if any.
     public var changedBy: String?
+    /// How many times it was changed since first read (by a later letter or by hand): the
+    /// calendar event's SEQUENCE.
+    public var sequence: Int = 0
 
     public init(uid: String, appointment: Appointment, person: String?, sender: String?, specialty: String?,
                 documentID: String, documentTitle: String, changedBy: String?) {
@@ -63,7 +66,7 @@ extension CalendarStore {
             if let earlier {
                 try database.execute("""
                     UPDATE appointments SET date = ?, time = ?, place = coalesce(?, place), bring = coalesce(?, bring),
-                        change = coalesce(?, change), cancelled = ?, changed_by = ?, updated_at = ? WHERE id = ?
+                        change = coalesce(?, change), cancelled = ?, changed_by = ?, updated_at = ?, sequence = sequence + 1 WHERE id = ?
                     """, [appointment.date, appointment.time, place, bring, change, appointment.cancelled, id, now, earlier])
                 continue
             }
@@ -113,17 +116,19 @@ extension CalendarStore {
 
     static let appointmentQuery = """
         SELECT a.uid, a.date, a.time, a.place, a.bring, a.change, a.cancelled, coalesce(d.family_member, a.person), a.sender, a.specialty,
-               d.sha256, d.title, (SELECT sha256 FROM documents WHERE id = a.changed_by)
+               d.sha256, d.title, (SELECT sha256 FROM documents WHERE id = a.changed_by), a.sequence
         FROM appointments AS a JOIN documents AS d ON d.id = a.document_id
         """
 
     static func appointment(_ row: Row) -> StoredAppointment {
-        StoredAppointment(
+        var stored = StoredAppointment(
             uid: row[0].string ?? "",
             appointment: Appointment(date: row[1].string ?? "", time: row[2].string, place: row[3].string,
                                      bring: row[4].string, change: row[5].string, cancelled: (row[6].int ?? 0) != 0),
             person: row[7].string, sender: row[8].string, specialty: row[9].string,
             documentID: ShortID.of(row[10].string ?? ""), documentTitle: row[11].string ?? "",
             changedBy: row[12].string.map(ShortID.of))
+        stored.sequence = row[13].int ?? 0
+        return stored
     }
 }

@@ -26,7 +26,8 @@ extension CalendarStore {
                         SELECT document_id FROM appointments WHERE uid = ? AND (document_id = ? OR changed_by = ?)
                         """, [uid, document.number, document.number]) else { throw LibraryFailure.noAppointment }
                     try database.execute("""
-                        UPDATE appointments SET date = ?, time = ?, place = ?, bring = ?, change = ?, cancelled = ?, updated_at = ?
+                        UPDATE appointments SET date = ?, time = ?, place = ?, bring = ?, change = ?, cancelled = ?, updated_at = ?,
+                            sequence = sequence + 1
                         WHERE uid = ?
                         """, values + [now, uid])
                     try Self.noteAppointmentsCorrected(rows: [document.number, row[0].int ?? document.number], in: database)

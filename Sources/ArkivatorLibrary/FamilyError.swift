@@ -7,7 +7,7 @@ import ArkivatorCore
 public struct FamilyError: UserFacingError, Sendable, Equatable {
     public enum Code: String, Sendable {
         case invalidName, invalidBirthDate, invalidFodselsnummer, birthDateMismatch
-        case duplicateName, notFound, wrongKey, importUnreadable, importInvalid
+        case duplicateName, notFound, ambiguousName, wrongKey, importUnreadable, importInvalid
     }
 
     /// A stable, language-independent code.
@@ -107,6 +107,13 @@ public struct FamilyError: UserFacingError, Sendable, Equatable {
         FamilyError(.notFound,
             nb: "Fant ingen i familien med navnet eller id-en «\(safe(nameOrID))». Se hvem som finnes med «arkivator family list».",
             en: "Found nobody in the family with the name or id '\(safe(nameOrID))'. See who is there with 'arkivator family list'.")
+    }
+
+    static func ambiguous(_ name: String, _ matches: [String]) -> FamilyError {
+        let names = matches.map(safe).joined(separator: ", ")
+        return FamilyError(.ambiguousName,
+            nb: "«\(safe(name))» passer på flere i familien: \(names). Skriv mer av navnet, eller bruk id-en fra «arkivator family list».",
+            en: "'\(safe(name))' matches several in the family: \(names). Type more of the name, or use the id from 'arkivator family list'.")
     }
 
     static func wrongKey(_ name: String) -> FamilyError {

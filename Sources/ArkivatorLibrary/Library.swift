@@ -114,6 +114,21 @@ public final class Library: Sendable {
         try readFamily { try $0.list() }
     }
 
+    /// The household member a person typed: the whole name in any case, the id, or a part of
+    /// the name only one member's name holds («Nina» for «Nina Berg»), as `list --person` finds
+    /// letters. Several or none: a plain refusal that says what to type.
+    public func familyMember(matching typed: String) throws -> FamilyMemberSummary {
+        let wanted = typed.trimmingCharacters(in: .whitespaces)
+        let members = try familyMembers()
+        if let member = members.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame || String($0.id) == wanted }) {
+            return member
+        }
+        let partial = wanted.isEmpty ? [] : members.filter { $0.name.range(of: wanted, options: [.caseInsensitive, .diacriticInsensitive]) != nil }
+        guard partial.count < 2 else { throw FamilyError.ambiguous(wanted, partial.map(\.name)) }
+        guard let member = partial.first else { throw FamilyError.notFound(wanted) }
+        return member
+    }
+
     /// The household with the fødselsnumre opened, for matching letters to people.
     public func familyProfiles() throws -> [FamilyProfile] {
         try readFamily { try $0.profiles() }

@@ -276,12 +276,16 @@ extension Migrations {
                 last_used     TEXT
             );
             """),
-        Migration(version: 23, name: "«Ukjent person» is every letter filed to no household member", sql: """
+        Migration(version: 23, name: "«Ukjent person» is every letter filed to no household member; an appointment's changes counted", sql: """
             -- The letters in `Ukjent person/`: no household member, whether or not a name is
             -- printed in them. Written as `DocumentFilter` writes the condition.
             DROP INDEX documents_without_person;
             CREATE INDEX documents_not_filed ON documents(document_date, id, family_member, trashed_at)
                 WHERE trashed_at IS NULL AND family_member IS NULL;
+            -- How many times an appointment was changed (moved by a later letter, corrected by
+            -- hand): a calendar takes the event with the highest SEQUENCE (RFC 5545).
+            ALTER TABLE appointments ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
+            UPDATE appointments SET sequence = 1 WHERE changed_by IS NOT NULL;
             """),
     ]
 }

@@ -56,7 +56,16 @@ public enum ReviewReason: Sendable, Equatable {
         let fields = fieldOrder.filter(uncertain.contains) + uncertain.subtracting(fieldOrder).sorted()
         if !fields.isEmpty { reasons.append(.uncertainFields(fields)) }
         if !numbers.isEmpty { reasons.append(.uncertainNumbers(Array(numbers.prefix(wordLimit)))) }
+        // Words to check: two letters or two digits or more, without the punctuation around them;
+        // a dash, a bracket, a lone letter or digit read poorly is nothing a person can check.
+        var shown: Set<String> = []
         let words = lowConfidenceWords(document).filter { !numbers.contains($0) }
+            .map { $0.trimmingCharacters(in: .punctuationCharacters.union(.symbols).union(.whitespaces)) }
+            .filter { word in
+                let scalars = word.unicodeScalars
+                return (scalars.filter(CharacterSet.letters.contains).count >= 2 || scalars.filter(CharacterSet.decimalDigits.contains).count >= 2)
+                    && shown.insert(word.lowercased()).inserted
+            }
         if !words.isEmpty {
             reasons.append(.lowConfidence(words: Array(words.prefix(wordLimit)), total: words.count))
         }

@@ -92,7 +92,9 @@ public struct WebServer: Sendable {
     /// Each share link's PDF, made once (``SharePackMaker``).
     let sharePacks: SharePackMaker
     /// Counts calendar feed addresses that open nothing, client by client.
-    let feedThrottle = FeedThrottle()
+    let feedThrottle = GuessThrottle()
+    /// Counts share link addresses that open nothing, client by client.
+    let shareThrottle = GuessThrottle()
     let explanationJobs: ExplanationJobs
     /// The episodes of the timelines opened last, kept while the letters stay the same.
     let timelines = TimelineCache()

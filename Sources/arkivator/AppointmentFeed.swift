@@ -56,11 +56,7 @@ extension Arkivator.Appointments {
 
         /// The household member by name (any case) or id.
         static func member(_ name: String, in library: Library) throws -> FamilyMemberSummary {
-            let wanted = name.trimmingCharacters(in: .whitespaces)
-            let members = try library.familyMembers()
-            guard let member = members.first(where: { $0.name.caseInsensitiveCompare(wanted) == .orderedSame || String($0.id) == wanted })
-            else { throw FamilyError.notFound(wanted) }
-            return member
+            try library.familyMember(matching: name)
         }
     }
 }

@@ -21,9 +21,13 @@ import Testing
             #expect(try library().calendar.calendarFeed(secret: secret)?.feed.member == "Kari Nordmann")
 
             // Asked again: it exists, and the secret is not printed (only its hash is kept).
-            let shown = try CLI.run(["appointments", "--feed", "Kari Nordmann"], library: libraryURL)
+            // A part of the name finds the member as `--person` does; a part two names hold says so.
+            let shown = try CLI.run(["appointments", "--feed", "Kari"], library: libraryURL)
             #expect(shown.status == 0 && shown.stdout.contains("har en kalenderadresse") && !shown.stdout.contains(secret))
             #expect(try library().calendar.calendarFeed(secret: secret) != nil)
+            try library().family { _ = try $0.add(name: "Kari Hansen") }
+            let two = try CLI.run(["appointments", "--feed", "kari"], library: libraryURL)
+            #expect(two.status == 1 && two.stderr.contains("passer på flere i familien") && two.stderr.contains("Kari Hansen"), "\(two.stderr)")
 
             let replaced = try CLI.run(["appointments", "--feed", "Kari Nordmann", "--new-address"], library: libraryURL)
             #expect(replaced.status == 0 && replaced.stdout.contains("/kalender/") && replaced.stdout.contains("virker ikke lenger"))

@@ -28,6 +28,12 @@ import Testing
             #expect(saved.appointment.time == "08:05")
             #expect(saved.appointment.place == nil)
             #expect(saved.appointment.bring == "Legitimasjon")
+            // A calendar takes the corrected event over the one it has (RFC 5545: a higher SEQUENCE).
+            #expect(saved.sequence == 1 && AppointmentCalendar.ics([saved]).contains("SEQUENCE:1\r\n"))
+            let again = try library.calendar.saveAppointment(Appointment(date: "2025-06-05", time: "8:10"), uid: uid, document: letter.shortID)
+            #expect(again.sequence == 2 && AppointmentCalendar.ics([again]).contains("SEQUENCE:2\r\n"))
+            _ = try library.calendar.saveAppointment(Appointment(date: "2025-06-05", time: "8:05", bring: "Legitimasjon"), uid: uid,
+                                                     document: letter.shortID)
             #expect(try library.documents.correctedFields(letter.shortID).contains(CalendarStore.correctedAppointments))
             #expect(try !library.documents.correctedFields(other.shortID).contains(CalendarStore.correctedAppointments))
             // A new reading leaves it as the person left it.

@@ -46,6 +46,15 @@ import Testing
         #expect(long[0].message.norwegian.hasPrefix("20 ord var vanskelige å lese"))
     }
 
+    @Test func theHardWordsAreWordsNotDashesBracketsOrLoneLetters() {
+        let text = "Opåragelse, —- a (7) (, og vwæret."
+        let low = ["Opåragelse,", "—-", "a", "(7)", "(,", "vwæret."].map { word in
+            LibraryDocument.TextRange(start: text.unicodeScalars.count - text.components(separatedBy: word)[1].unicodeScalars.count
+                                      - word.unicodeScalars.count, length: word.unicodeScalars.count)
+        }
+        #expect(letter(text: text, low: low).reviewReasons == [.lowConfidence(words: ["Opåragelse", "vwæret"], total: 2)])
+    }
+
     /// Numbers in doubt are named first, by «Usikkert tall», and not again among the hard words.
     @Test func numbersInDoubtAreNamedAsUncertainNumbers() {
         // "Totalkolesterol 52 mmol/L (2,9-6,1) Kommentar": "52" at 16, "Kommentar" at 36.

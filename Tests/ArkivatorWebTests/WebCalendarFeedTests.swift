@@ -99,7 +99,7 @@ import Testing
 
                 // A client that asked for too many addresses that open nothing waits for the next
                 // such, but a working address is served all the same.
-                for _ in 0..<FeedThrottle.allowedMisses { _ = try await client.execute(uri: path, method: .get) }
+                for _ in 0..<GuessThrottle.allowedMisses { _ = try await client.execute(uri: path, method: .get) }
                 #expect(try await client.execute(uri: path, method: .get).status == .tooManyRequests)
                 let again = CalendarStore.calendarFeedPath(try fixture.library.calendar.createCalendarFeed(member: kari.id))
                 #expect(try await client.execute(uri: again, method: .get).status == .ok)
@@ -108,8 +108,8 @@ import Testing
     }
 
     @Test func guessingAddressesIsSlowedDown() async {
-        let throttle = FeedThrottle()
-        for _ in 0..<FeedThrottle.allowedMisses {
+        let throttle = GuessThrottle()
+        for _ in 0..<GuessThrottle.allowedMisses {
             #expect(await throttle.refusal(client: "a") == nil)
             await throttle.miss(client: "a")
         }

@@ -202,6 +202,24 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    @Test func guessingShareLinksIsSlowedDownButAWorkingLinkIsNot() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            let made = try fixture.library.sharing.createShareLink(["b2b2"], days: 1)
+            try await fixture.server.application().test(.router) { client in
+                for number in 0..<GuessThrottle.allowedMisses {
+                    let miss = try await client.execute(uri: "/delt/gjettet\(number)", method: .get)
+                    #expect(miss.status == .notFound)
+                }
+                let refused = try await client.execute(uri: "/delt/gjettet-igjen/pdf", method: .get)
+                #expect(refused.status == .tooManyRequests && refused.headers[.retryAfter] != nil)
+                #expect(refused.text.contains("For mange lenker som ikke virker"))
+                let working = try await client.execute(uri: "/delt/\(made.token)", method: .get)
+                #expect(working.status == .ok && working.text.contains("Epikrise"), "the doctor's link opens all the same")
+            }
+        }
+    }
+
     @Test func theClientHintKeepsOnlyTheKindOfDeviceAndBrowser() {
         #expect(ShareClientHint.of(userAgent: Self.iPhone) == "mobile · Safari")
         #expect(ShareClientHint.of(userAgent: "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) "

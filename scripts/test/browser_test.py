@@ -1043,7 +1043,6 @@ def an_account_for_a_helper(c, new_browser, library):
         helper.get(c.base + "/family")
         c.expect("bare for den som eier arkivet" in h.text(), f"the household is the owner's, said plainly: {h.text()[:300]}")
         h.shot("15-account-forbidden")
-        crawl_as_account(c, h, helper, library, "Siri Lund")
 
         c.step("the owner's log shows what the helper opened; removing the account signs it out")
         c.open("/logg?konto=Mormor")
@@ -1195,6 +1194,28 @@ def passkey_sign_in(c, new_browser):
 def forms_that_send(c):
     """The forms on «Logg» that send anything but a filter (GET)."""
     return [f for f in c.driver.find_elements(By.CSS_SELECTOR, "main form") if (f.get_attribute("method") or "get").lower() != "get"]
+
+
+def a_reader_crawls(c, new_browser, arkivator, library):
+    """A reader for Siri Lund (invited at the command line, joined in a browser of its own)
+    crawls the app at both sizes (``crawl_as_account``)."""
+    c.step("a reader for one member: invited at the command line, joined in its own browser")
+    made = subprocess.run([arkivator, "account", "invite", "Leser", "--members", "Siri Lund", "--role", "reader", "--address", c.base,
+                           "--library", str(library)], capture_output=True, text=True, timeout=60)
+    c.expect(made.returncode == 0 and "/invitasjon/" in made.stdout, f"arkivator account invite: {made.stdout} {made.stderr}")
+    reader = new_browser()
+    try:
+        r = Check(reader, c.base, c.out, c.axe)
+        reader.get(made.stdout.strip().splitlines()[-1])
+        r.wait(lambda: "Velkommen, Leser" in r.text(), "the reader's welcome", timeout=20)
+        reader.find_element(By.ID, "password").send_keys("leserens eget passord")
+        reader.find_element(By.ID, "again").send_keys("leserens eget passord")
+        reader.find_element(By.CSS_SELECTOR, "form button[type=submit]").click()
+        r.wait(lambda: "Bibliotek" in reader.title, "the reader's library", timeout=20)
+        c.expect(not reader.find_elements(By.CSS_SELECTOR, "nav a[href='/review'], nav a[href='/upload']"), "a reader neither reviews nor uploads")
+        crawl_as_account(c, r, reader, library, "Siri Lund")
+    finally:
+        reader.quit()
 
 
 def main():
@@ -1427,6 +1448,7 @@ def main():
         c.shot("10-library-waiting")
         timeline_of_a_member(c, work)
         an_account_for_a_helper(c, new_browser, library)
+        a_reader_crawls(c, new_browser, a.arkivator, library)
         owner_code_devices_and_an_expired_invite(c, new_browser, a.arkivator, library)
         passkey_sign_in(c, new_browser)
         capture(c, driver, base)

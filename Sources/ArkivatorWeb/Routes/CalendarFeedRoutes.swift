@@ -11,7 +11,7 @@ extension WebServer {
     /// `GET /kalender/<secret>.ics` is open (no session: a phone's calendar has none) and sits
     /// outside the page group; it answers `text/calendar` (``AppointmentCalendar``), or 404 in
     /// plain words once the address is replaced or revoked. Addresses that open nothing are
-    /// counted per client, and a client with too many is answered 429 for them (``FeedThrottle``);
+    /// counted per client, and a client with too many is answered 429 for them (``GuessThrottle``);
     /// a working address is served all the same. The secret never reaches the log (``RequestLog``).
     /// `/calendar` (signed in) makes an address (shown once: only its hash is kept), replaces it,
     /// and revokes it, each after a question.

@@ -10,11 +10,11 @@ extension WebServer {
     /// then streamed from the library's folder. An expired or revoked link answers as its page does.
     func addSharedPageImageRoute(shared: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household, sharePacks = self.sharePacks
-        let logger = options.logger
+        let logger = options.logger, throttle = shareThrottle
         shared.get("{token}/sider/{letter}/{page}") { _, context -> Response in
             let token = context.parameters.get("token") ?? ""
             let found = try await store.read { library in try library.sharing.sharedLetters(token: token) }
-            guard case .open(let link, let letters) = found else { return Self.sharedGone(found, templates: templates, context: context) }
+            guard case .open(let link, let letters) = found else { return await Self.sharedGone(found, templates: templates, context: context, throttle: throttle) }
             guard let letter = letters.first(where: { $0.shortID == context.parameters.get("letter") }),
                   let page = context.parameters.get("page", as: Int.self),
                   (1...max(1, ShareStore.sharedPageCount(letter))).contains(page), ShareStore.sharedPageCount(letter) > 0 else {

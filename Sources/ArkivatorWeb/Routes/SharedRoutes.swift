@@ -15,11 +15,11 @@ extension WebServer {
     /// or revoked link answers 410 with a sentence saying so. Not indexed, no referrer (the
     /// address is the secret), nothing kept in a cache.
     func addSharedRoutes(shared: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates
+        let store = self.store, templates = self.templates, throttle = shareThrottle
         shared.get("{token}") { request, context -> Response in
             let token = context.parameters.get("token") ?? ""
             let found = try await store.read { library in try library.sharing.sharedLetters(token: token) }
-            guard case .open(let link, let letters) = found else { return Self.sharedGone(found, templates: templates, context: context) }
+            guard case .open(let link, let letters) = found else { return await Self.sharedGone(found, templates: templates, context: context, throttle: throttle) }
             let client = ShareClientHint.of(userAgent: request.headers[.userAgent])
             try await store.write { library in try library.sharing.recordShareOpening(link.id, what: .page, client: client) }
             let words = Words(templates, context)
@@ -34,11 +34,11 @@ extension WebServer {
     /// The share PDF: made once (``SharePackMaker``), then streamed from the library's folder.
     func addSharedPDFRoute(shared: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household, sharePacks = self.sharePacks
-        let logger = options.logger
+        let logger = options.logger, throttle = shareThrottle
         shared.get("{token}/pdf") { request, context -> Response in
             let token = context.parameters.get("token") ?? ""
             let found = try await store.read { library in try library.sharing.sharedLetters(token: token) }
-            guard case .open(let link, let letters) = found else { return Self.sharedGone(found, templates: templates, context: context) }
+            guard case .open(let link, let letters) = found else { return await Self.sharedGone(found, templates: templates, context: context, throttle: throttle) }
             guard !letters.isEmpty else { throw WebError.notFound }
             let made: (body: ResponseBody, size: Int)?
             do {
@@ -64,9 +64,22 @@ extension WebServer {
         }
     }
 
-    /// The plain page of a link that does not open: unknown (404), expired or revoked (410).
-    static func sharedGone(_ found: SharedLetters, templates: Templates, context: WebContext) -> Response {
+    /// The plain page of a link that does not open: unknown (404), expired or revoked (410). A
+    /// client that keeps asking for links that never existed is answered 429 for a while
+    /// (``GuessThrottle``).
+    static func sharedGone(_ found: SharedLetters, templates: Templates, context: WebContext, throttle: GuessThrottle) async -> Response {
         let t = context.language
+        if case .unknown = found {
+            if let seconds = await throttle.refusal(client: context.client) {
+                var answer = templates.page("message", title: t.text("For mange lenker som ikke virker", "Too many links that do not work"),
+                                            model: ["text": t.text("Vent litt og prøv igjen, og sjekk at hele lenken er med.",
+                                                                   "Wait a while and try again, and check that the whole link is there.")],
+                                            context: context, status: .tooManyRequests)
+                answer.headers[.retryAfter] = String(seconds)
+                return Self.withoutReferrer(answer)
+            }
+            await throttle.miss(client: context.client)
+        }
         let (status, title, text): (HTTPResponse.Status, String, String) = switch found {
         case .revoked:
             (.gone, t.text("Denne delingen er trukket tilbake", "This share has been revoked"),

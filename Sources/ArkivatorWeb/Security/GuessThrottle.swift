@@ -1,11 +1,12 @@
 import Foundation
 
-/// Slows down guessing calendar feed addresses: a client that asked for ``allowedMisses``
-/// addresses that open nothing within ``window`` is answered 429 for the next that open nothing
-/// until the window has passed. An address that works is served all the same, so a phone (or a
-/// calendar service fetching for many from one address) is never slowed by another's stale
-/// subscription. (A secret has 256 random bits; this keeps the log quiet.)
-actor FeedThrottle {
+/// Slows down guessing secret addresses (calendar feeds, share links; one throttle each): a
+/// client that asked for ``allowedMisses`` addresses that open nothing within ``window`` is
+/// answered 429 for the next that open nothing until the window has passed. An address that
+/// works (or one that worked, now expired or revoked) is answered all the same, so a phone, a
+/// doctor's office or a calendar service fetching for many from one address is never slowed by
+/// another's stale link. (A secret has 256 random bits; this keeps the log quiet.)
+actor GuessThrottle {
     static let allowedMisses = 20
     static let window: TimeInterval = 10 * 60
     /// Entries kept before the quiet ones are forgotten.
