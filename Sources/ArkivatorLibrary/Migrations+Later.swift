@@ -287,5 +287,11 @@ extension Migrations {
             ALTER TABLE appointments ADD COLUMN sequence INTEGER NOT NULL DEFAULT 0;
             UPDATE appointments SET sequence = 1 WHERE changed_by IS NOT NULL;
             """),
+        Migration(version: 24, name: "search by any spelling", sql: """
+            -- Every index term also as a keyboard without æ, ø and å writes it («blodprøv» as
+            -- «blodprov», «påsk» as «pask»): a word typed so finds its terms (`SearchSpelling`).
+            ALTER TABLE vocabulary ADD COLUMN folded TEXT GENERATED ALWAYS AS (\(SearchSpelling.foldSQL("term"))) VIRTUAL;
+            CREATE INDEX vocabulary_folded ON vocabulary(folded);
+            """),
     ]
 }

@@ -80,7 +80,14 @@ extension SearchIndex {
                 milliseconds[step] = Double(now - clock) / 1e6
                 clock = now
             }
-            let expansions = try expansions(for: query.words, in: database)
+            var expansions = try expansions(for: query.words, in: database)
+            // Other spellings of the words (without æ, ø, å; one typing error): searched beside
+            // them, ranked below them.
+            var fuzzy: Set<String> = []
+            for (word, terms) in try spellings(for: query.words, known: expansions, in: database) {
+                expansions[word, default: []] += terms.map { ($0, false) }
+                fuzzy.formUnion(terms.map { SearchQuery.termMarker + $0 })
+            }
             let prefixTerms = try prefixTerms(for: Self.prefixes(in: query.root), in: database)
             lap("expand")
             guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }, terms: { prefixTerms[$0] }) else {
@@ -95,7 +102,7 @@ extension SearchIndex {
             }
             let restriction = try searchFilter(filter, in: database)
             lap("filter")
-            var (ranked, total) = try rank(words, filter: restriction, limit: limit, groups: groups, in: database)
+            var (ranked, total) = try rank(words, filter: restriction, limit: limit, groups: groups, fuzzy: fuzzy, in: database)
             lap("rank")
             // Too few documents hold every word: add the best of those that hold some of them (the
             // words of a letter's subject are not always its words), after the full matches.
@@ -105,7 +112,7 @@ extension SearchIndex {
                let any = SearchQuery(root: .or(parts)).ftsExpression(expand: { expansions[$0] ?? [] },
                                                                      terms: { prefixTerms[$0] }) {
                 let found = Set(ranked.map(\.id))
-                let more = try rank(any, filter: restriction, limit: limit, groups: groups, in: database).rows
+                let more = try rank(any, filter: restriction, limit: limit, groups: groups, fuzzy: fuzzy, in: database).rows
                     .filter { !found.contains($0.id) }
                 partial = !more.isEmpty
                 ranked += more.prefix(limit - ranked.count)
@@ -240,7 +247,7 @@ extension SearchIndex {
 
     /// The best `limit` matches of an expression of words under the filter, and how many match
     /// (counted up to ``rankingLimit`` + 1).
-    func rank(_ words: String, filter: SearchFilter, limit: Int, groups: [String: Int] = [:],
+    func rank(_ words: String, filter: SearchFilter, limit: Int, groups: [String: Int] = [:], fuzzy: Set<String> = [],
               in database: Database) throws -> (rows: [(id: Int, score: Double)], total: Int) {
         // Filter words first: FTS5 walks an AND from its first operand, and they are the rarer.
         let expression = filter.terms.isEmpty ? words : filter.terms.joined(separator: " AND ") + " AND (\(words))"
@@ -251,7 +258,7 @@ extension SearchIndex {
             arguments.append(set)
         }
         let newest = try database.firstRow("SELECT max(id) FROM documents")?[0].int ?? 0
-        let spec = try rankingSpec(expression, groups: groups, rows: newest, in: database)
+        let spec = try rankingSpec(expression, groups: groups, fuzzy: fuzzy, rows: newest, in: database)
         var statements: [Bool: Statement] = [:]
         // The matches among rows `range`, up to `count`, newest first or oldest first. The row
         // test comes before the score, so only the rows that pass it are scored; and with the

@@ -25,8 +25,10 @@ extension SearchIndex {
     /// What `arkivator_rank` needs per phrase of an expression, in FTS5's phrase order (the order
     /// the quoted strings stand in): its inverse document frequency as bm25 reckons it, from the
     /// stored term counts, and its group (the word it stands for; -1 for a group of its own), as
-    /// `"idf group;idf group;…"`.
-    func rankingSpec(_ expression: String, groups: [String: Int], rows: Int, in database: Database) throws -> String {
+    /// `"idf group;idf group;…"`; a phrase in `fuzzy` (another spelling of a word typed) is
+    /// `"idf group 1"`, and ranks below the words as typed.
+    func rankingSpec(_ expression: String, groups: [String: Int], fuzzy: Set<String> = [], rows: Int,
+                     in database: Database) throws -> String {
         let rows = Double(rows)
         let lookup = try database.prepare("SELECT documents FROM term_documents WHERE term = ?")
         return try Self.quotedStrings(in: expression).map { phrase in
@@ -38,7 +40,7 @@ extension SearchIndex {
                 let count = try lookup.step() ? Double(lookup.row()[0].int ?? 0) : 0
                 best = max(best, log((rows - count + 0.5) / (count + 0.5)))
             }
-            return String(format: "%.4f %d", best, groups[phrase] ?? -1)
+            return String(format: "%.4f %d", best, groups[phrase] ?? -1) + (fuzzy.contains(phrase) ? " 1" : "")
         }.joined(separator: ";")
     }
 

@@ -314,16 +314,26 @@ int arkivator_fts_norwegian_terms(sqlite3 *db, const char *text, int length, voi
  * so a word with many forms in a letter does not outweigh the other words. Missing weights count 1;
  * phrases without a spec are groups of their own with idf 1.
  *
+ * A phrase may carry a third number, 1 when it is another spelling of the word typed (without æ, ø
+ * or å, or with one typing error): then every group a row holds by a phrase as typed (or one of its
+ * forms) counts EXACT_GROUP more, so a row that holds the words as typed always ranks above one that
+ * holds them only as spelled otherwise. Without such phrases the scores are bm25's alone.
+ *
  * With `best` (a caller that keeps only the `best` best rows of the statement), a row that cannot
  * be among the `best` best of the rows scored so far gets NULL instead of its score: its score
  * with the shortest length its positions allow is already below theirs. Such a row's length (a
  * lookup in the docsize table, most of the cost of a score) is never read.
  */
+/* Far above any bm25 part (idf is at most ln(2n) ≈ 15 at a million rows, times k1 + 1). */
+#define EXACT_GROUP 1000.0
+
 typedef struct RankSpec {
     double averageLength;  /* tokens per row, all columns */
     int phrases;
     double *idf;           /* per phrase */
     int *group;            /* per phrase: 0 … groups-1 */
+    int *fuzzy;            /* per phrase: 1 for another spelling of the word typed */
+    int anyFuzzy;
     int groups;
     int columns;
     double *weight;        /* per column */
@@ -338,6 +348,7 @@ static void rank_spec_free(void *pointer) {
     if (spec == NULL) return;
     sqlite3_free(spec->idf);
     sqlite3_free(spec->group);
+    sqlite3_free(spec->fuzzy);
     sqlite3_free(spec->weight);
     sqlite3_free(spec->extent);
     sqlite3_free(spec->heap);
@@ -352,18 +363,24 @@ static RankSpec *rank_spec_make(const Fts5ExtensionApi *api, Fts5Context *fts, c
     spec->phrases = phrases;
     spec->idf = sqlite3_malloc64(sizeof(double) * (sqlite3_uint64)(phrases + 1));
     spec->group = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(phrases + 1));
-    if (spec->idf == NULL || spec->group == NULL) { rank_spec_free(spec); return NULL; }
+    spec->fuzzy = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(phrases + 1));
+    if (spec->idf == NULL || spec->group == NULL || spec->fuzzy == NULL) { rank_spec_free(spec); return NULL; }
     int groups = 0;
     const char *cursor = text;
     for (int i = 0; i < phrases; i++) {
         double idf = 1.0;
-        int group = -1;
+        int group = -1, fuzzy = 0;
         if (cursor != NULL && *cursor != '\0') {
             char *end = NULL;
             idf = strtod(cursor, &end);
             if (end != NULL && end != cursor) {
                 group = (int)strtol(end, &end, 10);
                 cursor = end;
+                while (*cursor == ' ') cursor++;
+                if (*cursor >= '0' && *cursor <= '9') {
+                    fuzzy = strtol(cursor, &end, 10) == 1;
+                    cursor = end;
+                }
             }
             while (cursor != NULL && *cursor != '\0' && *cursor != ';') cursor++;
             if (cursor != NULL && *cursor == ';') cursor++;
@@ -371,6 +388,8 @@ static RankSpec *rank_spec_make(const Fts5ExtensionApi *api, Fts5Context *fts, c
         if (group < 0 || group >= phrases) group = phrases + i;  /* its own */
         spec->idf[i] = idf;
         spec->group[i] = group;
+        spec->fuzzy[i] = fuzzy;
+        if (fuzzy) spec->anyFuzzy = 1;
     }
     /* Renumber groups 0 … groups-1 in order of first use. */
     int *seen = sqlite3_malloc64(sizeof(int) * (sqlite3_uint64)(2 * phrases + 1));
@@ -449,6 +468,7 @@ static double rank_score(const RankSpec *spec, const double *frequency, double *
     for (int i = 0; i < spec->phrases; i++) {
         if (frequency[i] <= 0) continue;
         double part = spec->idf[i] * frequency[i] * (k1 + 1) / (frequency[i] + norm);
+        if (spec->anyFuzzy && !spec->fuzzy[i]) part += EXACT_GROUP;
         int g = spec->group[i];
         if (part > best[g]) best[g] = part;
     }

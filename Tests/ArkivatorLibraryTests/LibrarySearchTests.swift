@@ -1,5 +1,5 @@
 import ArkivatorCore
-import ArkivatorLibrary
+@testable import ArkivatorLibrary
 import Foundation
 import TestSupport
 import Testing
@@ -117,6 +117,29 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             #expect(try found(library, "prøvesvar") == ids(Letters.labSvar), "compound found through the trigram vocabulary")
             #expect(try found(library, "Hemoglobin") == ids(Letters.labSvar))
             #expect(try found(library, "tannlege") == [])
+        }
+    }
+
+    /// Words typed without æ, ø and å (or with aa, ae, oe for them), the start of a compound, and one
+    /// typing error in a longer word find the letter; a letter with the word as typed comes first.
+    @Test func anySpellingFindsTheLetterAndTheWordAsTypedComesFirst() throws {
+        try withLibrary { library, _ throws in
+            let typed = Letters.letter("typed", "Notat", type: .annet, person: "Ola", institution: "Legekontoret", date: "2024-04-01",
+                                       text: "Skrevet paa en maskin uten norske bokstaver: blodprove tatt, resultatet kommer.")
+            #expect(try library.documents.record(Letters.all + [typed]) == 8)
+            for spelling in ["blodprove", "blodproeve", "Blodprøvesvar", "blodprovesvar", "blodprøbe", "blodpørve"] {
+                #expect(try found(library, spelling).contains(Letters.labSvar.shortID), "\(spelling)")
+            }
+            #expect(try found(library, "blodprøve") == ids(Letters.labSvar, typed), "the word finds the compound it starts")
+            let ordered = try library.index.search("blodprove", limit: 10).hits.map(\.id)
+            #expect(ordered.first == typed.shortID && ordered.contains(Letters.labSvar.shortID), "the word as typed first: \(ordered)")
+            let exact = try library.index.search("blodprøve", limit: 10).hits.map(\.id)
+            #expect(exact.first == Letters.labSvar.shortID, "\(exact)")
+            #expect(try found(library, "pa") == [], "two letters are no word to spell otherwise")
+            #expect(try found(library, "tannlegr").isEmpty, "no near word in the library: nothing")
+            #expect(SearchSpelling.fold("påskeaften") == SearchSpelling.fold("paaskeaften") && SearchSpelling.fold("vær") == "var")
+            #expect(SearchSpelling.oneEditApart(Array("blodprøve".unicodeScalars), Array("blodpørve".unicodeScalars)))
+            #expect(!SearchSpelling.oneEditApart(Array("blodprøve".unicodeScalars), Array("blodpørbe".unicodeScalars)))
         }
     }
 

@@ -12,7 +12,10 @@ Usage:
    and prints index time and latency p50/p90/p99 against the targets (index <= 120 s, p99 <= 10 ms, filtered
    queries p99 <= 5 ms), the library pages' cost (count + a page of 50: first page, page 1,000, type, year,
    review queue, person; p50/p95/p99), then the start-to-exit time of `arkivator search` on that library
-   (median and max of 20 runs; target median <= 50 ms) and its peak memory (target <= 100 MB).
+   (median and max of 20 runs; target median <= 50 ms) and its peak memory (target <= 100 MB). Then other
+   spellings of queries that hold æ, ø or å (written with o, a, aa, ae, oe) and of queries with a word of 7
+   letters or more (one typing error: two letters swapped, one left out, one doubled): their latency (target p99
+   <= 10 ms) and how often they find the document the query as spelled right ranks first.
 2. Quality, when the dev library of `scripts/bench/bench.py` is there: for each truth document, a search for 3 of
    its truth keywords (all of them when it has fewer) must rank it in the top 3 (target >= 95 %); plus the
    inflection and compound examples.
@@ -89,6 +92,67 @@ def speed(a, out):
         f"{verdict(max(peaks) <= TARGET_COMMAND_MB)}")
 
 
+FOLDS = (("ø", ("o", "oe")), ("å", ("a", "aa")), ("æ", ("ae", "a")))
+
+
+def other_spelling(query, rng):
+    """The query as typed without æ, ø and å, or with one typing error in its longest long word; None when
+    it has neither."""
+    import re
+    if any(c in query.lower() for c in "æøå"):
+        text = query
+        for letter, forms in FOLDS:
+            text = text.replace(letter, rng.choice(forms)).replace(letter.upper(), rng.choice(forms).upper())
+        return "fold", text
+    words = sorted((w for w in re.findall(r"[^\W\d_]{7,}", query)), key=len)
+    if not words:
+        return None
+    w = words[-1]
+    i = rng.randrange(2, len(w) - 2)
+    edit = rng.choice(("swap", "drop", "double"))
+    typo = w[:i] + w[i + 1] + w[i] + w[i + 2:] if edit == "swap" else w[:i] + w[i + 1:] if edit == "drop" else w[:i] + w[i] + w[i:]
+    return "typo", query.replace(w, typo, 1)
+
+
+def spellings(a, out):
+    """Other spellings of the speed run's word queries, searched in its library (see the module docstring)."""
+    import random
+    rng = random.Random(7)
+    library, queries = out / "library", out / f"queries-{a.queries}.jsonl"
+    right, other = [], []
+    for line in queries.read_text().splitlines():
+        q = json.loads(line)
+        if q["kind"] not in ("single", "keywords", "filtered") or q["target"] is None:
+            continue
+        made = other_spelling(q["query"], rng)
+        if made is None:
+            continue
+        right.append(dict(q, kind="right-" + made[0]))
+        other.append(dict(q, query=made[1], kind=made[0]))
+    files = {}
+    for name, batch in (("right", right), ("other", other)):
+        path = out / f"spelling-{name}.jsonl"
+        path.write_text("".join(json.dumps(q, ensure_ascii=False) + "\n" for q in batch))
+        per = out / f"spelling-{name}-per-query.jsonl"
+        run = subprocess.run([a.bench, "--library", str(library), "--docs", str(out / f"docs-{a.n}.jsonl"), "--queries", str(path),
+                              "--reuse", "--no-lists", "--per-query", str(per)], capture_output=True, text=True)
+        if run.returncode != 0:
+            say(run.stderr[-2000:])
+            return
+        files[name] = (json.loads(run.stdout), [json.loads(x) for x in per.read_text().splitlines()])
+    result, rows = files["other"]
+    _, right_rows = files["right"]
+    say(f"search: {len(other)} queries spelled otherwise: p50 {result['p50ms']:.1f} ms, p99 {result['p99ms']:.1f} ms   "
+        f"target p99 <= {TARGET_P99_MS:g} ms  {verdict(result['p99ms'] <= TARGET_P99_MS)}")
+    for kind in ("fold", "typo"):
+        pairs = [(r, o) for r, o in zip(right_rows, rows) if o.get("kind") == kind and r.get("ids")]
+        found = sum(1 for r, o in pairs if r["ids"][0] in (o.get("ids") or []))
+        first = sum(1 for r, o in pairs if (o.get("ids") or [None])[0] == r["ids"][0])
+        figures = result["byKind"].get(kind, {})
+        say(f"        {kind:5s} n={len(pairs):4d}  p99 {figures.get('p99ms', 0):5.1f} ms  finds the right spelling's first hit: "
+            f"{found}/{len(pairs)} = {found / len(pairs) if pairs else 0:.1%}, as its own first: {first}/{len(pairs)}")
+
+
 def quality(a):
     truth_dir = a.truth / "truth"
     if not (a.dev_library / "arkivator.sqlite").exists() or not a.dev_pred.exists() or not truth_dir.is_dir():
@@ -154,6 +218,7 @@ def main():
         sys.exit(2)
     a.out.mkdir(parents=True, exist_ok=True)
     speed(a, a.out.resolve())
+    spellings(a, a.out.resolve())
     quality(a)
 
 
