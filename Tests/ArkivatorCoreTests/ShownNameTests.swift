@@ -32,3 +32,16 @@ import Testing
         #expect(ShownName.escaped("tittel\u{1B}[31m") == #"tittel\u{1B}[31m"#)
     }
 }
+
+/// Dates as a person types them in a form, and as a Norwegian reads them.
+@Suite struct TypedDateTests {
+    @Test func theWaysADateIsTyped() {
+        for text in ["2025-12-01", "01.12.2025", "1.12.2025", "1/12/2025", "1. desember 2025", "1 des 2025", " 01.12.2025 ", "1 December 2025"] {
+            #expect(CalendarDate(typed: text)?.iso == "2025-12-01", "\(text)")
+        }
+        for text in ["31.02.2025", "01.12.25", "i går", "1. smurf 2025", "2025-12-1", ""] {
+            #expect(CalendarDate(typed: text) == nil, "\(text)")
+        }
+        #expect(CalendarDate(year: 2025, month: 3, day: 5)?.norwegian == "05.03.2025")
+    }
+}

@@ -21,7 +21,7 @@ import Testing
                 let page = try await client.execute(uri: "/documents/c3c3c3c3c3", method: .get, headers: browser.headers)
                 #expect(page.status == .ok)
                 #expect(page.text.contains("id=\"appointments-heading\">Time</h2>"))
-                #expect(page.text.contains("2025-06-03 kl. 09:45"))
+                #expect(page.text.contains("03.06.2025 kl. 09:45"), "the day as a Norwegian reads it")
                 #expect(page.text.contains("Ullevål, bygg 25 &lt;5. etasje&gt;"), "the place is escaped")
                 #expect(page.text.contains("<dt>Ta med</dt><dd>Legitimasjon</dd>"))
                 #expect(page.text.contains("Ring 915 02770."))

@@ -147,12 +147,12 @@ import Testing
 
                 let saved = try await post("/documents/\(id)/appointments",
                                            "uid=\(uid.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
-                                           + "&date=\(Self.year)-06-04&time=10%3A15&place=Bygg+3&bring=&change=")
+                                           + "&date=04.06.\(Self.year)&time=10%3A15&place=Bygg+3&bring=&change=")
                 #expect(saved.status == .seeOther)
                 #expect(saved.headers[.location] == "/documents/\(id)?time=lagret")
                 let shown = try await client.execute(uri: "/documents/\(id)?time=lagret", method: .get, headers: browser.headers)
                 #expect(shown.text.contains("Timen er lagret."))
-                #expect(shown.text.contains("\(Self.year)-06-04 kl. 10:15") && shown.text.contains("<dd>Bygg 3</dd>"))
+                #expect(shown.text.contains("04.06.\(Self.year) kl. 10:15") && shown.text.contains("<dd>Bygg 3</dd>"))
                 #expect(shown.text.contains("Rettet for hånd"))
                 #expect(try fixture.library.documents.correctedFields(id).contains(CalendarStore.correctedAppointments))
 

@@ -36,8 +36,12 @@ import Testing
                 let empty = try await client.execute(uri: "/review", method: .get, headers: browser.headers)
                 #expect(empty.text.contains("Ingenting venter"))
                 let bad = try await client.execute(uri: "/review/a1a1a1a1a1", method: .post, headers: browser.form,
-                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=15.03.2024"))
-                #expect(bad.status == .badRequest)
+                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=31.02.2024"))
+                #expect(bad.status == .badRequest && bad.text.contains("05.03.2024"), "a day that does not exist, and how to write one")
+                let typed = try await client.execute(uri: "/documents/a1a1a1a1a1/edit", method: .post, headers: browser.form,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&date=16.03.2024"))
+                #expect(typed.status == .seeOther)
+                #expect(try fixture.library.documents.document("a1a1a1a1a1").documentDate == "2024-03-16", "a day typed as a Norwegian writes it")
             }
         }
     }

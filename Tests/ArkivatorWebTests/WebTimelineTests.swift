@@ -50,7 +50,7 @@ import Testing
                 #expect(html.contains("5 brev i 3 forløp"))
                 // The appointment first, before any episode, escaped.
                 let upcoming = Self.part(html, from: "timeline-upcoming", to: "</section>")
-                #expect(upcoming.contains("\(soon.iso) kl. 10:30") && upcoming.contains("Kardiologi, Haukeland universitetssjukehus"))
+                #expect(upcoming.contains("\(soon.norwegian) kl. 10:30") && upcoming.contains("Kardiologi, Haukeland universitetssjukehus"))
                 #expect(upcoming.contains("Sentralblokka, 2. etasje &lt;øst&gt;"))
                 #expect(upcoming.contains("href=\"/documents/c100000000\""))
                 let first = try #require(html.range(of: "class=\"timeline-episode\""))
@@ -60,7 +60,7 @@ import Testing
                 let headings = episodes.matches(of: /<h3 id="forlop-\d+">([^<]+)<\/h3>/).map { String($0.output.1) }
                 #expect(headings == ["Kardiologi", "Kardiologi", "Apotek"], "\(headings)")
                 let course = Self.part(html, from: "id=\"forlop-2\"", to: "</section>")
-                #expect(course.contains("2024-01-10 – 2024-03-06 · 3 brev · Lia legesenter, Haukeland universitetssjukehus"))
+                #expect(course.contains("10.01.2024 – 06.03.2024 · 3 brev · Lia legesenter, Haukeland universitetssjukehus"))
                 let order = ["c200000000", "c300000000", "c400000000"].compactMap { course.range(of: "/documents/\($0)")?.lowerBound }
                 #expect(order.count == 3 && order == order.sorted(), "letters oldest first in an episode")
                 #expect(course.contains("<span class=\"badge\">Henvisning</span>") && course.contains("<span class=\"badge\">Lab-svar</span>"))
@@ -75,7 +75,7 @@ import Testing
                 let filtered = try await client.execute(uri: address + "?fag=Apotek", method: .get, headers: browser.headers)
                 #expect(filtered.text.contains("aria-current=\"true\">Apotek (1)</a>"))
                 #expect(filtered.text.contains("<h3 id=\"forlop-1\">Apotek</h3>") && !filtered.text.contains("forlop-2"))
-                #expect(filtered.text.contains("\(soon.iso) kl. 10:30"), "the appointments stay at the top")
+                #expect(filtered.text.contains("\(soon.norwegian) kl. 10:30"), "the appointments stay at the top")
                 let none = try await client.execute(uri: address + "?fag=Urologi", method: .get, headers: browser.headers)
                 #expect(none.status == .ok && none.text.contains("Ingen forløp i dette fagområdet."))
 
@@ -86,7 +86,7 @@ import Testing
                 #expect(print.text.contains("class=\"timeline-print-button\" hidden>Skriv ut</button>"))
                 #expect(print.text.contains("href=\"\(address)?fag=Kardiologi\">Tilbake til tidslinjen</a>"))
                 #expect(!print.text.contains("class=\"thumb\"") && !print.text.contains("timeline-areas"))
-                #expect(print.text.contains("\(soon.iso) kl. 10:30") && print.text.contains("Skrevet ut \(today.iso)"))
+                #expect(print.text.contains("\(soon.norwegian) kl. 10:30") && print.text.contains("Skrevet ut \(today.norwegian)"))
                 let script = try await client.execute(uri: "/static/timeline.js", method: .get, headers: browser.headers)
                 #expect(script.status == .ok && script.text.contains("window.print()"))
 

@@ -138,7 +138,7 @@ extension WebServer {
             let words = Words(templates, context)
             let rows: [[String: Any]] = entries.map { entry in
                 var row: [String: Any] = [
-                    "at": Self.auditTime(entry.at), "account": entry.account == Access.owner.name ? words.text("eieren", "the owner") : entry.account,
+                    "at": words.date(Self.auditTime(entry.at)), "account": entry.account == Access.owner.name ? words.text("eieren", "the owner") : entry.account,
                     "action": entry.action.label.text(in: context.language), "device": entry.device]
                 // Only what there is: an empty value would be a link without words.
                 if let document = entry.document, !document.isEmpty { row["document"] = document }

@@ -93,8 +93,9 @@ extension WebServer {
         let rows: [[String: Any]] = members.map { member in
             var row: [String: Any] = ["id": member.id, "name": member.name]
             if let feed = feeds.first(where: { $0.memberID == member.id }) {
-                let made = String(feed.createdAt.prefix(10))
-                row["state"] = feed.lastFetched.map { words.text("Laget \(made), sist hentet \($0.prefix(10)).", "Made \(made), last fetched \($0.prefix(10)).") }
+                let made = words.date(String(feed.createdAt.prefix(10)))
+                row["state"] = feed.lastFetched.map { words.text("Laget \(made), sist hentet \(words.date(String($0.prefix(10)))).",
+                                                                 "Made \(made), last fetched \($0.prefix(10)).") }
                     ?? words.text("Laget \(made), ikke hentet av noen kalender ennå.", "Made \(made), not fetched by any calendar yet.")
                 row["hasFeed"] = true
                 row["replaceQuestion"] = words.text(

@@ -106,7 +106,7 @@ extension WebServer {
             let words = Words(templates, context)
             let rows = trashed.map { document in
                 ["id": document.id, "title": document.title,
-                 "deletedText": words.text("slettet \(String((document.trashedAt ?? "").prefix(10)))",
+                 "deletedText": words.text("slettet \(words.date(String((document.trashedAt ?? "").prefix(10))))",
                                            "deleted \(String((document.trashedAt ?? "").prefix(10)))")]
             }
             let model: [String: Any] = [

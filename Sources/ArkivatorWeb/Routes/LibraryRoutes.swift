@@ -126,9 +126,9 @@ extension WebServer {
         }
         for (name, keyPath) in [("from", \DocumentFilter.from), ("to", \DocumentFilter.to)] {
             if let text = query.value(name) {
-                guard let date = CalendarDate(iso: text) else {
-                    throw WebError(.badRequest, code: "badDate", nb: "Datoen «\(text)» må skrives som ÅÅÅÅ-MM-DD, for eksempel 2024-03-05.",
-                                   en: "The date “\(text)” must be written as YYYY-MM-DD, for example 2024-03-05.")
+                guard let date = CalendarDate(typed: text) else {
+                    throw WebError(.badRequest, code: "badDate", nb: "Datoen «\(text)» må skrives som 05.03.2024 (eller 2024-03-05).",
+                                   en: "The date “\(text)” must be written as 2024-03-05 (or 05.03.2024).")
                 }
                 filter[keyPath: keyPath] = date
             }

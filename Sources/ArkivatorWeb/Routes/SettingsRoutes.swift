@@ -251,8 +251,9 @@ extension WebServer {
                 "The token for “\(made.name)” is shown only now. Copy it to the device before you move on.")]
         }
         let tokens: [[String: Any]] = stored.tokens.map { token in
-            let made = String(token.createdAt.prefix(10))
-            let used = token.lastUsed.map { words.text("laget \(made), sist brukt \($0.prefix(10))", "made \(made), last used \($0.prefix(10))") }
+            let made = words.date(String(token.createdAt.prefix(10)))
+            let used = token.lastUsed.map { words.text("laget \(made), sist brukt \(words.date(String($0.prefix(10))))",
+                                                       "made \(made), last used \($0.prefix(10))") }
                 ?? words.text("laget \(made), ikke brukt ennå", "made \(made), not used yet")
             return ["id": token.id, "name": token.name, "used": used]
         }

@@ -150,15 +150,15 @@ extension WebServer {
             let rows: [[String: Any]] = devices.map { device in
                 var row: [String: Any] = [
                     "id": device.id, "kind": device.device.isEmpty ? words.text("ukjent enhet", "unknown device") : device.device,
-                    "since": Self.auditTime(device.since.formatted(.iso8601)), "seen": Self.auditTime(device.lastSeen.formatted(.iso8601))]
+                    "since": words.date(Self.auditTime(device.since.formatted(.iso8601))), "seen": words.date(Self.auditTime(device.lastSeen.formatted(.iso8601)))]
                 if device.current { row["current"] = true }
                 return row
             }
             let keys = try await store.read { try $0.accounts.passkeys(account: account) }
             let passkeys: [[String: Any]] = keys.map { key in
                 var row: [String: Any] = ["id": key.id, "kind": key.device.isEmpty ? words.text("ukjent enhet", "unknown device") : key.device,
-                                          "since": Self.auditTime(key.createdAt)]
-                if let used = key.lastUsed { row["used"] = Self.auditTime(used) }
+                                          "since": words.date(Self.auditTime(key.createdAt))]
+                if let used = key.lastUsed { row["used"] = words.date(Self.auditTime(used)) }
                 return row
             }
             var model: [String: Any] = ["devices": rows, "passkeys": passkeys, "hasPasskeys": !passkeys.isEmpty,

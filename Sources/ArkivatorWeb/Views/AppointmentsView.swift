@@ -52,7 +52,7 @@ struct AppointmentsView {
                         cancelled: appointment.cancelled, moved: stored.changedBy != nil && !appointment.cancelled,
                         date: appointment.date, time: appointment.time ?? "", placeValue: appointment.place ?? "",
                         bringValue: appointment.bring ?? "", changeValue: appointment.change ?? "",
-                        removeQuestion: words.text("Fjerne timen \(appointment.date) \(time) fra brevet og kalenderen?",
+                        removeQuestion: words.text("Fjerne timen \(words.date(appointment.date)) \(time) fra brevet og kalenderen?",
                                                    "Remove the appointment on \(appointment.date) \(time) from the letter and the calendar?"))
         }
         hasAppointments = !appointments.isEmpty
@@ -67,12 +67,14 @@ struct AppointmentsView {
 
     /// The appointment's day and time in words: «2025-06-03 kl. 09:45» (the letter's page, review, the timeline).
     static func when(_ appointment: Appointment, words: Words) -> String {
-        appointment.date + " " + time(appointment, words: words)
+        words.date(appointment.date) + " " + time(appointment, words: words)
     }
 
     /// The appointment a posted form describes (blank fields are no value; the library checks the day and time).
     static func appointment(_ form: WebForm) -> Appointment {
-        Appointment(date: form.value("date") ?? "", time: form.value("time"), place: form.value("place"),
+        // A day typed as a Norwegian writes it (01.12.2025) is taken as that day.
+        let typed = form.value("date") ?? ""
+        return Appointment(date: CalendarDate(typed: typed)?.iso ?? typed, time: form.value("time"), place: form.value("place"),
                     bring: form.value("bring"), change: form.value("change"), cancelled: form.isTicked("cancelled"))
     }
 

@@ -36,7 +36,7 @@ struct DocumentView {
         self.problem = problem
         let upload: String = CopyStatus(stored: document.uploadStatus).label.text(in: words.language)
         let rows: [(String, String)?] = [
-            (words["letterDate"], document.documentDate),
+            (words["letterDate"], words.date(document.documentDate)),
             (words["type"], words.type(document.docType.rawValue)),
             (words["person"], words.person(document.shownPerson)),
             (words["sender"], document.institution ?? "–"),
@@ -135,12 +135,12 @@ struct EditView {
             guard let known = DocumentType(name: type) else { throw WebError.badField("type") }
             changes.type = known
         }
-        if let date = field("date"), date != document.documentDate {
-            guard let day = CalendarDate(iso: date) else {
-                throw WebError(.badRequest, code: "badDate", nb: "Datoen må skrives som ÅÅÅÅ-MM-DD, for eksempel 2024-03-05.",
-                               en: "The date must be written as YYYY-MM-DD, for example 2024-03-05.")
+        if let date = field("date"), !date.isEmpty, date != document.documentDate {
+            guard let day = CalendarDate(typed: date) else {
+                throw WebError(.badRequest, code: "badDate", nb: "Datoen må skrives som 05.03.2024 (eller 2024-03-05).",
+                               en: "The date must be written as 2024-03-05 (or 05.03.2024).")
             }
-            changes.date = day
+            if day.iso != document.documentDate { changes.date = day }
         }
         if let institution = field("institution"), institution != (document.institution ?? "") { changes.institution = institution }
         if let specialty = field("specialty"), specialty != (document.specialty ?? "") { changes.specialty = specialty }

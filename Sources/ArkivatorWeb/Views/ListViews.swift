@@ -24,6 +24,16 @@ struct Words {
     /// A document type's name for people ("Lab-svar"), from `type_<raw>` in the strings.
     func type(_ raw: String) -> String { words["type_" + raw] ?? raw }
 
+    /// A date as this page's reader reads it: `01.12.2025` in Bokmål, `2025-12-01` in English.
+    /// `iso` may be a whole timestamp (`2025-12-01T10:00:00Z`): its day is shown. Anything else
+    /// is shown as it is.
+    func date(_ iso: String) -> String {
+        guard language == .norwegian, let day = CalendarDate(iso: String(iso.prefix(10))) else { return iso }
+        // «2025-12-01 14:30» keeps its time; a timestamp's «T…» is left out.
+        let rest = iso.dropFirst(10)
+        return rest.hasPrefix(" ") ? day.norwegian + rest : day.norwegian
+    }
+
     /// The person a document is shown as being about (``ShownPerson``), in this page's language.
     func person(_ shown: UserMessage) -> String { shown.text(in: language) }
 }
@@ -47,7 +57,7 @@ struct DocumentRow {
                                             none: document.hasNoThumbnail == true)
         title = document.title
         typeLabel = words.type(document.docType)
-        date = document.documentDate
+        date = words.date(document.documentDate)
         person = words.person(document.shownPerson)
         institution = document.institution
         upload = {

@@ -17,7 +17,7 @@ struct ShareLetterRow {
         id = document.shortID
         title = document.masked.title
         typeLabel = words.type(document.docType.rawValue)
-        date = document.documentDate
+        date = words.date(document.documentDate)
         person = words.person(document.shownPerson)
         institution = document.masked.institution
         self.checked = checked
@@ -27,7 +27,7 @@ struct ShareLetterRow {
         id = summary.id
         title = Redaction.redact(summary.title)
         typeLabel = words.type(summary.docType)
-        date = summary.documentDate
+        date = words.date(summary.documentDate)
         person = words.person(summary.shownPerson)
         institution = summary.institution.map(Redaction.redact)
         checked = false
@@ -78,9 +78,9 @@ struct ShareMadeView {
     init(link: ShareLink, address: String, words: Words) {
         self.address = address
         shownOnce = words.text(
-            "Lenken vises bare nå. Kopier den og gi den til legen, for eksempel i en melding. Den virker til \(ShareLink.shown(link.expiresAt)).",
-            "The link is shown only now. Copy it and give it to the doctor, for example in a message. It works until \(ShareLink.shown(link.expiresAt)).")
-        expires = ShareLink.shown(link.expiresAt)
+            "Lenken vises bare nå. Kopier den og gi den til legen, for eksempel i en melding. Den virker til \(words.date(ShareLink.shown(link.expiresAt))).",
+            "The link is shown only now. Copy it and give it to the doctor, for example in a message. It works until \(words.date(ShareLink.shown(link.expiresAt))).")
+        expires = words.date(ShareLink.shown(link.expiresAt))
         letters = link.letters.map { ["id": $0.id, "title": $0.title] }
     }
 }
@@ -111,10 +111,10 @@ struct SharesView {
         self.links = links.map { link in
             let status = link.status(now: now)
             let expiry = switch status {
-            case .active: words.text("Virker til \(ShareLink.shown(link.expiresAt))", "Works until \(ShareLink.shown(link.expiresAt))")
-            case .expired: words.text("Utløp \(ShareLink.shown(link.expiresAt))", "Expired \(ShareLink.shown(link.expiresAt))")
-            case .revoked: words.text("Trukket tilbake \(ShareLink.shown(link.revokedAt ?? now))",
-                                      "Revoked \(ShareLink.shown(link.revokedAt ?? now))")
+            case .active: words.text("Virker til \(words.date(ShareLink.shown(link.expiresAt)))", "Works until \(words.date(ShareLink.shown(link.expiresAt)))")
+            case .expired: words.text("Utløp \(words.date(ShareLink.shown(link.expiresAt)))", "Expired \(words.date(ShareLink.shown(link.expiresAt)))")
+            case .revoked: words.text("Trukket tilbake \(words.date(ShareLink.shown(link.revokedAt ?? now)))",
+                                      "Revoked \(words.date(ShareLink.shown(link.revokedAt ?? now)))")
             }
             let count = link.openings.count
             let statusLabel = switch status {
@@ -126,12 +126,12 @@ struct SharesView {
                 id: link.id, label: words.text("Lenke \(link.id)", "Link \(link.id)"),
                 statusLabel: statusLabel,
                 active: status == .active,
-                made: words.text("Laget \(ShareLink.shown(link.createdAt))", "Made \(ShareLink.shown(link.createdAt))"),
+                made: words.text("Laget \(words.date(ShareLink.shown(link.createdAt)))", "Made \(words.date(ShareLink.shown(link.createdAt)))"),
                 expiry: expiry, letters: link.letters.map { ["id": $0.id, "title": $0.title] },
                 openedText: count == 0 ? words.text("Ikke åpnet ennå", "Not opened yet")
                     : words.text("Åpnet \(count) \(count == 1 ? "gang" : "ganger")", "Opened \(count) \(count == 1 ? "time" : "times")"),
                 openings: link.openings.prefix(50).map { opening in
-                    ["when": ShareLink.shown(opening.openedAt),
+                    ["when": words.date(ShareLink.shown(opening.openedAt)),
                      "what": opening.what == .pdf ? words.text("PDF lastet ned", "PDF downloaded") : words.text("Siden åpnet", "Page opened"),
                      "client": ShareClientHint.shown(opening.client, language: words.language)]
                 },
@@ -172,10 +172,10 @@ struct SharedView {
     /// `pages`: where the letters' page images are served (``WebServer/addSharedPageImageRoute(shared:)``).
     init(link: ShareLink, letters: [LibraryDocument], pdf: String, pages: String, words: Words) {
         intro = words.text(
-            "Brev delt fra familiens arkiv, bare til lesing. Lenken virker til \(ShareLink.shown(link.expiresAt)). Fødselsnummer er skjult.",
-            "Letters shared from a family's archive, read-only. The link works until \(ShareLink.shown(link.expiresAt)). National ID numbers are hidden.")
+            "Brev delt fra familiens arkiv, bare til lesing. Lenken virker til \(words.date(ShareLink.shown(link.expiresAt))). Fødselsnummer er skjult.",
+            "Letters shared from a family's archive, read-only. The link works until \(words.date(ShareLink.shown(link.expiresAt))). National ID numbers are hidden.")
         self.letters = letters.enumerated().map { index, document in
-            Letter(anchor: "brev-\(index + 1)", title: document.title, date: document.documentDate,
+            Letter(anchor: "brev-\(index + 1)", title: document.title, date: words.date(document.documentDate),
                    typeLabel: words.type(document.docType.rawValue), institution: document.institution,
                    person: words.person(document.shownPerson), text: Redaction.redact(document.text), hasText: !document.text.isEmpty,
                    pages: (0..<ShareStore.sharedPageCount(document)).map { page in

@@ -176,7 +176,8 @@ struct TimelineView {
                                         current: request.area == $0.key) }
         hasAreas = plan.areas.count > 1 || request.area != nil
         episodes = plan.shown.enumerated().map { index, episode in
-            let period = episode.first == episode.last ? episode.first.iso : "\(episode.first.iso) – \(episode.last.iso)"
+            let period = episode.first == episode.last ? words.date(episode.first.iso)
+                : "\(words.date(episode.first.iso)) – \(words.date(episode.last.iso))"
             return EpisodeItem(anchor: "forlop-\(index + 1)", area: label(episode.area), period: period,
                                senders: episode.senders.joined(separator: ", ").nonEmpty,
                                count: words.language.count(episode.letters.count, ("brev", "letter"), ("brev", "letters")),
@@ -189,7 +190,7 @@ struct TimelineView {
         moreLink = plan.matching > plan.shown.count ? request.link(shown: request.shown + request.step) : nil
         cappedText = found.capped ? words.text("Tidslinjen viser de \(WebServer.timelineLetters) nyeste brevene. Eldre brev finner du i biblioteket.",
                                                "The timeline shows the \(WebServer.timelineLetters) newest letters. Older ones are in the library list.") : nil
-        printedOn = words.text("Skrevet ut \(today.iso) fra Arkivator.", "Printed \(today.iso) from Arkivator.")
+        printedOn = words.text("Skrevet ut \(today.norwegian) fra Arkivator.", "Printed \(today.iso) from Arkivator.")
     }
 }
 
