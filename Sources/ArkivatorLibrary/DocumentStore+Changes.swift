@@ -18,6 +18,9 @@ public struct DocumentChanges: Sendable, Equatable {
     public var specialty: String?
     /// The keywords, replacing the old ones.
     public var keywords: [String]?
+    /// The household member and the printed name exactly as given (nil: none), where ``person``
+    /// sets both to one name: what an undo puts back.
+    public var filing: PersonFiling?
 
     public init(title: String? = nil, type: DocumentType? = nil, person: String? = nil, date: CalendarDate? = nil,
                 institution: String? = nil, specialty: String? = nil, keywords: [String]? = nil) {
@@ -32,6 +35,7 @@ public struct DocumentChanges: Sendable, Equatable {
 
     public var isEmpty: Bool {
         title == nil && type == nil && person == nil && date == nil && institution == nil && specialty == nil && keywords == nil
+            && filing == nil
     }
 
     /// Throws ``FieldTooLong`` for the first value longer than its field may hold (see ``StoredField``).
@@ -41,6 +45,18 @@ public struct DocumentChanges: Sendable, Equatable {
         try StoredField.institution.check(institution)
         try StoredField.specialty.check(specialty)
         try StoredField.keywords.check(keywords?.joined(separator: ", "))
+    }
+}
+
+/// Whom a letter is filed to and about: the household member (its folder) and the name printed
+/// in it, each nil when there is none.
+public struct PersonFiling: Sendable, Equatable {
+    public var familyMember: String?
+    public var person: String?
+
+    public init(familyMember: String?, person: String?) {
+        self.familyMember = familyMember
+        self.person = person
     }
 }
 
@@ -79,6 +95,10 @@ extension DocumentStore {
             let name = StoredField.visible(person).trimmingCharacters(in: .whitespaces)
             document.person = name.isEmpty ? nil : name
             document.familyMember = name.isEmpty ? nil : name
+        }
+        if let filing = changes.filing {
+            document.familyMember = filing.familyMember
+            document.person = filing.person
         }
         if let title = changes.title {
             let trimmed = StoredField.visible(title).trimmingCharacters(in: .whitespacesAndNewlines)

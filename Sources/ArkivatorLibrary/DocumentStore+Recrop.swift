@@ -133,7 +133,7 @@ extension DocumentStore {
         var fields: [String] = []
         if changes.title != nil { fields.append("title") }
         if changes.type != nil { fields.append("docType") }
-        if changes.person != nil { fields.append("person") }
+        if changes.person != nil || changes.filing != nil { fields.append("person") }
         if changes.date != nil { fields.append("documentDate") }
         if changes.institution != nil { fields.append("institution") }
         if changes.specialty != nil { fields.append("specialty") }

@@ -83,6 +83,8 @@ public struct WebServer: Sendable {
     public let setupCode: String
     let routeTable = RouteTable()
     let familyUndo = FamilyUndo()
+    /// Letters as they were before a change to many of them (``addManyRoutes(pages:)``).
+    let manyUndo = ExpiringTable<ManyUndo>()
     /// Owners between their password and their app's code.
     let secondSteps = SecondSteps()
     /// Challenges handed out for passkeys.
@@ -171,6 +173,7 @@ public struct WebServer: Sendable {
         addUploadRoutes(pages: changes, api: apiChanges)
         addAPIRoutes(anyone: apiSignedIn, api: api)
         addShareRoutes(pages: pages)
+        addManyRoutes(pages: pages)
         addSharedRoutes(shared: shared)
         routeTable.fill(router.routes.map { (path: $0.path.description, method: $0.method) })
         return router

@@ -8,7 +8,7 @@ extension WebServer {
 
     /// The library, newest first, with filters and pages; and search.
     func addLibraryRoutes(pages: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, uploads = household.uploads
+        let store = self.store, templates = self.templates, uploads = household.uploads, undo = manyUndo
         pages.get("/") { request, context -> Response in
             let query = WebForm(request.uri.query ?? "")
             let access = context.seen
@@ -26,6 +26,10 @@ extension WebServer {
             var results = Self.results(found.documents, total: found.total, page: page, query: query, path: "/", words: words)
             if found.total == 0 {
                 results.emptyText = filter == DocumentFilter() ? words["libraryEmpty"] : words["noMatches"]
+            }
+            if access.isOwner {
+                results.many = Self.manyView(query, path: "/", household: found.household.map(\.name), undo: undo, words: words)
+                if results.many?.allChecked == true { results.documents = results.documents.map { var row = $0; row.checked = true; return row } }
             }
             // Filtered to one household member: the way to their timeline.
             let member = filter.person.flatMap { person in
@@ -54,6 +58,10 @@ extension WebServer {
                                            hits: true)
                     results.notes = result.notes.map { $0.text(in: context.language) }
                     if result.total == 0 { results.emptyText = words["noHits"] }
+                    if access.isOwner {
+                        results.many = Self.manyView(query, path: "/search", household: household, undo: undo, words: words)
+                        if results.many?.allChecked == true { results.documents = results.documents.map { var row = $0; row.checked = true; return row } }
+                    }
                 } catch let failure as LibraryFailure {
                     results.problem = WebError.from(failure).message.text(in: context.language)
                 }

@@ -50,6 +50,8 @@ struct DocumentRow {
     let snippet: [Piece]
     /// The first page, small (see ``WebServer/thumbnailLink(id:version:none:)``).
     let thumbnail: String?
+    /// Its box ticked («Velg alle på siden» without script).
+    var checked = false
 
     init(_ document: DocumentSummary, words: Words) {
         id = document.id
@@ -187,4 +189,6 @@ struct ResultsView {
     var hasDocuments = false
     var documents: [DocumentRow] = []
     var pager: PagerView?
+    /// The owner's boxes to choose letters by, and what to do with them (``WebServer/ManyView``).
+    var many: WebServer.ManyView?
 }

@@ -35,6 +35,7 @@ extension DocumentRow: MustacheParent {
         case "hasSnippet": hasSnippet
         case "snippet": snippet
         case "thumbnail": thumbnail
+        case "checked": checked
         default: nil
         }
     }
@@ -102,6 +103,23 @@ extension ResultsView: MustacheParent {
         case "hasDocuments": hasDocuments
         case "documents": documents
         case "pager": pager
+        case "many": many
+        default: nil
+        }
+    }
+}
+
+extension WebServer.ManyView: MustacheParent {
+    func child(named name: String) -> Any? {
+        switch name {
+        case "back": back
+        case "people": people
+        case "hasPeople": !people.isEmpty
+        case "types": types
+        case "allChecked": allChecked
+        case "selectAll": selectAll
+        case "notice": notice
+        case "undoToken": undoToken
         default: nil
         }
     }

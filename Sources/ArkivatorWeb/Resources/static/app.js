@@ -23,4 +23,26 @@ document.addEventListener("DOMContentLoaded", () => {
   const fit = () => { for (const [fold, set] of folds) fold.open = wide.matches || set; };
   if (wide.matches) fit();
   wide.addEventListener("change", fit);
+  // Many letters at once: how many are ticked, and «Velg alle på siden» without a new page.
+  const many = document.querySelector("form.many");
+  if (many) {
+    const picks = [...document.querySelectorAll("input.pick")];
+    const count = many.querySelector(".many-count");
+    const tools = many.querySelector("details");
+    const show = () => {
+      const ticked = picks.filter(box => box.checked).length;
+      count.textContent = ticked ? (norwegian ? `(${ticked} valgt)` : `(${ticked} chosen)`) : "";
+      if (ticked) tools.open = true;
+    };
+    for (const box of picks) box.addEventListener("change", show);
+    const all = many.querySelector("[data-select-all]");
+    all.addEventListener("click", event => {
+      event.preventDefault();
+      const every = picks.some(box => !box.checked);
+      for (const box of picks) box.checked = every;
+      all.textContent = every ? (norwegian ? "Velg ingen" : "Choose none") : (norwegian ? "Velg alle på siden" : "Choose all on the page");
+      show();
+    });
+    show();
+  }
 });
