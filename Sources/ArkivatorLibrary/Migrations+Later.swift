@@ -293,5 +293,15 @@ extension Migrations {
             ALTER TABLE vocabulary ADD COLUMN folded TEXT GENERATED ALWAYS AS (\(SearchSpelling.foldSQL("term"))) VIRTUAL;
             CREATE INDEX vocabulary_folded ON vocabulary(folded);
             """),
+        Migration(version: 25, name: "saved searches", sql: """
+            -- A search or a filtered list the owner keeps on the library page: its name and its
+            -- address in the app (`/search?q=…`, `/?person=…`).
+            CREATE TABLE saved_searches (
+                id          INTEGER PRIMARY KEY,
+                name        TEXT NOT NULL,
+                address     TEXT NOT NULL,
+                created_at  TEXT NOT NULL
+            );
+            """),
     ]
 }

@@ -89,8 +89,11 @@ extension SearchIndex {
                 fuzzy.formUnion(terms.map { SearchQuery.termMarker + $0 })
             }
             let prefixTerms = try prefixTerms(for: Self.prefixes(in: query.root), in: database)
+            let phraseSpellings = try phraseSpellings(for: Self.phrases(in: query.root), in: database)
+            fuzzy.formUnion(phraseSpellings.values.map { $0.joined(separator: " ") })
             lap("expand")
-            guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }, terms: { prefixTerms[$0] }) else {
+            guard let words = query.ftsExpression(expand: { expansions[$0] ?? [] }, terms: { prefixTerms[$0] },
+                                                  phrases: { phraseSpellings[$0] }) else {
                 throw LibraryFailure.emptyQuery(query.notes.first)
             }
             // The phrases a word stands for (itself, its inflections and compounds) count as one.
@@ -110,7 +113,7 @@ extension SearchIndex {
             let complete = ranked.count
             if ranked.count < limit, case .and(let parts)? = query.root, parts.count > 1,
                let any = SearchQuery(root: .or(parts)).ftsExpression(expand: { expansions[$0] ?? [] },
-                                                                     terms: { prefixTerms[$0] }) {
+                                                                     terms: { prefixTerms[$0] }, phrases: { phraseSpellings[$0] }) {
                 let found = Set(ranked.map(\.id))
                 let more = try rank(any, filter: restriction, limit: limit, groups: groups, fuzzy: fuzzy, in: database).rows
                     .filter { !found.contains($0.id) }
@@ -120,7 +123,7 @@ extension SearchIndex {
                 lap("partial")
             }
             var hitTerms = Set(expansions.values.joined().map(\.text))
-            for word in query.highlightTerms { hitTerms.formUnion(try database.norwegianTerms(word)) }
+            for word in query.highlightTerms + phraseSpellings.values.joined() { hitTerms.formUnion(try database.norwegianTerms(word)) }
             let prefixes = Self.prefixes(in: query.root)
             // The summary's columns and then the text, from one read of the row.
             let summary = try database.prepare("SELECT \(DocumentStore.summaryColumns), d.text FROM documents d WHERE d.id = ?")

@@ -25,6 +25,38 @@ enum SearchSpelling {
         foldings.reduce(column) { "replace(\($0), '\($1.0)', '\($1.1)')" }
     }
 
+    /// The spellings with æ, ø and å a word typed without them may stand for («ore» → «øre»,
+    /// «aarlig» → «årlig», «stoenad» → «stønad»): each o, a, aa, ae and oe as written or as the
+    /// letter it may stand for; at most ``unfoldLimit``, the word itself not among them.
+    static func unfoldings(_ word: String) -> [String] {
+        let letters = Array(word.lowercased())
+        var results: Set<String> = []
+        func walk(_ index: Int, _ built: String) {
+            guard results.count < unfoldLimit * 2 else { return }
+            guard index < letters.count else {
+                results.insert(built)
+                return
+            }
+            let pair = index + 1 < letters.count ? String(letters[index...index + 1]) : ""
+            switch pair {
+            case "aa": walk(index + 2, built + "å")
+            case "ae": walk(index + 2, built + "æ")
+            case "oe": walk(index + 2, built + "ø")
+            default: break
+            }
+            switch letters[index] {
+            case "o": for letter in ["o", "ø"] { walk(index + 1, built + letter) }
+            case "a": for letter in ["a", "å", "æ"] { walk(index + 1, built + letter) }
+            default: walk(index + 1, built + String(letters[index]))
+            }
+        }
+        walk(0, "")
+        results.remove(word.lowercased())
+        return Array(results.sorted().prefix(unfoldLimit))
+    }
+
+    static let unfoldLimit = 24
+
     /// The shortest word a typing error is looked for in: a shorter one has too many neighbours.
     static let typoLength = 6
     /// The most other spellings a word is searched with.
@@ -58,7 +90,13 @@ extension SearchIndex {
         let exists = try database.prepare("SELECT 1 FROM vocabulary WHERE term = ?")
         for word in Set(words) {
             let stems = try database.norwegianTerms(word)
-            guard stems.count == 1, let stem = stems.first, CompoundVocabulary.worthKeeping(stem) else { continue }
+            guard stems.count == 1, let stem = stems.first else { continue }
+            // A short word is not in the vocabulary: its spellings with æ, ø and å are asked for by name.
+            guard CompoundVocabulary.worthKeeping(stem) else {
+                let terms = try respellings(of: word, in: database).prefix(2).map(\.term)
+                if !terms.isEmpty { result[word] = terms }
+                continue
+            }
             let taken = Set([stem] + (known[word] ?? []).map(\.text))
             let form = SearchSpelling.fold(stem)
             try folded.bind([form, form + "\u{10FFFF}", SearchSpelling.limit * 8])
@@ -77,6 +115,44 @@ extension SearchIndex {
     /// from it (a compound it starts: «blodprøbe» finds «blodprøvesvar»), the commonest first. An
     /// error is in its first half or its second: the terms that start with its first half, and
     /// those that hold the rest after the first half and one letter, hold every such term.
+    /// The spellings of `word` with æ, ø and å that the index holds, the commonest first, with
+    /// their index term and how many letters hold it; only those more letters hold than `word`.
+    func respellings(of word: String, in database: Database) throws -> [(word: String, term: String, documents: Int)] {
+        guard word.unicodeScalars.contains(where: { "ao".unicodeScalars.contains($0) }) else { return [] }
+        let count = try database.prepare("SELECT documents FROM term_documents WHERE term = ?")
+        func documents(_ term: String) throws -> Int {
+            try count.bind([term])
+            return try count.step() ? count.row()[0].int ?? 0 : 0
+        }
+        let own = try database.norwegianTerms(word)
+        let typed = own.count == 1 ? try documents(own[0]) : 0
+        var found: [(word: String, term: String, documents: Int)] = []
+        for variant in SearchSpelling.unfoldings(word) {
+            let terms = try database.norwegianTerms(variant)
+            guard terms.count == 1, terms != own else { continue }
+            let held = try documents(terms[0])
+            if held > typed { found.append((variant, terms[0], held)) }
+        }
+        return found.sorted { ($0.documents, $1.word) > ($1.documents, $0.word) }
+    }
+
+    /// For each phrase (its words), the phrase with each word spelled as the index holds it most
+    /// when a keyboard without æ, ø and å may have written it otherwise («ore nese hals» →
+    /// «øre nese hals»); none when no word changes.
+    func phraseSpellings(for phrases: [[String]], in database: Database) throws -> [[String]: [String]] {
+        var result: [[String]: [String]] = [:]
+        for phrase in Set(phrases) {
+            var changed = false
+            let respelled = try phrase.map { word -> String in
+                guard let best = try respellings(of: word, in: database).first else { return word }
+                changed = true
+                return best.word
+            }
+            if changed { result[phrase] = respelled }
+        }
+        return result
+    }
+
     func typos(of stem: String, in database: Database) throws -> [String] {
         let scalars = Array(stem.unicodeScalars)
         let half = scalars.count / 2

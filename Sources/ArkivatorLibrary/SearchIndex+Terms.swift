@@ -110,6 +110,16 @@ extension SearchIndex {
         }
     }
 
+    /// The phrases the user typed (or a hyphenated word, `øre-nese-hals`), outside NOT parts.
+    static func phrases(in node: SearchQuery.Node?) -> [[String]] {
+        switch node {
+        case .phrase(let words): [words]
+        case .and(let nodes), .or(let nodes): nodes.flatMap { phrases(in: $0) }
+        case .not(let kept, _): phrases(in: kept)
+        case .word, .prefix, nil: []
+        }
+    }
+
     /// A snippet on one line: its lines joined by " · ", empty ones left out.
     static func oneLine(_ text: String) -> String {
         // In UTF-8 bytes, not by Character (which finds grapheme breaks first): every line break

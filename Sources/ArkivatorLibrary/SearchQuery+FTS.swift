@@ -46,13 +46,15 @@ extension SearchQuery {
 
     /// - Parameter terms: The index terms a prefix stands for, when the caller knows them all (a
     ///   handful of terms is much faster to search than an FTS5 prefix); nil keeps `"prefix"*`.
+    /// - Parameter phrases: Another spelling of a phrase's words (one alternative), when there is one.
     public func ftsExpression(expand: (String) -> [(text: String, prefix: Bool)] = { _ in [] },
-                              terms: (String) -> [String]? = { _ in nil }) -> String? {
-        root.map { Self.fts($0, expand: expand, terms: terms) }
+                              terms: (String) -> [String]? = { _ in nil },
+                              phrases: ([String]) -> [String]? = { _ in nil }) -> String? {
+        root.map { Self.fts($0, expand: expand, terms: terms, phrases: phrases) }
     }
 
     private static func fts(_ node: Node, expand: (String) -> [(text: String, prefix: Bool)],
-                            terms: (String) -> [String]? = { _ in nil }) -> String {
+                            terms: (String) -> [String]? = { _ in nil }, phrases: ([String]) -> [String]? = { _ in nil }) -> String {
         switch node {
         case .word(let word):
             var terms = [quoted(word)]
@@ -69,22 +71,24 @@ extension SearchQuery {
             }
             return quoted(text) + "*"
         case .phrase(let words):
-            return quoted(words.joined(separator: " "))
+            guard let other = phrases(words), other != words else { return quoted(words.joined(separator: " ")) }
+            return "(" + quoted(words.joined(separator: " ")) + " OR " + quoted(other.joined(separator: " ")) + ")"
         case .and(let nodes):
-            return nodes.map { operand($0, expand: expand, terms: terms) }.joined(separator: " AND ")
+            return nodes.map { operand($0, expand: expand, terms: terms, phrases: phrases) }.joined(separator: " AND ")
         case .or(let nodes):
-            return nodes.map { operand($0, expand: expand, terms: terms) }.joined(separator: " OR ")
+            return nodes.map { operand($0, expand: expand, terms: terms, phrases: phrases) }.joined(separator: " OR ")
         case .not(let node, let excluded):
-            return operand(node, expand: expand, terms: terms) + " NOT " + operand(excluded, expand: expand, terms: terms)
+            return operand(node, expand: expand, terms: terms, phrases: phrases) + " NOT "
+                + operand(excluded, expand: expand, terms: terms, phrases: phrases)
         }
     }
 
     /// A node as one operand of an operator: compound nodes in parentheses.
     private static func operand(_ node: Node, expand: (String) -> [(text: String, prefix: Bool)],
-                                terms: (String) -> [String]?) -> String {
+                                terms: (String) -> [String]?, phrases: ([String]) -> [String]?) -> String {
         switch node {
-        case .word, .prefix, .phrase: fts(node, expand: expand, terms: terms)
-        case .and, .or, .not: "(" + fts(node, expand: expand, terms: terms) + ")"
+        case .word, .prefix, .phrase: fts(node, expand: expand, terms: terms, phrases: phrases)
+        case .and, .or, .not: "(" + fts(node, expand: expand, terms: terms, phrases: phrases) + ")"
         }
     }
 

@@ -135,7 +135,13 @@ func ids(_ documents: LibraryDocument...) -> Set<String> { Set(documents.map(\.s
             #expect(ordered.first == typed.shortID && ordered.contains(Letters.labSvar.shortID), "the word as typed first: \(ordered)")
             let exact = try library.index.search("blodprøve", limit: 10).hits.map(\.id)
             #expect(exact.first == Letters.labSvar.shortID, "\(exact)")
-            #expect(try found(library, "pa") == [], "two letters are no word to spell otherwise")
+            let ear = Letters.letter("ear", "Innkalling Øre-nese-hals", type: .innkalling, person: "Kari", institution: "Lia sykehus",
+                                     date: "2024-05-01", text: "Time ved øre-nese-hals-poliklinikken. Ta med stønad fra NAV. Årlig kontroll.")
+            #expect(try library.documents.record([ear]) == 1)
+            for spelling in ["ore-nese-hals", "oere-nese-hals", "stonad", "aarlig kontroll", "\"ore nese hals\""] {
+                #expect(try found(library, spelling).contains(ear.shortID), "\(spelling): short words and phrases too")
+            }
+            #expect(Set(SearchSpelling.unfoldings("ore")) == ["øre"] && SearchSpelling.unfoldings("aar").contains("år"))
             #expect(try found(library, "tannlegr").isEmpty, "no near word in the library: nothing")
             #expect(SearchSpelling.fold("påskeaften") == SearchSpelling.fold("paaskeaften") && SearchSpelling.fold("vær") == "var")
             #expect(SearchSpelling.oneEditApart(Array("blodprøve".unicodeScalars), Array("blodpørve".unicodeScalars)))

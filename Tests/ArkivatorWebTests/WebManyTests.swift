@@ -97,4 +97,33 @@ import Testing
             }
         }
     }
+
+    @Test func aSearchIsSavedOnTheLibraryPageAndRemoved() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try await fixture.signedIn { client, owner in
+                let search = try await client.execute(uri: "/search?q=epikrise&person=Ola+Nordmann", method: .get, headers: owner.headers)
+                #expect(search.text.contains("action=\"/sok/lagre\"") && search.text.contains("value=\"epikrise, Ola Nordmann\""))
+                let plain = try await client.execute(uri: "/", method: .get, headers: owner.headers)
+                #expect(!plain.text.contains("action=\"/sok/lagre\""), "the whole library is no search to keep")
+                let saved = try await client.execute(uri: "/sok/lagre", method: .post, headers: owner.form, body: ByteBuffer(string:
+                    "_csrf=\(owner.csrf)&navn=Olas+epikriser%1B&tilbake=%2Fsearch%3Fq%3Depikrise%26person%3DOla%2BNordmann%26gjort%3Dx"))
+                #expect(saved.headers[.location] == "/search?q=epikrise&person=Ola%20Nordmann&lagret-sok=1", "\(saved.headers[.location] ?? "")")
+                let kept = try fixture.library.savedSearches()
+                #expect(kept.map(\.name) == ["Olas epikriser "] || kept.map(\.name) == ["Olas epikriser"])
+                #expect(kept.first?.address == "/search?q=epikrise&person=Ola%20Nordmann")
+                let library = try await client.execute(uri: "/", method: .get, headers: owner.headers)
+                #expect(library.text.contains("Lagrede søk") && library.text.contains("href=\"/search?q=epikrise&amp;person=Ola%20Nordmann\""))
+                let id = try #require(kept.first?.id)
+                let removed = try await client.execute(uri: "/sok/\(id)/slett", method: .post, headers: owner.form,
+                                                       body: ByteBuffer(string: "_csrf=\(owner.csrf)&tilbake=%2F"))
+                #expect(removed.status == .seeOther)
+                #expect(try fixture.library.savedSearches().isEmpty)
+                let elsewhere = try await client.execute(uri: "/sok/lagre", method: .post, headers: owner.form,
+                                                         body: ByteBuffer(string: "_csrf=\(owner.csrf)&navn=x&tilbake=https%3A%2F%2Fandre.no%2F"))
+                #expect(elsewhere.headers[.location] == "/")
+                #expect(try fixture.library.savedSearches().isEmpty, "never another site's address")
+            }
+        }
+    }
 }

@@ -28,7 +28,8 @@ extension WebServer {
                 results.emptyText = filter == DocumentFilter() ? words["libraryEmpty"] : words["noMatches"]
             }
             if access.isOwner {
-                results.many = Self.manyView(query, path: "/", household: found.household.map(\.name), undo: undo, words: words)
+                let saved = try await store.read { try $0.savedSearches() }
+                results.many = Self.manyView(query, path: "/", household: found.household.map(\.name), saved: saved, undo: undo, words: words)
                 if results.many?.allChecked == true { results.documents = results.documents.map { var row = $0; row.checked = true; return row } }
             }
             // Filtered to one household member: the way to their timeline.
@@ -59,7 +60,8 @@ extension WebServer {
                     results.notes = result.notes.map { $0.text(in: context.language) }
                     if result.total == 0 { results.emptyText = words["noHits"] }
                     if access.isOwner {
-                        results.many = Self.manyView(query, path: "/search", household: household, undo: undo, words: words)
+                        let saved = try await store.read { try $0.savedSearches() }
+                        results.many = Self.manyView(query, path: "/search", household: household, saved: saved, undo: undo, words: words)
                         if results.many?.allChecked == true { results.documents = results.documents.map { var row = $0; row.checked = true; return row } }
                     }
                 } catch let failure as LibraryFailure {

@@ -57,6 +57,21 @@ extension WebServer {
             let token = undo.keep(ManyUndo(done: said, before: outcome.before))
             return Self.redirect(Self.adding("gjort=\(token)", to: back))
         }
+        // Saved searches: the list or search shown, kept under a name on the library page.
+        pages.post("/sok/lagre") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let back = Self.backAddress(form["tilbake"])
+            guard back != "/" else { return Self.redirect("/") }
+            let name = form.value("navn") ?? ""
+            try await store.write { library in _ = try library.saveSearch(name: name, address: back) }
+            return Self.redirect(Self.adding("lagret-sok=1", to: back))
+        }
+        pages.post("/sok/{search}/slett") { request, context -> Response in
+            guard let id = context.parameters.get("search", as: Int.self) else { throw WebError.notFound }
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            guard try await store.write({ try $0.removeSavedSearch(id) }) else { throw WebError.notFound }
+            return Self.redirect(Self.backAddress(form["tilbake"]))
+        }
         pages.post("/brev/valgte/angre") { request, context -> Response in
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             let back = Self.backAddress(form["tilbake"])
@@ -84,12 +99,26 @@ extension WebServer {
     }
 
     /// The box above a list the owner chooses letters in, and what the last change to many said.
-    static func manyView(_ query: WebForm, path: String, household: [String], undo: ExpiringTable<ManyUndo>, words: Words) -> ManyView {
+    static func manyView(_ query: WebForm, path: String, household: [String], saved: [SavedSearch], undo: ExpiringTable<ManyUndo>,
+                         words: Words) -> ManyView {
         let kept = query.query(keeping: ["q", "person", "type", "from", "to", "institution", "side"])
         let back = kept.isEmpty ? path : path + "?" + kept
         var view = ManyView(back: back, people: household.map { Option(value: $0, label: $0, selected: false) },
                             types: DocumentType.allCases.map { Option(value: $0.rawValue, label: words.type($0.rawValue), selected: false) },
                             allChecked: query.value("alle") == "1", selectAll: adding("alle=1", to: back))
+        view.saved = saved.map { ["id": String($0.id), "name": $0.name, "address": $0.address,
+                                  "remove": words.text("Slett det lagrede søket «\($0.name)»", "Delete the saved search “\($0.name)”")] }
+        // A search or a filter can be kept; the whole library is the library.
+        let filters = query.query(keeping: ["q", "person", "type", "from", "to", "institution"])
+        if !filters.isEmpty {
+            view.canSave = true
+            view.suggestedName = [query.value("q"), query.value("person"), query.value("type").map(words.type), query.value("institution"),
+                                  query.value("from").map { words.text("fra \($0)", "from \($0)") }, query.value("to").map { words.text("til \($0)", "to \($0)") }]
+                .compactMap { $0 }.joined(separator: ", ")
+        }
+        if query.value("lagret-sok") == "1" {
+            view.notice = words.text("Søket er lagret. Du finner det øverst i biblioteket.", "The search is saved. You find it at the top of the library.")
+        }
         if let token = query.value("gjort"), let done = undo.peek(token) {
             view.notice = done.done.text(in: words.language)
             view.undoToken = token
@@ -113,5 +142,9 @@ extension WebServer {
         let selectAll: String
         var notice: String?
         var undoToken: String?
+        /// The saved searches (id, name, address, the delete button's words).
+        var saved: [[String: String]] = []
+        var canSave = false
+        var suggestedName = ""
     }
 }

@@ -120,6 +120,10 @@ extension WebServer.ManyView: MustacheParent {
         case "selectAll": selectAll
         case "notice": notice
         case "undoToken": undoToken
+        case "saved": saved
+        case "hasSaved": !saved.isEmpty
+        case "canSave": canSave
+        case "suggestedName": suggestedName
         default: nil
         }
     }
