@@ -30,6 +30,19 @@ enum SettingCheck {
             return (String(seconds), nil)
         case .llmModel:
             return (text, nil)
+        case .webAddress:
+            guard let url = URL(string: text.trimmingCharacters(in: .whitespaces)), ["http", "https"].contains(url.scheme?.lowercased() ?? ""),
+                  let host = url.host, !host.isEmpty, url.user == nil, url.password == nil, url.query == nil, url.fragment == nil,
+                  url.path.isEmpty || url.path == "/" else {
+                throw SettingRefused(code: "badValue", message: UserMessage(
+                    nb: "«\(text)» er ingen adresse for nettappen. Skriv den slik telefonene når den, for eksempel https://arkiv.hjemme.no.",
+                    en: "“\(text)” is not an address for the web app. Write it as the phones reach it, for example https://arkiv.hjemme.no."))
+            }
+            let address = "\(url.scheme?.lowercased() ?? "https")://\(host.lowercased())" + (url.port.map { ":\($0)" } ?? "")
+            let note = LocalAddress.isLocal(host: host) ? UserMessage(
+                nb: "Denne adressen virker bare på denne maskinen. Legen og telefonene kan ikke åpne lenker med den.",
+                en: "This address works on this machine only. The doctor and the phones cannot open links made with it.") : nil
+            return (address, note)
         case .llmURL:
             guard let url = LLMSettings.parseURL(text) else {
                 throw SettingRefused(code: "badValue", message: audience == .commandLine

@@ -19,6 +19,9 @@ extension Library {
         case llmMaskNames = "llm.maskNames"
         /// Seconds one request to the model may take (default 300).
         case llmTimeout = "llm.timeout"
+        /// The address the family's phones and the doctor reach the web app at
+        /// (`https://arkiv.hjemme.no`): share links, calendar feeds and invites are made with it.
+        case webAddress = "web.address"
 
         /// The setting for a key typed in any case (`llm.allowremote`).
         public init?(key: String) {

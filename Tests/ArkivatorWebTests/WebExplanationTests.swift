@@ -41,10 +41,11 @@ import Testing
             try await fixture.server.application().test(.live) { client in
                 let browser = try await Browser.signIn(client)
                 let letter = "/documents/b2b2b2b2b2"
-                // Off: a plain sentence and the way to Settings; no button, no command.
+                // Off: one quiet line below the letter and the way to Settings; no box above it, no button, no command.
                 var page = try await client.execute(uri: letter, method: .get, headers: browser.headers).text
-                #expect(page.contains("Språkmodellen er slått av, så brevet kan ikke forklares her."))
+                #expect(page.contains("En språkmodell kan forklare brevet med enkle ord når den er slått på."))
                 #expect(page.contains("<a href=\"/settings#llm\">Du kan slå den på under Innstillinger</a>"))
+                #expect(!page.contains("class=\"explain\""), "no box above the letter")
                 #expect(!page.contains("\(letter)/explain") && !page.contains("arkivator config"))
 
                 try fixture.library.setSetting(.llmURL, model.url)

@@ -202,6 +202,30 @@ import Testing
         return String(decoding: data, as: UTF8.self)
     }
 
+    @Test func linksAreMadeWithTheAddressTheDoctorReachesAndAWarningWhenThereIsNone() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try await fixture.signedIn { client, browser in
+                let body = "id=b2b2b2b2b2&days=7"
+                let made = try await client.execute(uri: "/del/ny", method: .post, headers: browser.form,
+                                                    body: ByteBuffer(string: body + "&_csrf=\(browser.csrf)"))
+                #expect(made.text.contains("Denne lenken virker bare på denne maskinen"), "made with this machine's address: said so")
+
+                // With the address the doctor reaches the app at, the link is made with it, and no warning.
+                let set = try await client.execute(uri: "/settings/adresse", method: .post, headers: browser.form,
+                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&address=https%3A%2F%2FArkiv.Hjemme.no%2F"))
+                #expect(set.status == .seeOther)
+                #expect(try fixture.library.setting(.webAddress) == "https://arkiv.hjemme.no")
+                let published = try await client.execute(uri: "/del/ny", method: .post, headers: browser.form,
+                                                       body: ByteBuffer(string: body + "&_csrf=\(browser.csrf)"))
+                #expect(published.text.contains("https://arkiv.hjemme.no/delt/") && !published.text.contains("virker bare på denne maskinen"))
+                let bad = try await client.execute(uri: "/settings/adresse", method: .post, headers: browser.form,
+                                                   body: ByteBuffer(string: "_csrf=\(browser.csrf)&address=ftp%3A%2F%2Fx%3Ay%40arkiv"))
+                #expect(bad.status == .badRequest && bad.text.contains("ingen adresse for nettappen"))
+            }
+        }
+    }
+
     @Test func guessingShareLinksIsSlowedDownButAWorkingLinkIsNot() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)

@@ -615,7 +615,7 @@ def appointment_on_the_document_page(c):
     section = c.driver.find_elements(By.CSS_SELECTOR, "section.appointments")
     c.expect(bool(section), "the document page has an appointment section")
     text = section[0].text if section else ""
-    c.expect("2025-03-27 kl. 10:30" in text and "bygg B" in text,
+    c.expect("27.03.2025 kl. 10:30" in text and "bygg B" in text,
              f"the appointment's day, time and place are shown: {text!r}")
     c.shot("05-appointment")
 
@@ -764,7 +764,7 @@ def calendar_feed_and_appointment_correction(c, driver):
     form.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
     c.wait(lambda: "Timen er lagret" in c.text(), "the page says the appointment is saved")
     section = driver.find_element(By.CSS_SELECTOR, "section.appointments").text
-    c.expect(f"{year}-06-03 kl. 11:15" in section and "2. etasje" in section and "Rettet for hånd" in section,
+    c.expect(f"03.06.{year} kl. 11:15" in section and "2. etasje" in section and "Rettet for hånd" in section,
              f"the corrected appointment is shown, marked as corrected by hand: {section!r}")
     c.shot("13-appointment-corrected")
 
@@ -901,7 +901,7 @@ def timeline_of_a_member(c, work):
            and all("arkivert" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#progress li")),
            "the six letters filed", timeout=180)
     d.get(timeline)
-    soon = (today + datetime.timedelta(days=30)).isoformat()
+    soon = (today + datetime.timedelta(days=30)).strftime("%d.%m.%Y")
     c.expect("Tidslinje: Siri Lund" in d.title and "6 brev i 2 forløp" in c.text(), f"the timeline of six letters: {c.text()[:600]}")
     upcoming = d.find_element(By.CSS_SELECTOR, ".timeline-upcoming").text
     c.expect(f"{soon} kl. 10:30" in upcoming and "Sentralblokka" in upcoming, f"the appointment at the top: {upcoming!r}")
@@ -1218,6 +1218,45 @@ def a_reader_crawls(c, new_browser, arkivator, library):
         reader.quit()
 
 
+def many_letters_at_once(c):
+    """Every letter of the library's first page chosen with «Velg alle på siden», filed to one
+    member in one step, then «Angre»: each letter filed as before. And a search kept on the
+    library page."""
+    d = c.driver
+    c.step("many at once: choose every letter on the page and file them to one member, then undo")
+    c.open("/")
+    rows = d.find_elements(By.CSS_SELECTOR, "ol.documents li")
+    before = {li.find_element(By.CSS_SELECTOR, "a").get_attribute("href"): li.find_element(By.CSS_SELECTOR, ".meta").text for li in rows}
+    d.find_element(By.CSS_SELECTOR, "details.many-tools summary").click()
+    d.find_element(By.CSS_SELECTOR, "[data-select-all]").click()
+    chosen = len([b for b in d.find_elements(By.CSS_SELECTOR, "input.pick") if b.is_selected()])
+    c.expect(chosen == len(rows) >= 10 and f"({chosen} valgt)" in c.text(), f"every letter on the page chosen: {chosen} of {len(rows)}")
+    member = Select(d.find_element(By.ID, "many-person")).first_selected_option.text
+    d.execute_script("window.scrollTo(0, 0)")
+    c.shot("18-many-chosen")
+    d.find_element(By.CSS_SELECTOR, "button[name=handling][value=person]").click()
+    c.wait(lambda: f"La {chosen} brev til {member}." in c.text(), "the letters filed, and it says how many and to whom")
+    metas = [m.text for m in d.find_elements(By.CSS_SELECTOR, "ol.documents .meta")]
+    c.expect(all(member in m for m in metas), f"every letter shows {member}: {metas[:3]}")
+    c.shot("18-many-done")
+    d.find_element(By.CSS_SELECTOR, "form[action='/brev/valgte/angre'] button").click()
+    c.wait(lambda: f"Angret: {chosen} brev er som før." in c.text(), "«Angre» says the letters are as before")
+    after = {li.find_element(By.CSS_SELECTOR, "a").get_attribute("href"): li.find_element(By.CSS_SELECTOR, ".meta").text
+             for li in d.find_elements(By.CSS_SELECTOR, "ol.documents li")}
+    c.expect(after == before, "each letter is filed as it was before")
+
+    c.step("a search kept on the library page")
+    c.open("/search?q=time")
+    d.find_element(By.ID, "save-name").clear()
+    d.find_element(By.ID, "save-name").send_keys("Timer")
+    d.find_element(By.CSS_SELECTOR, "form.save-search button").click()
+    c.wait(lambda: "Søket er lagret" in c.text(), "the search is saved, and it says where")
+    c.open("/")
+    link = d.find_element(By.CSS_SELECTOR, "nav.saved-searches a")
+    c.expect(link.text == "Timer" and "/search?q=time" in link.get_attribute("href"), f"the saved search on the library page: {link.text}")
+    c.shot("18-saved-search")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -1451,6 +1490,7 @@ def main():
         a_reader_crawls(c, new_browser, a.arkivator, library)
         owner_code_devices_and_an_expired_invite(c, new_browser, a.arkivator, library)
         passkey_sign_in(c, new_browser)
+        many_letters_at_once(c)
         capture(c, driver, base)
         c.step(f"accessibility: {c.checked} pages checked by axe-core; of minor or moderate impact: "
                + (", ".join(f"{k} ({v})" for k, v in sorted(c.lesser.items())) or "none"))

@@ -63,9 +63,9 @@ extension WebServer {
                     try library.audit.record(.accountInvited, by: access, detail: "\(made.account.name) (\(role.rawValue))", device: device)
                     return made
                 }
-                let own = Self.ownAddress(request, options: options)
+                let own = try await Self.linkAddress(request, options: options, store: store, language: context.language)
                 return try await Self.accountsPage(store, templates, invite: [
-                    "name": made.account.name,
+                    "name": made.account.name, "warning": own.warning ?? "",
                     "link": "\(own.scheme)://\(own.host)/invitasjon/\(made.token)",
                     "text": context.text("Send denne lenken til \(made.account.name). Den virker én gang, i 7 dager, og vises bare nå.",
                                          "Send this link to \(made.account.name). It works once, for 7 days, and is shown only now."),

@@ -53,7 +53,9 @@ extension WebServer {
             let member = try Self.memberID(context)
             let secret = try await store.write { try $0.calendar.createCalendarFeed(member: member) }
             var page = CalendarPage()
-            page.made = (member, Self.feedAddresses(secret, request: request, options: options))
+            let own = try await Self.linkAddress(request, options: options, store: store, language: context.language)
+            page.made = (member, Self.feedAddresses(secret, own: (own.scheme, own.host)))
+            page.warning = own.warning
             return try await Self.calendarPage(store, templates, page, context: context)
         }
         pages.post("/calendar/{member}/revoke") { _, context -> Response in
@@ -73,8 +75,7 @@ extension WebServer {
 
     /// The feed's address as a phone reaches this web app: `webcal://` (iPhone opens its
     /// calendar with it) and `https://` (or `http://` without TLS), on the host the browser used.
-    static func feedAddresses(_ secret: String, request: Request, options: Options) -> (webcal: String, web: String) {
-        let own = ownAddress(request, options: options)
+    static func feedAddresses(_ secret: String, own: (scheme: String, host: String)) -> (webcal: String, web: String) {
         let path = CalendarStore.calendarFeedPath(secret)
         return ("webcal://" + own.host + path, own.scheme + "://" + own.host + path)
     }
@@ -85,6 +86,8 @@ extension WebServer {
         var turnedOff: Int?
         /// The member whose address was just made, and the address (shown this once).
         var made: (member: Int, addresses: (webcal: String, web: String))?
+        /// The address works on this machine only.
+        var warning: String?
     }
 
     static func calendarPage(_ store: AsyncLibrary, _ templates: Templates, _ page: CalendarPage, context: WebContext) async throws -> Response {
@@ -111,7 +114,7 @@ extension WebServer {
         }
         var model: [String: Any] = ["members": rows, "empty": rows.isEmpty]
         if let made = page.made, let member = members.first(where: { $0.id == made.member }) {
-            model["made"] = ["webcal": made.addresses.webcal, "web": made.addresses.web,
+            model["made"] = ["webcal": made.addresses.webcal, "web": made.addresses.web, "warning": page.warning ?? "",
                              "shownOnce": words.text("Kalenderadressen til «\(member.name)» vises bare nå. Åpne den på telefonen eller kopier den før du går videre.",
                                                      "The calendar address for “\(member.name)” is shown only now. Open it on the phone or copy it before you move on.")]
         }

@@ -86,6 +86,18 @@ extension WebServer {
                                                    status: Self.checkStatus(error))
             }
         }
+        pages.post("/settings/adresse") { request, context -> Response in
+            let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
+            let address = (form.value("address") ?? "").trimmingCharacters(in: .whitespaces)
+            do {
+                _ = try await household.change(.webAddress, to: address.isEmpty ? nil : address, for: .web)
+            } catch {
+                var page = SettingsPage()
+                page.problem = WebError.from(error).message.text(in: context.language)
+                return try await Self.settingsPage(household, store, templates, page, context: context, status: .badRequest)
+            }
+            return Self.redirect("/settings?lagret=1#adresse")
+        }
         pages.post("/settings/llm") { request, context -> Response in
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
             do {
@@ -214,6 +226,8 @@ extension WebServer {
         let words = Words(templates, context)
         var model: [String: Any] = [:]
         if let notice = page.notice { model["notice"] = notice }
+        let address = try await store.read { try $0.setting(.webAddress) }
+        model["webAddress"] = ["value": address ?? "", "local": address.map { LocalAddress.isLocal(urlString: $0) } ?? false]
         if let problem = page.problem { model["problem"] = problem }
         let destination = stored.destination ?? ""
         let colon = destination.firstIndex(of: ":")

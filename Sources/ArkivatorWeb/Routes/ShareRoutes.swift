@@ -33,10 +33,11 @@ extension WebServer {
                       !letters.isEmpty else { return }
                 _ = try? await sharePacks.pdf(link: link.id, letters: letters, household: household)
             }
-            let own = Self.ownAddress(request, options: options)
+            let own = try await Self.linkAddress(request, options: options, store: store, language: context.language)
             let address = "\(own.scheme)://\(own.host)\(Self.sharedPrefix)/\(made.token)"
             let words = Words(templates, context)
-            let model = ShareMadeView(link: made.link, address: address, words: words)
+            var model = ShareMadeView(link: made.link, address: address, words: words)
+            model.warning = own.warning
             return templates.page("sharemade", title: words["shareMadeTitle"], model: model, context: context, section: "shares")
         }
         pages.get("/delinger") { request, context -> Response in

@@ -79,6 +79,7 @@ extension ExplanationView: MustacheParent {
         case "action": action
         case "reload": reload
         case "off": off
+        case "quiet": off && made == nil && failure == nil
         case "running": running
         case "failure": failure
         case "made": made

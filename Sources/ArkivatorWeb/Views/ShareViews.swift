@@ -74,6 +74,8 @@ struct ShareMadeView {
     let shownOnce: String
     let expires: String
     let letters: [[String: String]]
+    /// The link works on this machine only (``WebServer/linkAddress(_:options:store:language:)``).
+    var warning: String?
 
     init(link: ShareLink, address: String, words: Words) {
         self.address = address
@@ -233,6 +235,7 @@ extension ShareMadeView: MustacheParent {
         case "shownOnce": shownOnce
         case "expires": expires
         case "letters": letters
+        case "warning": warning
         default: nil
         }
     }
