@@ -77,8 +77,30 @@ enum AppointmentDetails {
     /// Where the sentence holding `word` starts in `line` (after the last full stop before it).
     private static func sentenceStart(_ line: String, before word: String) -> Int {
         guard let at = line.range(of: word)?.lowerBound else { return 0 }
-        guard let stop = line[..<at].range(of: ". ", options: .backwards)?.upperBound else { return 0 }
-        return line.distance(from: line.startIndex, to: stop)
+        guard let stop = fullStops(in: String(line[..<at])).last else { return 0 }
+        return stop
+    }
+
+    /// Abbreviations whose full stop ends no sentence: «Ring tlf. 22 11 80 80», «kl. 08.00».
+    static let abbreviations: Set<String> = ["tlf", "tel", "telefon", "mob", "kl", "ca", "nr", "evt", "f.eks", "bl.a", "dvs", "jf",
+                                             "pr", "avd", "mnd", "min", "ev", "o.l", "etc", "kr", "st", "gt", "vn", "dr", "ref", "org"]
+
+    /// The offsets just after each «. » in `text` that ends a sentence: not after an abbreviation,
+    /// a lone letter or a number («13. mai»).
+    static func fullStops(in text: String) -> [Int] {
+        let characters = Array(text)
+        var stops: [Int] = []
+        var index = 0
+        while index + 1 < characters.count {
+            defer { index += 1 }
+            guard characters[index] == ".", characters[index + 1] == " " else { continue }
+            var start = index
+            while start > 0, !characters[start - 1].isWhitespace, characters[start - 1] != "(" { start -= 1 }
+            let word = String(characters[start..<index]).lowercased()
+            if abbreviations.contains(word) || word.count <= 1 || word.allSatisfy(\.isNumber) { continue }
+            stops.append(index + 2)
+        }
+        return stops
     }
 
     /// A sentence from a line's offset to its full stop, over at most three lines.
@@ -89,12 +111,15 @@ enum AppointmentDetails {
             line += 1
             text += " " + letter.lines[line]
         }
-        if let stop = text.range(of: ". ") { text = String(text[..<stop.lowerBound]) + "." }
+        if let stop = fullStops(in: text).first { text = String(text.prefix(stop - 1)) }
         return text.trimmingCharacters(in: .whitespaces)
     }
 
     private static func endsSentence(_ text: String) -> Bool {
-        text.contains(". ") || text.hasSuffix(".") || text.hasSuffix("!") || text.hasSuffix("?")
+        guard fullStops(in: text).isEmpty else { return true }
+        let last = text.split(separator: " ").last.map { String($0).lowercased() } ?? ""
+        guard text.hasSuffix(".") else { return text.hasSuffix("!") || text.hasSuffix("?") }
+        return !abbreviations.contains(String(last.dropLast()))
     }
 
     /// At most 300 characters, any fødselsnummer masked (it stays in the letter's text alone).

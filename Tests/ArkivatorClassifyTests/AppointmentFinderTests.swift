@@ -37,6 +37,19 @@ import Testing
         #expect(found.first?.cancelled == false)
     }
 
+    /// «tlf.», «kl.» and other abbreviations end no sentence: the way to change keeps its phone number.
+    @Test func theWayToChangeKeepsItsPhoneNumber() {
+        for (line, expected) in [
+            ("Timen kan endres eller avbestilles på tlf. 22 11 80 80 kl. 08.00–15.00. Husk legitimasjon.",
+             "Timen kan endres eller avbestilles på tlf. 22 11 80 80 kl. 08.00–15.00."),
+            ("Dersom du ikke kan komme, ring avd. 3 på tel. 55 97 50 00 (ca. kl. 8-15), f.eks. dagen før. Velkommen.",
+             "Dersom du ikke kan komme, ring avd. 3 på tel. 55 97 50 00 (ca. kl. 8-15), f.eks. dagen før."),
+        ] {
+            let letter = LetterText("Innkalling til time\nDato: 03.04.2025 kl. 08.30\n" + line)
+            #expect(AppointmentDetails.change(in: letter) == expected, "\(line)")
+        }
+    }
+
     /// A bare date label over a time label, with no weekday: "Dato:" is the appointment's when a
     /// time stands beside or below it, while the letter's own "Dato:" line has none.
     @Test(arguments: [
