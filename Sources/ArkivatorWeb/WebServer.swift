@@ -136,6 +136,17 @@ public struct WebServer: Sendable {
             headers[.cacheControl] = "public, max-age=3600"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.bytes))
         }
+        // The installable app: its manifest, its service worker (at the root, so it serves the
+        // whole app) and the icon a browser asks for by itself. None of them holds any data.
+        for (path, name) in [("/manifest.webmanifest", "manifest.webmanifest"), ("/sw.js", "sw.js"), ("/favicon.ico", "icon-192.png")] {
+            router.get(RouterPath(path)) { _, _ -> Response in
+                guard let asset = templates.assets[name] else { throw WebError.notFound }
+                return Response(status: .ok, headers: [.contentType: asset.contentType], body: .init(byteBuffer: asset.bytes))
+            }
+        }
+        // «Del → Arkivator» from the phone's share sheet goes to the service worker, which puts the
+        // files in the tray. Before the app has run once there is none: the capture page says so.
+        router.post("/del-til-arkivator") { _, _ -> Response in Self.redirect("/upload?delt=0") }
         // The API's description (OpenAPI 3), for anyone who writes a client: it holds no data.
         router.get("/api/v1/openapi.json") { _, _ -> Response in
             guard let asset = templates.assets["openapi.json"] else { throw WebError.notFound }

@@ -24,6 +24,37 @@ import Testing
             .map { Array(try Data(contentsOf: folder.appendingPathComponent($0))) }
     }
 
+    @Test func theAppInstallsWithIconsAServiceWorkerAndAShareTarget() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            try await fixture.signedIn { client, browser in
+                let manifest = try await client.execute(uri: "/manifest.webmanifest", method: .get)
+                #expect(manifest.status == .ok && manifest.headers[.contentType] == "application/manifest+json")
+                let app = try #require(try json(manifest))
+                #expect(app["start_url"] as? String == "/" && app["display"] as? String == "standalone")
+                let icons = try #require(app["icons"] as? [[String: String]])
+                for icon in icons {
+                    let image = try await client.execute(uri: try #require(icon["src"]), method: .get)
+                    #expect(image.status == .ok && image.headers[.contentType] == "image/png" && Array(image.body.readableBytesView.prefix(4)) == [0x89, 0x50, 0x4E, 0x47])
+                }
+                let share = try #require(app["share_target"] as? [String: Any])
+                #expect(share["action"] as? String == "/del-til-arkivator" && share["method"] as? String == "POST")
+                let worker = try await client.execute(uri: "/sw.js", method: .get)
+                #expect(worker.status == .ok && worker.headers[.contentType]?.hasPrefix("text/javascript") == true)
+                #expect(worker.text.contains("/del-til-arkivator"), "a new worker is fetched each time (no-store)")
+                #expect(try await client.execute(uri: "/favicon.ico", method: .get).status == .ok, "no favicon asked for in vain")
+                let page = try await client.execute(uri: "/upload", method: .get, headers: browser.headers)
+                #expect(page.text.contains("<link rel=\"manifest\" href=\"/manifest.webmanifest\">") && page.text.contains("/static/keep.js"))
+                // Before the service worker runs, a share lands on the capture page, which says what to do.
+                let early = try await client.execute(uri: "/del-til-arkivator", method: .post, headers: [.contentType: "multipart/form-data; boundary=x"],
+                                                     body: ByteBuffer(string: "--x--\r\n"))
+                #expect(early.status == .seeOther && early.headers[.location] == "/upload?delt=0")
+                let said = try await client.execute(uri: "/upload?delt=0", method: .get, headers: browser.headers)
+                #expect(said.text.contains("Delingen kom ikke fram"))
+            }
+        }
+    }
+
     @Test func theHandOverKeepsTheAskedOrderAndGrouping() async throws {
         try await withWebDirectory { dir in
             let fixture = try WebFixture(directory: dir)

@@ -1444,7 +1444,7 @@ def main():
         c.shot("08-trash")
         driver.back()
         driver.find_element(By.CSS_SELECTOR, ".notice button").click()
-        c.wait(lambda: driver.current_url == document_url and "papirkurven" not in c.text(), "back after undo")
+        c.wait(lambda: driver.current_url == document_url and "ligger i papirkurven" not in c.text(), "back after undo")
         c.open("/")
         c.expect("3 dokumenter" in c.text(), "every letter in the library again")
 

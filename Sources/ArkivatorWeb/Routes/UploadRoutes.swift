@@ -35,6 +35,15 @@ extension WebServer {
             let sent = (WebForm(request.uri.query ?? "")["mottatt"] ?? "").split(separator: ",").prefix(Self.uploadPageLimit)
                 .map(String.init).filter(UploadInbox.isUploadID)
             var model: [String: Any] = ["stages": Self.stageWords(words)]
+            switch WebForm(request.uri.query ?? "").value("delt").flatMap(Int.init) {
+            case 0?: model["shared"] = words.text("Delingen kom ikke fram. Åpne Arkivator her én gang, så virker «Del → Arkivator» fra telefonen.",
+                                                 "The share did not arrive. Open Arkivator here once, and «Share → Arkivator» works from the phone.")
+            case let count?: model["shared"] = words.text(count == 1 ? "1 fil kom fra delingen og ligger i brettet. Trykk Send når du er klar."
+                                                                     : "\(count) filer kom fra delingen og ligger i brettet. Trykk Send når du er klar.",
+                                                         count == 1 ? "1 file came from the share and is in the tray. Press Send when you are ready."
+                                                                     : "\(count) files came from the share and are in the tray. Press Send when you are ready.")
+            case nil: break
+            }
             if !sent.isEmpty {
                 let access = context.seen
                 let statuses = try await store.read { library in
@@ -44,7 +53,7 @@ extension WebServer {
                 model["received"] = statuses.map { Self.receivedRow($0, words: words) }
                 model["refresh"] = "/upload?mottatt=" + sent.joined(separator: ",")
             }
-            return templates.page("upload", title: words["uploadLetters"], model: model, context: context, scripts: ["tray.js", "upload.js"],
+            return templates.page("upload", title: words["uploadLetters"], model: model, context: context, scripts: ["keep.js", "tray.js", "upload.js"],
                                   section: "upload")
         }
         // The form without script: every page in one request, read as it arrives (see ``MultipartForm``).

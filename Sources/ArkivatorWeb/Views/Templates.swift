@@ -47,7 +47,9 @@ struct Templates: Sendable {
         let staticFolder = folder.appendingPathComponent("static")
         for name in try FileManager.default.contentsOfDirectory(atPath: staticFolder.path) {
             let type = name.hasSuffix(".css") ? "text/css; charset=utf-8"
-                : name.hasSuffix(".json") ? "application/json" : "text/javascript; charset=utf-8"
+                : name.hasSuffix(".json") ? "application/json"
+                : name.hasSuffix(".png") ? "image/png"
+                : name.hasSuffix(".webmanifest") ? "application/manifest+json" : "text/javascript; charset=utf-8"
             let data = try Data(contentsOf: staticFolder.appendingPathComponent(name))
             assets[name] = Asset(bytes: ByteBuffer(bytes: data), contentType: type)
         }

@@ -2,6 +2,9 @@
 // Small helps on every page: "Kopier tekst" and "Kopier" (shown only where the clipboard works),
 // a notice that only confirms something steps back after a while (notices that carry an undo
 // or a secret stay until the user moves on), and the filters unfolded on a wide screen.
+// The service worker (sw.js): the app installs, opens the tray without a network, and takes
+// files from the phone's share sheet.
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(() => {});
 document.addEventListener("DOMContentLoaded", () => {
   const norwegian = document.documentElement.lang === "nb";
   for (const button of document.querySelectorAll("#copy, .copy-token")) {

@@ -2,9 +2,10 @@
 // The upload page's tray. Pages taken with the camera or chosen from the phone's pictures and
 // files wait here first, as small pictures made in the browser: they can be put in another
 // order (dragged by their picture, or moved with the buttons, which say aloud where the page
-// went), deleted, taken again, and more can be added. Nothing is sent from here: upload.js asks
-// `window.arkivatorTray` for the pages in order when "Send" is pressed. Without scripts the
-// form's own file fields send the chosen files as they are.
+// went), deleted, taken again, and more can be added. Every change is kept in the browser's own
+// store (keep.js) until the server has the pages: a reload finds the tray as it was. Nothing is
+// sent from here: upload.js asks `window.arkivatorTray` for the pages in order when "Send" is
+// pressed. Without scripts the form's own file fields send the chosen files as they are.
 (function () {
   const form = document.getElementById("upload");
   if (!form) return;
@@ -91,6 +92,12 @@
     page.thumb = null;
   }
 
+  // The tray as it stands, kept in the browser until the server has it.
+  const keep = window.arkivatorKeep;
+  function save() {
+    if (keep) keep.savePages(pages);
+  }
+
   function add(fileList) {
     const chosen = Array.from(fileList || []);
     if (chosen.length === 0) return;
@@ -114,6 +121,7 @@
     }
     tray.hidden = pages.length === 0;
     grouping.hidden = pages.length < 2;
+    if (restored) save();
     trayList.replaceChildren();
     pages.forEach((page, index) => {
       const item = element("li", null, "tray-page");
@@ -255,12 +263,33 @@
     if (event.target.name === "grouping") render();
   });
 
+  // The pages kept from before a reload come back first, in their order; only then is the tray
+  // saved again (an empty tray drawn before they are read must not erase them).
+  let restored = false;
+  const ready = (keep ? keep.loadPages() : Promise.resolve([])).then((rows) => {
+    for (const row of rows || []) {
+      const file = new File([row.blob], row.name, { type: row.type });
+      const page = { key: row.key, file };
+      added = Math.max(added, row.key);
+      pages.push(page);
+      thumbnail(page);
+    }
+    restored = true;
+    render();
+    if (pages.length > 0) {
+      announce(pages.length === 1 ? say("1 side fra sist venter fortsatt i brettet.", "1 page from last time still waits in the tray.")
+        : say(pages.length + " sider fra sist venter fortsatt i brettet.", pages.length + " pages from last time still wait in the tray."));
+    }
+  });
+
   window.arkivatorTray = {
     // The pages in the tray's order; whether each is to be a letter of its own; a problem to show.
     pages: () => pages.slice(),
     each,
     showProblem,
-    // The pages of `batch` were handed over: they leave the tray.
+    // Settles when the pages kept from before a reload are back in the tray.
+    ready,
+    // The pages of `batch` were handed over: they leave the tray (and the browser's store).
     sent(batch) {
       batch.forEach(forget);
       pages = pages.filter((page) => !batch.includes(page));

@@ -1,8 +1,11 @@
 "use strict";
 // The upload page's sending. Every page in the tray (tray.js) is sent first, each in its own
 // request (with progress), numbered in the order it was added; then the upload is handed over
-// with the tray's order and the choice of one letter or each its own, which the server checks
-// against the pages it got. Leaving the page while pages wait or are being sent asks first.
+// with the tray's order, which the server checks against the pages it got. «Hvert sitt brev»
+// sends each page as an upload of its own, so one file refused stops no other. How far a send
+// has come is kept in the browser (keep.js): a cut connection waits and goes on, and a reload
+// goes on where it stopped, never sending an acknowledged page twice. Leaving the page while
+// pages wait or are being sent asks first.
 // Then each letter is followed until it is filed, and what was found (title, person, type,
 // date, whether it waits for review) or why it failed is shown.
 (function () {
@@ -17,9 +20,11 @@
   const say = (nb, en) => (norwegian ? nb : en);
   // The stages in words, as the page without script names them (strings.json, captureStage_…).
   const stages = JSON.parse(list.dataset.stages || "{}");
+  const keep = window.arkivatorKeep;
   let sending = 0;
+  // Where the browser keeps the tray, leaving loses nothing; elsewhere it asks first.
   window.addEventListener("beforeunload", (event) => {
-    if (sending === 0 && tray.pages().length === 0) return;
+    if (window.indexedDB || (sending === 0 && tray.pages().length === 0)) return;
     event.preventDefault();
     event.returnValue = "";
   });
@@ -41,11 +46,17 @@
       request.onload = () => {
         let answer = {};
         try { answer = JSON.parse(request.responseText); } catch (e) { answer = {}; }
-        if (request.status >= 200 && request.status < 300) resolve(answer);
-        else reject(new Error(answer.message || say("Opplastingen feilet. Prøv igjen.", "The upload failed. Try again.")));
+        if (request.status >= 200 && request.status < 300) return resolve(answer);
+        const refused = new Error(answer.message || say("Opplastingen feilet. Prøv igjen.", "The upload failed. Try again."));
+        refused.status = request.status;
+        reject(refused);
       };
-      request.onerror = () => reject(new Error(say("Fikk ikke kontakt med Arkivator. Sjekk nettet og prøv igjen.",
-                                                   "Could not reach Arkivator. Check the network and try again.")));
+      request.onerror = () => {
+        const cut = new Error(say("Fikk ikke kontakt med Arkivator. Sjekk nettet og prøv igjen.",
+                                  "Could not reach Arkivator. Check the network and try again."));
+        cut.network = true;
+        reject(cut);
+      };
       request.send(body);
     });
   }
@@ -97,55 +108,127 @@
     }
   }
 
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+  // A request that the network cut is tried again once the browser is back online (a refusal
+  // from the server is not); each try waits a little longer, and the row says it waits.
+  async function patiently(attempt, item) {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await attempt();
+      } catch (error) {
+        if (!error.network || tries >= 60) throw error;
+        if (item) state(item, say("venter på nett …", "waiting for the network …"));
+        await new Promise((r) => setTimeout(r, Math.min(10000, 1000 * (tries + 1))));
+        if (!navigator.onLine) await new Promise((r) => window.addEventListener("online", r, { once: true }));
+      }
+    }
+  }
+
+  // Sends `pages` (tray order) as one upload: each page once (the numbers in the order they were
+  // added); a page the server acknowledged before a reload is not sent again. `record` is where
+  // the send is kept (keep.js) under the first page's key.
+  async function sendUpload(pages, grouping, item, record) {
+    const number = new Map(pages.slice().sort((a, b) => a.key - b.key).map((page, i) => [page.key, i + 1]));
+    const order = pages.map((page) => number.get(page.key));
+    const mark = pages[0].key;
+    let kept = record.uploads[mark];
+    let restarted = false;
+    for (;;) {
+      if (!kept) {
+        const upload = await patiently(() => send("POST", "/api/v1/uploads", null), item);
+        kept = record.uploads[mark] = { id: upload.id, acknowledged: [] };
+        if (keep) await keep.saveSend(record);
+      }
+      try {
+        for (let i = 0; i < pages.length; i++) {
+          const n = number.get(pages[i].key);
+          if (kept.acknowledged.includes(n)) continue;
+          await patiently(() => send("PUT", "/api/v1/uploads/" + kept.id + "/pages/" + n, pages[i].file, (share) => {
+            state(item, stages.open + " " + Math.round(((pages.length > 1 ? i : 0) + share) / (pages.length > 1 ? pages.length : 1) * 100) + " %");
+          }), item);
+          kept.acknowledged.push(n);
+          if (keep) await keep.saveSend(record);
+        }
+        const answer = await patiently(() => send("POST", "/api/v1/uploads/" + kept.id + "/done",
+                                                  JSON.stringify({ grouping, order }), null, "application/json"), item);
+        return answer.letters || [kept.id];
+      } catch (error) {
+        // An upload the server no longer holds (left a day, or handed over already): start anew.
+        if (error.status !== 404 || restarted) throw error;
+        restarted = true;
+        kept = null;
+        delete record.uploads[mark];
+      }
+    }
+  }
+
+  async function sendTray(resuming) {
     if (sending) return;
-    if (tray.pages().length === 0) {
-      tray.showProblem(say("Ta bilde eller velg minst én side først.", "Take a photo or choose at least one page first."));
-      camera.focus();
+    const batch = tray.pages();
+    if (batch.length === 0) {
+      if (!resuming) {
+        tray.showProblem(say("Ta bilde eller velg minst én side først.", "Take a photo or choose at least one page first."));
+        camera.focus();
+      }
       return;
     }
     tray.showProblem("");
     const each = tray.each();
-    const batch = tray.pages();
-    // Pages are numbered in the order they were added; the tray's order goes with the hand-over.
-    const number = new Map(batch.slice().sort((a, b) => a.key - b.key).map((page, i) => [page.key, i + 1]));
-    const order = batch.map((page) => number.get(page.key));
-    const rows = each || batch.length === 1 ? batch.map((page) => row(page.file.name))
-      : [row(say("Brev med " + batch.length + " sider", "Letter of " + batch.length + " pages"))];
+    const record = (keep && (await keep.loadSend())) || { uploads: {} };
+    record.uploads = record.uploads || {};
+    record.each = each;
     sending += 1;
     submit.disabled = true;
-    let letters = [];
-    let failing = -1;
+    const followed = [];
     try {
-      // 1. Every page is sent before anything is handed over.
-      const upload = await send("POST", "/api/v1/uploads", null);
-      for (let i = 0; i < batch.length; i++) {
-        failing = i;
-        const item = rows.length > 1 ? rows[i] : rows[0];
-        await send("PUT", "/api/v1/uploads/" + upload.id + "/pages/" + number.get(batch[i].key), batch[i].file, (share) => {
-          const done = rows.length > 1 ? share : (i + share) / batch.length;
-          state(item, stages.open + " " + Math.round(done * 100) + " %");
-        });
+      if (each) {
+        // «Hvert sitt brev»: each page an upload of its own, judged on its own: one refused
+        // (not a picture or PDF) stays in the tray with why, and the others go on.
+        let refused = null;
+        for (const page of batch) {
+          const item = row(page.file.name);
+          try {
+            const letters = await sendUpload([page], "one", item, record);
+            state(item, stages.received);
+            tray.sent([page]);
+            letters.forEach((id) => followed.push([id, item]));
+          } catch (error) {
+            state(item, error.message, true);
+            refused = refused || page.file.name + ": " + error.message;
+          }
+        }
+        if (refused) tray.showProblem(refused);
+      } else {
+        const item = batch.length === 1 ? row(batch[0].file.name)
+          : row(say("Brev med " + batch.length + " sider", "Letter of " + batch.length + " pages"));
+        try {
+          const letters = await sendUpload(batch, "one", item, record);
+          state(item, stages.received);
+          tray.sent(batch);
+          letters.forEach((id) => followed.push([id, item]));
+        } catch (error) {
+          // The pages stay in the tray, to be sent again; the page refused is named.
+          state(item, error.message, true);
+          tray.showProblem(error.message);
+        }
       }
-      failing = -1;
-      // 2. Then handed over as one letter or each its own: from here on nothing is lost if the page is left.
-      const answer = await send("POST", "/api/v1/uploads/" + upload.id + "/done",
-                                JSON.stringify({ grouping: each ? "each" : "one", order }), null, "application/json");
-      letters = answer.letters || [upload.id];
-      rows.forEach((item) => state(item, stages.received));
-      tray.sent(batch);
-    } catch (error) {
-      // The pages stay in the tray, to be sent again; a page refused is named, to be retaken or deleted.
-      const page = failing >= 0 && batch.length > 1 ? say("Side " + (failing + 1) + ": ", "Page " + (failing + 1) + ": ") : "";
-      rows.forEach((item, i) => state(item, rows.length > 1 && failing >= 0 && i !== failing
-        ? say("ikke sendt", "not sent") : page + error.message, true));
-      tray.showProblem(page + error.message);
+      if (keep && tray.pages().length === 0) await keep.clearSend();
     } finally {
       sending -= 1;
       submit.disabled = false;
     }
-    // 3. Followed until filed.
-    await Promise.all(letters.map((id, i) => follow(id, rows[Math.min(i, rows.length - 1)])));
+    // Followed until filed.
+    await Promise.all(followed.map(([id, item]) => follow(id, item)));
+  }
+
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    sendTray(false);
   });
+
+  // A send a reload (or a closed tab) cut off goes on by itself once the tray is back.
+  if (keep) {
+    tray.ready.then(() => keep.loadSend()).then((record) => {
+      if (record && record.uploads && Object.keys(record.uploads).length > 0 && tray.pages().length > 0) sendTray(true);
+    });
+  }
 })();
