@@ -1257,6 +1257,83 @@ def many_letters_at_once(c):
     c.shot("18-saved-search")
 
 
+def installed_app_and_a_tray_that_survives(c, work):
+    """The app installs (Chromium finds no installability error: manifest, icons, service worker);
+    a file shared to it lands in the tray; five pages in the tray survive a reload; a send cut by
+    a lost connection waits and goes on, and a send cut by a reload goes on by itself: the five
+    pages are filed once, as one letter, in the tray's order."""
+    d = c.driver
+    c.step("the app installs: manifest, icons and a service worker that controls the page")
+    c.open("/upload")
+    d.execute_async_script("const done = arguments[arguments.length - 1];"
+                           "navigator.serviceWorker.ready.then(() => done(true), () => done(false));")
+    c.open("/upload")
+    controlled = d.execute_script("return !!(navigator.serviceWorker && navigator.serviceWorker.controller)")
+    errors = d.execute_cdp_cmd("Page.getInstallabilityErrors", {}).get("installabilityErrors", [])
+    c.expect(controlled and not errors, f"installable and controlled by the service worker: {errors}")
+    manifest = d.execute_cdp_cmd("Page.getAppManifest", {})
+    c.expect(not manifest.get("errors") and "share_target" in (manifest.get("data") or ""), f"the manifest: {manifest.get('errors')}")
+
+    c.step("«Del → Arkivator»: a shared file lands in the tray")
+    folder = work / "brett"
+    folder.mkdir(exist_ok=True)
+    text_pdf(folder / "delt.pdf", ["Delt fra telefonen", "Side fra deling"])
+    shared = (folder / "delt.pdf").read_bytes()
+    status = d.execute_async_script(
+        "const done = arguments[arguments.length - 1];"
+        "const data = new FormData(); data.append('pages', new File([new Uint8Array(arguments[0])], 'delt.pdf', {type: 'application/pdf'}));"
+        "fetch('/del-til-arkivator', {method: 'POST', body: data}).then(r => done(r.url), e => done(String(e)));", list(shared))
+    c.expect(status.endswith("/upload?delt=1"), f"the share goes to the capture page: {status}")
+    c.open("/upload?delt=1")
+    c.wait(lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#tray-pages li .tray-info .meta")] == ["delt.pdf"],
+           "the shared file is in the tray")
+    c.expect("1 fil kom fra delingen" in c.text(), "the page says where it came from")
+    c.shot("19-shared-into-tray")
+    d.find_element(By.CSS_SELECTOR, "#tray-pages li button.delete").click()
+
+    c.step("five pages survive a reload; a lost connection and a reload while sending lose nothing")
+    paths = []
+    for number in range(1, 6):
+        text_pdf(folder / f"side-{number}.pdf", [f"Brev i fem deler fra Brettklinikken", f"Del nummer {number} av fem", ""])
+        paths.append(str(folder / f"side-{number}.pdf"))
+    c.open("/")
+    before = int(re.search(r"(\d+) dokument", c.text()).group(1))
+    c.open("/upload")
+    d.find_element(By.ID, "files").send_keys("\n".join(paths))
+    names = lambda: [e.text for e in d.find_elements(By.CSS_SELECTOR, "#tray-pages li .tray-info .meta")]
+    c.wait(lambda: len(names()) == 5, "five pages in the tray")
+    order = names()
+    d.refresh()
+    c.wait(lambda: names() == order, "the tray after a reload: the same five pages, in the same order")
+    c.shot("19-tray-after-reload")
+    d.execute_cdp_cmd("Network.enable", {})
+    d.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": True, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    d.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: "venter på nett" in c.text(), "with no network the send waits, and says so", timeout=30)
+    # Back online, slowly: the send goes on, and is cut by a reload after the first page is in.
+    d.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 300, "downloadThroughput": -1,
+                                                           "uploadThroughput": 600})
+    acknowledged = ("const done = arguments[arguments.length - 1];"
+                    "window.arkivatorKeep.loadSend().then(r => done(r ? Object.values(r.uploads || {}).map(u => u.acknowledged.length) : []));")
+    c.wait(lambda: sum(d.execute_async_script(acknowledged)) >= 1, "the first page acknowledged", timeout=60)
+    d.refresh()
+    d.execute_cdp_cmd("Network.emulateNetworkConditions", {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1})
+    c.wait(lambda: any("arkivert" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#progress li")),
+           "after the reload the send went on by itself, and the letter is filed", timeout=180)
+    c.expect(not names(), "the tray is empty once the server has the pages")
+    c.shot("19-sent-after-reload")
+    c.open("/")
+    after = int(re.search(r"(\d+) dokument", c.text()).group(1))
+    c.expect(after == before + 1, f"one letter filed, once: {before} → {after}")
+    c.open("/search?q=Brettklinikken")
+    d.find_element(By.CSS_SELECTOR, "ol.documents a").click()
+    c.wait(lambda: d.find_elements(By.ID, "text"), "the letter opens")
+    text = d.find_element(By.ID, "text").text
+    places = [text.find(f"Del nummer {n} av fem") for n in range(1, 6)]
+    c.expect(all(p >= 0 for p in places) and places == sorted(places) and text.count("Del nummer 1 av fem") == 1,
+             f"the five pages in the tray's order, each once: {places}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--arkivator", default=str(REPO / ".build/debug/arkivator"))
@@ -1491,6 +1568,7 @@ def main():
         owner_code_devices_and_an_expired_invite(c, new_browser, a.arkivator, library)
         passkey_sign_in(c, new_browser)
         many_letters_at_once(c)
+        installed_app_and_a_tray_that_survives(c, work)
         capture(c, driver, base)
         c.step(f"accessibility: {c.checked} pages checked by axe-core; of minor or moderate impact: "
                + (", ".join(f"{k} ({v})" for k, v in sorted(c.lesser.items())) or "none"))
