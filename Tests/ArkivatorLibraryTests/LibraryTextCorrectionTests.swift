@@ -49,8 +49,9 @@ import Testing
         }
     }
 
+    /// The letters that hold `word` itself (in quotes: a word typed otherwise would find its near spellings too).
     static func hits(_ library: Library, _ word: String) throws -> [String] {
-        try library.index.search(word).hits.map(\.id)
+        try library.index.search("\"" + word + "\"").hits.map(\.id)
     }
 
     static func pdfLines(_ document: LibraryDocument) throws -> [[SearchablePDF.Line]] {
