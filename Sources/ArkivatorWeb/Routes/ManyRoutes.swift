@@ -117,7 +117,7 @@ extension WebServer {
                 .compactMap { $0 }.joined(separator: ", ")
         }
         if query.value("lagret-sok") == "1" {
-            view.notice = words.text("Søket er lagret. Du finner det øverst i biblioteket.", "The search is saved. You find it at the top of the library.")
+            view.notice = words.text("Søket er lagret. Du finner det øverst i biblioteket.", "The search is saved. You find it at the top of the library page.")
         }
         if let token = query.value("gjort"), let done = undo.peek(token) {
             view.notice = done.done.text(in: words.language)
