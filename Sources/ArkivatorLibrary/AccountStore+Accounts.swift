@@ -96,23 +96,22 @@ extension AccountStore {
 
     /// The account an unused, unexpired invite is for; nil when it is used, expired or unknown.
     public func invitedAccount(_ token: String, now: Date = Date()) throws -> Account? {
-        guard !token.isEmpty, token.count <= 200 else { return nil }
-        return try library.withReader { database in
-            guard let row = try database.firstRow("SELECT account_id FROM account_invites WHERE token_hash = ? AND expires_at >= ?",
-                                                  [Library.tokenHash(token), Self.inviteTime(now)]),
-                  let id = row[0].int else { return nil }
-            return try Self.accounts(in: database, id: id).first
-        }
+        try inviteAccount(token, expired: false, now: now)
     }
 
     /// The account an invite past its 7 days was for (kept until the account is removed, so the
     /// log can say who tried it); nil for a working, used or unknown invite.
     public func expiredInvite(_ token: String, now: Date = Date()) throws -> Account? {
+        try inviteAccount(token, expired: true, now: now)
+    }
+
+    /// The account of an unused invite that is still working (or, with `expired`, past its days).
+    private func inviteAccount(_ token: String, expired: Bool, now: Date) throws -> Account? {
         guard !token.isEmpty, token.count <= 200 else { return nil }
         return try library.withReader { database in
-            guard let row = try database.firstRow("SELECT account_id FROM account_invites WHERE token_hash = ? AND expires_at < ?",
-                                                  [Library.tokenHash(token), Self.inviteTime(now)]),
-                  let id = row[0].int else { return nil }
+            guard let row = try database.firstRow("""
+                SELECT account_id FROM account_invites WHERE token_hash = ? AND expires_at \(expired ? "<" : ">=") ?
+                """, [Library.tokenHash(token), Self.inviteTime(now)]), let id = row[0].int else { return nil }
             return try Self.accounts(in: database, id: id).first
         }
     }

@@ -3,11 +3,12 @@
 // tray's pages (the files themselves, in the tray's order) and how far a send had come (which
 // upload, which pages it has acknowledged). A reload, a closed tab or a phone that drops the page
 // while the camera is open finds them again. Where the browser keeps nothing (a private window
-// that refuses), everything still works, only without surviving a reload.
-(function () {
+// that refuses), everything still works, only without surviving a reload. The service worker
+// (sw.js) reads it too, to put what the phone's share sheet sends in the tray.
+(function (scope) {
   let opening = null;
   function open() {
-    if (!window.indexedDB) return Promise.reject(new Error("no IndexedDB"));
+    if (!scope.indexedDB) return Promise.reject(new Error("no IndexedDB"));
     opening = opening || new Promise((resolve, reject) => {
       const request = indexedDB.open("arkivator", 1);
       request.onupgradeneeded = () => {
@@ -31,7 +32,19 @@
     })).catch(() => undefined);
   }
 
-  window.arkivatorKeep = {
+  scope.arkivatorKeep = {
+    // Files added last in the tray (from the share sheet); how many.
+    appendFiles(files) {
+      return run("pages", "readwrite", (store) => {
+        const all = store.getAll();
+        all.onsuccess = () => {
+          const rows = all.result || [];
+          let key = rows.reduce((most, row) => Math.max(most, row.key), 0);
+          let position = rows.reduce((most, row) => Math.max(most, row.position + 1), 0);
+          for (const file of files) store.put({ key: ++key, name: file.name || "delt", type: file.type, blob: file, position: position++ });
+        };
+      }).then(() => files.length);
+    },
     // The tray's pages, each { key, name, type, blob, position }, written anew in the tray's order.
     savePages(pages) {
       return run("pages", "readwrite", (store) => {
@@ -55,4 +68,4 @@
       return run("sending", "readwrite", (store) => store.delete("send"));
     },
   };
-})();
+})(typeof window !== "undefined" ? window : self);

@@ -18,37 +18,13 @@ self.addEventListener("activate", (event) => {
     .then(() => self.clients.claim()));
 });
 
-// The tray's store, as keep.js opens it.
-function openStore() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open("arkivator", 1);
-    request.onupgradeneeded = () => {
-      request.result.createObjectStore("pages", { keyPath: "key" });
-      request.result.createObjectStore("sending", { keyPath: "name" });
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
+// The tray's store (keep.js): shared files go last in the tray, then the capture page opens with them.
+importScripts("/static/keep.js");
 
-// Files shared to the app go last in the tray, then the capture page opens with them.
 async function receiveShare(request) {
   const data = await request.formData();
   const files = data.getAll("pages").filter((file) => file && file.size > 0);
-  const db = await openStore();
-  await new Promise((resolve, reject) => {
-    const transaction = db.transaction("pages", "readwrite");
-    const store = transaction.objectStore("pages");
-    const all = store.getAll();
-    all.onsuccess = () => {
-      const rows = all.result || [];
-      let key = rows.reduce((most, row) => Math.max(most, row.key), 0);
-      let position = rows.reduce((most, row) => Math.max(most, row.position + 1), 0);
-      for (const file of files) store.put({ key: ++key, name: file.name || "delt", type: file.type, blob: file, position: position++ });
-    };
-    transaction.oncomplete = resolve;
-    transaction.onerror = () => reject(transaction.error);
-  });
+  await self.arkivatorKeep.appendFiles(files);
   return Response.redirect("/upload?delt=" + files.length, 303);
 }
 
