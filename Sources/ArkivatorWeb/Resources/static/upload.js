@@ -142,9 +142,17 @@
         for (let i = 0; i < pages.length; i++) {
           const n = number.get(pages[i].key);
           if (kept.acknowledged.includes(n)) continue;
-          await patiently(() => send("PUT", "/api/v1/uploads/" + kept.id + "/pages/" + n, pages[i].file, (share) => {
-            state(item, stages.open + " " + Math.round(((pages.length > 1 ? i : 0) + share) / (pages.length > 1 ? pages.length : 1) * 100) + " %");
-          }), item);
+          try {
+            await patiently(() => send("PUT", "/api/v1/uploads/" + kept.id + "/pages/" + n, pages[i].file, (share) => {
+              state(item, stages.open + " " + Math.round(((pages.length > 1 ? i : 0) + share) / (pages.length > 1 ? pages.length : 1) * 100) + " %");
+            }), item);
+          } catch (error) {
+            // The page refused is named by its place in the tray, to be retaken or deleted.
+            if (pages.length > 1 && !error.network && error.status !== 404) {
+              error.message = say("Side " + (i + 1) + ": ", "Page " + (i + 1) + ": ") + error.message;
+            }
+            throw error;
+          }
           kept.acknowledged.push(n);
           if (keep) await keep.saveSend(record);
         }
@@ -176,6 +184,9 @@
     const record = (keep && (await keep.loadSend())) || { uploads: {} };
     record.uploads = record.uploads || {};
     record.each = each;
+    // The pages this send is for: after a reload it goes on only for these, never for pages added since.
+    record.batch = batch.map((page) => page.key);
+    if (keep) await keep.saveSend(record);
     sending += 1;
     submit.disabled = true;
     const followed = [];
@@ -228,7 +239,9 @@
   // A send a reload (or a closed tab) cut off goes on by itself once the tray is back.
   if (keep) {
     tray.ready.then(() => keep.loadSend()).then((record) => {
-      if (record && record.uploads && Object.keys(record.uploads).length > 0 && tray.pages().length > 0) sendTray(true);
+      const pages = tray.pages();
+      if (record && record.uploads && Object.keys(record.uploads).length > 0 && pages.length > 0
+          && pages.every((page) => (record.batch || []).includes(page.key))) sendTray(true);
     });
   }
 })();
