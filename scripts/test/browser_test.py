@@ -1343,6 +1343,21 @@ def installed_app_and_a_tray_that_survives(c, work):
     c.expect(all(p >= 0 for p in places) and places == sorted(places) and text.count("Del nummer 1 av fem") == 1,
              f"the five pages in the tray's order, each once: {places}")
 
+    c.step("«hvert sitt brev»: a text file named like a photo is refused on its own; the good page is filed")
+    (folder / "fake.jpg").write_text("Dette er ikke et bilde.\n")
+    text_pdf(folder / "godt.pdf", ["Godtbrevklinikken", "Et brev som kommer fram", ""])
+    c.open("/upload")
+    d.find_element(By.ID, "files").send_keys(str(folder / "fake.jpg") + "\n" + str(folder / "godt.pdf"))
+    c.wait(lambda: len(names()) == 2, "two pages in the tray")
+    d.find_element(By.CSS_SELECTOR, "input[name=grouping][value=each]").click()
+    d.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    rows = lambda: {li.find_element(By.TAG_NAME, "strong").text: li.text for li in d.find_elements(By.CSS_SELECTOR, "#progress li")}
+    c.wait(lambda: "arkivert" in rows().get("godt.pdf", "") and "ikke et bilde" in rows().get("fake.jpg", ""),
+           "the good page filed, the text file refused with why", timeout=120)
+    c.expect(names() == ["fake.jpg"], f"only the refused file stays in the tray: {names()}")
+    c.shot("19-each-judged-alone")
+    d.find_element(By.CSS_SELECTOR, "#tray-pages li button.delete").click()
+
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
