@@ -1461,7 +1461,7 @@ def main():
                and all("arkivert" in li.text for li in driver.find_elements(By.CSS_SELECTOR, "#progress li")),
                "both photos filed")
         results = [li.text for li in driver.find_elements(By.CSS_SELECTOR, "#progress li")]
-        c.expect(any("Innkalling" in r for r in results) and all(re.search(r"\d{4}-\d{2}-\d{2}", r) for r in results)
+        c.expect(any("Innkalling" in r for r in results) and all(re.search(r"\d{4}-\d{2}-\d{2}", r) and re.search(r"\d{2}\.\d{2}\.\d{4}", r) for r in results)
                  and all("til gjennomsyn" in r for r in results),
                  f"each result says what was found (title, type, date) and that it waits for review: {results}")
         c.shot("02-upload")

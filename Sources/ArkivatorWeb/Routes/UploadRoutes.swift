@@ -245,7 +245,8 @@ extension WebServer {
         if let document = status.document {
             row["document"] = document
             row["title"] = status.title ?? document
-            row["meta"] = [status.person, status.typeLabel, status.date].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: " · ")
+            row["meta"] = [status.person, status.typeLabel, status.date.map(words.date)].compactMap { $0 }.filter { !$0.isEmpty }
+                .joined(separator: " · ")
             row["needsReview"] = status.needsReview == true
         }
         if let message = status.message { row["message"] = message }

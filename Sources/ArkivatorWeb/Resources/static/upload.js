@@ -78,7 +78,9 @@
   function found(item, status) {
     const title = element("a", status.title || say("Åpne", "Open"));
     title.href = "/documents/" + status.document;
-    const line = element("div", [status.person, status.typeLabel, status.date].filter(Boolean).join(" · "), "meta");
+    // The day as the page's reader reads it: 01.12.2025 in Bokmål (the answer gives 2025-12-01).
+    const day = status.date && norwegian ? status.date.replace(/^(\d{4})-(\d{2})-(\d{2})$/, "$3.$2.$1") : status.date;
+    const line = element("div", [status.person, status.typeLabel, day].filter(Boolean).join(" · "), "meta");
     state(item, stages[status.status] || status.status);
     item.append(" ", title, line);
     if (status.needsReview) {
