@@ -111,10 +111,6 @@ extension SearchIndex {
         return result
     }
 
-    /// The index terms one typing error from `stem`, or starting with a word one typing error
-    /// from it (a compound it starts: «blodprøbe» finds «blodprøvesvar»), the commonest first. An
-    /// error is in its first half or its second: the terms that start with its first half, and
-    /// those that hold the rest after the first half and one letter, hold every such term.
     /// The spellings of `word` with æ, ø and å that the index holds, the commonest first, with
     /// their index term and how many letters hold it; only those more letters hold than `word`.
     func respellings(of word: String, in database: Database) throws -> [(word: String, term: String, documents: Int)] {
@@ -153,6 +149,10 @@ extension SearchIndex {
         return result
     }
 
+    /// The index terms one typing error from `stem`, or starting with a word one typing error
+    /// from it (a compound it starts: «blodprøbe» finds «blodprøvesvar»), the commonest first. An
+    /// error is in its first half or its second: the terms that start with its first half, and
+    /// those that hold the rest after the first half and one letter, hold every such term.
     func typos(of stem: String, in database: Database) throws -> [String] {
         let scalars = Array(stem.unicodeScalars)
         let half = scalars.count / 2
