@@ -24,7 +24,7 @@ struct Arkivator: ParsableCommand {
         subcommands: [Ingest.self, Watch.self, Search.self, List.self, Show.self, Edit.self, Delete.self, Restore.self, Redact.self, Recrop.self,
                       Family.self, Backup.self, Export.self, Reindex.self, Erase.self, Classify.self, Doctor.self,
                       Queue.self, Upload.self, Sync.self, Config.self, Serve.self, Appointments.self, Share.self, Explain.self,
-                      AccountCommand.self, Audit.self])
+                      AccountCommand.self, Audit.self, Labs.self])
 }
 
 /// Options every command shares.
