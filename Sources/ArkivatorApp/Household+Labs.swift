@@ -1,6 +1,7 @@
 import ArkivatorClassify
 import ArkivatorCore
 import ArkivatorLibrary
+import ArkivatorPipeline
 import Foundation
 
 /// One laboratory value of a household letter: what the letter prints (analysis, value, unit,
@@ -17,36 +18,67 @@ public struct LabValue: Sendable, Codable, Equatable {
     public var range: String?
     /// «H», «L» or nil.
     public var flag: String?
-    /// A number in the row may be misread: to be checked against the page before it is trusted.
+    /// A number in the row may be misread, and no person has confirmed it: to be checked against
+    /// the page before it is trusted.
     public var doubtful: Bool
     /// The letter's short id and title.
     public var letter: String
     public var title: String
+
+    public init(_ reading: LabReading) {
+        person = reading.member ?? reading.person
+        sampled = reading.day
+        analysis = reading.entry.analysis
+        value = reading.entry.value
+        unit = reading.entry.unit
+        range = reading.entry.range
+        flag = reading.entry.flag
+        doubtful = reading.entry.inDoubt
+        letter = reading.letter
+        title = reading.title
+    }
 }
 
 extension Household {
-    /// The laboratory values of the lab results and discharge letters (tables in them), read
-    /// from each letter's text as it stands now (a corrected text gives the corrected values):
-    /// only `person`'s (part of the name, as `list --person`), only `analysis` (its name as the
-    /// rules know it, «HbA1c», or as printed, any case); by analysis, then sampling day.
+    /// The laboratory values of the lab results and discharge letters (tables in them), as the
+    /// library keeps them from each letter's text as it stands now (a corrected text gives the
+    /// corrected values): only `person`'s (part of the name, as `list --person`), only
+    /// `analysis` (its name as the rules know it, «HbA1c», or as printed, any case); by
+    /// analysis, then sampling day.
     public func labs(person: String? = nil, analysis: String? = nil) throws -> [LabValue] {
-        var values: [LabValue] = []
-        for type in [DocumentType.labSvar, .epikrise] {
-            let filter = DocumentFilter(person: person, type: type)
-            for summary in try library.documents.list(filter, limit: 100_000) {
-                let document = try library.documents.document(summary.id)
-                let rows = LabTable.rows(in: document.text)
-                guard !rows.isEmpty else { continue }
-                let sampled = LabSampling.date(in: document.text)?.iso ?? document.documentDate
-                for row in rows {
-                    if let analysis, row.analysis.caseInsensitiveCompare(analysis) != .orderedSame,
-                       row.printedAnalysis.caseInsensitiveCompare(analysis) != .orderedSame { continue }
-                    values.append(LabValue(person: document.familyMember ?? document.person, sampled: sampled, analysis: row.analysis,
-                                           value: row.value, unit: row.unit, range: row.range, flag: row.flag, doubtful: row.doubtful,
-                                           letter: document.shortID, title: document.title))
-                }
+        try fillLabs()
+        return try library.documents.labReadings(DocumentFilter(person: person), analysis: analysis).map(LabValue.init)
+    }
+
+    /// Reads a letter's lab values again from its text as it is now, keeping the boxes on the
+    /// page and the confirmations the old values had (``LabEntry/carried(_:from:typedByPerson:)``).
+    /// `typedByPerson`: the text is a person's correction. `dropBoxesOn`: a page read again, whose
+    /// old boxes no longer fit.
+    public func rereadLabs(_ id: String, typedByPerson: Bool, dropBoxesOn page: Int? = nil) throws {
+        let document = try library.documents.document(id)
+        var old = try library.documents.labs(of: document.sha256)
+        if let page {
+            for index in old.indices where old[index].page == page {
+                old[index].page = nil
+                old[index].box = nil
             }
         }
-        return values.sorted { ($0.analysis.lowercased(), $0.sampled, $0.letter) < ($1.analysis.lowercased(), $1.sampled, $1.letter) }
+        let fresh = LabEntries.entries(in: document.text, lowConfidence: document.lowConfidence)
+        try library.documents.replaceLabs(of: document.sha256, with: LabEntry.carried(fresh, from: old, typedByPerson: typedByPerson))
+    }
+
+    /// Reads the lab values of the letters filed before values were kept (migration 26), from
+    /// their text, once; returns how many letters were read.
+    @discardableResult
+    public func fillLabs() throws -> Int {
+        var count = 0
+        while true {
+            let waiting = try library.documents.lettersWithLabsToRead()
+            guard !waiting.isEmpty else { return count }
+            for id in waiting {
+                try rereadLabs(id, typedByPerson: false)
+                count += 1
+            }
+        }
     }
 }

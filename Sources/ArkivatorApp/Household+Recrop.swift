@@ -101,6 +101,7 @@ extension Household {
         if page == 1 { _ = try? ThumbnailMaker.thumbnail(replaced.sha256, in: library, remake: true) }
         // The new text may state the appointment otherwise (unless a person corrected it by hand).
         try rereadAppointments(replaced.sha256)
+        try rereadLabs(replaced.sha256, typedByPerson: false, dropBoxesOn: page)
         return replaced
     }
 

@@ -17,7 +17,10 @@ extension Household {
         let document = try library.documents.document(id, revealNumbers: true)
         let correction = try library.documents.correctText(document.sha256, to: text, maskNumbers: Self.numbersHidden(document),
                                                  programVersion: programVersion)
-        if correction.changed { try rereadAppointments(document.sha256) }
+        if correction.changed {
+            try rereadAppointments(document.sha256)
+            try rereadLabs(document.sha256, typedByPerson: true)
+        }
         return correction
     }
 
@@ -27,7 +30,10 @@ extension Household {
         let document = try library.documents.document(id, revealNumbers: true)
         let correction = try library.documents.restoreOCRText(document.sha256, maskNumbers: Self.numbersHidden(document),
                                                     programVersion: programVersion)
-        if correction.changed { try rereadAppointments(document.sha256) }
+        if correction.changed {
+            try rereadAppointments(document.sha256)
+            try rereadLabs(document.sha256, typedByPerson: false)
+        }
         return correction
     }
 

@@ -109,3 +109,26 @@ struct TextLine {
         return tokens
     }
 }
+
+extension LabNumber {
+    /// A value or range end as a letter prints it, spaces and all («< 5», «5,2»); nil when it
+    /// does not read as one number.
+    public init?(printed: String) {
+        self.init(printed.filter { !$0.isWhitespace })
+    }
+
+    /// The bounds a printed reference range gives («20 - 42», «3,5–4,4», «< 5», «> 60»): a
+    /// lower, an upper or both; nil when it does not read as a range.
+    public static func bounds(ofRange printed: String) -> (low: Double?, high: Double?)? {
+        let compact = printed.filter { !$0.isWhitespace }
+        if let single = LabNumber(compact), let comparator = single.comparator {
+            return comparator == "<" || comparator == "≤" ? (nil, single.value) : (single.value, nil)
+        }
+        // «20-42»: the dash after the first number (a negative number starts no range here).
+        guard let dash = compact.dropFirst().firstIndex(where: { LabTable.dashes.contains(String($0)) }) else { return nil }
+        guard let low = LabNumber(String(compact[..<dash])), low.comparator == nil,
+              let high = LabNumber(String(compact[compact.index(after: dash)...])), high.comparator == nil,
+              low.value < high.value else { return nil }
+        return (low.value, high.value)
+    }
+}

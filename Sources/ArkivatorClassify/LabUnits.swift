@@ -89,3 +89,18 @@ public enum LabUnits {
             && !token.contains("<") && !token.contains(">")
     }
 }
+
+/// Conversions between units of one analysis that are exact by definition, and only those: a
+/// value is never converted by a factor that depends on the molecule's weight or the method.
+public enum LabUnitConversion {
+    /// `value` in `from` as `to`, or nil when the two units are the same or no exact conversion
+    /// is known. HbA1c: IFCC (mmol/mol) and NGSP (%) by the master equation
+    /// NGSP = 0,09148 × IFCC + 2,152.
+    public static func convert(_ value: Double, analysis: String, from: String, to: String) -> Double? {
+        guard analysis.caseInsensitiveCompare("HbA1c") == .orderedSame else { return nil }
+        let (f, t) = (from.lowercased(), to.lowercased())
+        if f == "%", t == "mmol/mol" { return ((value - 2.152) / 0.09148 * 10).rounded() / 10 }
+        if f == "mmol/mol", t == "%" { return ((0.09148 * value + 2.152) * 100).rounded() / 100 }
+        return nil
+    }
+}

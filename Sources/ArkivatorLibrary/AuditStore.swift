@@ -6,7 +6,7 @@ import Foundation
 public enum AuditAction: String, Sendable, Codable, CaseIterable {
     case signedIn, signInFailed, signedOut, deviceSignedOut
     case letterOpened, pageOpened, originalOpened, pdfOpened, docxOpened, numberRevealed
-    case textCorrected, letterChanged, redacted, deleted, restored
+    case textCorrected, letterChanged, labConfirmed, redacted, deleted, restored
     case shareLinkMade, shareLinkRevoked, feedMade, feedRevoked
     case accountInvited, accountJoined, inviteExpired, accountRemoved, tokenMade, totpOn, totpOff, passkeyAdded, passkeyRemoved
 
@@ -25,6 +25,7 @@ public enum AuditAction: String, Sendable, Codable, CaseIterable {
         case .numberRevealed: UserMessage(nb: "viste fødselsnummeret", en: "showed the national ID number")
         case .textCorrected: UserMessage(nb: "rettet teksten", en: "corrected the text")
         case .letterChanged: UserMessage(nb: "endret brevet", en: "changed the letter")
+        case .labConfirmed: UserMessage(nb: "bekreftet en prøveverdi", en: "confirmed a lab value")
         case .redacted: UserMessage(nb: "sladdet", en: "redacted")
         case .deleted: UserMessage(nb: "slettet brevet", en: "deleted the letter")
         case .restored: UserMessage(nb: "hentet brevet tilbake", en: "restored the letter")

@@ -139,6 +139,12 @@ extension DocumentStore {
         }
         let terms = try index(row: id, in: database)
         try library.calendar.fileAppointments(of: document, row: id, now: now, in: database)
+        if let labs = document.labs {
+            if !labs.isEmpty { try fileLabs(labs, row: id, in: database) }
+        } else if Self.labTypes.contains(document.docType) {
+            // Not read (an import): read from its text by the household (``lettersWithLabsToRead(limit:)``).
+            try database.execute("INSERT OR IGNORE INTO lab_values_pending (document_id) VALUES (?)", [id])
+        }
         var stored = document
         stored.number = id
         stored.addedAt = now

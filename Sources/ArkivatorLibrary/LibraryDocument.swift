@@ -49,6 +49,10 @@ public struct LibraryDocument: Sendable, Equatable, Codable {
     public var appointments: [Appointment]?
     /// Where the numbers OCR may have misread stand on the pages (see ``NumberMark``); nil when none.
     public var numberMarks: [NumberMark]?
+    /// The rows of the lab tables the letter prints, filed into `lab_values` with it (see
+    /// ``LabEntry``); nil when not read (an import: a lab result's are read from its text after
+    /// it is filed). A document read back holds none here: see ``DocumentStore/labs(of:)``.
+    public var labs: [LabEntry]?
 
     public struct TextRange: Sendable, Equatable, Codable {
         public var start: Int

@@ -303,5 +303,35 @@ extension Migrations {
                 created_at  TEXT NOT NULL
             );
             """),
+        Migration(version: 26, name: "lab values as data", sql: """
+            -- Each row of a lab table a letter prints (``LabEntry``): the analysis under one name,
+            -- the value as printed and as a number, unit, range, H/L, whether a number in it is in
+            -- doubt, the day the sample was taken, where the value stands in the text and on the
+            -- page, and whether a person confirmed it. Read again from the text when it changes.
+            CREATE TABLE lab_values (
+                id           INTEGER PRIMARY KEY,
+                document_id  INTEGER NOT NULL REFERENCES documents(id) ON DELETE CASCADE,
+                position     INTEGER NOT NULL,
+                analysis     TEXT NOT NULL,
+                printed      TEXT NOT NULL,
+                value        TEXT NOT NULL,
+                unit         TEXT,
+                range        TEXT,
+                flag         TEXT,
+                doubtful     INTEGER NOT NULL DEFAULT 0,
+                confirmed    INTEGER NOT NULL DEFAULT 0,
+                sampled      TEXT,
+                page         INTEGER,
+                box          TEXT,
+                start        INTEGER NOT NULL,
+                length       INTEGER NOT NULL
+            );
+            CREATE INDEX lab_values_document ON lab_values(document_id);
+            CREATE INDEX lab_values_analysis ON lab_values(analysis, sampled);
+            -- The letters filed before this version whose values are still to be read from their
+            -- text (``Household/fillLabs()``, once).
+            CREATE TABLE lab_values_pending (document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE);
+            INSERT INTO lab_values_pending (document_id) SELECT id FROM documents WHERE doc_type IN ('lab-svar', 'epikrise');
+            """),
     ]
 }

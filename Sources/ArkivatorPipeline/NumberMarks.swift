@@ -40,6 +40,26 @@ package enum NumberMarks {
         return marks
     }
 
+    /// Where a place of the document's text (Unicode scalars, pages joined as in
+    /// ``marks(_:pages:)``) stands: its page (1…) and the box of the words it overlaps on their
+    /// first line; nil when no word with a box holds it.
+    package static func place(start: Int, length: Int, pages: [OCRPage]) -> (page: Int, box: [Int])? {
+        guard length > 0 else { return nil }
+        let separator = RecordAssembler.pageSeparator.unicodeScalars.count
+        var pageStart = 0
+        for (index, page) in pages.enumerated() {
+            let pageLength = page.text.unicodeScalars.count
+            if start >= pageStart, start + length <= pageStart + pageLength {
+                let from = start - pageStart, end = from + length
+                let words = page.words.filter { $0.box.count == 4 && $0.box[2] > 0 && $0.box[3] > 0
+                    && $0.start < end && from < $0.start + $0.length }
+                return boxes(words.map(\.box)).first.map { (index + 1, $0) }
+            }
+            pageStart += pageLength + separator
+        }
+        return nil
+    }
+
     /// The words' boxes joined: one box for the words of one line (boxes that overlap in
     /// height), a box of its own for a word on another line.
     package static func boxes(_ boxes: [[Int]]) -> [[Int]] {

@@ -180,6 +180,7 @@ public struct WebServer: Sendable {
         addReviewRoutes(changes: changes)
         addFamilyRoutes(pages: pages)
         addTimelineRoutes(pages: signedIn)
+        addLabRoutes(anyone: signedIn, changes: changes)
         addSettingsRoutes(pages: pages)
         addUploadRoutes(pages: changes, api: apiChanges)
         addAPIRoutes(anyone: apiSignedIn, api: api)

@@ -222,6 +222,15 @@ extension WebServer {
             view.explanation = ExplanationView(letter: document.shortID, facts: facts, state: jobs.state(document.shortID),
                                                trashed: document.trashedAt != nil, words: words)
         }
+        // A lab value chosen on «Prøvesvar»: outlined on its page.
+        if let value = query.value("verdi").flatMap(Int.init),
+           let chosen = try await store.read({ try $0.documents.labReading(value) }), chosen.letter == document.shortID {
+            view.images = PageImageView.images(document, chosen: chosen, words: words)
+            if !chosen.entry.hasBox {
+                view.notice = words.text("Siden viser ikke hvor \(chosen.entry.analysis) står: brevet ble arkivert før det ble lagret. Verdien er \(chosen.entry.value)\(chosen.entry.unit.map { " " + $0 } ?? "").",
+                                         "The page does not show where \(chosen.entry.analysis) stands: the letter was filed before that was kept. The value is \(chosen.entry.value)\(chosen.entry.unit.map { " " + $0 } ?? "").")
+            }
+        }
         if document.trashedAt == nil {
             view.textEditor = TextEditorView(document, notice: TextEditorView.notice(query, words: words), versions: versions, words: words)
         }

@@ -6,14 +6,14 @@ import Foundation
 /// One document's page: its fields, its pages and text, its files, and what can be done to it.
 struct DocumentView {
     let id: String
-    let notice: String?
+    var notice: String?
     let problem: String?
     let fields: [[String: String]]
     let trashed: Bool
     let canRedact: Bool
     let edit: EditView
     let hasImages: Bool
-    let images: [PageImageView]
+    var images: [PageImageView]
     let hasText: Bool
     let textParts: [Piece]
     let files: [[String: String]]

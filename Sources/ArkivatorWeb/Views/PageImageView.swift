@@ -15,6 +15,8 @@ struct PageImageView {
         let height: Int
         /// The number and «Usikkert tall», for a screen reader and as the outline's tooltip.
         let label: String
+        /// The lab value a person came to see (from «Prøvesvar»), outlined apart.
+        var chosen = false
     }
 
     let href: String
@@ -25,10 +27,36 @@ struct PageImageView {
     let marks: [Mark]
     /// The numbers outlined, in words under the image («Usikkert tall, markert på siden: 12,5 · 5O»).
     let marksCaption: String?
+    /// The lab value a person came to see, in words under the image; its page is the anchor `#verdi`.
+    var chosenCaption: String?
 
     /// How far an outline stands out from the number's box (so it frames the digits rather than
     /// crossing them): a share of its height, at least a few pixels.
     static func padding(height: Int) -> Int { max(6, height * 2 / 5) }
+
+    /// The pages with `chosen` (a lab value of this letter, from «Prøvesvar») outlined on its
+    /// page as well, and named under it; the pages as ``images(_:words:)`` has them when the
+    /// value has no box.
+    static func images(_ document: LibraryDocument, chosen: LabReading, words: Words) -> [PageImageView] {
+        var pages = images(document, words: words)
+        guard chosen.letter == document.shortID, chosen.entry.hasBox, let page = chosen.entry.page, let box = chosen.entry.box,
+              let index = document.files.enumerated().filter({ $0.element.kind == .image }).firstIndex(where: { $0.element.page == page }),
+              pages.indices.contains(index), pages[index].pageWidth > 0, pages[index].pageHeight > 0 else { return pages }
+        let view = pages[index]
+        let pad = padding(height: box[3])
+        let left = max(0, box[0] - pad), top = max(0, box[1] - pad)
+        let name = "\(chosen.entry.analysis) \(chosen.entry.value)\(chosen.entry.unit.map { " " + $0 } ?? "")"
+        var mark = Mark(x: left, y: top, width: min(view.pageWidth, box[0] + box[2] + pad) - left,
+                        height: min(view.pageHeight, box[1] + box[3] + pad) - top,
+                        label: words.text("\(name) – verdien du valgte", "\(name) – the value you chose"))
+        mark.chosen = true
+        var chosenPage = PageImageView(href: view.href, alt: view.alt, pageWidth: view.pageWidth, pageHeight: view.pageHeight,
+                                       marks: view.marks + [mark], marksCaption: view.marksCaption)
+        chosenPage.chosenCaption = words.text("Markert med blått: \(name) (\(words.date(chosen.day))).",
+                                              "Outlined in blue: \(name) (\(words.date(chosen.day))).")
+        pages[index] = chosenPage
+        return pages
+    }
 
     static func images(_ document: LibraryDocument, words: Words) -> [PageImageView] {
         document.files.enumerated().filter { $0.element.kind == .image }.map { index, file in
@@ -71,6 +99,7 @@ extension PageImageView: MustacheParent {
         case "marks": marks
         case "hasMarks": !marks.isEmpty
         case "marksCaption": marksCaption
+        case "chosenCaption": chosenCaption
         default: nil
         }
     }
@@ -84,6 +113,7 @@ extension PageImageView.Mark: MustacheParent {
         case "width": width
         case "height": height
         case "label": label
+        case "chosen": chosen
         default: nil
         }
     }

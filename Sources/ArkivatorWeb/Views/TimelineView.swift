@@ -139,6 +139,8 @@ struct TimelineView {
     let screenLink: String
     let printLink: String
     let libraryLink: String
+    /// «Prøvesvar»: the member's lab values over time (``LabsView``).
+    let labsLink: String
     /// «Del med legen» with the member's letters listed to choose from.
     let shareLink: String
     let upcoming: [Upcoming]
@@ -160,6 +162,7 @@ struct TimelineView {
         screenLink = request.link(print: false)
         printLink = request.link(print: true)
         libraryLink = "/?" + WebForm("").query(keeping: [], adding: [("person", found.member)])
+        labsLink = "/family/\(request.memberID)/provesvar"
         shareLink = "/del/ny?" + WebForm("").query(keeping: [], adding: [("person", found.member)])
         upcoming = found.appointments.map { stored in
             let appointment = stored.appointment
@@ -217,6 +220,7 @@ extension TimelineView: MustacheParent {
         case "screenLink": screenLink
         case "printLink": printLink
         case "libraryLink": libraryLink
+        case "labsLink": labsLink
         case "shareLink": shareLink
         case "upcoming": upcoming
         case "hasUpcoming": hasUpcoming

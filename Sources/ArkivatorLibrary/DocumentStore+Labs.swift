@@ -1,0 +1,117 @@
+import ArkivatorCore
+import Foundation
+
+/// The lab values of the letters (``LabEntry``, `lab_values`): filed with the letter, read
+/// again when its text changes, confirmed by a person, and gathered per person.
+extension DocumentStore {
+    /// The letter types whose lab tables are gathered: lab results, and tables in discharge letters.
+    public static let labTypes: [DocumentType] = [.labSvar, .epikrise]
+
+    /// Files a document's values (inside the caller's transaction): replaces what the row held.
+    func fileLabs(_ labs: [LabEntry], row id: Int, in database: Database) throws {
+        try database.execute("DELETE FROM lab_values WHERE document_id = ?", [id])
+        try database.execute("DELETE FROM lab_values_pending WHERE document_id = ?", [id])
+        for (position, entry) in labs.enumerated() {
+            let box = try entry.box.map { String(decoding: try JSONEncoder().encode($0), as: UTF8.self) }
+            try database.execute("""
+                INSERT INTO lab_values (document_id, position, analysis, printed, value, unit, range, flag, doubtful, confirmed,
+                    sampled, page, box, start, length)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [id, position, entry.analysis, entry.printed, Redaction.redact(entry.value), entry.unit, entry.range, entry.flag,
+                      entry.doubtful ? 1 : 0, entry.confirmed ? 1 : 0, entry.sampled, entry.page, box, entry.start, entry.length])
+        }
+    }
+
+    /// A document's values, in the order the letter prints them.
+    public func labs(of id: String) throws -> [LabEntry] {
+        try library.withReader { database in
+            let row = try resolve(id, in: database)
+            return try database.rows("SELECT \(Self.labColumns) FROM lab_values v WHERE v.document_id = ? ORDER BY v.position", [row])
+                .map(Self.labEntry)
+        }
+    }
+
+    /// Replaces a document's values with those read from its text as it is now (see
+    /// ``LabEntry/carried(_:from:typedByPerson:)`` for what the old ones pass on).
+    public func replaceLabs(of id: String, with labs: [LabEntry]) throws {
+        try library.withDatabase { database in
+            try database.inTransaction {
+                let row = try resolve(id, in: database)
+                try fileLabs(labs, row: row, in: database)
+            }
+        }
+    }
+
+    /// Marks a value as compared with the page and right; returns it with its letter, or nil when
+    /// there is no such value (or its letter is in the trash).
+    @discardableResult
+    public func confirmLab(_ valueID: Int) throws -> LabReading? {
+        try library.withDatabase { database in
+            try database.execute("""
+                UPDATE lab_values SET confirmed = 1 WHERE id = ?
+                AND document_id IN (SELECT id FROM documents WHERE trashed_at IS NULL)
+                """, [valueID])
+        }
+        return try labReading(valueID)
+    }
+
+    /// One value with its letter; nil when there is none, or its letter is in the trash.
+    public func labReading(_ valueID: Int) throws -> LabReading? {
+        try library.withReader { database in
+            try database.firstRow("""
+                SELECT \(Self.labColumns), \(Self.labLetterColumns) FROM lab_values v JOIN documents d ON d.id = v.document_id
+                WHERE v.id = ? AND d.trashed_at IS NULL
+                """, [valueID]).map(Self.labReading)
+        }
+    }
+
+    /// The values of the letters a filter covers (the lab results and discharge letters among
+    /// them, unless it names a type), only `analysis` (its one name or as printed, any case) when
+    /// given: by analysis, then the day the sample was taken.
+    public func labReadings(_ filter: DocumentFilter = DocumentFilter(), analysis: String? = nil) throws -> [LabReading] {
+        var (conditions, arguments) = filter.sql
+        if filter.type == nil {
+            conditions.append("d.doc_type IN (\(Self.labTypes.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += Self.labTypes.map(\.rawValue)
+        }
+        if let analysis = analysis?.trimmingCharacters(in: .whitespaces), !analysis.isEmpty {
+            conditions.append("(v.analysis = ? COLLATE NOCASE OR v.printed = ? COLLATE NOCASE)")
+            arguments += [analysis, analysis]
+        }
+        return try library.withReader { database in
+            try database.rows("""
+                SELECT \(Self.labColumns), \(Self.labLetterColumns) FROM lab_values v JOIN documents d ON d.id = v.document_id
+                WHERE \(conditions.joined(separator: " AND "))
+                """, arguments).map(Self.labReading)
+        }
+        .sorted { ($0.entry.analysis.lowercased(), $0.day, $0.letter, $0.entry.start) < ($1.entry.analysis.lowercased(), $1.day, $1.letter, $1.entry.start) }
+    }
+
+    /// Letters filed before lab values were kept whose values are still to be read (at most `limit`).
+    public func lettersWithLabsToRead(limit: Int = 500) throws -> [String] {
+        try library.withReader { database in
+            try database.rows("""
+                SELECT d.sha256 FROM lab_values_pending p JOIN documents d ON d.id = p.document_id ORDER BY p.document_id LIMIT ?
+                """, [limit]).compactMap { $0[0].string }
+        }
+    }
+
+    static let labColumns = """
+        v.id, v.analysis, v.printed, v.value, v.unit, v.range, v.flag, v.doubtful, v.confirmed, v.sampled, v.page, v.box, v.start, v.length
+        """
+    static let labLetterColumns = "d.sha256, d.title, d.document_date, d.doc_type, d.family_member, d.person"
+
+    static func labEntry(_ row: Row) -> LabEntry {
+        let box = row[11].string.flatMap { try? JSONDecoder().decode([Int].self, from: Data($0.utf8)) }
+        return LabEntry(id: row[0].int ?? 0, analysis: row[1].string ?? "", printed: row[2].string ?? "", value: row[3].string ?? "",
+                        unit: row[4].string, range: row[5].string, flag: row[6].string, doubtful: (row[7].int ?? 0) != 0,
+                        confirmed: (row[8].int ?? 0) != 0, sampled: row[9].string, page: row[10].int, box: box,
+                        start: row[12].int ?? 0, length: row[13].int ?? 0)
+    }
+
+    static func labReading(_ row: Row) -> LabReading {
+        LabReading(entry: labEntry(row), letter: ShortID.of(row[14].string ?? ""), title: row[15].string ?? "",
+                   documentDate: row[16].string ?? "", docType: DocumentType(rawValue: row[17].string ?? "") ?? .annet,
+                   member: row[18].string, person: row[19].string)
+    }
+}
