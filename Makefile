@@ -8,10 +8,11 @@ BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
                libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev libpng-dev libwebp-dev pkg-config time python3 \
                wnorwegian wdanish
-# What the tests read our files back with: LibreOffice, poppler's pdftotext, python-docx; and
+# What the tests read our files back with: LibreOffice (Writer, and Calc for the lab values' CSV),
+# poppler's pdftotext, python-docx, fhir.resources (scripts/test/labs_export_check.py); and
 # heif-enc, which makes the HEIC twin of a test page; qpdf, which locks a test PDF with a password.
 # Chromium, its driver and selenium run the web app's browser test (scripts/test/browser_test.py).
-TEST_APT_PACKAGES = libreoffice-writer-nogui poppler-utils rclone python3-venv libheif-examples qpdf \
+TEST_APT_PACKAGES = libreoffice-writer-nogui libreoffice-calc-nogui poppler-utils rclone python3-venv libheif-examples qpdf \
                     chromium chromium-driver python3-selenium python3-icalendar
 # What scripts/fixtures/make_fixtures.py draws the samples and test pages with (Debian's own Python).
 FIXTURE_APT_PACKAGES = python3-pil python3-numpy fonts-dejavu-core fonts-liberation
@@ -71,6 +72,7 @@ test-deps: deps
 	@python3 -c "import docx" 2>/dev/null || python3 -m pip install --quiet python-docx \
 	  || python3 -m pip install --quiet --break-system-packages python-docx
 	@/usr/bin/python3 scripts/test/api_conformance.py --install-only
+	@/usr/bin/python3 scripts/test/labs_export_check.py --install-only
 # axe-core for the browser test's accessibility check: the axe.min.js (axe-core 4.10) that the
 # PyPI package axe-selenium-python ships. Only that file is used, so its Python part (which asks
 # for Python 3.12) and its dependencies are not needed: Debian's selenium stays as it is.
@@ -142,6 +144,7 @@ test: build test-deps $(GATE_SUBSET)/manifest.json
 	/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser
 	/usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api
 	/usr/bin/python3 scripts/test/serve_security.py --arkivator $(BIN_DEBUG)
+	/usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_DEBUG)
 	@running=$$(python3 scripts/dev/llm.py status 2>/dev/null); \
 	url=$$(python3 scripts/dev/llm.py up) || exit 1; \
 	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \

@@ -46,8 +46,13 @@ extension Household {
     /// `analysis` (its name as the rules know it, «HbA1c», or as printed, any case); by
     /// analysis, then sampling day.
     public func labs(person: String? = nil, analysis: String? = nil) throws -> [LabValue] {
+        try labReadings(person: person, analysis: analysis).map(LabValue.init)
+    }
+
+    /// The same values with their letters, as the library keeps them.
+    public func labReadings(person: String? = nil, analysis: String? = nil) throws -> [LabReading] {
         try fillLabs()
-        return try library.documents.labReadings(DocumentFilter(person: person), analysis: analysis).map(LabValue.init)
+        return try library.documents.labReadings(DocumentFilter(person: person), analysis: analysis)
     }
 
     /// Reads a letter's lab values again from its text as it is now, keeping the boxes on the
@@ -63,7 +68,7 @@ extension Household {
                 old[index].box = nil
             }
         }
-        let fresh = LabEntries.entries(in: document.text, lowConfidence: document.lowConfidence)
+        let fresh = LabEntries.entries(in: document.text)
         try library.documents.replaceLabs(of: document.sha256, with: LabEntry.carried(fresh, from: old, typedByPerson: typedByPerson))
     }
 

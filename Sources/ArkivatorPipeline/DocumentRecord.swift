@@ -189,8 +189,7 @@ public struct DocumentRecord: Sendable, Codable, Equatable {
         try c.encode(k?.needsReview ?? [], forKey: .needsReview)
         try c.encode(k?.containsFodselsnummer ?? false, forKey: .containsFodselsnummer)
         try c.encode(k?.appointments ?? [], forKey: .appointments)
-        let unsure = lowConfidenceWords.map { ($0.start, $0.length) } + (k?.doubtfulNumbers ?? []).map { ($0.start, $0.length) }
-        try c.encode(LabRowOutput.rows(k?.labs ?? [], text: text, lowConfidence: unsure), forKey: .labs)
+        try c.encode(LabRowOutput.rows(k?.labs ?? [], text: text), forKey: .labs)
         try c.encode(k?.doubtfulNumbers ?? [], forKey: .doubtfulNumbers)
         try c.encodeIfPresent(llm, forKey: .llm)
         try c.encode(files.map(FileList.init), forKey: .files)

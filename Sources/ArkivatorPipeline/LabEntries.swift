@@ -5,22 +5,20 @@ import ArkivatorOCR
 
 /// The lab values a letter's text holds, as the library keeps them (``LabEntry``): the rows
 /// ``LabTable`` reads, each with the day the sample was taken (``LabSampling``), in doubt where a
-/// rule doubted a number in it or OCR was unsure of a word of it, and with the value's box on
-/// its page where the reading's words are at hand.
+/// rule doubted a number in it (``LabPlausibility``; a number OCR alone was unsure of is marked
+/// «Usikkert tall» in the letter, as every number is), and with the value's box on its page
+/// where the reading's words are at hand.
 package enum LabEntries {
     /// - Parameters:
     ///   - rows: the rows already read (the classifier's); nil reads them from `text`.
-    ///   - lowConfidence: the places OCR (or a rule) was unsure of, in Unicode scalars of `text`.
     ///   - pages: the pages' readings, for the boxes; nil when not at hand (a text correction).
-    package static func entries(in text: String, rows: [LabRow]? = nil, lowConfidence: [LibraryDocument.TextRange],
-                                pages: [OCRPage]? = nil) -> [LabEntry] {
+    package static func entries(in text: String, rows: [LabRow]? = nil, pages: [OCRPage]? = nil) -> [LabEntry] {
         let rows = rows ?? LabTable.rows(in: text)
         guard !rows.isEmpty else { return [] }
         let sampled = LabSampling.date(in: text)?.iso
         return rows.map { row in
-            let unsure = lowConfidence.contains { $0.start < row.start + row.length && row.start < $0.start + $0.length }
             var entry = LabEntry(analysis: row.analysis, printed: row.printedAnalysis, value: row.value, unit: row.unit,
-                                 range: row.range, flag: row.flag, doubtful: row.doubtful || unsure, sampled: sampled,
+                                 range: row.range, flag: row.flag, doubtful: row.doubtful, sampled: sampled,
                                  start: row.valueStart, length: row.valueLength)
             if let pages, let place = NumberMarks.place(start: row.valueStart, length: row.valueLength, pages: pages) {
                 entry.page = place.page
@@ -31,24 +29,20 @@ package enum LabEntries {
     }
 }
 
-/// A lab row as `ingest --json` gives it: the row's fields as ``LabRow`` has them, in doubt
-/// also where OCR was unsure of a word of the row, and the day the sample was taken.
+/// A lab row as `ingest --json` gives it: the row's fields as ``LabRow`` has them, and the day
+/// the sample was taken.
 struct LabRowOutput: Encodable {
     let row: LabRow
     let sampled: String?
-    let unsure: Bool
 
     private enum Keys: String, CodingKey {
         case analysis, printedAnalysis, value, unit, range, flag, doubtful, doubt, sampled, line, start, length
         case valueStart, valueLength, rangeStart, rangeLength, unitStart, unitLength
     }
 
-    static func rows(_ rows: [LabRow], text: String, lowConfidence: [(start: Int, length: Int)]) -> [LabRowOutput] {
+    static func rows(_ rows: [LabRow], text: String) -> [LabRowOutput] {
         let sampled = rows.isEmpty ? nil : LabSampling.date(in: text)?.iso
-        return rows.map { row in
-            LabRowOutput(row: row, sampled: sampled,
-                         unsure: lowConfidence.contains { $0.start < row.start + row.length && row.start < $0.start + $0.length })
-        }
+        return rows.map { LabRowOutput(row: $0, sampled: sampled) }
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -59,8 +53,8 @@ struct LabRowOutput: Encodable {
         try c.encode(row.unit, forKey: .unit)
         try c.encode(row.range, forKey: .range)
         try c.encode(row.flag, forKey: .flag)
-        try c.encode(row.doubtful || unsure, forKey: .doubtful)
-        try c.encode(row.doubt.isEmpty && unsure ? [NumberDoubtReason.lowConfidence] : row.doubt, forKey: .doubt)
+        try c.encode(row.doubtful, forKey: .doubtful)
+        try c.encode(row.doubt, forKey: .doubt)
         try c.encode(sampled, forKey: .sampled)
         try c.encode(row.line, forKey: .line)
         try c.encode(row.start, forKey: .start)

@@ -14,8 +14,7 @@ enum LibraryStage {
         var written: [ArchivedFile]?
         var document = record.libraryDocument
         document.numberMarks = NumberMarks.marks(record.classification?.doubtfulNumbers ?? [], pages: pages.map(\.ocr))
-        document.labs = LabEntries.entries(in: document.text, rows: record.classification?.labs, lowConfidence: document.lowConfidence,
-                                           pages: pages.map(\.ocr))
+        document.labs = LabEntries.entries(in: document.text, rows: record.classification?.labs, pages: pages.map(\.ocr))
         do {
             let stored = try library.documents.file(document, originals: originals) { reservation in
                 let files = try ArchiveStage(options: archive).write(document, pages: pages, originalPDF: originalPDF,

@@ -21,10 +21,18 @@ extension Arkivator {
                 --csv skriver semikolon-separert tekst med desimalkomma, som et regneark på norsk leser
                 som tall. (--csv writes semicolon-separated text with decimal commas.)
 
+                --fhir skriver en FHIR R4-samling (Bundle) av Observation-ressurser som et
+                journalsystem kan lese: analysen med LOINC-kode der den er kjent, verdien med
+                UCUM-enhet, referanseområdet, H/L og prøvedatoen. Personen står med navn og
+                fødselsdato, aldri fødselsnummer. En usikker verdi ingen har sjekket er merket
+                «preliminary». (--fhir writes a FHIR R4 Bundle of Observations; the person by name
+                and birth date, never the national ID number.)
+
                 Eksempler / examples:
                   arkivator labs --person Kari
                   arkivator labs --person Kari --analysis HbA1c --csv > kari-hba1c.csv
                   arkivator labs --json
+                  arkivator labs --person Kari --fhir > kari-prøvesvar.json
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions
@@ -41,14 +49,27 @@ extension Arkivator {
         @Flag(name: .long, help: "Skriv verdiene som JSON. (Print JSON.)")
         var json = false
 
+        @Flag(name: .long, help: "Skriv verdiene som en FHIR R4 Bundle. (Print a FHIR R4 Bundle.)")
+        var fhir = false
+
         func validate() throws {
-            if csv && json { throw ValidationError("Velg én av --csv og --json. (Choose one of --csv and --json.)") }
+            if [csv, json, fhir].filter({ $0 }).count > 1 {
+                throw ValidationError("Velg én av --csv, --json og --fhir. (Choose one of --csv, --json and --fhir.)")
+            }
         }
 
         func run() throws {
             let household = try LibraryCommand.household(libraryOptions)
-            let values = try LibraryCommand.reporting { try household.labs(person: person, analysis: analysis) }
             let terminal = Terminal()
+            if fhir {
+                let (readings, births) = try LibraryCommand.reporting {
+                    (try household.labReadings(person: person, analysis: analysis),
+                     Dictionary(try household.library.familyMembers().compactMap { m in m.birthDate.map { (m.name, $0) } },
+                                uniquingKeysWith: { a, _ in a }))
+                }
+                return terminal.line(LabFHIR.bundle(readings, birthDates: births))
+            }
+            let values = try LibraryCommand.reporting { try household.labs(person: person, analysis: analysis) }
             if json { return terminal.line(LibraryCommand.json(values)) }
             if csv { return terminal.line(Self.csv(values)) }
             guard !values.isEmpty else {

@@ -68,8 +68,10 @@ def documents(corpus, pred):
             low += [(offset + w["start"], offset + w["start"] + w["length"]) for w in row.get("lowConfidenceWords") or []]
             labs += row.get("labs") or []
             offset += len(ptext)
+        first = pages.get(t["pages"][0]) or {}
         docs[t["id"]] = {"truth": t, "truthText": (corpus / "truth" / f"{t['id']}.txt").read_text(encoding="utf-8"),
-                         "text": text, "doubtful": doubtful, "low": low, "labs": labs}
+                         "text": text, "doubtful": doubtful, "low": low, "labs": labs, "member": first.get("familyMember"),
+                         "date": first.get("documentDate")}
     return docs
 
 
@@ -136,6 +138,27 @@ def overlaps(place, ranges):
     return any(a < e and s < b for a, b in ranges)
 
 
+MONTHS = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"]
+SAMPLED = re.compile(r"prøve ?tatt|prøvetaking|prøvedato|tatt dato", re.I)
+
+
+def truth_day(text, letter_date):
+    """The day the truth text says the sample was taken (the first such line's date), else the letter's."""
+    for line in text.replace("\f", "\n").split("\n"):
+        if not SAMPLED.search(line):
+            continue
+        m = re.search(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", line)
+        if m:
+            return f"{m.group(3)}-{int(m.group(2)):02d}-{int(m.group(1)):02d}"
+        m = re.search(r"(\d{4})-(\d{2})-(\d{2})", line)
+        if m:
+            return m.group(0)
+        m = re.search(r"(\d{1,2})\. (" + "|".join(MONTHS) + r") (\d{4})", line, re.I)
+        if m:
+            return f"{m.group(3)}-{MONTHS.index(m.group(2).lower()) + 1:02d}-{int(m.group(1)):02d}"
+    return letter_date
+
+
 def lab_key(r):
     f = lambda x: re.sub(r"\s+", "", str(x or "")).lower()
     return (f(r.get("analysis")), f(r.get("value")).replace(".", ","), f(r.get("unit")))
@@ -160,6 +183,7 @@ def measure(name, docs, show):
     unflagged = []
     true_flags = false_flags = 0
     rows_truth = rows_right = rows_wrong = rows_wrong_sure = rows_right_doubtful = 0
+    values_right = wrong_day = wrong_person = 0
     wrong_sure = []
     for doc_id, d in docs.items():
         truth, ocr = d["truthText"], d["text"]
@@ -214,12 +238,21 @@ def measure(name, docs, show):
             want[lab_key(r)] = want.get(lab_key(r), 0) + 1
         rows_truth += len(truth_rows)
         names = {lab_key(r)[0] for r in truth_rows}
+        day = truth_day(truth, d["truth"].get("documentDate"))
+        # A value filed to a household member the letter is not about (the unfiled are not attached to anyone).
+        member = d["member"]
+        misfiled = member is not None and member != d["truth"].get("familyMember")
+        wrong_person += len(d["labs"]) if misfiled else 0
         for r in d["labs"]:
             k = lab_key(r)
             if want.get(k, 0) > 0:
                 want[k] -= 1
                 rows_right += 1
                 rows_right_doubtful += bool(r.get("doubtful"))
+                if (r.get("sampled") or d["date"]) == day and not misfiled:
+                    values_right += 1
+                elif (r.get("sampled") or d["date"]) != day:
+                    wrong_day += 1
             else:
                 rows_wrong += 1
                 if not r.get("doubtful"):
@@ -239,11 +272,14 @@ def measure(name, docs, show):
     print(f"  lab rows: {rows_truth} in the letters; read exactly {pct(rows_right, rows_truth)} ({rows_right}), "
           f"{rows_right_doubtful} of them marked doubtful; rows read wrong {rows_wrong}, "
           f"not marked doubtful (implausible or misread values unflagged) {rows_wrong_sure}")
+    print(f"  lab values right (analysis, value, unit, sampling day, person): {pct(values_right, rows_truth)} "
+          f"({values_right} of {rows_truth}); right value on the wrong day {wrong_day}; values on the wrong person {wrong_person}")
     for doc_id, r, known in wrong_sure[:show]:
         what = "misread" if known else "not in the letter"
         print(f"    {doc_id} {what}: {r.get('analysis')} {r.get('value')} {r.get('flag') or ''} {r.get('unit')} {r.get('range')}")
     return {"numbers": tot, "exact": exact, "misread": mis, "flagged": flagged, "unflagged": len(unflagged),
-            "labRows": rows_truth, "labRowsRight": rows_right, "labRowsWrongNotDoubtful": rows_wrong_sure}
+            "labRows": rows_truth, "labRowsRight": rows_right, "labRowsWrongNotDoubtful": rows_wrong_sure,
+            "labValuesRight": values_right, "labWrongPerson": wrong_person}
 
 
 def main():
@@ -263,7 +299,9 @@ def main():
     if len(a.set) > 1:
         print(f"all: numbers read exactly {100 * total['exact'] / max(1, total['numbers']):.1f} % of {total['numbers']}; "
               f"misread {total['misread']}, flagged {total['flagged']}, unflagged {total['unflagged']}; lab rows right "
-              f"{total['labRowsRight']} of {total['labRows']}, wrong and not doubtful {total['labRowsWrongNotDoubtful']}")
+              f"{total['labRowsRight']} of {total['labRows']}, wrong and not doubtful {total['labRowsWrongNotDoubtful']}; "
+              f"lab values right with day and person {100 * total['labValuesRight'] / max(1, total['labRows']):.1f} %, "
+              f"on the wrong person {total['labWrongPerson']}")
 
 
 if __name__ == "__main__":
