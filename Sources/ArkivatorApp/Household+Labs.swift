@@ -55,6 +55,12 @@ extension Household {
         return try library.documents.labReadings(DocumentFilter(person: person), analysis: analysis)
     }
 
+    /// The values of the given letters (row numbers) alone: what a share of them may show.
+    public func labReadings(of letters: [Int]) throws -> [LabReading] {
+        try fillLabs()
+        return try library.documents.labReadings(rows: letters)
+    }
+
     /// Reads a letter's lab values again from its text as it is now, keeping the boxes on the
     /// page and the confirmations the old values had (``LabEntry/carried(_:from:typedByPerson:)``).
     /// `typedByPerson`: the text is a person's correction. `dropBoxesOn`: a page read again, whose

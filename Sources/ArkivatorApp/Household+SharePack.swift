@@ -63,7 +63,8 @@ extension Household {
         let cover = SharePackCover(
             persons: Self.persons(of: letters),
             entries: zip(letters, letterPages).map { letter, pages in SharePackCover.Entry(letter.document, pages: pages.count) },
-            made: CalendarDate.today()?.iso ?? "")
+            made: CalendarDate.today()?.iso ?? "",
+            labs: LabSummary(try labReadings(of: letters.map(\.document.number))).lines)
         let pages = cover.pages() + letterPages.flatMap { $0 }
         let bytes = SearchablePDF(title: SharePackCover.title, pages: pages).data()
         let known = letters.reduce(into: Set<String>()) { $0.formUnion($1.known) }

@@ -46,6 +46,9 @@ struct SharePackCover {
     var entries: [Entry]
     /// `YYYY-MM-DD`.
     var made: String
+    /// The letters' lab values, an analysis a line (``LabSummary``): a page of their own after
+    /// the index, before the letters.
+    var labs: [LabSummary.Line] = []
 
     // A4 at 300 DPI, 2 cm margins; sizes in pixels (a point is 300/72 pixels).
     static let width = 2480, height = 3508, margin = 236
@@ -136,6 +139,7 @@ struct SharePackCover {
             y += height + lineHeight / 2
         }
         newPage()
+        if !labs.isEmpty { labPages(&pages) }
         var start = pages.count + 1
         for (entry, place) in zip(entries, placed) {
             pages[place.page].append(SearchablePDF.Printed(text: "\(start)", x: Self.margin + Self.columns.page.0, y: place.y,
@@ -143,6 +147,67 @@ struct SharePackCover {
             start += entry.pages
         }
         return pages.map { SearchablePDF.Page(jpeg: [], width: Self.width, height: Self.height, dpi: 300, lines: [], printed: $0) }
+    }
+
+    /// The lab values' columns, as the index's.
+    static let labColumns = (analysis: (0, 430), value: (430, 420), day: (850, 240), range: (1090, 300), trend: (1390, 618))
+
+    /// «Prøvesvar i brevene»: per analysis the latest value, its day, range and the change since
+    /// the first value; a value that may be misread says so. Continued on further pages.
+    func labPages(_ pages: inout [[SearchablePDF.Printed]]) {
+        var runs: [SearchablePDF.Printed] = []
+        var y = Self.margin
+        func text(_ text: String, at x: Int = 0, size: Int = Self.bodySize, bold: Bool = false) {
+            runs.append(SearchablePDF.Printed(text: text, x: Self.margin + x, y: y, size: size, bold: bold))
+        }
+        let lineHeight = Self.tableSize * 5 / 4
+        func header(_ continued: Bool) {
+            y += Self.bodySize
+            text(continued ? "Prøvesvar i brevene (fortsatt)" : "Prøvesvar i brevene", bold: true)
+            y += Self.bodySize * 3 / 2
+            if !continued {
+                for line in Self.wrap("Siste verdi av hver analyse i brevene, med utviklingen siden første verdi. Verdiene er lest av "
+                                      + "maskinen (OCR) fra brevene som følger: «usikker» betyr at et tall kan være feillest og må "
+                                      + "sjekkes mot brevet. (Lab values machine-read from the letters that follow.)",
+                                      width: Self.width - 2 * Self.margin, size: Self.tableSize) {
+                    text(line, size: Self.tableSize)
+                    y += Self.tableSize * 4 / 3
+                }
+                y += Self.tableSize
+            }
+            for (name, column) in [("Analyse", Self.labColumns.analysis), ("Siste verdi", Self.labColumns.value),
+                                   ("Prøvedato", Self.labColumns.day), ("Referanse", Self.labColumns.range),
+                                   ("Utvikling", Self.labColumns.trend)] {
+                text(name, at: column.0, size: Self.tableSize, bold: true)
+            }
+            y += lineHeight * 3 / 2
+        }
+        header(false)
+        for line in labs {
+            var value = line.value + (line.unit.map { " " + $0 } ?? "")
+            if let flag = line.flag { value += " " + flag }
+            if line.doubtful { value += " (usikker)" }
+            var trend = line.trend(.norwegian)
+            if line.doubtfulCount > 0 { trend += "; \(line.doubtfulCount) av \(line.count) kan være feillest" }
+            let cells = [(line.analysis, Self.labColumns.analysis), (value, Self.labColumns.value),
+                         (Self.shown(date: line.day), Self.labColumns.day), (line.range ?? "–", Self.labColumns.range),
+                         (trend, Self.labColumns.trend)].map { (Self.wrap(Redaction.redact($0.0), width: $0.1.1, size: Self.tableSize,
+                                                                           maxLines: Self.cellLines), $0.1.0) }
+            let height = max(1, cells.map(\.0.count).max() ?? 1) * lineHeight
+            if y + height > Self.height - Self.margin {
+                pages.append(runs)
+                runs = []
+                y = Self.margin
+                header(true)
+            }
+            for (cell, x) in cells {
+                for (k, piece) in cell.enumerated() {
+                    runs.append(SearchablePDF.Printed(text: piece, x: Self.margin + x, y: y + k * lineHeight, size: Self.tableSize))
+                }
+            }
+            y += height + lineHeight / 2
+        }
+        pages.append(runs)
     }
 
     /// `Kari Nordmann, født 26.01.1987`.

@@ -87,6 +87,20 @@ extension DocumentStore {
         .sorted { ($0.entry.analysis.lowercased(), $0.day, $0.letter, $0.entry.start) < ($1.entry.analysis.lowercased(), $1.day, $1.letter, $1.entry.start) }
     }
 
+    /// The values of the given letters (their row numbers, ``LibraryDocument/number``) that are
+    /// not in the trash: what a share of those letters may show, and nothing else. By analysis,
+    /// then sampling day.
+    public func labReadings(rows: [Int]) throws -> [LabReading] {
+        guard !rows.isEmpty else { return [] }
+        return try library.withReader { database in
+            try database.rows("""
+                SELECT \(Self.labColumns), \(Self.labLetterColumns) FROM lab_values v JOIN documents d ON d.id = v.document_id
+                WHERE d.trashed_at IS NULL AND v.document_id IN (\(rows.map { _ in "?" }.joined(separator: ", ")))
+                """, rows).map(Self.labReading)
+        }
+        .sorted { ($0.entry.analysis.lowercased(), $0.day, $0.letter, $0.entry.start) < ($1.entry.analysis.lowercased(), $1.day, $1.letter, $1.entry.start) }
+    }
+
     /// Letters filed before lab values were kept whose values are still to be read (at most `limit`).
     public func lettersWithLabsToRead(limit: Int = 500) throws -> [String] {
         try library.withReader { database in

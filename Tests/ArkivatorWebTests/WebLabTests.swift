@@ -121,4 +121,27 @@ import Testing
             #expect(values.first { $0.analysis == "Kreatinin" }?.confirmed == false)
         }
     }
+
+    @Test func theDoctorsShareBeginsWithTheSharedLettersValues() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            let (last, _) = try Self.fileResults(fixture)
+            // Two of Kari's three results are shared: the summary knows those two alone.
+            let made = try fixture.library.sharing.createShareLink(["c1c1c1c1c1", last])
+            try await fixture.server.application().test(.router) { client in
+                let page = try await client.execute(uri: "/delt/\(made.token)", method: .get)
+                let html = page.text
+                #expect(html.contains("<h2 id=\"shared-labs-title\">Prøvesvar</h2>"))
+                let start = try #require(html.range(of: "<section class=\"shared-labs\""))
+                let summary = String(html[start.lowerBound...].prefix { _ in true }.components(separatedBy: "</section>")[0])
+                #expect(summary.contains("<th scope=\"row\">HbA1c</th>") && summary.contains("<strong>41</strong> mmol/mol"))
+                #expect(summary.contains("ned fra 48 (10.01.2024), 2 målinger"), "the trend over the shared letters only")
+                #expect(!summary.contains("44"), "a letter not shared says nothing")
+                #expect(summary.contains("Usikker") && summary.contains("1 av 2 verdier kan være feillest"))
+                #expect(summary.contains("<strong>95</strong> µmol/L <span class=\"badge lab-flag\">Høy</span>"))
+                #expect(html.range(of: "shared-labs")?.lowerBound ?? html.endIndex < html.range(of: "shared-letter")?.lowerBound ?? html.startIndex,
+                        "before the letters")
+            }
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import ArkivatorApp
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
@@ -11,10 +12,7 @@ extension WebServer {
         anyone.get("/family/{member}/provesvar") { _, context -> Response in
             let id = try Self.memberID(context)
             let access = context.seen
-            // Letters filed before values were kept are read once, on the library's threads.
-            if try await store.read({ try !$0.documents.lettersWithLabsToRead(limit: 1).isEmpty }) {
-                _ = try await store.write { _ in try household.fillLabs() }
-            }
+            try await Self.readWaitingLabs(store: store, household: household)
             let found = try await store.read { library -> (String, [LabReading])? in
                 guard let member = try library.familyMembers().first(where: { $0.id == id }), access.sees(member: member.name) else { return nil }
                 var filter = DocumentFilter()
@@ -44,6 +42,14 @@ extension WebServer {
             }
             let back = memberID.map { "/family/\($0)/provesvar" } ?? "/documents/\(reading.letter)"
             return Self.redirect(back + (memberID == nil ? "" : "?stemmer=1"))
+        }
+    }
+
+    /// Reads the lab values of letters filed without them (before values were kept, or imported),
+    /// once, on the library's threads: a quick look when there are none.
+    static func readWaitingLabs(store: AsyncLibrary, household: Household) async throws {
+        if try await store.read({ try !$0.documents.lettersWithLabsToRead(limit: 1).isEmpty }) {
+            _ = try await store.write { _ in try household.fillLabs() }
         }
     }
 }

@@ -1,3 +1,4 @@
+import ArkivatorApp
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
@@ -15,7 +16,7 @@ extension WebServer {
     /// or revoked link answers 410 with a sentence saying so. Not indexed, no referrer (the
     /// address is the secret), nothing kept in a cache.
     func addSharedRoutes(shared: RouterGroup<WebContext>) {
-        let store = self.store, templates = self.templates, throttle = shareThrottle
+        let store = self.store, templates = self.templates, throttle = shareThrottle, household = self.household
         shared.get("{token}") { request, context -> Response in
             let token = context.parameters.get("token") ?? ""
             let found = try await store.read { library in try library.sharing.sharedLetters(token: token) }
@@ -23,8 +24,11 @@ extension WebServer {
             let client = ShareClientHint.of(userAgent: request.headers[.userAgent])
             try await store.write { library in try library.sharing.recordShareOpening(link.id, what: .page, client: client) }
             let words = Words(templates, context)
+            // The lab values of these letters alone.
+            try await Self.readWaitingLabs(store: store, household: household)
+            let labs = LabSummary(try await store.read { library in try library.documents.labReadings(rows: letters.map(\.number)) })
             let model = SharedView(link: link, letters: letters, pdf: "\(Self.sharedPrefix)/\(token)/pdf",
-                                   pages: "\(Self.sharedPrefix)/\(token)/sider", words: words)
+                                   pages: "\(Self.sharedPrefix)/\(token)/sider", labs: labs, words: words)
             return Self.withoutReferrer(templates.page("shared", title: words["sharedTitle"], model: model, context: context))
         }
         addSharedPDFRoute(shared: shared)

@@ -1,3 +1,4 @@
+import ArkivatorApp
 import ArkivatorCore
 import ArkivatorLibrary
 import Foundation
@@ -170,9 +171,30 @@ struct SharedView {
     let letters: [Letter]
     let contents: [[String: String]]
     let hasLetters: Bool
+    /// The shared letters' lab values, an analysis a line (``LabSummary``), before the letters.
+    let labs: [[String: Any]]
+    let labsIntro: String?
 
     /// `pages`: where the letters' page images are served (``WebServer/addSharedPageImageRoute(shared:)``).
-    init(link: ShareLink, letters: [LibraryDocument], pdf: String, pages: String, words: Words) {
+    /// `labs`: the shared letters' own lab values.
+    init(link: ShareLink, letters: [LibraryDocument], pdf: String, pages: String, labs: LabSummary = LabSummary([]), words: Words) {
+        self.labs = labs.lines.map { line in
+            var row: [String: Any] = ["analysis": line.analysis, "value": line.value, "unit": line.unit ?? "", "day": words.date(line.day),
+                                      "range": line.range ?? "", "trend": line.trend(words.language), "doubtful": line.doubtful]
+            switch line.flag {
+            case "H": row["flagLabel"] = words.text("Høy", "High")
+            case "L": row["flagLabel"] = words.text("Lav", "Low")
+            default: break
+            }
+            if line.doubtfulCount > 0 {
+                row["doubtNote"] = words.text("\(line.doubtfulCount) av \(line.count) verdier kan være feillest: sjekk mot brevet.",
+                                              "\(line.doubtfulCount) of \(line.count) values may be misread: check against the letter.")
+            }
+            return row
+        }
+        labsIntro = labs.lines.isEmpty ? nil : words.text(
+            "Siste verdi av hver analyse i de delte brevene, med utviklingen siden første verdi. Verdiene er lest av maskinen (OCR) fra brevene under: «usikker» betyr at et tall kan være feillest.",
+            "The latest value of each analysis in the shared letters, with the change since the first. The values are machine-read (OCR) from the letters below: «unsure» means a number may be misread.")
         intro = words.text(
             "Brev delt fra familiens arkiv, bare til lesing. Lenken virker til \(words.date(ShareLink.shown(link.expiresAt))). Fødselsnummer er skjult.",
             "Letters shared from a family's archive, read-only. The link works until \(words.date(ShareLink.shown(link.expiresAt))). National ID numbers are hidden.")
@@ -280,6 +302,9 @@ extension SharedView: MustacheParent {
         case "letters": letters
         case "contents": contents
         case "hasLetters": hasLetters
+        case "labs": labs
+        case "hasLabs": !labs.isEmpty
+        case "labsIntro": labsIntro
         default: nil
         }
     }
