@@ -67,6 +67,11 @@ extension Household {
     /// old boxes no longer fit.
     public func rereadLabs(_ id: String, typedByPerson: Bool, dropBoxesOn page: Int? = nil) throws {
         let document = try library.documents.document(id)
+        try library.documents.replaceLabs([(document.sha256, try labs(of: document, typedByPerson: typedByPerson, dropBoxesOn: page))])
+    }
+
+    /// A letter's values read from its text, with what its stored ones knew.
+    func labs(of document: LibraryDocument, typedByPerson: Bool, dropBoxesOn page: Int? = nil) throws -> [LabEntry] {
         var old = try library.documents.labs(of: document.sha256)
         if let page {
             for index in old.indices where old[index].page == page {
@@ -74,22 +79,27 @@ extension Household {
                 old[index].box = nil
             }
         }
-        let fresh = LabEntries.entries(in: document.text)
-        try library.documents.replaceLabs(of: document.sha256, with: LabEntry.carried(fresh, from: old, typedByPerson: typedByPerson))
+        return LabEntry.carried(LabEntries.entries(in: document.text), from: old, typedByPerson: typedByPerson)
     }
 
-    /// Reads the lab values of the letters filed before values were kept (migration 26), from
-    /// their text, once; returns how many letters were read.
+    /// Reads the lab values of letters filed without them (before values were kept, or imported)
+    /// from their text, at most `limit` letters, a few hundred to a transaction; returns how many
+    /// were read. `serve` reads them in the background at start, the pages and commands that
+    /// show values read what is left first.
     @discardableResult
-    public func fillLabs() throws -> Int {
+    public func fillLabs(limit: Int = .max) throws -> Int {
         var count = 0
-        while true {
-            let waiting = try library.documents.lettersWithLabsToRead()
-            guard !waiting.isEmpty else { return count }
+        while count < limit {
+            let waiting = try library.documents.lettersWithLabsToRead(limit: min(200, limit - count))
+            guard !waiting.isEmpty else { break }
+            var batch: [(String, [LabEntry])] = []
             for id in waiting {
-                try rereadLabs(id, typedByPerson: false)
-                count += 1
+                let document = try library.documents.document(id)
+                batch.append((document.sha256, try labs(of: document, typedByPerson: false)))
             }
+            try library.documents.replaceLabs(batch)
+            count += waiting.count
         }
+        return count
     }
 }

@@ -58,12 +58,8 @@ public final class Household: Sendable {
                             notify: String? = nil, uploadPolicy: UploadPolicy = UploadPolicy()) throws -> Household {
         try location.prepare()
         let library = try Library.open(location, environment: environment)
-        let household = Household(library: library, members: members, environment: environment, notify: notify,
-                                  uploadPolicy: uploadPolicy)
-        // The lab values of letters filed before they were kept are read once, here; a failure
-        // leaves them to the next start (the letters themselves are whole).
-        _ = try? household.fillLabs()
-        return household
+        return Household(library: library, members: members, environment: environment, notify: notify,
+                         uploadPolicy: uploadPolicy)
     }
 
     /// An assembly over a library already open.

@@ -45,6 +45,12 @@ public final class HouseholdBackground: Sendable {
         watching.name = "arkivator-inbox"
         watching.start()
         household.uploads.start(report: report)
+        // Lab values of letters filed before they were kept: read a few hundred at a time, so the
+        // library's other work goes on between.
+        let store = household.store
+        Task.detached(priority: .background) {
+            while let read = try? await store.write({ _ in try household.fillLabs(limit: 200) }), read > 0 {}
+        }
         return HouseholdBackground(watcher: watcher, uploads: household.uploads, finished: finished)
     }
 

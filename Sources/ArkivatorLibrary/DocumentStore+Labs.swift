@@ -31,13 +31,12 @@ extension DocumentStore {
         }
     }
 
-    /// Replaces a document's values with those read from its text as it is now (see
-    /// ``LabEntry/carried(_:from:typedByPerson:)`` for what the old ones pass on).
-    public func replaceLabs(of id: String, with labs: [LabEntry]) throws {
+    /// Replaces documents' values (each by id) with those read from their text as it is now (see
+    /// ``LabEntry/carried(_:from:typedByPerson:)`` for what the old ones pass on), in one transaction.
+    public func replaceLabs(_ batch: [(id: String, labs: [LabEntry])]) throws {
         try library.withDatabase { database in
             try database.inTransaction {
-                let row = try resolve(id, in: database)
-                try fileLabs(labs, row: row, in: database)
+                for (id, labs) in batch { try fileLabs(labs, row: try resolve(id, in: database), in: database) }
             }
         }
     }

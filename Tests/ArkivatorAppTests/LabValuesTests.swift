@@ -23,6 +23,7 @@ import Testing
     @Test func theSamplingDayIsTheValuesDay() {
         #expect(LabSampling.date(in: Self.result(taken: "17.06.2025 kl. 08.15", hba1c: "45 H", kalium: "4,1"))?.iso == "2025-06-17")
         #expect(LabSampling.date(in: "Prøvedato 3. mars 2024\nHbA1c 40 mmol/mol")?.iso == "2024-03-03")
+        #expect(LabSampling.date(in: "Prøve teken: 04.12.2024 kl. 10:11\nMotteken: 05.12.2024")?.iso == "2024-12-04", "in Nynorsk")
         #expect(LabSampling.date(in: "Dato: 20.06.2025\nHbA1c 40 mmol/mol") == nil, "the letter's date is not the sample's")
     }
 

@@ -139,7 +139,7 @@ def overlaps(place, ranges):
 
 
 MONTHS = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"]
-SAMPLED = re.compile(r"prøve ?tatt|prøvetaking|prøvedato|tatt dato", re.I)
+SAMPLED = re.compile(r"prøve ?tatt|prøve ?teken|prøvetaking|prøvedato|tatt dato", re.I)
 
 
 def truth_day(text, letter_date):

@@ -949,6 +949,64 @@ def timeline_of_a_member(c, work):
              "the library filtered to the member links to the timeline")
 
 
+def lab_values_over_time(c, work):
+    """Erik's lab results over time («Prøvesvar»): the scanned result from the upload step and two
+    earlier ones (text PDFs) give a chart per analysis with a table beside it, read at both sizes
+    by axe-core; a point opens its letter with the value outlined on the page image."""
+    d = c.driver
+    c.step("lab values: a chart per analysis, a point opens the value on its page")
+    folder = work / "provesvar"
+    folder.mkdir()
+    for name, day, alat, hba1c in (("prove-1", "12.02.2024", "48", "47 H"), ("prove-2", "03.10.2024", "61", "45 H")):
+        text_pdf(folder / f"{name}.pdf", [
+            "Lundemo medisinske laboratorium", "Laboratorieveien 4", "1605 Lundemo", "",
+            f"Dato: {day}", "Svar på laboratorieundersøkelse", "Pasient: Erik Haugland, født 02.05.1971",
+            f"Prøve tatt: {day} kl. 08.15", "", "Analyse Resultat Enhet Referanseområde",
+            f"ALAT {alat} U/L 10 - 70", f"HbA1c {hba1c} mmol/mol 20 - 42", "CRP 2 mg/L < 5", "",
+            "Med vennlig hilsen", "Kjersti Vold", "Overlege, medisinsk biokjemi"])
+    c.open("/upload")
+    d.find_element(By.ID, "files").send_keys("\n".join(str(folder / f"prove-{n}.pdf") for n in (1, 2)))
+    d.find_element(By.CSS_SELECTOR, "input[name=grouping][value=each]").click()
+    d.find_element(By.CSS_SELECTOR, "#upload button[type=submit]").click()
+    c.wait(lambda: len(d.find_elements(By.CSS_SELECTOR, "#progress li")) == 2
+           and all("arkivert" in li.text for li in d.find_elements(By.CSS_SELECTOR, "#progress li")),
+           "the two earlier results filed", timeout=180)
+    c.open("/family")
+    row = [r for r in d.find_elements(By.CSS_SELECTOR, "tbody tr") if "Erik Haugland" in r.text][0]
+    row.find_element(By.CSS_SELECTOR, "a[href$='/provesvar']").click()
+    c.wait(lambda: "Prøvesvar: Erik Haugland" in d.title, "«Prøvesvar» opens from the household page")
+    sections = {s.find_element(By.TAG_NAME, "h2").text.split(" (")[0]: s for s in d.find_elements(By.CSS_SELECTOR, "section.lab-analysis")}
+    c.expect({"ALAT", "HbA1c", "CRP"} <= set(sections), f"a section per analysis: {list(sections)}")
+    alat = sections["ALAT"]
+    points = alat.find_elements(By.CSS_SELECTOR, "svg a")
+    caption = alat.find_element(By.TAG_NAME, "figcaption").text
+    c.expect(len(points) == 3 and "siste verdi 82 U/L (17.06.2025), over referanseområdet" in caption and "Opp fra 48 (12.02.2024)" in caption,
+             f"three ALAT points, the text alternative with the latest value and the trend: {len(points)} {caption!r}")
+    c.expect(alat.find_elements(By.CSS_SELECTOR, "polygon.lab-high") and alat.find_elements(By.CSS_SELECTOR, "rect.lab-band"),
+             "the high value marked, the reference band behind")
+    rows = [r.text for r in alat.find_elements(By.CSS_SELECTOR, "tbody tr")]
+    c.expect(len(rows) == 3 and rows[0].startswith("17.06.2025"), f"the table beside it, newest first: {rows}")
+    c.shot("17-labs")
+    shot_of(c, d, "17-labs-chart", "section.lab-analysis")
+    latest = [p for p in points if "17.06.2025" in (p.get_attribute("aria-label") or "")][0]
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", latest)
+    try:
+        latest.click()
+    except WebDriverException:
+        d.get(latest.get_attribute("href"))
+    c.wait(lambda: d.find_elements(By.CSS_SELECTOR, "figure#verdi svg rect.chosen"), "the letter opens with the value outlined")
+    chosen = d.find_element(By.CSS_SELECTOR, "figure#verdi svg rect.chosen")
+    title = d.execute_script("return arguments[0].querySelector('title').textContent", chosen)
+    caption = d.find_element(By.CSS_SELECTOR, "figure#verdi .chosen-caption").text
+    c.expect("ALAT 82 U/L" in title and "ALAT 82 U/L (17.06.2025)" in caption, f"the outline and its caption name the value: {title!r} {caption!r}")
+    # The outline lies on the value's line of the page: the ALAT row is some way down the page.
+    box = [int(chosen.get_attribute(k)) for k in ("x", "y", "width", "height")]
+    c.expect(box[2] > 0 and box[1] > 200, f"an outline of the value's place: {box}")
+    seen = d.execute_script("const r = document.getElementById('verdi').getBoundingClientRect(); return r.top < innerHeight && r.bottom > 0;")
+    c.expect(seen, "the page with the value is in view")
+    c.shot("17-labs-value-on-page")
+
+
 def crawl_as_account(c, h, helper, library, member):
     """A crawler signed in as the account, in its own browser, at phone and at desktop size: it
     follows every link on every page it reaches, then asks for every other letter of the library
@@ -1588,6 +1646,7 @@ def main():
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
         timeline_of_a_member(c, work)
+        lab_values_over_time(c, work)
         an_account_for_a_helper(c, new_browser, library)
         a_reader_crawls(c, new_browser, a.arkivator, library)
         owner_code_devices_and_an_expired_invite(c, new_browser, a.arkivator, library)
