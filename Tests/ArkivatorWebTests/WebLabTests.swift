@@ -63,6 +63,7 @@ import Testing
                 #expect(page.status == .ok)
                 let html = page.text
                 #expect(html.contains("6 verdier fra 3 brev, 2 analyser"))
+                #expect(html.contains("<h2 id=\"analyse-1\">HbA1c <span class=\"meta\">(mmol/mol)</span></h2>"))
                 #expect(html.contains("<svg viewBox=\"0 0 320 160\" role=\"group\" aria-labelledby=\"analyse-1-tekst\">"))
                 // The text alternative: the latest value, its range, the trend since the first.
                 #expect(html.contains("HbA1c: siste verdi 41 mmol/mol (14.01.2025), referanseområde 20 - 42 – usikker, sjekk mot sidebildet. Ned fra 48 (10.01.2024). 3 målinger."))

@@ -20,7 +20,7 @@ struct LabsView {
     /// One analysis.
     struct Chart {
         let anchor: String
-        let name: String
+        let analysis: String
         let unit: String
         /// The text alternative: the latest value, how it stands to the range, the trend.
         let description: String
@@ -99,6 +99,10 @@ struct LabsView {
             "\(doubtful) \(doubtful == 1 ? "value may be misread" : "values may be misread") (hollow points, marked «Unsure»). Check against the page image before you trust \(doubtful == 1 ? "it" : "them").")
     }
 
+    /// The most values a chart draws (the newest): more points than this are no longer told
+    /// apart on a phone. The table lists every value.
+    static let chartPoints = 60
+
     /// The address of a value on its letter's page.
     static func valueLink(_ reading: LabReading) -> String {
         "/documents/\(reading.letter)?verdi=\(reading.entry.id)#verdi"
@@ -122,6 +126,7 @@ struct LabsView {
                 other += 1
             }
         }
+        let older = max(0, drawn.count - chartPoints)
         let anchor = "analyse-\(index + 1)"
         let rows = readings.reversed().map { reading -> Row in
             let converted = drawn.first { $0.reading == reading }?.converted
@@ -134,11 +139,13 @@ struct LabsView {
                        range: reading.entry.range ?? "", flag: reading.entry.flag, flagLabel: flagLabel, doubtful: reading.entry.inDoubt,
                        converted: converted, href: valueLink(reading), letterTitle: reading.title, id: reading.entry.id)
         }
-        return Chart(anchor: anchor, name: name, unit: unit,
+        return Chart(anchor: anchor, analysis: name, unit: unit,
                      description: description(name: name, unit: unit, readings: readings, drawn: drawn.map { ($0.reading, $0.value) }, words: words),
                      descriptionID: anchor + "-tekst",
-                     drawing: drawing(drawn.map { ($0.reading, $0.value) }, unit: unit, words: words),
-                     otherUnits: other == 0 ? nil : words.text("\(other) \(other == 1 ? "verdi" : "verdier") i en annen enhet står bare i tabellen.",
+                     drawing: drawing(drawn.suffix(chartPoints).map { ($0.reading, $0.value) }, unit: unit, words: words),
+                     otherUnits: older > 0 ? words.text("Diagrammet viser de \(chartPoints) nyeste verdiene; tabellen har alle \(readings.count).",
+                                                        "The chart shows the newest \(chartPoints) values; the table has all \(readings.count).")
+                        : other == 0 ? nil : words.text("\(other) \(other == 1 ? "verdi" : "verdier") i en annen enhet står bare i tabellen.",
                                                             "\(other) \(other == 1 ? "value" : "values") in another unit \(other == 1 ? "is" : "are") in the table only."),
                      rows: rows)
     }
@@ -248,7 +255,7 @@ extension LabsView.Chart: MustacheParent {
     func child(named name: String) -> Any? {
         switch name {
         case "anchor": anchor
-        case "name": name
+        case "analysis": analysis
         case "unit": unit.isEmpty ? nil : unit
         case "description": description
         case "descriptionID": descriptionID
