@@ -202,6 +202,14 @@ public enum LabTable {
             } else if let flag = Self.flag(t.text) {
                 items.append(.flag(flag))
                 i += 1
+            } else if let next, t.text.contains("/"), next.start == t.end + 2, t.end < line.end, line.all[t.end] == ",",
+                      case let joined = t.text + "," + next.text,
+                      LabUnits.canonical(joined) != nil || (analysis.map { LabUnits.closest(to: joined, among: $0.units.map(\.unit)) != nil } ?? false) {
+                // A unit OCR split after its decimal comma («mL/min/1, 73m2»): one unit, as printed without the space.
+                let read = unitOf(joined)
+                unitMisread = unitMisread || read.misread
+                items.append(.unit(read.unit, start: t.start, end: next.end))
+                i += 2
             } else if LabUnits.isUnit(t.text) {
                 let read = unitOf(t.text)
                 unitMisread = unitMisread || read.misread

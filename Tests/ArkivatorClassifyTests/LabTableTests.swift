@@ -281,4 +281,14 @@ import Testing
         let rows = LabTable.rows(in: "Leukocytter 7,1 10*9/L 3,5–10,0")
         #expect(rows.first?.doubtful == false, "\(rows)")
     }
+
+    /// A unit OCR split after its decimal comma is one unit: the row is read, not lost.
+    @Test func aUnitSplitAfterItsCommaIsOneUnit() {
+        let rows = LabTable.rows(in: "Analyse Resultat Enhet Referanse\neGFR 81 mL/min/1, 73m2 > 60\neGFR 77 mL/min/1, 73m? > 60\nKalium 4,1 mmol/L 3,5 - 4,4")
+        #expect(rows.map(\.value) == ["81", "77", "4,1"])
+        #expect(rows.prefix(2).allSatisfy { $0.unit == "mL/min/1,73m²" })
+        #expect(!rows[0].doubtful && rows[1].doubtful, "a unit read with a sign for its last character is in doubt")
+        // A comma between two words of a sentence joins nothing.
+        #expect(LabTable.rows(in: "Kalium og/eller, natrium må tas på nytt").isEmpty)
+    }
 }

@@ -145,4 +145,21 @@ import Testing
             }
         }
     }
+
+    @Test func theAPIGivesALettersValues() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            let (last, _) = try Self.fileResults(fixture)
+            let token = try fixture.library.accounts.createAPIToken(name: "test").token
+            try await fixture.server.application().test(.router) { client in
+                let answer = try await client.execute(uri: "/api/v1/documents/\(last)", method: .get, headers: [.authorization: "Bearer \(token)"])
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(buffer: answer.body)) as? [String: Any])
+                let labs = try #require(object["labs"] as? [[String: Any]])
+                #expect(labs.count == 2)
+                #expect(labs.first?["analysis"] as? String == "HbA1c" && labs.first?["value"] as? String == "41"
+                        && labs.first?["doubtful"] as? Bool == true && labs.first?["sampled"] as? String == "2025-01-14")
+                #expect(labs.last?["flag"] as? String == "H" && labs.last?["unit"] as? String == "µmol/L")
+            }
+        }
+    }
 }

@@ -949,7 +949,7 @@ def timeline_of_a_member(c, work):
              "the library filtered to the member links to the timeline")
 
 
-def lab_values_over_time(c, work):
+def lab_values_over_time(c, work, arkivator, library):
     """Erik's lab results over time («Prøvesvar»): the scanned result from the upload step and two
     earlier ones (text PDFs) give a chart per analysis with a table beside it, read at both sizes
     by axe-core; a point opens its letter with the value outlined on the page image."""
@@ -980,6 +980,10 @@ def lab_values_over_time(c, work):
     alat = sections["ALAT"]
     points = alat.find_elements(By.CSS_SELECTOR, "svg a")
     caption = alat.find_element(By.TAG_NAME, "figcaption").text
+    if len(points) != 3:
+        listed = subprocess.run([arkivator, "labs", "--library", str(library), "--analysis", "ALAT"], capture_output=True, text=True)
+        letters = subprocess.run([arkivator, "list", "--library", str(library)], capture_output=True, text=True)
+        print(f"browser test: ALAT values at the command line:\n{listed.stdout}{listed.stderr}\n{letters.stdout}", flush=True)
     c.expect(len(points) == 3 and "siste verdi 82 U/L (17.06.2025), over referanseområdet" in caption and "Opp fra 48 (12.02.2024)" in caption,
              f"three ALAT points, the text alternative with the latest value and the trend: {len(points)} {caption!r}")
     c.expect(alat.find_elements(By.CSS_SELECTOR, "polygon.lab-high") and alat.find_elements(By.CSS_SELECTOR, "rect.lab-band"),
@@ -1646,7 +1650,7 @@ def main():
         c.wait(banner, "the library says the copies wait, with «Prøv igjen»", timeout=30)
         c.shot("10-library-waiting")
         timeline_of_a_member(c, work)
-        lab_values_over_time(c, work)
+        lab_values_over_time(c, work, a.arkivator, library)
         an_account_for_a_helper(c, new_browser, library)
         a_reader_crawls(c, new_browser, a.arkivator, library)
         owner_code_devices_and_an_expired_invite(c, new_browser, a.arkivator, library)

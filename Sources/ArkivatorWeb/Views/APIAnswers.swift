@@ -85,8 +85,10 @@ struct APIDocument: Encodable {
     var fieldConfidence: [String: Double]?
     /// The appointments the letter calls to, moves or cancels.
     var appointments: [APIAppointment]
+    /// The rows of the letter's lab tables.
+    var labs: [APILab]
 
-    init(_ document: LibraryDocument, appointments: [StoredAppointment]) {
+    init(_ document: LibraryDocument, appointments: [StoredAppointment], labs: [LabEntry] = []) {
         id = document.shortID
         sha256 = document.sha256
         title = document.title
@@ -115,12 +117,40 @@ struct APIDocument: Encodable {
         trashedAt = document.trashedAt
         fieldConfidence = document.fieldConfidence
         self.appointments = appointments.map(APIAppointment.init)
+        self.labs = labs.map(APILab.init)
     }
 
-    /// A document with its appointments, as the API answers it (inside a store closure).
+    /// A document with its appointments and lab values, as the API answers it (inside a store closure).
     static func withAppointments(_ id: String, in library: Library) throws -> APIDocument {
         let document = try library.documents.document(id)
-        return APIDocument(document, appointments: try library.calendar.appointments(ofDocument: document.sha256))
+        return APIDocument(document, appointments: try library.calendar.appointments(ofDocument: document.sha256),
+                           labs: try library.documents.labs(of: document.sha256))
+    }
+}
+
+/// A lab value as the API gives it: the value as printed («5,2», «< 5»), `doubtful` while a number
+/// in its row may be misread and no one has confirmed it, `sampled` the day the sample was taken.
+struct APILab: Encodable {
+    var analysis: String
+    var value: String
+    var unit: String?
+    var range: String?
+    var flag: String?
+    var doubtful: Bool
+    var confirmed: Bool
+    var sampled: String?
+    var page: Int?
+
+    init(_ entry: LabEntry) {
+        analysis = entry.analysis
+        value = entry.value
+        unit = entry.unit
+        range = entry.range
+        flag = entry.flag
+        doubtful = entry.inDoubt
+        confirmed = entry.confirmed
+        sampled = entry.sampled
+        page = entry.page
     }
 }
 
