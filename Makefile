@@ -217,6 +217,11 @@ bench: release $(REALWORLD)/manifest.json $(SECOND_BANK)/manifest.json $(SMALLPR
 	@# letters drawn with other seeds and banks than dev's.
 	python3 scripts/bench/number_accuracy.py --arkivator $(BIN_RELEASE) $(addprefix --set ,$(NUMBER_SETS))
 	@echo
+	@# The lab values of the dev corpus exported: the FHIR R4 Bundle read back by fhir.resources, the CSV by LibreOffice Calc.
+	@if [ -d ../shared/corpus/dev ]; then /usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_RELEASE) \
+	  --images ../shared/corpus/dev/images --family ../shared/corpus/dev/family.json; \
+	  else echo "(../shared/corpus/dev is not here: the dev corpus's lab export is left out)"; fi
+	@echo
 	@# Appointments on letters' exact text drawn with seeds not tuned on (target 98 % or more right, 0 false).
 	@for bank in ../shared/corpus/bank_dev.py scripts/fixtures/letter_bank_b.py; do \
 	  $(GEN_VENV)/bin/python -P scripts/bench/appointment_text.py --arkivator $(BIN_RELEASE) --bank $$bank --seed 43 --n 300; done

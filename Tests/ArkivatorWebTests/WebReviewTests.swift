@@ -49,4 +49,24 @@ import Testing
             }
         }
     }
+
+    /// A letter that names a household member but was filed to no one (it came before the member
+    /// was added) shows the member's name chosen in review; saving it files it to the member.
+    @Test func savingTheNameShownFilesTheLetterToTheMember() async throws {
+        try await withWebDirectory { dir in
+            let fixture = try WebFixture(directory: dir)
+            let document = LibraryDocument(sha256: String(repeating: "e5", count: 32), sourceName: "brev.jpg", title: "2024-06-01 Prøvesvar",
+                                           docType: .labSvar, person: "Ola Nordmann", familyMember: nil, documentDate: "2024-06-01",
+                                           needsReview: ["person"], text: "Pasient: Ola Nordmann")
+            try fixture.library.documents.record([document])
+            try await fixture.signedIn { client, browser in
+                let page = try await client.execute(uri: "/documents/e5e5e5e5e5", method: .get, headers: browser.headers)
+                #expect(page.text.contains("<option value=\"Ola Nordmann\" selected>"), "the printed name is the member's, chosen")
+                let saved = try await client.execute(uri: "/review/e5e5e5e5e5", method: .post, headers: browser.form,
+                                                     body: ByteBuffer(string: "_csrf=\(browser.csrf)&person=Ola+Nordmann&type=lab-svar"))
+                #expect(saved.status == .seeOther)
+            }
+            #expect(try fixture.library.documents.document("e5e5e5e5e5").familyMember == "Ola Nordmann")
+        }
+    }
 }

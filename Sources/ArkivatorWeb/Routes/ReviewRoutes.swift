@@ -48,8 +48,8 @@ extension WebServer {
         changes.post("/review/{id}") { request, context -> Response in
             let id = try await Self.changeableID(context, store: store)
             let form = WebForm(String(buffer: try await request.body.collect(upTo: context.maxUploadSize)))
-            let document = try await store.read { try $0.documents.document(id) }
-            let changes = try EditView.changes(form, to: document)
+            let (document, members) = try await store.read { (try $0.documents.document(id), try $0.familyMembers().map(\.name)) }
+            let changes = try EditView.changes(form, to: document, members: members)
             try Self.mayMake(changes, access: context.seen)
             try await store.write { library in
                 if !changes.isEmpty { _ = try library.documents.edit(document.shortID, changes, programVersion: ArkivatorVersion.current) }

@@ -123,13 +123,16 @@ struct EditView {
         self.marks = marks
     }
 
-    /// The changes a posted form makes (only the fields that differ).
-    static func changes(_ form: WebForm, to document: LibraryDocument) throws -> DocumentChanges {
+    /// The changes a posted form makes (only the fields that differ). `members`: the household's
+    /// names. A letter that names a member but is filed to no one (it came before the member was
+    /// added) shows that name chosen; saving it so files it to the member.
+    static func changes(_ form: WebForm, to document: LibraryDocument, members: [String]) throws -> DocumentChanges {
         var changes = DocumentChanges()
         func field(_ name: String) -> String? { form[name]?.trimmingCharacters(in: .whitespacesAndNewlines) }
         if let title = field("title"), !title.isEmpty, title != document.title { changes.title = title }
-        if let person = field("person"), person != (ShownPerson.name(familyMember: document.familyMember, person: document.person) ?? "") {
-            changes.person = person
+        if let person = field("person") {
+            let shown = ShownPerson.name(familyMember: document.familyMember, person: document.person) ?? ""
+            if person != shown || (document.familyMember == nil && members.contains(person)) { changes.person = person }
         }
         if let type = field("type"), type != document.docType.rawValue {
             guard let known = DocumentType(name: type) else { throw WebError.badField("type") }
