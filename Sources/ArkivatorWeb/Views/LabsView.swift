@@ -37,8 +37,9 @@ struct LabsView {
         let band: (x: Int, y: Int, width: Int, height: Int)?
         let line: String?
         let points: [Point]
-        let valueTop: String
-        let valueBottom: String
+        /// The values named beside the axis, where they stand: the reference range's bounds, or the
+        /// lowest and highest value where the range gives none.
+        let ticks: [(y: Int, text: String)]
         let firstDay: String
         let lastDay: String
         let singleDay: Bool
@@ -228,10 +229,18 @@ struct LabsView {
             let text = rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
             return words.language == .english ? text : text.replacingOccurrences(of: ".", with: ",")
         }
+        var ticks: [(y: Int, text: String)] = []
+        for value in [bounds?.low, bounds?.high].compactMap({ $0 }) { ticks.append((y(value), number(value))) }
+        if ticks.isEmpty {
+            let values = drawn.map(\.1)
+            for value in Set([values.min() ?? 0, values.max() ?? 0]).sorted() { ticks.append((y(value), number(value))) }
+        }
+        // Two labels too close to read apart: the lower one only.
+        if ticks.count == 2, abs(ticks[0].y - ticks[1].y) < 12 { ticks = [ticks[0]] }
         let firstISO = drawn.min { (CalendarDate(iso: $0.0.day)?.dayNumber ?? 0) < (CalendarDate(iso: $1.0.day)?.dayNumber ?? 0) }?.0.day ?? ""
         let lastISO = drawn.max { (CalendarDate(iso: $0.0.day)?.dayNumber ?? 0) < (CalendarDate(iso: $1.0.day)?.dayNumber ?? 0) }?.0.day ?? ""
-        return Drawing(band: band.map { ($0.0, $0.1, $0.2, $0.3) }, line: line, points: points, valueTop: number(high),
-                       valueBottom: number(low), firstDay: words.date(firstISO), lastDay: words.date(lastISO), singleDay: firstDay == lastDay)
+        return Drawing(band: band.map { ($0.0, $0.1, $0.2, $0.3) }, line: line, points: points, ticks: ticks,
+                       firstDay: words.date(firstISO), lastDay: words.date(lastISO), singleDay: firstDay == lastDay)
     }
 }
 
@@ -277,15 +286,13 @@ extension LabsView.Drawing: MustacheParent {
         case "top": Self.top
         case "bottom": Self.bottom
         case "labelX": Self.left - 6
-        case "topLabelY": Self.top + 4
-        case "bottomLabelY": Self.bottom + 4
+        case "tickEnd": Self.left - 2
+        case "ticks": ticks.map { ["y": $0.y, "textY": $0.y + 4, "text": $0.text] as [String: Any] }
         case "dayY": Self.bottom + 22
         case "middle": (Self.left + Self.right) / 2
         case "band": band.map { ["x": $0.x, "y": $0.y, "width": $0.width, "height": $0.height] as [String: Int] }
         case "line": line
         case "points": points
-        case "valueTop": valueTop
-        case "valueBottom": valueBottom
         case "firstDay": firstDay
         case "lastDay": lastDay
         case "singleDay": singleDay
