@@ -41,6 +41,9 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pinned_venv  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 REQUIREMENTS = ROOT / "scripts" / "test" / "api_conformance.requirements.txt"
 SPEC = ROOT / "Sources" / "ArkivatorWeb" / "Resources" / "static" / "openapi.json"
@@ -66,34 +69,8 @@ def pinned_version():
 
 def ensure_schemathesis():
     """The venv's schemathesis executable, installed from the wheel cache (PyPI only when it lacks some)."""
-    executable = VENV / "bin" / "schemathesis"
-    version = pinned_version()
-    stamp = VENV / "installed.txt"
-    wanted = REQUIREMENTS.read_text()
-    if executable.exists() and stamp.exists() and stamp.read_text() == wanted:
-        return executable
-    if VENV.exists():
-        shutil.rmtree(VENV)
-    VENV.parent.mkdir(parents=True, exist_ok=True)
-    WHEELS.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    python = str(VENV / "bin" / "python")
-    offline = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index",
-               "--find-links", str(WHEELS), "-r", str(REQUIREMENTS)]
-    if subprocess.run(offline, capture_output=True).returncode != 0:
-        say(f"henter Schemathesis {version} fra PyPI til {WHEELS} (første gang) …")
-        fetch = subprocess.run([python, "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-                                "--dest", str(WHEELS), "-r", str(REQUIREMENTS)], capture_output=True, text=True)
-        if fetch.returncode != 0:
-            shutil.rmtree(VENV, ignore_errors=True)
-            sys.stderr.write(fetch.stderr[-2000:])
-            sys.exit(f"api: Schemathesis {version} kunne ikke hentes fra PyPI, og {WHEELS} har ikke alle hjulene. "
-                     f"Koble til nettet og kjør igjen (bare første gang trengs PyPI). "
-                     f"(Schemathesis {version} could not be fetched from PyPI and the wheel cache lacks some: "
-                     f"connect to the network and run again; only the first run needs PyPI.)")
-        subprocess.run(offline, check=True)
-    stamp.write_text(wanted)
-    return executable
+    pinned_venv.ensure(VENV, REQUIREMENTS, WHEELS, f"Schemathesis {pinned_version()}", say)
+    return VENV / "bin" / "schemathesis"
 
 
 def free_port():

@@ -30,6 +30,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import pinned_venv  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[2]
 VENV = ROOT / ".test-artifacts" / "fhir" / "venv"
 REQUIREMENTS = Path(__file__).with_name("labs_export.requirements.txt")
@@ -51,30 +54,7 @@ def say(text):
 
 
 def ensure_reader():
-    python = VENV / "bin" / "python"
-    stamp = VENV / "installed.txt"
-    wanted = REQUIREMENTS.read_text()
-    if python.exists() and stamp.exists() and stamp.read_text() == wanted:
-        return python
-    if VENV.exists():
-        shutil.rmtree(VENV)
-    VENV.parent.mkdir(parents=True, exist_ok=True)
-    WHEELS.mkdir(parents=True, exist_ok=True)
-    subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
-    offline = [str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-index",
-               "--find-links", str(WHEELS), "-r", str(REQUIREMENTS)]
-    if subprocess.run(offline, capture_output=True).returncode != 0:
-        say(f"henter FHIR-leseren fra PyPI til {WHEELS} (første gang) …")
-        fetch = subprocess.run([str(python), "-m", "pip", "download", "--quiet", "--disable-pip-version-check",
-                                "--dest", str(WHEELS), "-r", str(REQUIREMENTS)], capture_output=True, text=True)
-        if fetch.returncode != 0:
-            shutil.rmtree(VENV, ignore_errors=True)
-            sys.stderr.write(fetch.stderr[-2000:])
-            sys.exit("labs: FHIR-leseren (fhir.resources) kunne ikke hentes fra PyPI, og hjul-lageret mangler noen. "
-                     "Koble til nettet og kjør igjen. (The FHIR reader could not be fetched; connect and run again.)")
-        subprocess.run(offline, check=True)
-    stamp.write_text(wanted)
-    return python
+    return pinned_venv.ensure(VENV, REQUIREMENTS, WHEELS, "FHIR-leseren (fhir.resources)", say)
 
 
 def run(args, env, **kw):
