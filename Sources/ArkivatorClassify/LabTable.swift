@@ -168,6 +168,21 @@ public enum LabTable {
             return (printed, false)
         }
         if analysis == nil, nameEnd > 4 { return nil }
+        // A unit OCR split in two with a space: after its decimal comma («mL/min/1, 73m2»: the
+        // rules' spelling, or one close to the analysis's own), or beside its slash («umol /L»,
+        // «mmol/ L»: the rules' spelling alone). Nil when the two tokens are no such unit.
+        func splitUnit(_ t: Token, _ next: Token) -> String? {
+            guard LabNumber(t.text) == nil, t.end < line.end else { return nil }
+            if t.text.contains("/"), next.start == t.end + 2, line.all[t.end] == "," {
+                let joined = t.text + "," + next.text
+                if LabUnits.canonical(joined) != nil { return joined }
+                if let analysis, LabUnits.closest(to: joined, among: analysis.units.map(\.unit)) != nil { return joined }
+                return nil
+            }
+            guard next.start == t.end + 1, t.text.hasSuffix("/") || next.text.hasPrefix("/") else { return nil }
+            let joined = t.text + next.text
+            return LabUnits.canonical(joined) != nil ? joined : nil
+        }
 
         // The rest: numbers, ranges, flags and a unit.
         var items: [Item] = []
@@ -202,10 +217,8 @@ public enum LabTable {
             } else if let flag = Self.flag(t.text) {
                 items.append(.flag(flag))
                 i += 1
-            } else if let next, t.text.contains("/"), next.start == t.end + 2, t.end < line.end, line.all[t.end] == ",",
-                      case let joined = t.text + "," + next.text,
-                      LabUnits.canonical(joined) != nil || (analysis.map { LabUnits.closest(to: joined, among: $0.units.map(\.unit)) != nil } ?? false) {
-                // A unit OCR split after its decimal comma («mL/min/1, 73m2»): one unit, as printed without the space.
+            } else if let next, let joined = splitUnit(t, next) {
+                // A unit OCR split with a space: one unit, as printed without the space.
                 let read = unitOf(joined)
                 unitMisread = unitMisread || read.misread
                 items.append(.unit(read.unit, start: t.start, end: next.end))

@@ -288,6 +288,9 @@ import Testing
         #expect(rows.map(\.value) == ["81", "77", "4,1"])
         #expect(rows.prefix(2).allSatisfy { $0.unit == "mL/min/1,73m²" })
         #expect(!rows[0].doubtful && rows[1].doubtful, "a unit read with a sign for its last character is in doubt")
+        // Split beside its slash.
+        let slash = LabTable.rows(in: "Kreatinin 58 umol /L 45—90\nNatrium 140 mmol/ L 137 - 145")
+        #expect(slash.map(\.value) == ["58", "140"] && slash.map(\.unit) == ["µmol/L", "mmol/L"] && slash.allSatisfy { !$0.doubtful })
         // A comma between two words of a sentence joins nothing.
         #expect(LabTable.rows(in: "Kalium og/eller, natrium må tas på nytt").isEmpty)
     }
