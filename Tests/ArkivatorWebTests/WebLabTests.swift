@@ -81,7 +81,7 @@ import Testing
                 #expect(html.contains("href=\"\(link.replacingOccurrences(of: "&", with: "&amp;"))\""))
                 let letter = try await client.execute(uri: "/documents/\(last)?verdi=\(value.id)", method: .get, headers: browser.headers)
                 #expect(letter.text.contains("<figure class=\"page-image\" id=\"verdi\">"))
-                #expect(letter.text.contains("<rect class=\"chosen\" x=\"880\" y=\"1180\" width=\"160\" height=\"90\"><title>HbA1c 41 mmol/mol – verdien du valgte</title></rect>"))
+                #expect(letter.text.contains("<rect class=\"chosen\" x=\"850\" y=\"1150\" width=\"220\" height=\"150\"><title>HbA1c 41 mmol/mol – verdien du valgte</title></rect>"))
                 #expect(letter.text.contains("Markert med blått: HbA1c 41 mmol/mol (14.01.2025)."))
                 // Another letter's value outlines nothing here.
                 let elsewhere = try await client.execute(uri: "/documents/\(ola)?verdi=\(value.id)", method: .get, headers: browser.headers)
@@ -96,6 +96,11 @@ import Testing
                 #expect(!after.text.contains("lab-doubt") && !after.text.contains("kan være feillest"))
                 let log = try await client.execute(uri: "/logg", method: .get, headers: browser.headers)
                 #expect(log.text.contains("bekreftet en prøveverdi"))
+
+                // One analysis in full.
+                let one = try await client.execute(uri: "/family/\(kari)/provesvar?analyse=hba1c", method: .get, headers: browser.headers)
+                #expect(one.text.contains("<title>Prøvesvar: Kari Nordmann – HbA1c") && !one.text.contains("Kreatinin"))
+                #expect(one.text.contains("3 verdier fra 3 brev. Trykk") && one.text.contains("href=\"/family/\(kari)/provesvar\">Alle analyser</a>"))
 
                 // Ola's page holds Ola's.
                 let olaID = try #require(try fixture.library.familyMembers().first { $0.name == "Ola Nordmann" }).id

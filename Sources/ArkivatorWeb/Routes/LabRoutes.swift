@@ -9,21 +9,23 @@ extension WebServer {
     /// that sees the member; and «Stemmer» on a value in doubt, for those who may correct letters.
     func addLabRoutes(anyone: RouterGroup<WebContext>, changes: RouterGroup<WebContext>) {
         let store = self.store, templates = self.templates, household = self.household
-        anyone.get("/family/{member}/provesvar") { _, context -> Response in
+        anyone.get("/family/{member}/provesvar") { request, context -> Response in
             let id = try Self.memberID(context)
             let access = context.seen
+            // One analysis in full (`?analyse=ALAT`), else the overview.
+            let focus = WebForm(request.uri.query ?? "").value("analyse").flatMap { $0.isEmpty ? nil : String($0.prefix(200)) }
             try await Self.readWaitingLabs(store: store, household: household)
             let found = try await store.read { library -> (String, [LabReading])? in
                 guard let member = try library.familyMembers().first(where: { $0.id == id }), access.sees(member: member.name) else { return nil }
                 var filter = DocumentFilter()
                 filter.members = [member.name]
-                return (member.name, try library.documents.labReadings(filter))
+                return (member.name, try library.documents.labReadings(filter, analysis: focus))
             }
             guard let (member, readings) = found else { throw WebError.notFound }
             let words = Words(templates, context)
-            let view = LabsView(member: member, memberID: id, readings: readings, access: access, words: words)
-            return templates.page("labs", title: words.text("Prøvesvar: \(member)", "Lab results: \(member)"), model: view,
-                                  context: context, section: "family")
+            let view = LabsView(member: member, memberID: id, readings: readings, access: access, focus: focus, words: words)
+            let title = words.text("Prøvesvar: \(member)", "Lab results: \(member)") + (focus.map { " – " + (readings.first?.entry.analysis ?? $0) } ?? "")
+            return templates.page("labs", title: title, model: view, context: context, section: "family")
         }
         // A value in doubt compared with the page and found right.
         changes.post("/provesvar/{value}/stemmer") { _, context -> Response in

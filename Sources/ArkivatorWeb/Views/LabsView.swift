@@ -28,6 +28,8 @@ struct LabsView {
         let drawing: Drawing?
         let otherUnits: String?
         let rows: [Row]
+        /// «Alle 53 verdier for ALAT»: the analysis's own page, where the table has more rows than shown.
+        let allLink: [String: String]?
     }
 
     /// The chart's shapes, in the view box's units (``width`` × ``height``).
@@ -70,67 +72,82 @@ struct LabsView {
         let id: Int
     }
 
-    init(member: String, memberID: Int, readings: [LabReading], access: Access, words: Words) {
+    /// How much of each analysis a page shows: on the overview the newest few values in the
+    /// chart and the table (a link leads to the rest), one analysis asked for in full.
+    struct Extent: Sendable {
+        let chartPoints: Int
+        let rows: Int
+        static let overview = Extent(chartPoints: 12, rows: 3)
+        static let whole = Extent(chartPoints: 60, rows: .max)
+    }
+
+    /// The analysis the page is narrowed to (`?analyse=`), or nil for the overview.
+    let focus: String?
+
+    init(member: String, memberID: Int, readings: [LabReading], access: Access, focus: String? = nil, words: Words) {
         self.member = member
         self.memberID = memberID
+        self.focus = focus
         mayConfirm = access.mayChange
-        var byAnalysis: [(String, [LabReading])] = []
-        for reading in readings {
-            if let index = byAnalysis.firstIndex(where: { $0.0 == reading.entry.analysis }) {
-                byAnalysis[index].1.append(reading)
-            } else {
-                byAnalysis.append((reading.entry.analysis, [reading]))
-            }
-        }
+        let extent = focus == nil ? Extent.overview : Extent.whole
+        var byAnalysis = Dictionary(grouping: readings, by: \.entry.analysis).map { ($0.key, $0.value) }
         // The analyses measured most often first, then by name.
         byAnalysis.sort { ($0.1.count, $1.0.lowercased()) > ($1.1.count, $0.0.lowercased()) }
         charts = byAnalysis.enumerated().map { index, group in
             Self.chart(name: group.0, readings: group.1.sorted { ($0.day, $0.entry.start) < ($1.day, $1.entry.start) },
-                       index: index, words: words)
+                       index: index, extent: extent, memberID: memberID, words: words)
         }
         let letters = Set(readings.map(\.letter)).count
         summary = readings.isEmpty
             ? words.text("Ingen prøvesvar med tabell er arkivert for \(member) ennå. Når et prøvesvar eller en epikrise med verdier kommer inn, vises verdiene her.",
                          "No lab results with a table are archived for \(member) yet. When a lab result or a discharge letter with values comes in, the values show here.")
-            : words.text("\(readings.count) verdier fra \(letters) brev, \(charts.count) analyser. Trykk på et punkt for å se verdien på siden i brevet.",
-                         "\(readings.count) values from \(letters) letters, \(charts.count) analyses. Tap a point to see the value on the letter's page.")
+            : words.text("\(readings.count) \(readings.count == 1 ? "verdi" : "verdier") fra \(letters) brev"
+                            + (focus == nil ? ", \(charts.count) \(charts.count == 1 ? "analyse" : "analyser")" : "")
+                            + ". Trykk på et punkt for å se verdien på siden i brevet.",
+                         "\(readings.count) \(readings.count == 1 ? "value" : "values") from \(letters) \(letters == 1 ? "letter" : "letters")"
+                            + (focus == nil ? ", \(charts.count) \(charts.count == 1 ? "analysis" : "analyses")" : "")
+                            + ". Tap a point to see the value on the letter's page.")
         let doubtful = readings.filter(\.entry.inDoubt).count
         doubtNotice = doubtful == 0 ? nil : words.text(
             "\(doubtful) \(doubtful == 1 ? "verdi kan være feillest" : "verdier kan være feillest") (hule punkter, merket «Usikker»). Sjekk mot sidebildet før du stoler på \(doubtful == 1 ? "den" : "dem").",
             "\(doubtful) \(doubtful == 1 ? "value may be misread" : "values may be misread") (hollow points, marked «Unsure»). Check against the page image before you trust \(doubtful == 1 ? "it" : "them").")
     }
 
-    /// The most values a chart draws (the newest): more points than this are no longer told
-    /// apart on a phone. The table lists every value.
-    static let chartPoints = 60
-
     /// The address of a value on its letter's page.
     static func valueLink(_ reading: LabReading) -> String {
         "/documents/\(reading.letter)?verdi=\(reading.entry.id)#verdi"
     }
 
-    static func chart(name: String, readings: [LabReading], index: Int, words: Words) -> Chart {
+    /// The address of one analysis's page.
+    static func analysisLink(memberID: Int, analysis: String) -> String {
+        "/family/\(memberID)/provesvar?" + WebForm("").query(keeping: [], adding: [("analyse", analysis)])
+    }
+
+    static func chart(name: String, readings: [LabReading], index: Int, extent: Extent, memberID: Int, words: Words) -> Chart {
         // The unit most values have; a value in another unit is drawn only where the conversion is exact.
         var counts: [String: Int] = [:]
         for reading in readings { counts[reading.entry.unit ?? "", default: 0] += 1 }
         let unit = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? ""
         var drawn: [(reading: LabReading, value: Double, converted: String?)] = []
+        var converted: [Int: String] = [:]
         var other = 0
         for reading in readings {
             guard let number = LabNumber(printed: reading.entry.value) else { continue }
             if (reading.entry.unit ?? "") == unit {
                 drawn.append((reading, number.value, nil))
             } else if let value = LabUnitConversion.convert(number.value, analysis: name, from: reading.entry.unit ?? "", to: unit) {
-                drawn.append((reading, value, words.text("regnet om fra \(reading.entry.value) \(reading.entry.unit ?? "")",
-                                                        "converted from \(reading.entry.value) \(reading.entry.unit ?? "")")))
+                let said = words.text("regnet om fra \(reading.entry.value) \(reading.entry.unit ?? "")",
+                                      "converted from \(reading.entry.value) \(reading.entry.unit ?? "")")
+                drawn.append((reading, value, said))
+                converted[reading.entry.id] = said
             } else {
                 other += 1
             }
         }
-        let older = max(0, drawn.count - chartPoints)
+        let older = max(0, drawn.count - extent.chartPoints)
         let anchor = "analyse-\(index + 1)"
-        let rows = readings.reversed().map { reading -> Row in
-            let converted = drawn.first { $0.reading == reading }?.converted
+        let rows = readings.suffix(extent.rows).reversed().map { reading -> Row in
+            let converted = converted[reading.entry.id]
             let flagLabel: String? = switch reading.entry.flag {
             case "H": words.text("Høy", "High")
             case "L": words.text("Lav", "Low")
@@ -143,12 +160,16 @@ struct LabsView {
         return Chart(anchor: anchor, analysis: name, unit: unit,
                      description: description(name: name, unit: unit, readings: readings, drawn: drawn.map { ($0.reading, $0.value) }, words: words),
                      descriptionID: anchor + "-tekst",
-                     drawing: drawing(drawn.suffix(chartPoints).map { ($0.reading, $0.value) }, unit: unit, words: words),
-                     otherUnits: older > 0 ? words.text("Diagrammet viser de \(chartPoints) nyeste verdiene; tabellen har alle \(readings.count).",
-                                                        "The chart shows the newest \(chartPoints) values; the table has all \(readings.count).")
+                     drawing: drawing(drawn.suffix(extent.chartPoints).map { ($0.reading, $0.value) }, unit: unit, words: words),
+                     otherUnits: older > 0 ? words.text("Diagrammet viser de \(extent.chartPoints) nyeste verdiene.",
+                                                        "The chart shows the newest \(extent.chartPoints) values.")
                         : other == 0 ? nil : words.text("\(other) \(other == 1 ? "verdi" : "verdier") i en annen enhet står bare i tabellen.",
                                                             "\(other) \(other == 1 ? "value" : "values") in another unit \(other == 1 ? "is" : "are") in the table only."),
-                     rows: rows)
+                     rows: rows,
+                     allLink: readings.count > rows.count
+                        ? ["href": analysisLink(memberID: memberID, analysis: name),
+                           "text": words.text("Alle \(readings.count) verdier for \(name)", "All \(readings.count) values of \(name)")]
+                        : nil)
     }
 
     /// «HbA1c: siste verdi 45 mmol/mol (17.06.2025), over referanseområdet 20 - 42. Ned fra 48 (08.01.2025).»
@@ -255,6 +276,8 @@ extension LabsView: MustacheParent {
         case "hasCharts": !charts.isEmpty
         case "mayConfirm": mayConfirm
         case "timelineLink": "/family/\(memberID)/timeline"
+        case "overviewLink": focus == nil ? nil : "/family/\(memberID)/provesvar"
+        case "overview": focus == nil
         default: nil
         }
     }
@@ -271,6 +294,7 @@ extension LabsView.Chart: MustacheParent {
         case "drawing": drawing
         case "otherUnits": otherUnits
         case "rows": rows
+        case "allLink": allLink
         default: nil
         }
     }

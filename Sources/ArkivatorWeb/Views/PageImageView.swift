@@ -43,7 +43,9 @@ struct PageImageView {
               let index = document.files.enumerated().filter({ $0.element.kind == .image }).firstIndex(where: { $0.element.page == page }),
               pages.indices.contains(index), pages[index].pageWidth > 0, pages[index].pageHeight > 0 else { return pages }
         let view = pages[index]
-        let pad = padding(height: box[3])
+        // A wider margin than a number in doubt has: on a phone's small page the outline stands
+        // around the value rather than over it.
+        let pad = max(padding(height: box[3]), box[3])
         let left = max(0, box[0] - pad), top = max(0, box[1] - pad)
         let name = "\(chosen.entry.analysis) \(chosen.entry.value)\(chosen.entry.unit.map { " " + $0 } ?? "")"
         var mark = Mark(x: left, y: top, width: min(view.pageWidth, box[0] + box[2] + pad) - left,
