@@ -80,10 +80,9 @@ extension DocumentStore {
         return try library.withReader { database in
             try database.rows("""
                 SELECT \(Self.labColumns), \(Self.labLetterColumns) FROM lab_values v JOIN documents d ON d.id = v.document_id
-                WHERE \(conditions.joined(separator: " AND "))
+                WHERE \(conditions.joined(separator: " AND ")) ORDER BY \(Self.labOrder)
                 """, arguments).map(Self.labReading)
         }
-        .sorted { ($0.entry.analysis.lowercased(), $0.day, $0.letter, $0.entry.start) < ($1.entry.analysis.lowercased(), $1.day, $1.letter, $1.entry.start) }
     }
 
     /// The values of the given letters (their row numbers, ``LibraryDocument/number``) that are
@@ -94,10 +93,9 @@ extension DocumentStore {
         return try library.withReader { database in
             try database.rows("""
                 SELECT \(Self.labColumns), \(Self.labLetterColumns) FROM lab_values v JOIN documents d ON d.id = v.document_id
-                WHERE d.trashed_at IS NULL AND v.document_id IN (\(rows.map { _ in "?" }.joined(separator: ", ")))
+                WHERE d.trashed_at IS NULL AND v.document_id IN (\(rows.map { _ in "?" }.joined(separator: ", "))) ORDER BY \(Self.labOrder)
                 """, rows).map(Self.labReading)
         }
-        .sorted { ($0.entry.analysis.lowercased(), $0.day, $0.letter, $0.entry.start) < ($1.entry.analysis.lowercased(), $1.day, $1.letter, $1.entry.start) }
     }
 
     /// Letters filed before lab values were kept whose values are still to be read (at most `limit`).
@@ -113,9 +111,19 @@ extension DocumentStore {
         v.id, v.analysis, v.printed, v.value, v.unit, v.range, v.flag, v.doubtful, v.confirmed, v.sampled, v.page, v.box, v.start, v.length
         """
     static let labLetterColumns = "d.sha256, d.title, d.document_date, d.doc_type, d.family_member, d.person"
+    /// By analysis (any case), then the day the value is of, then the letter and the value's place in it.
+    static let labOrder = "v.analysis COLLATE NOCASE, COALESCE(v.sampled, d.document_date), d.sha256, v.start"
+
+    /// A stored box (`[x,y,w,h]`), read without a JSON decoder: the values of a member's page are
+    /// read by the thousand.
+    static func box(_ stored: String?) -> [Int]? {
+        guard let stored, stored.hasPrefix("["), stored.hasSuffix("]") else { return nil }
+        let numbers = stored.dropFirst().dropLast().split(separator: ",").compactMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+        return numbers.count == 4 ? numbers : nil
+    }
 
     static func labEntry(_ row: Row) -> LabEntry {
-        let box = row[11].string.flatMap { try? JSONDecoder().decode([Int].self, from: Data($0.utf8)) }
+        let box = Self.box(row[11].string)
         return LabEntry(id: row[0].int ?? 0, analysis: row[1].string ?? "", printed: row[2].string ?? "", value: row[3].string ?? "",
                         unit: row[4].string, range: row[5].string, flag: row[6].string, doubtful: (row[7].int ?? 0) != 0,
                         confirmed: (row[8].int ?? 0) != 0, sampled: row[9].string, page: row[10].int, box: box,

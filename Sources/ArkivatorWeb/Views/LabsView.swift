@@ -94,8 +94,8 @@ struct LabsView {
         // The analyses measured most often first, then by name.
         byAnalysis.sort { ($0.1.count, $1.0.lowercased()) > ($1.1.count, $0.0.lowercased()) }
         charts = byAnalysis.enumerated().map { index, group in
-            Self.chart(name: group.0, readings: group.1.sorted { ($0.day, $0.entry.start) < ($1.day, $1.entry.start) },
-                       index: index, extent: extent, memberID: memberID, words: words)
+            // In the order the library reads them: by day.
+            Self.chart(name: group.0, readings: group.1, index: index, extent: extent, memberID: memberID, words: words)
         }
         let letters = Set(readings.map(\.letter)).count
         summary = readings.isEmpty
