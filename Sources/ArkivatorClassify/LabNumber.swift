@@ -32,7 +32,7 @@ public struct LabNumber: Sendable, Equatable {
                 return nil
             }
         }
-        guard separators == 0 || decimals > 0, let value = Double(s.replacingOccurrences(of: ",", with: ".")) else { return nil }
+        guard separators == 0 || decimals > 0, let value = Double(String(s.map { $0 == "," ? "." : $0 })) else { return nil }
         self.comparator = comparator
         self.value = value
         self.decimals = decimals

@@ -56,6 +56,11 @@ struct LabsView {
         let triangle: String?
         let hollow: Bool
         let flag: String?
+
+        /// The shape's classes: high or low, hollow when in doubt.
+        var shapeClass: String {
+            "lab-point" + (flag == "H" ? " lab-high" : flag == "L" ? " lab-low" : "") + (hollow ? " lab-doubt" : "")
+        }
     }
 
     struct Row {
@@ -128,26 +133,28 @@ struct LabsView {
         var counts: [String: Int] = [:]
         for reading in readings { counts[reading.entry.unit ?? "", default: 0] += 1 }
         let unit = counts.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key ?? ""
-        var drawn: [(reading: LabReading, value: Double, converted: String?)] = []
-        var converted: [Int: String] = [:]
-        var other = 0
-        for reading in readings {
-            guard let number = LabNumber(printed: reading.entry.value) else { continue }
-            if (reading.entry.unit ?? "") == unit {
-                drawn.append((reading, number.value, nil))
-            } else if let value = LabUnitConversion.convert(number.value, analysis: name, from: reading.entry.unit ?? "", to: unit) {
-                let said = words.text("regnet om fra \(reading.entry.value) \(reading.entry.unit ?? "")",
-                                      "converted from \(reading.entry.value) \(reading.entry.unit ?? "")")
-                drawn.append((reading, value, said))
-                converted[reading.entry.id] = said
-            } else {
-                other += 1
-            }
+        // A value as the chart draws it: in the chart's unit, or converted where that is exact; nil when it is not drawn.
+        func drawable(_ reading: LabReading) -> (value: Double, converted: String?)? {
+            guard let number = LabNumber(printed: reading.entry.value) else { return nil }
+            if (reading.entry.unit ?? "") == unit { return (number.value, nil) }
+            guard let value = LabUnitConversion.convert(number.value, analysis: name, from: reading.entry.unit ?? "", to: unit) else { return nil }
+            return (value, words.text("regnet om fra \(reading.entry.value) \(reading.entry.unit ?? "")",
+                                      "converted from \(reading.entry.value) \(reading.entry.unit ?? "")"))
         }
-        let older = max(0, drawn.count - extent.chartPoints)
+        // The newest values the chart draws, read from the end: a page never reads more numbers than it shows.
+        var drawn: [(reading: LabReading, value: Double)] = []
+        var position = readings.count - 1
+        while position >= 0, drawn.count < extent.chartPoints {
+            if let d = drawable(readings[position]) { drawn.append((readings[position], d.value)) }
+            position -= 1
+        }
+        drawn.reverse()
+        let first = readings.lazy.compactMap { reading in drawable(reading).map { (reading, $0.value) } }.first
+        let other = readings.filter { ($0.entry.unit ?? "") != unit && LabUnitConversion.convert(1, analysis: name, from: $0.entry.unit ?? "", to: unit) == nil }.count
+        let older = position >= 0
         let anchor = "analyse-\(index + 1)"
         let rows = readings.suffix(extent.rows).reversed().map { reading -> Row in
-            let converted = converted[reading.entry.id]
+            let converted = (reading.entry.unit ?? "") == unit ? nil : drawable(reading)?.converted
             let flagLabel: String? = switch reading.entry.flag {
             case "H": words.text("Høy", "High")
             case "L": words.text("Lav", "Low")
@@ -158,10 +165,10 @@ struct LabsView {
                        converted: converted, href: valueLink(reading), letterTitle: reading.title, id: reading.entry.id)
         }
         return Chart(anchor: anchor, analysis: name, unit: unit,
-                     description: description(name: name, unit: unit, readings: readings, drawn: drawn.map { ($0.reading, $0.value) }, words: words),
+                     description: description(name: name, unit: unit, readings: readings, first: first, latest: drawn.last, words: words),
                      descriptionID: anchor + "-tekst",
-                     drawing: drawing(drawn.suffix(extent.chartPoints).map { ($0.reading, $0.value) }, unit: unit, words: words),
-                     otherUnits: older > 0 ? words.text("Diagrammet viser de \(extent.chartPoints) nyeste verdiene.",
+                     drawing: drawing(drawn, unit: unit, words: words),
+                     otherUnits: older ? words.text("Diagrammet viser de \(extent.chartPoints) nyeste verdiene.",
                                                         "The chart shows the newest \(extent.chartPoints) values.")
                         : other == 0 ? nil : words.text("\(other) \(other == 1 ? "verdi" : "verdier") i en annen enhet står bare i tabellen.",
                                                             "\(other) \(other == 1 ? "value" : "values") in another unit \(other == 1 ? "is" : "are") in the table only."),
@@ -173,7 +180,8 @@ struct LabsView {
     }
 
     /// «HbA1c: siste verdi 45 mmol/mol (17.06.2025), over referanseområdet 20 - 42. Ned fra 48 (08.01.2025).»
-    static func description(name: String, unit: String, readings: [LabReading], drawn: [(LabReading, Double)], words: Words) -> String {
+    static func description(name: String, unit: String, readings: [LabReading], first: (LabReading, Double)?, latest: (LabReading, Double)?,
+                            words: Words) -> String {
         guard let last = readings.last else { return name }
         let unitText = last.entry.unit.map { " " + $0 } ?? ""
         var text = words.text("\(name): siste verdi \(last.entry.value)\(unitText) (\(words.date(last.day)))",
@@ -187,7 +195,7 @@ struct LabsView {
         }
         if last.entry.inDoubt { text += words.text(" – usikker, sjekk mot sidebildet", " – unsure, check against the page") }
         text += "."
-        if let first = drawn.first, let latest = drawn.last, drawn.count >= 2, first.0 != latest.0 {
+        if let first, let latest, first.0 != latest.0 {
             let from = "\(first.0.entry.value) (\(words.date(first.0.day)))"
             if latest.1 > first.1 {
                 text += words.text(" Opp fra \(from).", " Up from \(from).")
@@ -333,9 +341,7 @@ extension LabsView.Point: MustacheParent {
         case "href": href
         case "label": label
         case "triangle": triangle
-        case "hollow": hollow
-        case "high": flag == "H"
-        case "low": flag == "L"
+        case "shapeClass": shapeClass
         default: nil
         }
     }
