@@ -15,6 +15,12 @@ struct LabsView {
     let summary: String
     let doubtNotice: String?
     let charts: [Chart]
+    /// The analyses beyond the charted ones: name, latest value and day, how many, a link.
+    let others: [[String: String]]
+    let analysisCount: Int
+    /// How many analyses get a chart on the overview (those measured most); one analysis asked
+    /// for gets its chart always.
+    static let chartedAnalyses = 12
     let mayConfirm: Bool
 
     /// One analysis.
@@ -98,19 +104,32 @@ struct LabsView {
         var byAnalysis = Dictionary(grouping: readings, by: \.entry.analysis).map { ($0.key, $0.value) }
         // The analyses measured most often first, then by name.
         byAnalysis.sort { ($0.1.count, $1.0.lowercased()) > ($1.1.count, $0.0.lowercased()) }
-        charts = byAnalysis.enumerated().map { index, group in
+        // A chart for each of the analyses measured most; the others a line each (the latest value),
+        // each with a link to its own page: a page of fifty charts is read by no one.
+        charts = byAnalysis.prefix(Self.chartedAnalyses).enumerated().map { index, group in
             // In the order the library reads them: by day.
             Self.chart(name: group.0, readings: group.1, index: index, extent: extent, memberID: memberID, words: words)
         }
+        others = byAnalysis.dropFirst(Self.chartedAnalyses).map { name, values in
+            let latest = values.last
+            return ["analysis": name, "href": Self.analysisLink(memberID: memberID, analysis: name),
+                    "value": (latest?.entry.value ?? "") + (latest?.entry.unit.map { " " + $0 } ?? ""),
+                    "flag": latest?.entry.flag == "H" ? words.text("Høy", "High") : latest?.entry.flag == "L" ? words.text("Lav", "Low") : "",
+                    "day": latest.map { words.date($0.day) } ?? "",
+                    "count": words.text("\(values.count) \(values.count == 1 ? "måling" : "målinger")",
+                                        "\(values.count) \(values.count == 1 ? "measurement" : "measurements")"),
+                    "doubtful": latest?.entry.inDoubt == true ? words.text("Usikker", "Unsure") : ""]
+        }
+        analysisCount = byAnalysis.count
         let letters = Set(readings.map(\.letter)).count
         summary = readings.isEmpty
             ? words.text("Ingen prøvesvar med tabell er arkivert for \(member) ennå. Når et prøvesvar eller en epikrise med verdier kommer inn, vises verdiene her.",
                          "No lab results with a table are archived for \(member) yet. When a lab result or a discharge letter with values comes in, the values show here.")
             : words.text("\(readings.count) \(readings.count == 1 ? "verdi" : "verdier") fra \(letters) brev"
-                            + (focus == nil ? ", \(charts.count) \(charts.count == 1 ? "analyse" : "analyser")" : "")
+                            + (focus == nil ? ", \(analysisCount) \(analysisCount == 1 ? "analyse" : "analyser")" : "")
                             + ". Trykk på et punkt for å se verdien på siden i brevet.",
                          "\(readings.count) \(readings.count == 1 ? "value" : "values") from \(letters) \(letters == 1 ? "letter" : "letters")"
-                            + (focus == nil ? ", \(charts.count) \(charts.count == 1 ? "analysis" : "analyses")" : "")
+                            + (focus == nil ? ", \(analysisCount) \(analysisCount == 1 ? "analysis" : "analyses")" : "")
                             + ". Tap a point to see the value on the letter's page.")
         let doubtful = readings.filter(\.entry.inDoubt).count
         doubtNotice = doubtful == 0 ? nil : words.text(
@@ -282,6 +301,8 @@ extension LabsView: MustacheParent {
         case "doubtNotice": doubtNotice
         case "charts": charts
         case "hasCharts": !charts.isEmpty
+        case "others": others
+        case "hasOthers": !others.isEmpty
         case "mayConfirm": mayConfirm
         case "timelineLink": "/family/\(memberID)/timeline"
         case "overviewLink": focus == nil ? nil : "/family/\(memberID)/provesvar"
