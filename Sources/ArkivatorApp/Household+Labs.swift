@@ -82,12 +82,14 @@ extension Household {
         return LabEntry.carried(LabEntries.entries(in: document.text), from: old, typedByPerson: typedByPerson)
     }
 
-    /// Reads the lab values of letters filed without them (before values were kept, or imported)
-    /// from their text, at most `limit` letters, a few hundred to a transaction; returns how many
+    /// Reads the lab values of letters filed without them (before values were kept, or imported),
+    /// or read by older rules (``LabTable/rulesVersion``), from their text, at most `limit` letters, a few hundred to a transaction; returns how many
     /// were read. `serve` reads them in the background at start, the pages and commands that
     /// show values read what is left first.
     @discardableResult
     public func fillLabs(limit: Int = .max) throws -> Int {
+        // Values read by older rules wait to be read again.
+        try library.documents.rereadLabsIfRulesChanged(version: LabTable.rulesVersion)
         var count = 0
         while count < limit {
             let waiting = try library.documents.lettersWithLabsToRead(limit: min(200, limit - count))

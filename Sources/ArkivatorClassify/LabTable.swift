@@ -67,6 +67,10 @@ public struct LabRow: Sendable, Codable, Equatable {
 /// Every token after the name must be one of those, so a sentence or a drug's strength is not
 /// taken for a row. Each row is checked for plausibility (``LabPlausibility``).
 public enum LabTable {
+    /// The version of these rules: raised whenever a change reads a row otherwise, so that the
+    /// library reads the values of the letters it holds again (``DocumentStore/rereadLabsIfRulesChanged(version:)``).
+    public static let rulesVersion = 1
+
     public static func rows(in text: String) -> [LabRow] {
         let lines = TextLine.split(text)
         // A fødselsnummer is never a result: a row whose numbers hold one is not a row.

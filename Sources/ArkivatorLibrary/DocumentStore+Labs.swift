@@ -98,6 +98,28 @@ extension DocumentStore {
         }
     }
 
+    /// Sets every lab letter's values to be read again when they were read by other rules than
+    /// `version` (the current ``LabTable/rulesVersion``), and notes the version; returns how many
+    /// letters wait then. Nothing changes when the version is the one noted.
+    @discardableResult
+    public func rereadLabsIfRulesChanged(version: Int) throws -> Int {
+        try library.withDatabase { database in
+            if try database.firstRow("SELECT version FROM lab_rules")?[0].int == version { return 0 }
+            return try database.inTransaction {
+                // A library without a noted version has had its letters' values read at migration 26.
+                if try database.firstRow("SELECT 1 FROM lab_rules") != nil {
+                    try database.execute("""
+                        INSERT OR IGNORE INTO lab_values_pending (document_id)
+                        SELECT id FROM documents WHERE trashed_at IS NULL AND doc_type IN (\(Self.labTypes.map { _ in "?" }.joined(separator: ", ")))
+                        """, Self.labTypes.map(\.rawValue))
+                }
+                try database.execute("DELETE FROM lab_rules")
+                try database.execute("INSERT INTO lab_rules (version) VALUES (?)", [version])
+                return try database.firstRow("SELECT count(*) FROM lab_values_pending")?[0].int ?? 0
+            }
+        }
+    }
+
     /// Letters filed before lab values were kept whose values are still to be read (at most `limit`).
     public func lettersWithLabsToRead(limit: Int = 500) throws -> [String] {
         try library.withReader { database in

@@ -333,5 +333,11 @@ extension Migrations {
             CREATE TABLE lab_values_pending (document_id INTEGER PRIMARY KEY REFERENCES documents(id) ON DELETE CASCADE);
             INSERT INTO lab_values_pending (document_id) SELECT id FROM documents WHERE doc_type IN ('lab-svar', 'epikrise');
             """),
+        Migration(version: 27, name: "the lab rules the values were read by", sql: """
+            -- The version of the rules that read the stored lab values (``LabTable/rulesVersion``):
+            -- when the rules change, every lab letter's values are read again (boxes and a person's
+            -- confirmations kept).
+            CREATE TABLE lab_rules (version INTEGER NOT NULL);
+            """),
     ]
 }

@@ -52,5 +52,12 @@ import Testing
         // A value corrected in the text is the value.
         _ = try household.correctText(late.shortID, to: Self.result(taken: "17.06.2025", hba1c: "44 H", kalium: "4,1"))
         #expect(try household.labs(person: "Kari", analysis: "HbA1c").map(\.value) == ["48", "44"])
+
+        // New rules read every lab letter's values again, keeping a person's confirmation.
+        #expect(try library.documents.rereadLabsIfRulesChanged(version: LabTable.rulesVersion) == 0, "the rules the values were read by")
+        #expect(try library.documents.rereadLabsIfRulesChanged(version: LabTable.rulesVersion + 1) == 3)
+        #expect(try library.documents.lettersWithLabsToRead().count == 3)
+        #expect(try household.fillLabs() == 3 && library.documents.lettersWithLabsToRead().isEmpty)
+        #expect(try library.documents.labs(of: late.sha256).first { $0.analysis == "HbA1c" }?.confirmed == true)
     }
 }
