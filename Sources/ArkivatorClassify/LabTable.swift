@@ -175,17 +175,19 @@ public enum LabTable {
         // A unit OCR split in two with a space: after its decimal comma («mL/min/1, 73m2»: the
         // rules' spelling, or one close to the analysis's own), or beside its slash («umol /L»,
         // «mmol/ L»: the rules' spelling alone). Nil when the two tokens are no such unit.
-        func splitUnit(_ t: Token, _ next: Token) -> String? {
+        /// The digits of a unit split after its comma («1, 73») are a number read otherwise than
+        /// printed: the row is in doubt (`misread`), though its unit is known.
+        func splitUnit(_ t: Token, _ next: Token) -> (unit: String, misread: Bool)? {
             guard LabNumber(t.text) == nil, t.end < line.end else { return nil }
             if t.text.contains("/"), next.start == t.end + 2, line.all[t.end] == "," {
                 let joined = t.text + "," + next.text
-                if LabUnits.canonical(joined) != nil { return joined }
-                if let analysis, LabUnits.closest(to: joined, among: analysis.units.map(\.unit)) != nil { return joined }
+                if LabUnits.canonical(joined) != nil { return (joined, true) }
+                if let analysis, LabUnits.closest(to: joined, among: analysis.units.map(\.unit)) != nil { return (joined, true) }
                 return nil
             }
             guard next.start == t.end + 1, t.text.hasSuffix("/") || next.text.hasPrefix("/") else { return nil }
             let joined = t.text + next.text
-            return LabUnits.canonical(joined) != nil ? joined : nil
+            return LabUnits.canonical(joined) != nil ? (joined, false) : nil
         }
 
         // The rest: numbers, ranges, flags and a unit.
@@ -221,10 +223,10 @@ public enum LabTable {
             } else if let flag = Self.flag(t.text) {
                 items.append(.flag(flag))
                 i += 1
-            } else if let next, let joined = splitUnit(t, next) {
+            } else if let next, let split = splitUnit(t, next) {
                 // A unit OCR split with a space: one unit, as printed without the space.
-                let read = unitOf(joined)
-                unitMisread = unitMisread || read.misread
+                let read = unitOf(split.unit)
+                unitMisread = unitMisread || read.misread || split.misread
                 items.append(.unit(read.unit, start: t.start, end: next.end))
                 i += 2
             } else if LabUnits.isUnit(t.text) {

@@ -287,7 +287,8 @@ import Testing
         let rows = LabTable.rows(in: "Analyse Resultat Enhet Referanse\neGFR 81 mL/min/1, 73m2 > 60\neGFR 77 mL/min/1, 73m? > 60\nKalium 4,1 mmol/L 3,5 - 4,4")
         #expect(rows.map(\.value) == ["81", "77", "4,1"])
         #expect(rows.prefix(2).allSatisfy { $0.unit == "mL/min/1,73m²" })
-        #expect(!rows[0].doubtful && rows[1].doubtful, "a unit read with a sign for its last character is in doubt")
+        #expect(rows[0].doubtful && rows[1].doubtful, "the unit's digits were read apart: the row is read, and in doubt")
+        #expect(!rows[2].doubtful)
         // Split beside its slash.
         let slash = LabTable.rows(in: "Kreatinin 58 umol /L 45—90\nNatrium 140 mmol/ L 137 - 145")
         #expect(slash.map(\.value) == ["58", "140"] && slash.map(\.unit) == ["µmol/L", "mmol/L"] && slash.allSatisfy { !$0.doubtful })
