@@ -25,6 +25,18 @@ import Testing
         }
     }
 
+    /// A view model answers a template through `child(named name: String)`: there `case "name":
+    /// name` hands back the method's own argument (the word «name»), never the model's name.
+    @Test func noTemplateValueIsTheLookupsOwnArgument() throws {
+        let shadowed = try Regex(#"case\s+"name"\s*:\s*name\b"#)
+        for file in try Self.swiftFiles() {
+            for (number, line) in file.text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains(shadowed) {
+                Issue.record("\(file.name):\(number + 1) answers «name» with child(named:)'s argument; write self.name")
+            }
+        }
+    }
+
     @Test func everyWordATemplateUsesIsThereInBothLanguages() throws {
         let templates = try Templates.load()
         let folder = Templates.resources.appendingPathComponent("templates")
