@@ -154,6 +154,27 @@ public enum LabAnalyses {
         }
     }
 
+    /// The one analysis a name the rules do not know is one letter off ("eGEFR" for "eGFR",
+    /// "TSM" for "TSH"), when the row prints a unit that analysis is reported in and no other
+    /// analysis that near is: the unit tells which of the names near it was printed. Nil when
+    /// none, or more than one, fits.
+    static func nearAnalysis(_ printed: String, units: [String]) -> Analysis? {
+        let k = Array(key(printed))
+        guard k.count >= 3, aliasIndex[String(k)] == nil, !units.isEmpty else { return nil }
+        var found: Int?
+        for (alias, i) in aliasIndex where alias.count >= 3 && abs(alias.count - k.count) <= 1
+            && editDistance(k, Array(alias), limit: 1) <= 1 {
+            let spans = all[i].units.map(\.unit)
+            let fits = units.contains { printed in
+                spans.contains { LabUnits.same($0, printed) } || LabUnits.closest(to: printed, among: spans) != nil
+            }
+            guard fits else { continue }
+            if let f = found, f != i { return nil }
+            found = i
+        }
+        return found.map { all[$0] }
+    }
+
     /// Every alias (and canonical name) in `key` form, to its analysis.
     static let aliasIndex: [String: Int] = {
         var index: [String: Int] = [:]

@@ -79,17 +79,52 @@ public enum LabPlausibility {
                 add(.decimalsLost)
             }
             // A decimal comma lost: a result without decimals where the range has them, outside the
-            // range, that would be inside it with the comma back.
-            if value.decimals < rangeDecimals, above || below {
-                for shift in 1...max(1, rangeDecimals - value.decimals) {
-                    let restored = v / pow(10, Double(shift))
-                    if (low.map { restored >= $0 } ?? true), (high.map { restored <= $0 } ?? true) {
-                        add(.commaLost)
-                        break
-                    }
-                }
+            // range, that would be inside it with the comma back, or where its flag puts it ("32 L"
+            // for "3,2 L" in 3,5–10,0).
+            if value.decimals < rangeDecimals, !commaPlaces(row, low: low, high: high, decimals: rangeDecimals).isEmpty {
+                add(.commaLost)
             }
         }
         return reasons
+    }
+
+    /// The places a lost decimal comma can go in a result printed without one (digits after it,
+    /// up to the range's `decimals`) so that it agrees with the range and the flag, where the
+    /// result as read does not.
+    static func commaPlaces(_ row: LabTable.ParsedRow, low: Double?, high: Double?, decimals: Int) -> [Int] {
+        guard let value = row.value, value.comparator == nil, value.decimals == 0, decimals > 0,
+              low != nil || high != nil else { return [] }
+        func agrees(_ v: Double) -> Bool {
+            switch row.flag {
+            case "H": return high.map { v >= $0 } ?? false
+            case "L": return low.map { v <= $0 } ?? false
+            default: return (low.map { v >= $0 } ?? true) && (high.map { v <= $0 } ?? true)
+            }
+        }
+        guard !agrees(value.value) else { return [] }
+        return (1...decimals).filter { agrees(value.value / pow(10, Double($0))) }
+    }
+
+    /// The result with its lost decimal comma put back, where exactly one place agrees with the
+    /// range and the flag (``commaPlaces(_:low:high:decimals:)``) and the result is digits alone:
+    /// "3,2" for "32" in a row "32 L … 3,5–10,0". The row stays in doubt («desimalkommaet ser ut
+    /// til å mangle»); nil when the comma's place is not that sure.
+    static func restoredComma(_ row: LabTable.ParsedRow) -> String? {
+        let digits = row.valueText
+        guard digits.count >= 2, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        let bounds: (low: Double?, high: Double?, decimals: Int)
+        switch row.range {
+        case let .between(l, h): bounds = (l.value, h.value, max(l.decimals, h.decimals))
+        case let .below(h): bounds = (nil, h.value, h.decimals)
+        case let .above(l): bounds = (l.value, nil, l.decimals)
+        default: return nil
+        }
+        if let l = bounds.low, let h = bounds.high, l >= h { return nil }
+        let places = commaPlaces(row, low: bounds.low, high: bounds.high, decimals: bounds.decimals)
+        guard places.count == 1, let shift = places.first, shift < digits.count else { return nil }
+        let cut = digits.index(digits.endIndex, offsetBy: -shift)
+        let restored = String(digits[..<cut]) + "," + String(digits[cut...])
+        // "05" → "0,5" is fine; "005" is not a number a laboratory prints.
+        return restored.hasPrefix("0") && !restored.hasPrefix("0,") ? nil : restored
     }
 }

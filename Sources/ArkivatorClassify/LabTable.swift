@@ -69,7 +69,7 @@ public struct LabRow: Sendable, Codable, Equatable {
 public enum LabTable {
     /// The version of these rules: raised whenever a change reads a row otherwise, so that the
     /// library reads the values of the letters it holds again (``DocumentStore/rereadLabsIfRulesChanged(version:)``).
-    public static let rulesVersion = 1
+    public static let rulesVersion = 2
 
     public static func rows(in text: String) -> [LabRow] {
         let lines = TextLine.split(text)
@@ -89,6 +89,9 @@ public enum LabTable {
             var row = row
             row.doubt = LabPlausibility.check(facts, flagsInUse: flagsInUse)
             row.doubtful = !row.doubt.isEmpty
+            // A lost decimal comma put back where the range and the flag leave one place for it;
+            // the row stays in doubt, and the letter's text keeps what OCR read.
+            if row.doubt.contains(.commaLost), let restored = LabPlausibility.restoredComma(facts) { row.value = restored }
             return row
         }
     }
@@ -164,7 +167,13 @@ public enum LabTable {
                                                                             to: nameTokens.last?.end ?? 0)))
         guard printedName.filter(\.isLetter).count >= 2, let firstScalar = printedName.unicodeScalars.first,
               firstScalar.properties.isAlphabetic || ("0"..."9").contains(firstScalar) else { return nil }
-        let analysis = LabAnalyses.analysis(named: printedName)
+        // A name one letter off a known analysis's is taken for it when the row prints a unit of
+        // that analysis and of no other as near ("eGEFR … mL/min/1,73m²"); the row stays in doubt.
+        let named = LabAnalyses.analysis(named: printedName)
+        let near = named == nil
+            ? LabAnalyses.nearAnalysis(printedName, units: tokens[nameEnd...].map(\.text).filter { LabUnits.isUnit($0) || $0.contains("/") })
+            : nil
+        let analysis = named ?? near
         // OCR's damage to a unit ("x10"9/L", "umMol/L"): the analysis's own unit it is close to.
         func unitOf(_ printed: String) -> (unit: String, misread: Bool) {
             if let known = LabUnits.canonical(printed) { return (known, false) }
@@ -306,7 +315,7 @@ public enum LabTable {
         let facts = ParsedRow(analysis: analysis, unit: unit?.text, value: value.n, valueText: valueText,
                               range: range?.range ?? .none, flag: flag, unitMisread: unitMisread,
                               nameCut: analysis == nil && LabAnalyses.isCutName(printedName),
-                              nameMisread: analysis == nil && LabAnalyses.isNearName(printedName))
+                              nameMisread: near != nil || (analysis == nil && LabAnalyses.isNearName(printedName)))
         return (row, facts)
     }
 

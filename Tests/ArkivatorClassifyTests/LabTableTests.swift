@@ -164,6 +164,51 @@ import Testing
         #expect(rows[1].doubt.contains(.commaLost))
     }
 
+    /// A lost decimal comma is put back where the range and the flag leave it one place, and the
+    /// row stays in doubt; where the place is not sure, or the result as read agrees with its
+    /// flag, the result stays as read.
+    @Test func aLostDecimalCommaIsPutBackWhereOnlyOnePlaceFits() {
+        let rows = LabTable.rows(in: """
+            Totalkolesterol 52 mmol/L 3,3 - 6,9
+            Leukocytter 32L x10^9/L 3,5 - 10,0
+            Kalium 40 mmol/L 3,5 - 4,4
+            TSH 127 H mIE/L 0,50 - 4,10
+            TSH 127 mIE/L 0,50 - 4,10
+            Hemoglobin 13,1 g/dL 11,7 - 15,3
+            CRP 52 mg/L < 5
+            """)
+        #expect(rows.count == 7)
+        #expect(rows.map(\.value) == ["5,2", "3,2", "4,0", "127", "1,27", "13,1", "52"])
+        #expect(rows[0].doubt.contains(.commaLost))
+        #expect(rows[1].doubt.contains(.commaLost))
+        #expect(rows[1].doubt.contains(.flagDisagrees))
+        #expect(rows[2].doubtful)
+        #expect(!rows[3].doubt.contains(.commaLost))
+        #expect(rows[4].doubt.contains(.commaLost))
+        #expect(!rows[5].doubtful)
+        // "< 5" has no decimals: no comma to put back.
+        #expect(!rows[6].doubt.contains(.commaLost))
+    }
+
+    /// A name one letter off a known analysis's is taken for it when the row prints that
+    /// analysis's unit and no other analysis as near is reported in it; the row stays in doubt.
+    @Test func aNameOneLetterOffIsTakenByItsUnit() {
+        let rows = LabTable.rows(in: """
+            eGEFR 64 mL/min/1,73m? > 60
+            TSM 1,54 mIE/L 0,50 - 4,10
+            CRAP 30 H mg/L < 5
+            Kallum 4,1 mmol/L 3,5 - 4,4
+            """)
+        #expect(rows.map(\.analysis) == ["eGFR", "TSH", "CRP", "Kalium"])
+        #expect(rows[0].unit == "mL/min/1,73m²")
+        #expect(rows[0].doubt.contains(.nameMisread))
+        #expect(rows[1].doubt.contains(.nameMisread))
+        #expect(rows[2].doubt.contains(.nameMisread))
+        // A name with no unit of its near analysis stays as printed, in doubt.
+        let other = LabTable.rows(in: "CRAP 30 H mmol/L < 5")
+        #expect(other.first?.analysis != "CRP")
+    }
+
     @Test func damagedValuesAndRanges() {
         let rows = LabTable.rows(in: """
             Hemoglobin 1O,5 g/dL 11,7 - 15,3
