@@ -156,6 +156,17 @@ public enum LabTable {
                     break
                 }
             }
+            // A result OCR mixed with letters ("L7E" for "1,7 L") after a known analysis's name and
+            // before its unit or range: the row is kept, its result unreadable, not lost.
+            if nameEnd > 0, t.contains(where: \.isNumber), t.contains(where: \.isLetter), !t.contains("/"),
+               nameEnd + 1 < tokens.count,
+               LabUnits.isUnit(tokens[nameEnd + 1].text) || Self.startsValue(tokens[nameEnd + 1].text) {
+                let name = tokens[0..<nameEnd].map(\.text).joined(separator: " ")
+                if LabAnalyses.analysis(named: name) != nil, LabAnalyses.analysis(named: name + " " + t) == nil {
+                    lookalikeValue = true
+                    break
+                }
+            }
             nameEnd += 1
         }
         guard nameEnd > 0, nameEnd < tokens.count, nameEnd <= 6 else { return nil }

@@ -190,6 +190,21 @@ import Testing
         #expect(!rows[6].doubt.contains(.commaLost))
     }
 
+    /// A result OCR mixed with letters keeps its row, unreadable and in doubt, so the value is
+    /// not lost; a name that holds digits ("Fritt T4", "Vitamin B12") stays a name.
+    @Test func aResultMixedWithLettersKeepsItsRow() {
+        let rows = LabTable.rows(in: """
+            Leukocytter L7E x10^9/L 3,5 - 10,0
+            Fritt T4 14 pmol/L 12–22
+            Vitamin B12 350 pmol/L 150 - 650
+            """)
+        #expect(rows.map(\.analysis) == ["Leukocytter", "Fritt T4", "Vitamin B12"])
+        #expect(rows[0].value == "L7E")
+        #expect(rows[0].doubt.contains(.valueUnreadable))
+        #expect(!rows[1].doubtful)
+        #expect(rows[2].value == "350")
+    }
+
     /// A name one letter off a known analysis's is taken for it when the row prints that
     /// analysis's unit and no other analysis as near is reported in it; the row stays in doubt.
     @Test func aNameOneLetterOffIsTakenByItsUnit() {
