@@ -259,6 +259,17 @@ struct PageLayout {
         blocks[b].paragraphs[p].append(line)
     }
 
+    /// The blocks at `indices` (a table whose cells the reading lost, ``columnTables(marks:)``) replaced by
+    /// one block of `lines` (its second reading as one block, top to bottom), in `box`.
+    mutating func replace(blocks indices: [Int], withLines lines: [[Word]], box: [Int]) {
+        let lines = lines.filter { !$0.isEmpty }
+        guard !lines.isEmpty else { return }
+        for index in indices.sorted(by: >) where blocks.indices.contains(index) { blocks.remove(at: index) }
+        var block = Block(box: box)
+        block.paragraphs = [lines]
+        blocks.append(block)
+    }
+
     mutating func startBlock(box: [Int]) { blocks.append(Block(box: box)) }
     mutating func startParagraph() { blocks[blocks.count - 1].paragraphs.append([[]]) }
     mutating func startLine() {

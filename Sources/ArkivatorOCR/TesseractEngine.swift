@@ -96,6 +96,7 @@ public final class TesseractEngine {
         for job in jobs.reversed() where !reread(job.fragment, in: &layout, textHeight: textHeight) {
             if let fallback = job.fallback { _ = reread(fallback, in: &layout, textHeight: textHeight) }
         }
+        rereadColumnTables(in: &layout, marks: marks, textHeight: textHeight)
         for box in layout.lostLines(marks: marks) {
             let h = max(1, box[3])
             let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
@@ -167,6 +168,34 @@ public final class TesseractEngine {
         guard lines.count >= 2, better(lines.flatMap { $0 }) else { return false }
         layout.replace(fragment, withLines: lines)
         return true
+    }
+
+    /// Tables read column by column (``PageLayout/columnTables(marks:)``) read again as one block, row
+    /// by row; the second reading is kept when it holds three digits or more beyond the first (a
+    /// column of numbers the first left out), no fewer letters and digits, three rows or more,
+    /// and reads about as surely (mean confidence at most 0.05 lower).
+    private func rereadColumnTables(in layout: inout PageLayout, marks: [[Int]], textHeight: Int?) {
+        guard let textHeight else { return }
+        var tried: [[Int]] = []
+        for _ in 0..<3 {
+            guard let table = layout.columnTables(marks: marks).first(where: { !tried.contains($0.box) }) else { return }
+            tried.append(table.box)
+            let old = table.blocks.flatMap { layout.blocks[$0].paragraphs.joined().joined() }
+            let pad = textHeight / 2
+            let box = [max(0, table.box[0] - pad), max(0, table.box[1] - pad / 2),
+                       min(layout.pageWidth, table.box[0] + table.box[2] + pad) - max(0, table.box[0] - pad),
+                       min(layout.pageHeight, table.box[1] + table.box[3] + pad / 2) - max(0, table.box[1] - pad / 2)]
+            let rows = table.box[1]...(table.box[1] + table.box[3])
+            let lines = rereadBlock(box).map { line in line.filter { rows.contains($0.box[1] + $0.box[3] / 2) } }.filter { !$0.isEmpty }
+            let new = lines.joined()
+            func digits(_ words: some Collection<PageLayout.Word>) -> Int {
+                words.reduce(0) { $0 + $1.text.filter { $0.isASCII && $0.isNumber }.count }
+            }
+            guard lines.count >= 3, digits(new) >= digits(old) + 3,
+                  PageLayout.alphanumerics(new) >= PageLayout.alphanumerics(old),
+                  PageLayout.meanConfidence(new) >= PageLayout.meanConfidence(old) - 0.05 else { continue }
+            layout.replace(blocks: table.blocks, withLines: lines, box: table.box)
+        }
     }
 
     /// The boxes (x, y, width, height) of the connected dark marks of the black and white page

@@ -1,0 +1,81 @@
+import Foundation
+
+/// Tables whose cells the reading lost.
+///
+/// A table printed with wide gaps between its columns (a lab result's analysis, result, unit and
+/// range) may lose a column of short numbers in Tesseract's layout analysis, as too small to be
+/// text, or come out as one block per column, each read top to bottom on its own. Read again as
+/// one block, the rows come out across, with their numbers.
+extension PageLayout {
+    /// A table read as columns: the blocks side by side that hold it and the box round them
+    /// (x, y, width, height).
+    struct ColumnTable: Equatable {
+        var blocks: [Int]
+        var box: [Int]
+    }
+
+    /// Tables below the letterhead (the top fifth of the page) with print inside that no word of
+    /// the reading covers, three letter-sized marks or more (``lostLines(marks:)`` counts marks
+    /// alike): a column of short numbers the reading left out. A table is a block of three rows
+    /// or more with a gap wider than two word heights (columns), or blocks side by side whose
+    /// lines stand at the same heights, three rows or more (each column read as a block of its
+    /// own), in which half the lines of one column or more hold a digit.
+    func columnTables(marks: [[Int]]) -> [ColumnTable] {
+        guard let height = wordHeight(), height >= 6 else { return [] }
+        func lines(_ block: Block) -> [[Word]] { block.paragraphs.joined().filter { !$0.isEmpty } }
+        func middle(_ line: [Word]) -> Int {
+            let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
+            return (top + bottom) / 2
+        }
+        func isRow(_ line: [Word]) -> Bool {
+            zip(line, line.dropFirst()).contains { $1.box[0] - ($0.box[0] + $0.box[2]) > 2 * height }
+        }
+        let candidates = blocks.indices.filter { blocks[$0].top >= pageHeight / 5 && lines(blocks[$0]).count >= 3 }
+        let middles = Dictionary(uniqueKeysWithValues: candidates.map { ($0, lines(blocks[$0]).map(middle)) })
+        func beside(_ a: Block, _ b: Block) -> Bool { a.right <= b.left || b.right <= a.left }
+        func aligned(_ a: Int, _ b: Int) -> Bool {
+            guard let ma = middles[a], let mb = middles[b] else { return false }
+            return ma.filter { y in mb.contains { abs($0 - y) <= height / 2 } }.count >= 3
+        }
+        var parent = Dictionary(uniqueKeysWithValues: candidates.map { ($0, $0) })
+        func root(_ i: Int) -> Int {
+            var i = i
+            while let p = parent[i], p != i { i = p }
+            return i
+        }
+        for (n, a) in candidates.enumerated() {
+            for b in candidates.dropFirst(n + 1) where beside(blocks[a], blocks[b]) && aligned(a, b) {
+                parent[root(b)] = root(a)
+            }
+        }
+        var groups: [Int: [Int]] = [:]
+        for i in candidates { groups[root(i), default: []].append(i) }
+        let covered = words.map(\.box)
+        let h = Double(height)
+        return groups.values.compactMap { group -> ColumnTable? in
+            let rows = group.count >= 2 || lines(blocks[group[0]]).filter(isRow).count >= 3
+            let numeric = group.contains { b in
+                let ls = lines(blocks[b])
+                return 2 * ls.filter { $0.contains { $0.text.contains(where: \.isNumber) } }.count >= ls.count
+            }
+            guard rows, numeric else { return nil }
+            let left = group.map { blocks[$0].left }.min() ?? 0, right = group.map { blocks[$0].right }.max() ?? 0
+            let top = group.map { blocks[$0].top }.min() ?? 0, bottom = group.map { blocks[$0].bottom }.max() ?? 0
+            let lost = marks.filter { m in
+                Self.isLetterSized(m, height: h) && m[0] >= left && m[0] + m[2] <= right && m[1] >= top && m[1] + m[3] <= bottom
+                    && !covered.contains { w in
+                        m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
+                    }
+            }
+            guard lost.count >= 3 else { return nil }
+            // Any other block standing inside the table (a few of its cells read apart) is part of it.
+            let inside = blocks.indices.filter { i in
+                !group.contains(i) && {
+                    let x = (blocks[i].left + blocks[i].right) / 2, y = (blocks[i].top + blocks[i].bottom) / 2
+                    return x >= left && x <= right && y >= top && y <= bottom
+                }()
+            }
+            return ColumnTable(blocks: (group + inside).sorted(), box: [left, top, right - left, bottom - top])
+        }.sorted { ($0.box[1], $0.box[0]) < ($1.box[1], $1.box[0]) }
+    }
+}
