@@ -154,9 +154,12 @@ enum NumberRepair {
         guard line.count >= 4 else { return }
         for index in 1..<(line.count - 2) {
             let token = line[index].text
+            // A stray mark between the value and its unit ("Ferritin OL ' ug/L") is passed over.
+            var unit = index + 1
+            while unit + 2 < line.count, !line[unit].text.contains(where: { $0.isLetter || $0.isNumber }) { unit += 1 }
             guard (1...4).contains(token.count), line[index - 1].text.last?.isLetter == true,
-                  line[index + 1].text.contains("/"),
-                  let range = line[index + 2].text.first, range.isNumber || range == "<" || range == ">" else { continue }
+                  line[unit].text.contains("/"),
+                  let range = line[unit + 1].text.first, range.isNumber || range == "<" || range == ">" else { continue }
             var body = Array(token)
             var flag = ""
             if body.count >= 2, let last = body.last, last == "H" || last == "L" {

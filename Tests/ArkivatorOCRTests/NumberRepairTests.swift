@@ -112,6 +112,7 @@ import Testing
         #expect(line[1].confidence <= 0.5)
         #expect(repaired("HbA1c SIH mmol/mol 20 - 42") == "HbA1c 51H mmol/mol 20 - 42")
         #expect(repaired("CRP I8H mg/L <5") == "CRP 18H mg/L <5")
+        #expect(repaired("Ferritin OL ' ug/L 15 - 200") == "Ferritin 0L ' ug/L 15 - 200")
         // Not in a value's place: a word before a unit with no range after it, or a number.
         #expect(repaired("Ta OL mmol/L nå") == "Ta OL mmol/L nå")
         #expect(repaired("Kalium 4,6 mmol/L 3,5 - 4,4") == "Kalium 4,6 mmol/L 3,5 - 4,4")
