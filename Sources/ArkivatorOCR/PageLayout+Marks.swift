@@ -86,7 +86,8 @@ extension PageLayout {
     /// ``leadingMarkConfidence``, of at most three letters or digits each, standing alone in a
     /// wide space between two parts of the line (wider than twice the line's height and three
     /// times its usual word spacing on both sides): handwriting between a margin note and a
-    /// reference ("4 Bilag.   sr GO –   Ges. No. 200").
+    /// reference ("4 Bilag.   sr GO –   Ges. No. 200"). A number alone in such a space is a
+    /// table's cell (``isTableValue(_:)``) and stays.
     static func innerMarks(_ line: [Word]) -> [Range<Int>] {
         guard line.count >= 3 else { return [] }
         let spacing = LineSpacing(line)
@@ -100,10 +101,22 @@ extension PageLayout {
             guard wide(gaps[index - 1]), doubtful(line[index]) else { index += 1; continue }
             var end = index + 1
             while end < line.count - 1, !wide(gaps[end - 1]), doubtful(line[end]) { end += 1 }
-            if end < line.count, wide(gaps[end - 1]) { runs.append(index..<end) }
+            if end < line.count, wide(gaps[end - 1]), !isTableValue(line[index..<end]) { runs.append(index..<end) }
             index = end
         }
         return runs
+    }
+
+    /// A number alone in a column of a table, with the H or L flag a lab value may carry ("199 H",
+    /// "4,1", "< 5"): a cell, however unsure the reading, not a mark.
+    static func isTableValue(_ words: ArraySlice<Word>) -> Bool {
+        var texts = words.map(\.text)
+        if texts.count > 1, ["H", "L", "*"].contains(texts[texts.count - 1]) { texts.removeLast() }
+        if texts.count > 1, ["<", ">"].contains(texts[0]) { texts.removeFirst() }
+        guard texts.count == 1, var number = texts.first else { return false }
+        if let first = number.first, "<>".contains(first) { number.removeFirst() }
+        if let last = number.last, "HL".contains(last), number.count > 1 { number.removeLast() }
+        return number.wholeMatch(of: /[0-9]+(?:[,.][0-9]+)?/) != nil
     }
 
     /// A token read with confidence under ``leadingMarkConfidence``, of at most three letters or

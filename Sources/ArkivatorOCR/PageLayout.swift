@@ -259,15 +259,36 @@ struct PageLayout {
         blocks[b].paragraphs[p].append(line)
     }
 
-    /// The blocks at `indices` (a table whose cells the reading lost, ``columnTables(marks:)``) replaced by
-    /// one block of `lines` (its second reading as one block, top to bottom), in `box`.
-    mutating func replace(blocks indices: [Int], withLines lines: [[Word]], box: [Int]) {
+    /// A table's rows (``columnTables(marks:)``: the lines of its blocks whose middle lies in its
+    /// box) replaced by `lines`, its second reading as one block, top to bottom: they stand where
+    /// the first of its rows stood, and a block the table emptied is left out.
+    mutating func replace(_ table: ColumnTable, withLines lines: [[Word]]) {
         let lines = lines.filter { !$0.isEmpty }
         guard !lines.isEmpty else { return }
-        for index in indices.sorted(by: >) where blocks.indices.contains(index) { blocks.remove(at: index) }
-        var block = Block(box: box)
-        block.paragraphs = [lines]
-        blocks.append(block)
+        let box = table.box
+        func inTable(_ line: [Word]) -> Bool {
+            guard !line.isEmpty else { return false }
+            let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
+            let y = (top + bottom) / 2
+            return y >= box[1] && y <= box[1] + box[3]
+        }
+        var place: (block: Int, paragraph: Int, line: Int)?
+        for b in table.blocks.sorted() where blocks.indices.contains(b) {
+            for p in blocks[b].paragraphs.indices {
+                if place == nil, let l = blocks[b].paragraphs[p].firstIndex(where: inTable) { place = (b, p, l) }
+                blocks[b].paragraphs[p].removeAll(where: inTable)
+            }
+        }
+        guard let place else { return }
+        blocks[place.block].paragraphs[place.paragraph].insert(contentsOf: lines, at: min(place.line, blocks[place.block].paragraphs[place.paragraph].count))
+        let old = blocks[place.block].box
+        let left = min(old[0], box[0]), top = min(old[1], box[1])
+        let right = max(old[0] + old[2], box[0] + box[2]), bottom = max(old[1] + old[3], box[1] + box[3])
+        blocks[place.block].box = [left, top, right - left, bottom - top]
+        for b in table.blocks.sorted(by: >) where b != place.block && blocks.indices.contains(b)
+            && blocks[b].paragraphs.joined().allSatisfy(\.isEmpty) {
+            blocks.remove(at: b)
+        }
     }
 
     mutating func startBlock(box: [Int]) { blocks.append(Block(box: box)) }

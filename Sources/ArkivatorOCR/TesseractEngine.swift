@@ -180,7 +180,11 @@ public final class TesseractEngine {
         for _ in 0..<3 {
             guard let table = layout.columnTables(marks: marks).first(where: { !tried.contains($0.box) }) else { return }
             tried.append(table.box)
-            let old = table.blocks.flatMap { layout.blocks[$0].paragraphs.joined().joined() }
+            let rowsBox = table.box
+            let old = table.blocks.flatMap { layout.blocks[$0].paragraphs.joined() }.filter { line in
+                let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
+                return !line.isEmpty && (top + bottom) / 2 >= rowsBox[1] && (top + bottom) / 2 <= rowsBox[1] + rowsBox[3]
+            }.joined()
             let pad = textHeight / 2
             let box = [max(0, table.box[0] - pad), max(0, table.box[1] - pad / 2),
                        min(layout.pageWidth, table.box[0] + table.box[2] + pad) - max(0, table.box[0] - pad),
@@ -194,7 +198,7 @@ public final class TesseractEngine {
             guard lines.count >= 3, digits(new) >= digits(old) + 3,
                   PageLayout.alphanumerics(new) >= PageLayout.alphanumerics(old),
                   PageLayout.meanConfidence(new) >= PageLayout.meanConfidence(old) - 0.05 else { continue }
-            layout.replace(blocks: table.blocks, withLines: lines, box: table.box)
+            layout.replace(table, withLines: lines)
         }
     }
 

@@ -84,4 +84,14 @@ import Testing
         let kept = line([("Kari", 100, 0.9), ("Hansen", 200, 0.9), ("Oslo", 800, 0.9), ("12.3.2024", 1500, 0.9)])
         #expect(PageLayout.innerMarks(kept).isEmpty)
     }
+
+    /// A number alone in a wide space of a table's row is its cell, however unsure its reading:
+    /// "199 H" between the analysis and its unit stays.
+    @Test func aNumberAloneInATableRowIsACellNotAMark() {
+        let row = line([("25-OH", 258, 0.95), ("vitamin", 398, 0.95), ("D", 553, 0.95), ("199", 766, 0.4), ("H", 853, 0.3),
+                        ("nmol/L", 1122, 0.93), ("50", 1493, 0.95), ("-", 1554, 0.9), ("150", 1582, 0.95)])
+        #expect(PageLayout.innerMarks(row).isEmpty)
+        #expect(PageLayout.isTableValue(["4,1", "L"].map { PageLayout.Word(text: $0, confidence: 0.3, box: [0, 0, 10, 10]) }[...]))
+        #expect(!PageLayout.isTableValue(["sr", "GO"].map { PageLayout.Word(text: $0, confidence: 0.3, box: [0, 0, 10, 10]) }[...]))
+    }
 }
