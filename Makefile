@@ -189,7 +189,8 @@ $(SMALLPRINT)/manifest.json: scripts/fixtures/make_smallprint.py scripts/fixture
 # 193, 201, 203, 211, 213, 221 and 223: the held-out measure.
 NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .bench/numbers-b-113 .bench/numbers-dev-161 .bench/numbers-b-163 \
               .bench/numbers-dev-181 .bench/numbers-b-183 .bench/numbers-dev-261 .bench/numbers-b-263 \
-              .bench/numbers-dev-271 .bench/numbers-b-273
+              .bench/numbers-dev-271 .bench/numbers-b-273 .bench/numbers-dev-281 .bench/numbers-b-283 \
+              .bench/numbers-dev-291 .bench/numbers-b-293 .bench/numbers-dev-301 .bench/numbers-b-303
 .bench/numbers-dev-%/manifest.json: | $(GEN_VENV)/bin/python
 	rm -rf .bench/numbers-dev-$*
 	$(GEN_VENV)/bin/python ../shared/corpus/gen.py --bank ../shared/corpus/bank_dev.py --out .bench/numbers-dev-$* --n 40 --seed $*

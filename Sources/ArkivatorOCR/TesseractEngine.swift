@@ -173,7 +173,8 @@ public final class TesseractEngine {
     /// Tables read column by column (``PageLayout/columnTables(marks:)``) read again as one block, row
     /// by row; the second reading is kept when it holds three digits or more beyond the first (a
     /// column of numbers the first left out), no fewer letters and digits, three rows or more,
-    /// and reads about as surely (mean confidence at most 0.05 lower).
+    /// and reads about as surely (mean confidence at most 0.05 lower, or 0.8 or more: the cells
+    /// found anew are read less surely than the rest).
     private func rereadColumnTables(in layout: inout PageLayout, marks: [[Int]], textHeight: Int?) {
         guard let textHeight else { return }
         var tried: [[Int]] = []
@@ -197,7 +198,7 @@ public final class TesseractEngine {
             }
             guard lines.count >= 3, digits(new) >= digits(old) + 3,
                   PageLayout.alphanumerics(new) >= PageLayout.alphanumerics(old),
-                  PageLayout.meanConfidence(new) >= PageLayout.meanConfidence(old) - 0.05 else { continue }
+                  PageLayout.meanConfidence(new) >= min(0.8, PageLayout.meanConfidence(old) - 0.05) else { continue }
             layout.replace(table, withLines: lines)
         }
     }
