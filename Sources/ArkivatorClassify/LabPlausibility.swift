@@ -31,25 +31,10 @@ public enum LabPlausibility {
         if let span, value.value < span.low || value.value > span.high { add(.outsideSpan) }
 
         // The range: readable, ordered, and possible for the analysis.
-        var low: Double?, high: Double?
-        var rangeDecimals = 0
-        switch row.range {
-        case let .between(l, h):
-            low = l.value
-            high = h.value
-            rangeDecimals = max(l.decimals, h.decimals)
-            if l.value >= h.value { add(.rangeUnreadable) }
-        case let .below(h):
-            high = h.value
-            rangeDecimals = h.decimals
-        case let .above(l):
-            low = l.value
-            rangeDecimals = l.decimals
-        case .unreadable:
-            add(.rangeUnreadable)
-        case .none:
-            break
-        }
+        let bounds = Self.bounds(row.range)
+        let (low, high, rangeDecimals) = (bounds?.low, bounds?.high, bounds?.decimals ?? 0)
+        if case let .between(l, h) = row.range, l.value >= h.value { add(.rangeUnreadable) }
+        if case .unreadable = row.range { add(.rangeUnreadable) }
         if let span {
             for bound in [low, high].compactMap({ $0 }) where bound < span.low - 1e-9 && bound != 0 || bound > span.high {
                 add(.rangeImplausible)
@@ -88,6 +73,17 @@ public enum LabPlausibility {
         return reasons
     }
 
+    /// A reference range's limits (none for a range that does not read, or no range) and the
+    /// most decimals they are written with.
+    static func bounds(_ range: LabRange) -> (low: Double?, high: Double?, decimals: Int)? {
+        switch range {
+        case let .between(l, h): (l.value, h.value, max(l.decimals, h.decimals))
+        case let .below(h): (nil, h.value, h.decimals)
+        case let .above(l): (l.value, nil, l.decimals)
+        case .unreadable, .none: nil
+        }
+    }
+
     /// The places a lost decimal comma can go in a result printed without one (digits after it,
     /// up to the range's `decimals`) so that it agrees with the range and the flag, where the
     /// result as read does not.
@@ -112,13 +108,7 @@ public enum LabPlausibility {
     static func restoredComma(_ row: LabTable.ParsedRow) -> String? {
         let digits = row.valueText
         guard digits.count >= 2, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
-        let bounds: (low: Double?, high: Double?, decimals: Int)
-        switch row.range {
-        case let .between(l, h): bounds = (l.value, h.value, max(l.decimals, h.decimals))
-        case let .below(h): bounds = (nil, h.value, h.decimals)
-        case let .above(l): bounds = (l.value, nil, l.decimals)
-        default: return nil
-        }
+        guard let bounds = bounds(row.range) else { return nil }
         if let l = bounds.low, let h = bounds.high, l >= h { return nil }
         let places = commaPlaces(row, low: bounds.low, high: bounds.high, decimals: bounds.decimals)
         guard places.count == 1, let shift = places.first, shift < digits.count else { return nil }

@@ -42,12 +42,8 @@ extension PageLayout {
         // letters with the smaller lines beside it, it reads the whole as a few marks of
         // noise, and the page keeps none of it.
         let covered = blocks.flatMap { $0.paragraphs.joined() }.filter { !Self.isScribble($0) }.joined().map(\.box)
-        func touchesWord(_ m: [Int]) -> Bool {
-            covered.contains { w in
-                m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
-            }
-        }
-        let letters = marks.filter { Self.isLetterSized($0, height: h) && !touchesWord($0) }.sorted { $0[0] < $1[0] }
+        let letters = marks.filter { m in Self.isLetterSized(m, height: h) && !covered.contains { Self.touches(m, $0) } }
+            .sorted { $0[0] < $1[0] }
         guard letters.count >= 3 else { return [] }
         // Marks side by side join: union-find over the marks sorted from the left.
         var parent = Array(letters.indices)
@@ -84,6 +80,11 @@ extension PageLayout {
             return ([left, top, right - left, bottom - top], group.count)
         }
         return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
+    }
+
+    /// Whether a mark and a word's box (x, y, width, height) touch, or stand within two pixels.
+    static func touches(_ m: [Int], _ w: [Int]) -> Bool {
+        m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
     }
 
     /// Whether a mark (x, y, width, height) is the size of a letter on a page whose words are `h`

@@ -25,7 +25,7 @@ extension PageLayout {
         func lines(_ block: Block) -> [[Word]] { block.paragraphs.joined().filter { !$0.isEmpty } }
         func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
         func bottom(_ line: [Word]) -> Int { line.map { $0.box[1] + $0.box[3] }.max() ?? 0 }
-        func middle(_ line: [Word]) -> Int { (top(line) + bottom(line)) / 2 }
+        let middle = Self.middle
         func isRow(_ line: [Word]) -> Bool {
             zip(line, line.dropFirst()).contains { $1.box[0] - ($0.box[0] + $0.box[2]) > 2 * height }
         }
@@ -91,11 +91,29 @@ extension PageLayout {
             guard top >= pageHeight / 5 else { return false }
             let lost = marks.filter { m in
                 Self.isLetterSized(m, height: h) && m[0] >= left && m[0] + m[2] <= right && m[1] >= top && m[1] + m[3] <= bottom
-                    && !covered.contains { w in
-                        m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
-                    }
+                    && !covered.contains { Self.touches(m, $0) }
             }
             return lost.count >= 3
         }.sorted { ($0.box[1], $0.box[0]) < ($1.box[1], $1.box[0]) }
+    }
+
+    /// The height of a line's middle: halfway between its words' highest top and lowest bottom.
+    static func middle(_ line: [Word]) -> Int {
+        ((line.map { $0.box[1] }.min() ?? 0) + (line.map { $0.box[1] + $0.box[3] }.max() ?? 0)) / 2
+    }
+
+    /// The lines of a table's blocks that are its rows: those whose middle lies in its box.
+    func rows(of table: ColumnTable) -> [[Word]] {
+        table.blocks.filter { blocks.indices.contains($0) }.flatMap { blocks[$0].paragraphs.joined() }
+            .filter { table.holds($0) }
+    }
+}
+
+extension PageLayout.ColumnTable {
+    /// Whether a line is one of the table's rows: not empty, its middle within the box's height.
+    func holds(_ line: [PageLayout.Word]) -> Bool {
+        guard !line.isEmpty else { return false }
+        let y = PageLayout.middle(line)
+        return y >= box[1] && y <= box[1] + box[3]
     }
 }

@@ -266,12 +266,7 @@ struct PageLayout {
         let lines = lines.filter { !$0.isEmpty }
         guard !lines.isEmpty else { return }
         let box = table.box
-        func inTable(_ line: [Word]) -> Bool {
-            guard !line.isEmpty else { return false }
-            let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
-            let y = (top + bottom) / 2
-            return y >= box[1] && y <= box[1] + box[3]
-        }
+        let inTable = table.holds
         var place: (block: Int, paragraph: Int, line: Int)?
         for b in table.blocks.sorted() where blocks.indices.contains(b) {
             for p in blocks[b].paragraphs.indices {

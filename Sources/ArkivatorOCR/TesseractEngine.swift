@@ -170,8 +170,8 @@ public final class TesseractEngine {
         return true
     }
 
-    /// Tables read column by column (``PageLayout/columnTables(marks:)``) read again as one block, row
-    /// by row; the second reading is kept when it holds three digits or more beyond the first (a
+    /// Tables whose cells the reading lost (``PageLayout/columnTables(marks:)``) read again as one
+    /// block, row by row; the second reading is kept when it holds three digits or more beyond the first (a
     /// column of numbers the first left out), no fewer letters and digits, three rows or more,
     /// and reads about as surely (mean confidence at most 0.05 lower, or 0.8 or more: the cells
     /// found anew are read less surely than the rest).
@@ -181,11 +181,7 @@ public final class TesseractEngine {
         for _ in 0..<3 {
             guard let table = layout.columnTables(marks: marks).first(where: { !tried.contains($0.box) }) else { return }
             tried.append(table.box)
-            let rowsBox = table.box
-            let old = table.blocks.flatMap { layout.blocks[$0].paragraphs.joined() }.filter { line in
-                let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
-                return !line.isEmpty && (top + bottom) / 2 >= rowsBox[1] && (top + bottom) / 2 <= rowsBox[1] + rowsBox[3]
-            }.joined()
+            let old = layout.rows(of: table).joined()
             let pad = textHeight / 2
             let box = [max(0, table.box[0] - pad), max(0, table.box[1] - pad / 2),
                        min(layout.pageWidth, table.box[0] + table.box[2] + pad) - max(0, table.box[0] - pad),
