@@ -69,7 +69,7 @@ public struct LabRow: Sendable, Codable, Equatable {
 public enum LabTable {
     /// The version of these rules: raised whenever a change reads a row otherwise, so that the
     /// library reads the values of the letters it holds again (``DocumentStore/rereadLabsIfRulesChanged(version:)``).
-    public static let rulesVersion = 2
+    public static let rulesVersion = 3
 
     public static func rows(in text: String) -> [LabRow] {
         let lines = TextLine.split(text)
@@ -186,9 +186,17 @@ public enum LabTable {
             : nil
         let analysis = named ?? near
         // OCR's damage to a unit ("x10"9/L", "umMol/L"): the analysis's own unit it is close to.
+        // So too a known unit the analysis is not reported in, one letter off one it is
+        // ("pmol/L" for Kreatinin's "µmol/L": the µ read as a p).
         func unitOf(_ printed: String) -> (unit: String, misread: Bool) {
-            if let known = LabUnits.canonical(printed) { return (known, false) }
-            if let analysis, let close = LabUnits.closest(to: printed, among: analysis.units.map(\.unit)) { return (close, true) }
+            let own = analysis?.units.map(\.unit) ?? []
+            if let known = LabUnits.canonical(printed) {
+                guard !own.isEmpty, !own.contains(where: { LabUnits.same($0, known) }),
+                      let close = own.first(where: { LabAnalyses.editDistance(Array(LabUnits.fold($0)), Array(LabUnits.fold(known)), limit: 1) == 1 })
+                else { return (known, false) }
+                return (close, true)
+            }
+            if let close = LabUnits.closest(to: printed, among: own) { return (close, true) }
             return (printed, false)
         }
         if analysis == nil, nameEnd > 4 { return nil }
@@ -253,6 +261,13 @@ public enum LabTable {
                 let read = unitOf(t.text)
                 unitMisread = unitMisread || read.misread
                 items.append(.unit(read.unit, start: t.start, end: t.end))
+                i += 1
+            } else if let analysis, t.text.contains("/"), LabNumber(t.text) == nil,
+                      let close = LabUnits.closest(to: t.text, among: analysis.units.map(\.unit)) {
+                // A unit whose last sign OCR read as no unit's ("mL/min/1,73m>", its square as a
+                // comparator): the analysis's own unit it is close to, in doubt.
+                unitMisread = true
+                items.append(.unit(close, start: t.start, end: t.end))
                 i += 1
             } else if NumberShape.isDamagedNumber(t.text) || NumberShape.isMalformedNumber(t.text)
                         || (lookalikeValue && i == nameEnd) {
@@ -353,7 +368,10 @@ public enum LabTable {
     static func attachedSpan(_ t: String) -> (LabNumber, LabNumber)? {
         let scalars = Array(t.unicodeScalars)
         guard let dash = scalars.firstIndex(where: { dashScalars.contains($0) }), dash > 0, dash < scalars.count - 1 else { return nil }
-        let low = String(String.UnicodeScalarView(scalars[..<dash])), high = String(String.UnicodeScalarView(scalars[(dash + 1)...]))
+        // A dash OCR read twice ("137—-145") is one.
+        var after = dash + 1
+        while after < scalars.count - 1, dashScalars.contains(scalars[after]) { after += 1 }
+        let low = String(String.UnicodeScalarView(scalars[..<dash])), high = String(String.UnicodeScalarView(scalars[after...]))
         guard let l = LabNumber(low), let h = LabNumber(high), l.comparator == nil, h.comparator == nil else { return nil }
         return (l, h)
     }

@@ -11,7 +11,8 @@ import Foundation
 /// - a lab value read as letters that look like digits ("OL", "SIH" for "0 L", "51 H") where a
 ///   value must stand: after the analysis, before its unit and range; kept doubtful;
 /// - a decimal number cut at its comma into two words ("16, 1H", "0, 50–4, 10") where it is a
-///   measurement: a flag, a range or a unit follows, and the gap is no wider than a letter;
+///   measurement: a flag, a range or a unit follows, and the gap is no wider than a letter; and
+///   so the body surface of eGFR's unit ("mL/min/1, 73m?" for "mL/min/1,73m²");
 /// - a diagnosis code's I read as a one ("(163.9)", ", 121.4", "110 Essensiell hypertensjon"), and
 ///   with a point, an S as a five or a B as an eight ("582.6 – Brot i laterale malleol");
 /// - a telephone number written in pairs whose space the model read as a point or left out
@@ -31,6 +32,7 @@ enum NumberRepair {
         countTimes(&line)
         countedOne(&line)
         joinDecimals(&line)
+        surfaceUnit(&line)
         phoneNumber(&line)
         labValue(&line)
         units(&line)
@@ -113,11 +115,12 @@ enum NumberRepair {
         return lead + right + trail
     }
 
-    /// "x1079/L", "x107\"9/L", "x1019/L", "x10/09/L", "10*9/L" → "x10^9/L": ten to a power, per litre.
+    /// "x1079/L", "x107\"9/L", "x1019/L", "x1049/L", "x10/09/L", "10*9/L", "X1ON9/L" → "x10^9/L":
+    /// ten to a power, per litre.
     static func countUnit(_ token: String) -> String {
-        guard token.contains("10"), token.contains("/") else { return token }
+        guard token.contains("1"), token.contains("/") else { return token }
         let (lead, core, trail) = split(token)
-        guard let match = core.wholeMatch(of: /([xX×]?)10(?:[^\s\d]|[017]){0,2}(9|12)\/([lL])/) else { return token }
+        guard let match = core.wholeMatch(of: /([xX×]?)1[0O](?:[^\s\d]|[0147]){0,2}(9|12)\/([lL])/) else { return token }
         return lead + (match.1 == "X" ? "x" : String(match.1)) + "10^" + String(match.2) + "/" + String(match.3) + trail
     }
 
@@ -243,6 +246,27 @@ enum NumberRepair {
             let right = max(a.box[0] + a.box[2], b.box[0] + b.box[2])
             let top = min(a.box[1], b.box[1]), bottom = max(a.box[1] + a.box[3], b.box[1] + b.box[3])
             line[index] = PageLayout.Word(text: a.text + b.text, confidence: min(a.confidence, b.confidence),
+                                          box: [a.box[0], top, right - a.box[0], bottom - top])
+            line.remove(at: index + 1)
+        }
+    }
+
+    /// "mL/min/1," + "73m?": the body surface an eGFR is given for (1,73 m²), cut at its comma and
+    /// its square read as "?", "*", "2" or ">?", is joined as printed ("mL/min/1,73m²") where the two
+    /// parts stand no wider apart than a letter.
+    static func surfaceUnit(_ line: inout [PageLayout.Word]) {
+        var index = 0
+        while index + 1 < line.count {
+            let a = line[index], b = line[index + 1]
+            let letter = Double(a.box[2]) / Double(max(1, a.text.count))
+            guard a.text.hasSuffix("/1,"), let tail = b.text.wholeMatch(of: /73m[?*2²>]{0,2}([.,;)]?)/),
+                  Double(b.box[0] - (a.box[0] + a.box[2])) <= 1.5 * letter else {
+                index += 1
+                continue
+            }
+            let right = max(a.box[0] + a.box[2], b.box[0] + b.box[2])
+            let top = min(a.box[1], b.box[1]), bottom = max(a.box[1] + a.box[3], b.box[1] + b.box[3])
+            line[index] = PageLayout.Word(text: a.text + "73m²" + tail.1, confidence: min(a.confidence, b.confidence),
                                           box: [a.box[0], top, right - a.box[0], bottom - top])
             line.remove(at: index + 1)
         }

@@ -75,7 +75,7 @@ extension PageLayout {
             let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
             let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
             // Three marks may be a short number on its own ("1/1" at the foot of a page), read
-            // only when it reads as one (``readsAsNumber(_:)``).
+            // only when it reads as one (``readsAsNumber(_:)``, ``readsAsPageNumber(_:)``).
             guard Double(right - left) >= (group.count == 3 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
             return ([left, top, right - left, bottom - top], group.count)
         }
@@ -149,5 +149,17 @@ extension PageLayout {
               text.allSatisfy({ $0.isASCII && $0.isNumber || "/-.,".contains($0) }),
               text.first?.isNumber == true, text.last?.isNumber == true else { return false }
         return meanConfidence(line) >= 0.85
+    }
+
+    /// Whether a second reading is a page's number alone: "n/m" with 1 ≤ n ≤ m ≤ 99, read with
+    /// confidence 0.55 or more. Tesseract is less sure of a stroke between digits than of the
+    /// digits; the form (a first number no greater than the second) says what the confidence
+    /// cannot.
+    static func readsAsPageNumber(_ line: [Word]) -> Bool {
+        guard line.count == 1, let text = line.first?.text else { return false }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let n = Int(parts[0]), let m = Int(parts[1]), 1 <= n, n <= m else { return false }
+        return meanConfidence(line) >= 0.55
     }
 }

@@ -27,6 +27,14 @@ struct PageLayout {
     /// signature, logo or smudge, not text.
     static let scribbleConfidence = 0.5
 
+    /// Below this confidence, small print read on a line of larger letters is read again on its
+    /// own (``garbledFragments(limit:)``).
+    static let joinedConfidence = 0.75
+
+    /// Below this confidence, a short number alone on its line is read again
+    /// (``garbledFragments(limit:)``).
+    static let loneNumberConfidence = 0.9
+
     /// Whether a line read with low confidence is a scribble rather than faint text: no mark on it
     /// reads as a word, or less than half of its long marks (four letters or digits or more) do. A
     /// word here has four letters or more, a share of vowels that Norwegian words have (a quarter
@@ -82,13 +90,13 @@ struct PageLayout {
 
     /// Pieces of a line between gaps wider than two of its heights (its columns), or wider than
     /// two heights of small print beside larger letters (an address Tesseract put on the line of
-    /// a letterhead's name): a word of three letters or digits or more at under two thirds of
-    /// the line's height.
+    /// a letterhead's name): a word of two letters or digits or more at under two thirds of
+    /// the line's height (a dash between words is none).
     static func pieces(_ line: [Word]) -> [Range<Int>] {
         guard !line.isEmpty else { return [] }
         let height = line.map { $0.box[3] }.sorted()[line.count / 2]
         func smallPrint(_ word: Word) -> Int? {
-            3 * word.box[3] < 2 * height && word.text.filter { $0.isLetter || $0.isNumber }.count >= 3 ? word.box[3] : nil
+            3 * word.box[3] < 2 * height && word.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? word.box[3] : nil
         }
         var pieces: [Range<Int>] = []
         var start = 0
@@ -171,25 +179,39 @@ struct PageLayout {
                     // A short number on a line of its own ("1/1" at a page's foot, read "11"
                     // doubtfully) is read again too, rather than dropped as a scribble.
                     let lone = pieces.count == 1 && line.count <= 2
-                    guard pieces.count > 1 && pieces.contains(where: { confidence($0) >= 0.7 }) || lone else { continue }
+                    // Small print on a line of larger letters: Tesseract may read the larger
+                    // letters badly too, and the line is read again although no piece read well.
+                    func own(_ piece: Range<Int>) -> Int { line[piece].map { $0.box[3] }.sorted()[line[piece].count / 2] }
+                    let joined = pieces.count > 1 && pieces.contains { 3 * own($0) < 2 * height }
+                    guard pieces.count > 1 && (joined || pieces.contains(where: { confidence($0) >= 0.7 })) || lone else { continue }
                     // A mark or two in the margin ("0", "*") is no line of text; a piece read as
                     // a few signs but three line heights wide or more (lines of small print read
                     // as one word, "re") may be.
-                    for piece in pieces where confidence(piece) < Self.scribbleConfidence {
+                    // Which pieces are read again: small print Tesseract put on a line of larger
+                    // letters (an address beside a letterhead's name), read against the larger
+                    // letters' height, which reaches into its lines above and below, comes out
+                    // garbled or as the wrong line's words with middling confidence; a short
+                    // number alone unless read surely (a page's number "1/1" read "11",
+                    // ``readsAsPageNumber(_:)``); any other piece when garbled, and only when
+                    // another piece of its line read well.
+                    let wellRead = pieces.contains { confidence($0) >= 0.7 }
+                    func small(_ piece: Range<Int>) -> Bool { 3 * own(piece) < 2 * height }
+                    func threshold(_ piece: Range<Int>) -> Double {
+                        lone ? Self.loneNumberConfidence : small(piece) ? Self.joinedConfidence : wellRead ? Self.scribbleConfidence : 0
+                    }
+                    for piece in pieces where confidence(piece) < threshold(piece) {
                         let left = line[piece].map { $0.box[0] }.min() ?? 0, top = line[piece].map { $0.box[1] }.min() ?? 0
                         let right = line[piece].map { $0.box[0] + $0.box[2] }.max() ?? 0
                         // A number standing apart (a dose in a table's column, "5 mg") is read again
-                        // however short, from two signs on.
+                        // however short, from two signs on; small print, short for its own height.
                         let alphanumerics = Self.alphanumerics(line[piece])
-                        let shortNumber = alphanumerics < 5 && right - left < 3 * height
+                        let shortNumber = alphanumerics < 5 && right - left < 3 * (small(piece) ? own(piece) : height)
                         guard !lone || shortNumber else { continue }
                         guard !shortNumber || (alphanumerics >= 2 && line[piece].contains(where: { $0.text.contains(where: \.isNumber) })) else { continue }
                         let bottom = line[piece].map { $0.box[1] + $0.box[3] }.max() ?? 0
-                        // Small print Tesseract put on a line of larger letters (an address beside
-                        // a letterhead's name) is framed by its own height: the line's would reach
-                        // into the small print's next line.
-                        let own = line[piece].map { $0.box[3] }.sorted()[line[piece].count / 2]
-                        let pad = (3 * own < 2 * height ? own : height) / 2
+                        // Small print on a line of larger letters is framed by its own height: the
+                        // line's would reach into the small print's next line.
+                        let pad = (small(piece) ? own(piece) : height) / 2
                         let x = max(0, left - pad), y = max(0, top - pad)
                         let box = [x, y, min(pageWidth, right + pad) - x, min(pageHeight, bottom + pad) - y]
                         found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece),

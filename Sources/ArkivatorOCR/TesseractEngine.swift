@@ -107,7 +107,8 @@ public final class TesseractEngine {
                 let middle = word.box[1] + word.box[3] / 2
                 return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
             }
-            if PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line), !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
+            if PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line),
+               !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
         }
         var page = layout.page()
         page.uncoveredInk = layout.uncoveredShare(marks: marks)
@@ -126,15 +127,19 @@ public final class TesseractEngine {
         let read = layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line][fragment.words]
         func better(_ again: [PageLayout.Word]) -> Bool {
             let confidence = PageLayout.meanConfidence(again)
-            guard PageLayout.alphanumerics(again) >= (fragment.shortNumber ? 2 : 5), confidence >= 0.7,
-                  confidence >= fragment.confidence + 0.3 else { return false }
-            guard fragment.shortNumber else { return true }
             // A number kept whole: the same digits, no comma or point lost ("4,6 H" is not "46H").
             func skeleton(_ words: some Collection<PageLayout.Word>) -> (digits: String, signs: Int) {
                 let text = words.map(\.text).joined()
                 return (text.filter(\.isNumber), text.filter { $0 == "," || $0 == "." }.count)
             }
             let (was, now) = (skeleton(read), skeleton(again))
+            // A page's number whose stroke the first reading lost ("11" for "1/1"): its digits
+            // again, in a page number's form. Tesseract does not make up a stroke between two
+            // digits; it loses one.
+            if fragment.shortNumber, PageLayout.readsAsPageNumber(again), was.digits == now.digits { return true }
+            guard PageLayout.alphanumerics(again) >= (fragment.shortNumber ? 2 : 5), confidence >= 0.7,
+                  confidence >= fragment.confidence + 0.3 else { return false }
+            guard fragment.shortNumber else { return true }
             return was.digits == now.digits && now.signs >= was.signs
         }
         // Only the lines within the fragment's own height are its own.
@@ -235,9 +240,28 @@ public final class TesseractEngine {
             } else if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
                 layout.startLine()
             }
-            layout.add(PageLayout.Word(text: text, confidence: confidence, box: Self.box(pageIterator, RIL_WORD)))
+            let word = PageLayout.Word(text: text, confidence: confidence, box: Self.box(pageIterator, RIL_WORD))
+            guard TokenShape.mayBeDigitGroups(text) else {
+                layout.add(word)
+                continue
+            }
+            for part in PageLayout.digitGroups(word, symbols: Self.symbolBoxes(iterator)) { layout.add(part) }
         } while TessResultIteratorNext(iterator, RIL_WORD) != 0
         return layout
+    }
+
+    /// The boxes of the signs of the word `iterator` stands at, from its first to its last.
+    private static func symbolBoxes(_ iterator: OpaquePointer) -> [[Int]] {
+        guard let symbols = TessResultIteratorCopy(iterator) else { return [] }
+        defer { TessResultIteratorDelete(symbols) }
+        let page = TessResultIteratorGetPageIterator(symbols)
+        var boxes: [[Int]] = []
+        while boxes.count < 32 {
+            boxes.append(box(page, RIL_SYMBOL))
+            guard TessPageIteratorIsAtFinalElement(page, RIL_WORD, RIL_SYMBOL) == 0,
+                  TessResultIteratorNext(symbols, RIL_SYMBOL) != 0 else { break }
+        }
+        return boxes
     }
 
     /// Tesseract's reading of the image set (or the rectangle of it). The PNG it makes in memory

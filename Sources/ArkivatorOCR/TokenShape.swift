@@ -40,6 +40,13 @@ public enum TokenShape {
     /// "/" inside (reference codes such as "J.No.", "151.D.3." and "Mir/N" are text), signs
     /// without letters or digits other than dashes and dots, or one letter alone or with a sign
     /// other than a full stop ("E", "Å:"; "P." is an initial).
+    /// Whether a token may be a number whose groups of digits Tesseract read as one word: four
+    /// digits or more, a decimal comma with its decimals after them, and one sign of punctuation
+    /// at its end ("1125,00", "33511100", "975000.").
+    static func mayBeDigitGroups(_ token: String) -> Bool {
+        token.count >= 4 && token.wholeMatch(of: /[0-9]{4,}(?:,[0-9]{1,2})?[-.,;:)]?/) != nil
+    }
+
     static func isMark(_ token: String) -> Bool {
         guard let letters = wordLetters(token) else {
             guard !dashes.contains(token), !token.contains(where: \.isNumber) else { return false }

@@ -224,6 +224,26 @@ import Testing
         #expect(other.first?.analysis != "CRP")
     }
 
+    @Test func aUnitOneLetterOffTheAnalysissOwnIsItsOwn() {
+        let rows = LabTable.rows(in: """
+            Kreatinin 113H pmol/L 45–90
+            eGFR 35 L mL/min/1,73m> > 60
+            Natrium 137 mmol/L 137—-145
+            Vitamin B12 300 pmol/L 150 - 650
+            """)
+        #expect(rows.map(\.analysis) == ["Kreatinin", "eGFR", "Natrium", "Vitamin B12"])
+        #expect(rows[0].unit == "µmol/L")
+        #expect(rows[0].doubt.contains(.unitMisread))
+        #expect(rows[1].unit == "mL/min/1,73m²")
+        #expect(rows[1].range == "> 60")
+        #expect(rows[1].doubt.contains(.unitMisread))
+        #expect(rows[2].value == "137")
+        #expect(rows[2].doubt.isEmpty)
+        // A unit the analysis is reported in stays, sure.
+        #expect(rows[3].unit == "pmol/L")
+        #expect(rows[3].doubt.isEmpty)
+    }
+
     @Test func damagedValuesAndRanges() {
         let rows = LabTable.rows(in: """
             Hemoglobin 1O,5 g/dL 11,7 - 15,3

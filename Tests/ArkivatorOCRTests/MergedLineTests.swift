@@ -76,6 +76,42 @@ import Testing
         // A lone word of letters, or a lone number read well, is not.
         #expect(layout(words(3000, [("SIWVNS", 2000, 0.3)])).garbledFragments().isEmpty)
         #expect(layout(words(3000, [("11", 2000, 0.93)])).garbledFragments().isEmpty)
+        // Read with middling confidence, it is read again too: a page's number often is.
+        #expect(try #require(layout(words(3000, [("11", 2000, 0.84)])).garbledFragments().first).shortNumber)
+    }
+
+    /// "1/1" read "11": a second reading in a page number's form, with its digits, is kept even
+    /// when Tesseract is less sure of it; another form, or the first number above the second, is not one.
+    @Test func aPageNumberReadAgainIsKnownByItsForm() {
+        func word(_ text: String, _ confidence: Double) -> [PageLayout.Word] {
+            [PageLayout.Word(text: text, confidence: confidence, box: [2000, 3000, 60, 30])]
+        }
+        #expect(PageLayout.readsAsPageNumber(word("1/1", 0.6)))
+        #expect(PageLayout.readsAsPageNumber(word("2/12", 0.6)))
+        #expect(!PageLayout.readsAsPageNumber(word("1/1", 0.5)))
+        #expect(!PageLayout.readsAsPageNumber(word("3/2", 0.9)))
+        #expect(!PageLayout.readsAsPageNumber(word("11", 0.9)))
+        #expect(!PageLayout.readsAsPageNumber(word("0/1", 0.9)))
+        #expect(!PageLayout.readsAsPageNumber(word("1/100", 0.9)))
+    }
+
+    /// An address beside a letterhead's name, its second line read on the name's line: Tesseract
+    /// reads it against the name's height, which takes in the line above, and makes "Nédse
+    /// Storgate" of "3015 Drammen" with middling confidence. Such small print is read again
+    /// below 0.75; read well, it is not.
+    @Test func smallPrintReadWithMiddlingConfidenceOnALargeNamesLineIsReadAgain() throws {
+        func line(_ confidence: Double) -> [PageLayout.Word] {
+            [PageLayout.Word(text: "Bragernes", confidence: 0.96, box: [311, 146, 279, 54]),
+             PageLayout.Word(text: "legesenter", confidence: 0.96, box: [612, 146, 284, 54]),
+             PageLayout.Word(text: "Nédse", confidence: confidence, box: [1444, 187, 68, 21]),
+             PageLayout.Word(text: "Storgate", confidence: confidence - 0.1, box: [1525, 187, 140, 21])]
+        }
+        let fragment = try #require(layout(line(0.67)).garbledFragments().first)
+        #expect(fragment.words == 2..<4)
+        #expect(fragment.box == [1444 - 10, 187 - 10, 1665 - 1444 + 20, 21 + 20])
+        #expect(layout(line(0.9)).garbledFragments().isEmpty)
+        // Words of the line's own size read so are left alone.
+        #expect(layout(words(900, [("Britt", 200, 0.95), ("Andreassen", 320, 0.93), ("Storgate", 1300, 0.6)])).garbledFragments().isEmpty)
     }
 
     @Test func aMarkInTheMarginOrALineReadBadlyThroughoutIsLeftAlone() {

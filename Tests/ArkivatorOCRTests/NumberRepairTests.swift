@@ -51,7 +51,10 @@ import Testing
         #expect(repaired("Leukocytter 6,5 x10^9/L") == "Leukocytter 6,5 x10^9/L")
         #expect(repaired("Leukocytter 7,9 x 10^9/L 3,5–10,0") == "Leukocytter 7,9 x10^9/L 3,5–10,0")
         #expect(repaired("Leukocytter 7,9 x 1079/L 3,5–10,0") == "Leukocytter 7,9 x10^9/L 3,5–10,0")
+        #expect(repaired("Leukocytter 5,5 x1049/L 3,5–10,0") == "Leukocytter 5,5 x10^9/L 3,5–10,0")
+        #expect(repaired("Trombocytter 210 X1ON9/L 145–390") == "Trombocytter 210 x10^9/L 145–390")
         #expect(repaired("Ta x 10 ganger") == "Ta x 10 ganger")
+        #expect(repaired("Ring 1049/Lars") == "Ring 1049/Lars")
     }
 
     @Test func aDecimalCutAtItsCommaIsJoinedInAMeasurement() {
@@ -64,6 +67,19 @@ import Testing
         apart[2].box[0] += 40
         NumberRepair.repair(&apart)
         #expect(apart.map(\.text) == ["Hemoglobin", "16,", "1H", "g/dL"])
+    }
+
+    @Test func eGFRsBodySurfaceCutAtItsCommaIsJoined() {
+        #expect(repaired("eGFR 77 mL/min/1, 73m? > 60") == "eGFR 77 mL/min/1,73m² > 60")
+        #expect(repaired("eGFR 81 mL/min/1, 73m2 > 60") == "eGFR 81 mL/min/1,73m² > 60")
+        #expect(repaired("eGFR 72 mL/min/1, 73m>? > 60") == "eGFR 72 mL/min/1,73m² > 60")
+        #expect(repaired("eGFR 81 mL/min/1,73m² > 60") == "eGFR 81 mL/min/1,73m² > 60")
+        // Farther apart than a letter, or another number after the comma: as read.
+        #expect(repaired("ml/min/1, 75m? > 60") == "ml/min/1, 75m? > 60")
+        var apart = words("eGFR 77 mL/min/1, 73m?")
+        apart[3].box[0] += 40
+        NumberRepair.repair(&apart)
+        #expect(apart.map(\.text) == ["eGFR", "77", "mL/min/1,", "73m?"])
     }
 
     @Test func aTelephoneNumberInPairsWithASpaceReadAsAPointOrLost() {

@@ -14,7 +14,11 @@ name in --out; --pred reads records already made instead (one --pred per --set, 
 Truth and OCR are aligned word by word (difflib), and words that differ character by character,
 so a number counts as read only where it stands, not anywhere in the letter. "Flagged by
 low confidence alone" is what the OCR's low-confidence words would flag without the number
-rules: the figure before them."""
+rules: the figure before them.
+
+A set drawn with scripts/bench/draw_set.py holds overprinted.json: the lines the generator printed
+over other ink (a long name running into the contact block beside it). Their numbers no reader
+can read; they are counted apart, and left out of the figures above them."""
 import argparse
 import difflib
 import json
@@ -54,6 +58,8 @@ def documents(corpus, pred):
         sources = row["source"] if isinstance(row["source"], list) else [row["source"]]
         pages[Path(sources[0]).name] = row
     docs = {}
+    over = corpus / "overprinted.json"
+    overprinted = json.loads(over.read_text(encoding="utf-8")) if over.exists() else {}
     for truth in sorted((corpus / "truth").glob("*.json")):
         t = json.loads(truth.read_text(encoding="utf-8"))
         text, doubtful, low, labs, offset = "", [], [], [], 0
@@ -71,6 +77,7 @@ def documents(corpus, pred):
         first = pages.get(t["pages"][0]) or {}
         docs[t["id"]] = {"truth": t, "truthText": (corpus / "truth" / f"{t['id']}.txt").read_text(encoding="utf-8"),
                          "text": text, "doubtful": doubtful, "low": low, "labs": labs, "member": first.get("familyMember"),
+                         "overprinted": {line.strip() for line in overprinted.get(t["id"], [])},
                          "date": first.get("documentDate")}
     return docs
 
@@ -179,6 +186,7 @@ def lab_lines(truth_text, labs):
 
 def measure(name, docs, show):
     tot = exact = flagged = flagged_low = 0
+    over_tot = over_exact = 0
     lab_tot = lab_exact = lab_flagged = 0
     unflagged = []
     true_flags = false_flags = 0
@@ -209,8 +217,13 @@ def measure(name, docs, show):
                 ok = True
             resolved.append((number, tstart, ok, place))
         misread_places = []
+        truth_lines = truth.replace("\f", "\n").split("\n")
         for number, tstart, ok, place in resolved:
             line = max(i for i, s in enumerate(line_starts) if s <= tstart)
+            if truth_lines[line].strip() in d.get("overprinted", ()):
+                over_tot += 1
+                over_exact += ok
+                continue
             in_lab = line in lab_rows
             tot += 1
             lab_tot += in_lab
@@ -259,7 +272,8 @@ def measure(name, docs, show):
                     rows_wrong_sure += 1
                     wrong_sure.append((doc_id, r, k[0] in names))
     pct = lambda a, b: f"{100 * a / b:.1f} %" if b else "-"
-    print(f"{name}: {len(docs)} letters, {tot} numbers")
+    print(f"{name}: {len(docs)} letters, {tot} numbers" + (f" (and {over_tot} on lines printed over other ink, "
+                                                         f"{over_exact} of them read, not counted)" if over_tot else ""))
     print(f"  numbers read exactly: {pct(exact, tot)} ({exact} of {tot}); in lab tables: {pct(lab_exact, lab_tot)} "
           f"({lab_exact} of {lab_tot})")
     mis = tot - exact
@@ -279,7 +293,7 @@ def measure(name, docs, show):
         print(f"    {doc_id} {what}: {r.get('analysis')} {r.get('value')} {r.get('flag') or ''} {r.get('unit')} {r.get('range')}")
     return {"numbers": tot, "exact": exact, "misread": mis, "flagged": flagged, "unflagged": len(unflagged),
             "labRows": rows_truth, "labRowsRight": rows_right, "labRowsWrongNotDoubtful": rows_wrong_sure,
-            "labValuesRight": values_right, "labWrongPerson": wrong_person}
+            "labValuesRight": values_right, "labWrongPerson": wrong_person, "overprinted": over_tot}
 
 
 def main():
@@ -301,7 +315,8 @@ def main():
               f"misread {total['misread']}, flagged {total['flagged']}, unflagged {total['unflagged']}; lab rows right "
               f"{total['labRowsRight']} of {total['labRows']}, wrong and not doubtful {total['labRowsWrongNotDoubtful']}; "
               f"lab values right with day and person {100 * total['labValuesRight'] / max(1, total['labRows']):.1f} %, "
-              f"on the wrong person {total['labWrongPerson']}")
+              f"on the wrong person {total['labWrongPerson']}"
+              + (f"; {total['overprinted']} numbers on lines printed over other ink not counted" if total["overprinted"] else ""))
 
 
 if __name__ == "__main__":
