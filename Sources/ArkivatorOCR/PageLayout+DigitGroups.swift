@@ -2,27 +2,37 @@
 /// read as one word: the space is found again from where its signs stand.
 extension PageLayout {
     /// `word` (a number, ``TokenShape/mayBeDigitGroups(_:)``) cut into words where two of its
-    /// digits stand a space apart: from the middle of one to the middle of the next, 1.3 times the
-    /// step between its closer digits (the lower quarter of its steps) or more, with four pixels or
-    /// more between their ink. A "1" is narrow, and its ink stands farther from its neighbours'
-    /// than a wide digit's: the steps between middles do not change with a digit's width. `symbols`
-    /// are the boxes of its signs, one to a character; with any other count the word stays whole.
-    /// At most half of the steps are cut (a space after every digit is no grouping). The parts
-    /// keep the word's confidence.
+    /// digits stand a space apart: from the middle of one to the middle of the next, 1.35 times
+    /// the step between the others or more (their median), with a fifth of the word's height of
+    /// paper between their ink, four pixels at least. A "1" is narrow, and its ink stands farther
+    /// from its neighbours' than a wide digit's: steps between middles do not change with a
+    /// digit's width. At most half of the steps are cut (a space after every digit is no grouping).
+    ///
+    /// `symbols` are the boxes Tesseract gives its signs, one to a character. They are often
+    /// wrong (a box two digits wide, two boxes over one digit, a box beside its digit); the word
+    /// stays whole unless they are plain: one to a character, side by side without overlapping,
+    /// and every digit but a "1" from 0.6 to 1.5 times their median width. The parts keep the
+    /// word's confidence.
     static func digitGroups(_ word: Word, symbols: [[Int]]) -> [Word] {
         let characters = Array(word.text)
         guard symbols.count == characters.count, characters.count >= 4 else { return [word] }
+        for i in 1..<symbols.count where symbols[i][0] < symbols[i - 1][0] + symbols[i - 1][2] { return [word] }
+        let widths = characters.indices.filter { characters[$0].isNumber && characters[$0] != "1" }.map { symbols[$0][2] }
+        guard widths.count >= 2 else { return [word] }
+        let width = widths.sorted()[widths.count / 2]
+        guard widths.allSatisfy({ 10 * $0 >= 6 * width && 2 * $0 <= 3 * width }) else { return [word] }
         // Steps between two digits side by side, in half pixels: steps[i] lies after character i.
         var steps: [Int: Int] = [:]
         for i in 0..<(characters.count - 1) where characters[i].isNumber && characters[i + 1].isNumber {
             steps[i] = (2 * symbols[i + 1][0] + symbols[i + 1][2]) - (2 * symbols[i][0] + symbols[i][2])
         }
         guard steps.count >= 3 else { return [word] }
-        let close = steps.values.sorted()[steps.count / 4]
-        guard close > 0 else { return [word] }
-        let cuts = steps.filter { i, step in
-            10 * step >= 13 * close && symbols[i + 1][0] - (symbols[i][0] + symbols[i][2]) >= 4
-        }.map(\.key).sorted()
+        let paper = max(4, word.box[3] / 5)
+        let wide = steps.filter { symbols[$0.key + 1][0] - (symbols[$0.key][0] + symbols[$0.key][2]) >= paper }
+        let others = steps.filter { wide[$0.key] == nil }.map(\.value).sorted()
+        guard !others.isEmpty else { return [word] }
+        let step = max(1, others[others.count / 2])
+        let cuts = wide.filter { 100 * $0.value >= 135 * step }.map(\.key).sorted()
         guard !cuts.isEmpty, 2 * cuts.count <= steps.count else { return [word] }
         var parts: [Word] = []
         var start = 0
