@@ -11,6 +11,14 @@ import Testing
         return line.map(\.text).joined(separator: " ")
     }
 
+    /// As ``repaired(_:confidence:)``, the word at `index` moved two letters farther right.
+    private func repaired(_ text: String, movingWordAt index: Int) -> [String] {
+        var line = words(text)
+        line[index].box[0] += 40
+        NumberRepair.repair(&line)
+        return line.map(\.text)
+    }
+
     private func words(_ text: String, confidence: Double = 0.95) -> [PageLayout.Word] {
         var x = 0
         return text.split(separator: " ").map { token in
@@ -63,10 +71,7 @@ import Testing
         #expect(repaired("TSH 1, 44 mIE/L") == "TSH 1,44 mIE/L")
         // Prose, and numbers farther apart than a letter, stay.
         #expect(repaired("Ta 2, 3 eller 4 tabletter") == "Ta 2, 3 eller 4 tabletter")
-        var apart = words("Hemoglobin 16, 1H g/dL")
-        apart[2].box[0] += 40
-        NumberRepair.repair(&apart)
-        #expect(apart.map(\.text) == ["Hemoglobin", "16,", "1H", "g/dL"])
+        #expect(repaired("Hemoglobin 16, 1H g/dL", movingWordAt: 2) == ["Hemoglobin", "16,", "1H", "g/dL"])
     }
 
     @Test func eGFRsBodySurfaceCutAtItsCommaIsJoined() {
@@ -76,10 +81,7 @@ import Testing
         #expect(repaired("eGFR 81 mL/min/1,73m² > 60") == "eGFR 81 mL/min/1,73m² > 60")
         // Farther apart than a letter, or another number after the comma: as read.
         #expect(repaired("ml/min/1, 75m? > 60") == "ml/min/1, 75m? > 60")
-        var apart = words("eGFR 77 mL/min/1, 73m?")
-        apart[3].box[0] += 40
-        NumberRepair.repair(&apart)
-        #expect(apart.map(\.text) == ["eGFR", "77", "mL/min/1,", "73m?"])
+        #expect(repaired("eGFR 77 mL/min/1, 73m?", movingWordAt: 3) == ["eGFR", "77", "mL/min/1,", "73m?"])
     }
 
     @Test func aTelephoneNumberInPairsWithASpaceReadAsAPointOrLost() {
