@@ -243,10 +243,7 @@ enum NumberRepair {
                 index += 1
                 continue
             }
-            let right = max(a.box[0] + a.box[2], b.box[0] + b.box[2])
-            let top = min(a.box[1], b.box[1]), bottom = max(a.box[1] + a.box[3], b.box[1] + b.box[3])
-            line[index] = PageLayout.Word(text: a.text + b.text, confidence: min(a.confidence, b.confidence),
-                                          box: [a.box[0], top, right - a.box[0], bottom - top])
+            line[index] = joined(a, b, as: a.text + b.text)
             line.remove(at: index + 1)
         }
     }
@@ -264,12 +261,16 @@ enum NumberRepair {
                 index += 1
                 continue
             }
-            let right = max(a.box[0] + a.box[2], b.box[0] + b.box[2])
-            let top = min(a.box[1], b.box[1]), bottom = max(a.box[1] + a.box[3], b.box[1] + b.box[3])
-            line[index] = PageLayout.Word(text: a.text + "73m²" + tail.1, confidence: min(a.confidence, b.confidence),
-                                          box: [a.box[0], top, right - a.box[0], bottom - top])
+            line[index] = joined(a, b, as: a.text + "73m²" + tail.1)
             line.remove(at: index + 1)
         }
+    }
+
+    /// Two words side by side made one, `text`: the box over both, the lesser confidence.
+    static func joined(_ a: PageLayout.Word, _ b: PageLayout.Word, as text: String) -> PageLayout.Word {
+        let right = max(a.box[0] + a.box[2], b.box[0] + b.box[2])
+        let top = min(a.box[1], b.box[1]), bottom = max(a.box[1] + a.box[3], b.box[1] + b.box[3])
+        return PageLayout.Word(text: text, confidence: min(a.confidence, b.confidence), box: [a.box[0], top, right - a.box[0], bottom - top])
     }
 
     /// A unit of measurement: per something ("mmol/L", "g/dL"), a share, or a unit alone.
