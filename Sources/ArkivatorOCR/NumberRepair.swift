@@ -3,8 +3,9 @@ import Foundation
 /// Numbers the model misreads the same way every time, put right from the words around them, one
 /// line at a time:
 /// - a one read as a capital I, a small l or a bar before a word that counts ("I tablett",
-///   "I. dose", "i I døgn") or as a page number ("Side I av I"); Norwegian writes no capital I
-///   inside a sentence, and the words counted are written in small letters;
+///   "I. dose", "i I døgn"), before the hundreds of a thousand ("kr I 500,00", kept doubtful) or as a page
+///   number ("Side I av I"); Norwegian writes no capital I inside a sentence, and the words
+///   counted are written in small letters;
 /// - a code with a one in it read with a letter ("HbAlc", "Bl2");
 /// - a count unit's caret read as another sign, a 0, 1 or 7, or lost ("x1079/L", "x107\"9/L",
 ///   "x10/09/L", "x10N9/L", "x109/L" for "x10^9/L");
@@ -51,7 +52,7 @@ enum NumberRepair {
         "stk", "mg", "ml", "mL", "g", "µg", "mikrogram", "dråpe", "dråper", "pust", "sprut", "plaster",
         "ampulle", "ampuller", "enhet", "enheter", "porsjon", "pose", "poser", "brusetablett",
         "depottablett", "enterotablett", "sugetablett", "stikkpille", "inhalasjon", "injeksjon",
-        "time", "timer", "uke", "uker", "måned", "måneder",
+        "time", "timer", "uke", "uker", "måned", "måneder", "sprøyte", "sprøyter",
     ]
 
     /// A counted word, or a compound ending in one of four letters or more ("dosepose",
@@ -73,19 +74,30 @@ enum NumberRepair {
             let before = line[index - 1].text
             guard let last = before.last, !".!?".contains(last) else { continue }
             let next = line[index + 1].text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
-            guard isCounted(next) else { continue }
+            // "kr I 500,00", "gebyr på I 500 kr": a thousand, its hundreds written apart (not
+            // after a bar: a table's rule).
+            let hundreds = !dotted && core != "|" && line[index + 1].text.wholeMatch(of: /\d{3}(,\d{2}|,-)?[.,;:]?/) != nil
+            let counted = isCounted(next)
+            guard counted || hundreds else { continue }
             line[index].text = dotted ? "1." : "1"
+            // A sum is worth a second look: kept doubtful (confidence 0.5 or under).
+            if !counted { line[index].confidence = min(line[index].confidence, 0.5) }
         }
     }
 
     /// What the model makes of a one as a page number: as ``onesAsLetters``, and a capital L.
     static let pageOnes: Set<String> = onesAsLetters.union(["L"])
 
-    /// "Side I av I", "Side l", "Side L av 1", "Side Lav I" (a one joined to "av"): a page number. Only a line
-    /// that is nothing else.
+    /// "Side I av I", "Side l", "Side L av 1", "Side Lav I", "Side L-av 1" (a one joined to "av"): a page number. Only a line
+    /// that is nothing else, or a dash before it ("– Side I av I").
     static func pageNumber(_ line: inout [PageLayout.Word]) {
-        if line.count == 3, line[0].text.lowercased() == "side", line[1].text.count == 3, line[1].text.hasSuffix("av"),
-           let first = line[1].text.first, "IlL|1".contains(first),
+        if line.count > 1, ["–", "-", "—"].contains(line[0].text) {
+            var rest = Array(line.dropFirst())
+            pageNumber(&rest)
+            line.replaceSubrange(1..., with: rest)
+            return
+        }
+        if line.count == 3, line[0].text.lowercased() == "side", line[1].text.wholeMatch(of: /[IlL|1][-–.]?av/) != nil,
            line[2].text.allSatisfy(\.isNumber) || pageOnes.contains(line[2].text) {
             var one = line[1], av = line[1]
             let half = max(1, one.box[2] / 3)

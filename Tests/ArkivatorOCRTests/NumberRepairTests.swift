@@ -38,6 +38,17 @@ import Testing
         #expect(repaired("Side Lav 2") == "Side 1 av 2")
         #expect(repaired("Side Lav I") == "Side 1 av 1")
         #expect(repaired("Side L av 1") == "Side 1 av 1")
+        #expect(repaired("– Side I av I") == "– Side 1 av 1")
+        #expect(repaired("Side L-av 1") == "Side 1 av 1")
+        #expect(repaired("Fragmin 5000 IE injeksjon I sprøyte under huden") == "Fragmin 5000 IE injeksjon 1 sprøyte under huden")
+        // A thousand whose one was read as a letter, its hundreds written apart.
+        #expect(repaired("Konsultasjon hos lege, egenandel I 125,00") == "Konsultasjon hos lege, egenandel 1 125,00")
+        #expect(repaired("ilagt et gebyr på I 500 kr.") == "ilagt et gebyr på 1 500 kr.")
+        var sum = words("Sum I 125,00")
+        NumberRepair.repair(&sum)
+        #expect(sum.map(\.text) == ["Sum", "1", "125,00"] && sum[1].confidence <= 0.5, "a sum stays doubtful")
+        #expect(repaired("Sum | 500") == "Sum | 500")
+        #expect(repaired("Svar. I 500 år har") == "Svar. I 500 år har")
         // A sentence may begin with I; a word not counted, or in capitals (old Danish nouns), stays.
         #expect(repaired("Du får svar. I dag er klinikken stengt") == "Du får svar. I dag er klinikken stengt")
         #expect(repaired("I tablett") == "I tablett")
