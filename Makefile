@@ -114,7 +114,7 @@ demo: release
 # made again when the script changes. The test's gate also reads the test pages committed here.
 GATE_SUBSET := .test-artifacts/gate
 GATE ?= .bench/gate
-GATE_FIXTURES = Tests/Fixtures Tests/Fixtures/realworld Tests/Fixtures/smallprint $(wildcard Tests/Fixtures/oneline)
+GATE_FIXTURES = Tests/Fixtures Tests/Fixtures/realworld Tests/Fixtures/smallprint Tests/Fixtures/letterheads $(wildcard Tests/Fixtures/oneline)
 GATE_SCRIPTS = scripts/fixtures/make_gate.py scripts/fixtures/make_realworld.py scripts/fixtures/make_smallprint.py \
                scripts/fixtures/make_fixtures.py
 $(GATE_SUBSET)/manifest.json: $(GATE_SCRIPTS)
@@ -295,6 +295,7 @@ fixtures:
 	/usr/bin/python3 scripts/fixtures/make_realworld.py --test-fixtures Tests/Fixtures/realworld
 	/usr/bin/python3 scripts/fixtures/make_smallprint.py --test-fixture Tests/Fixtures/smallprint
 	/usr/bin/python3 scripts/fixtures/make_oneline.py --test-fixtures Tests/Fixtures/oneline
+	/usr/bin/python3 scripts/fixtures/make_letterheads.py
 
 clean:
 	rm -rf .build .demo .bench

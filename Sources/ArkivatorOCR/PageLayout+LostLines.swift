@@ -163,3 +163,20 @@ extension PageLayout {
         return meanConfidence(line) >= 0.55
     }
 }
+
+extension PageLayout {
+    /// Whether exactly three marks stand in `box` (their middles inside it), each at least half
+    /// its height, one after the other without overlapping, the middle one as tall as the
+    /// others give or take a fifth.
+    static func strokeBetween(_ box: [Int], marks: [[Int]]) -> Bool {
+        let inside = marks.filter { m in
+            let (x, y) = (m[0] + m[2] / 2, m[1] + m[3] / 2)
+            return x >= box[0] && x <= box[0] + box[2] && y >= box[1] && y <= box[1] + box[3]
+        }
+        guard inside.count == 3, inside.allSatisfy({ 2 * $0[3] >= box[3] }) else { return false }
+        let sorted = inside.sorted { $0[0] < $1[0] }
+        guard sorted[0][0] + sorted[0][2] <= sorted[1][0] + 1, sorted[1][0] + sorted[1][2] <= sorted[2][0] + 1 else { return false }
+        let outer = max(sorted[0][3], sorted[2][3])
+        return 5 * sorted[1][3] >= 4 * outer
+    }
+}

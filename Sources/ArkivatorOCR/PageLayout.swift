@@ -28,8 +28,9 @@ struct PageLayout {
     static let scribbleConfidence = 0.5
 
     /// Below this confidence, small print read on a line of larger letters is read again on its
-    /// own (``garbledFragments(limit:)``).
-    static let joinedConfidence = 0.75
+    /// own (``garbledFragments(limit:)``). Read against the larger letters' height, it comes out
+    /// wrong even with some confidence ("21 04 Tønsberg" at 0.85 for "3104 Tønsberg").
+    static let joinedConfidence = 0.9
 
     /// Below this confidence, a short number alone on its line is read again
     /// (``garbledFragments(limit:)``).
@@ -86,6 +87,16 @@ struct PageLayout {
         /// A short piece found only for its digits ("5 mg"): a second reading replaces it only
         /// when it keeps its digits and their commas and points.
         var shortNumber = false
+        /// Small print on a line of larger letters: its first reading was made at the wrong
+        /// height, and a second reading of it on its own replaces it when it reads as surely.
+        var smallPrint = false
+    }
+
+    /// The heights of `words` that hold a letter or digit, lowest first (of all of them when none
+    /// does): a dash or a point is no measure of the print.
+    static func printHeights(_ words: some Collection<Word>) -> [Int] {
+        let lettered = words.filter { alphanumerics([$0]) > 0 }
+        return (lettered.isEmpty ? Array(words) : lettered).map { $0.box[3] }.sorted()
     }
 
     /// Pieces of a line between gaps wider than two of its heights (its columns), or wider than
@@ -94,7 +105,8 @@ struct PageLayout {
     /// the line's height (a dash between words is none).
     static func pieces(_ line: [Word]) -> [Range<Int>] {
         guard !line.isEmpty else { return [] }
-        let height = line.map { $0.box[3] }.sorted()[line.count / 2]
+        let heights = printHeights(line)
+        let height = heights[heights.count / 2]
         func smallPrint(_ word: Word) -> Int? {
             3 * word.box[3] < 2 * height && word.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? word.box[3] : nil
         }
@@ -173,7 +185,9 @@ struct PageLayout {
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
                 for (l, line) in paragraph.enumerated() where !line.isEmpty {
-                    let height = line.map { $0.box[3] }.sorted()[line.count / 2]
+                    func heights(_ words: some Collection<Word>) -> [Int] { Self.printHeights(words) }
+                    let lineHeights = heights(line)
+                    let height = lineHeights[lineHeights.count / 2]
                     let pieces = Self.pieces(line)
                     func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
                     // A short number on a line of its own ("1/1" at a page's foot, read "11"
@@ -181,7 +195,12 @@ struct PageLayout {
                     let lone = pieces.count == 1 && line.count <= 2
                     // Small print on a line of larger letters: Tesseract may read the larger
                     // letters badly too, and the line is read again although no piece read well.
-                    func own(_ piece: Range<Int>) -> Int { line[piece].map { $0.box[3] }.sorted()[line[piece].count / 2] }
+                    // A piece's own height is its lower median: "3104 Tønsberg" is as high as its
+                    // digits, not as its descender.
+                    func own(_ piece: Range<Int>) -> Int {
+                        let h = heights(line[piece])
+                        return h[(h.count - 1) / 2]
+                    }
                     let joined = pieces.count > 1 && pieces.contains { 3 * own($0) < 2 * height }
                     guard pieces.count > 1 && (joined || pieces.contains(where: { confidence($0) >= 0.7 })) || lone else { continue }
                     // A mark or two in the margin ("0", "*") is no line of text; a piece read as
@@ -215,7 +234,8 @@ struct PageLayout {
                         let x = max(0, left - pad), y = max(0, top - pad)
                         let box = [x, y, min(pageWidth, right + pad) - x, min(pageHeight, bottom + pad) - y]
                         found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece),
-                                              span: top...max(top, bottom), shortNumber: shortNumber))
+                                              span: top...max(top, bottom), shortNumber: shortNumber,
+                                              smallPrint: !lone && small(piece)))
                         if found.count == limit { return found }
                     }
                 }
@@ -252,6 +272,26 @@ struct PageLayout {
         guard let first = lines.first else { return }
         replace(fragment, with: first)
         blocks[fragment.block].paragraphs[fragment.paragraph].insert(contentsOf: lines.dropFirst(), at: fragment.line + 1)
+    }
+
+    /// Page numbers whose stroke the reading lost ("11" for "1/1", "12" for "1/2"): a line of
+    /// one word of two digits, the first no greater than the second, over exactly three marks of
+    /// the black and white page (`marks`) side by side, each at least half the word's height:
+    /// two digits are two marks, and the third between them is the stroke. The word keeps its
+    /// confidence, so a doubtful one stays doubtful.
+    mutating func restorePageNumberStrokes(marks: [[Int]]) {
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].indices where blocks[b].paragraphs[p][l].count == 1 {
+                    let word = blocks[b].paragraphs[p][l][0]
+                    let digits = Array(word.text)
+                    guard digits.count == 2, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                          let n = digits[0].wholeNumberValue, let m = digits[1].wholeNumberValue, 1 <= n, n <= m,
+                          Self.strokeBetween(word.box, marks: marks) else { continue }
+                    blocks[b].paragraphs[p][l][0].text = "\(n)/\(m)"
+                }
+            }
+        }
     }
 
     /// A line read again from where the reading had lost it, put where it stands: into the block

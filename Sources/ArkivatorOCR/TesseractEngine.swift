@@ -97,6 +97,7 @@ public final class TesseractEngine {
             if let fallback = job.fallback { _ = reread(fallback, in: &layout, textHeight: textHeight) }
         }
         rereadColumnTables(in: &layout, marks: marks, textHeight: textHeight)
+        layout.restorePageNumberStrokes(marks: marks)
         for box in layout.lostLines(marks: marks) {
             let h = max(1, box[3])
             let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
@@ -137,8 +138,11 @@ public final class TesseractEngine {
             // again, in a page number's form. Tesseract does not make up a stroke between two
             // digits; it loses one.
             if fragment.shortNumber, PageLayout.readsAsPageNumber(again), was.digits == now.digits { return true }
+            // Small print read at its own height reads better than at the larger letters' as
+            // soon as it reads as surely; other pieces must read clearly better.
+            let gain = fragment.smallPrint ? 0 : 0.3
             guard PageLayout.alphanumerics(again) >= (fragment.shortNumber ? 2 : 5), confidence >= 0.7,
-                  confidence >= fragment.confidence + 0.3 else { return false }
+                  confidence >= fragment.confidence + gain else { return false }
             guard fragment.shortNumber else { return true }
             return was.digits == now.digits && now.signs >= was.signs
         }
@@ -160,19 +164,44 @@ public final class TesseractEngine {
             guard lines.count >= 2, PageLayout.alphanumerics(words) >= 5,
                   2 * PageLayout.alphanumerics(words) >= 3 * PageLayout.alphanumerics(read),
                   PageLayout.meanConfidence(words) >= min(0.75, fragment.confidence) else { return false }
-            layout.replace(fragment, withLines: lines)
+            let fresh = Self.unread(lines, in: layout, apartFrom: fragment)
+            guard !fresh.isEmpty else { return false }
+            layout.replace(fragment, withLines: fresh)
             return true
         }
         let again = rereadLine(fragment.box)
-        if better(again) {
-            layout.replace(fragment, with: again)
-            return true
-        }
-        // Read as one line it stays garbled: it may hold several lines of smaller print.
+        let lineReads = better(again)
+        // The fragment may hold several lines of smaller print (an address block beside a
+        // letterhead's name): read as one line, they come out garbled, and at times surely
+        // enough to pass ("31 04 Tonsberg 1" for "Postboks 2415 / 3104 Tønsberg"). Read as a
+        // block they are two lines or more: that reading wins when it reads well, holds more
+        // letters and digits, and reads about as surely.
         let lines = blockLines()
-        guard lines.count >= 2, better(lines.flatMap { $0 }) else { return false }
-        layout.replace(fragment, withLines: lines)
+        let block = lines.flatMap { $0 }
+        if lines.count >= 2, better(block),
+           !lineReads || (PageLayout.alphanumerics(block) > PageLayout.alphanumerics(again)
+                          && PageLayout.meanConfidence(block) >= PageLayout.meanConfidence(again) - 0.05) {
+            let fresh = Self.unread(lines, in: layout, apartFrom: fragment)
+            if !fresh.isEmpty {
+                layout.replace(fragment, withLines: fresh)
+                return true
+            }
+        }
+        guard lineReads else { return false }
+        layout.replace(fragment, with: again)
         return true
+    }
+
+    /// The lines of a second reading of `fragment` as a block that the page does not hold already
+    /// nearby, apart from the fragment's own words: a line of an address block that Tesseract
+    /// read on its own beside the lines it joined to a larger name is not written twice.
+    private static func unread(_ lines: [[PageLayout.Word]], in layout: PageLayout, apartFrom fragment: PageLayout.Fragment) -> [[PageLayout.Word]] {
+        var others = layout
+        others.replace(fragment, with: [])
+        return lines.filter { line in
+            let heights = PageLayout.printHeights(line)
+            return heights.isEmpty || !others.holdsNearby(line, height: heights[heights.count / 2])
+        }
     }
 
     /// Tables whose cells the reading lost (``PageLayout/columnTables(marks:)``) read again as one

@@ -95,4 +95,27 @@ import Testing
         #expect(!PageLayout.readsAsText([word("Postboks", 0, 0, confidence: 0.5), word("1400", 200, 0, confidence: 0.6)]))
         #expect(!PageLayout.readsAsText([word("~,;", 0, 0, confidence: 0.9)]))
     }
+
+    /// A page's number read "11" or "12" over three marks, the stroke between its digits among
+    /// them, is "1/1" or "1/2" (boxes of real pages' feet); over two marks (the stroke touching a
+    /// digit, or the page's eleventh) it stays as read, as does "21", which is no page's number.
+    @Test func aPageNumbersLostStrokeIsFoundAmongItsMarks() {
+        func restored(_ text: String, box: [Int], marks: [[Int]]) -> String? {
+            var layout = PageLayout()
+            layout.startBlock(box: box)
+            layout.add(PageLayout.Word(text: text, confidence: 0.6, box: box))
+            layout.restorePageNumberStrokes(marks: marks)
+            return layout.words.first?.text
+        }
+        let thin = [[1869, 2818, 10, 24], [1858, 2819, 5, 22], [1884, 2819, 5, 23]]
+        #expect(restored("11", box: [1858, 2818, 31, 24], marks: thin) == "1/1")
+        #expect(restored("12", box: [1858, 2818, 31, 24], marks: thin) == "1/2")
+        #expect(restored("21", box: [1858, 2818, 31, 24], marks: thin) == "21")
+        let wide = [[1834, 2812, 13, 24], [1863, 2812, 11, 24], [1849, 2814, 9, 23]]
+        #expect(restored("11", box: [1833, 2812, 42, 25], marks: wide) == "1/1")
+        let touching = [[2170, 3436, 17, 30], [2190, 3436, 31, 32]]
+        #expect(restored("11", box: [2170, 3436, 51, 32], marks: touching) == "11")
+        // A speck of grain between two digits is no stroke.
+        #expect(restored("11", box: [1858, 2818, 31, 24], marks: [[1858, 2819, 5, 22], [1871, 2826, 3, 3], [1884, 2819, 5, 23]]) == "11")
+    }
 }

@@ -109,9 +109,25 @@ import Testing
         let fragment = try #require(layout(line(0.67)).garbledFragments().first)
         #expect(fragment.words == 2..<4)
         #expect(fragment.box == [1444 - 10, 187 - 10, 1665 - 1444 + 20, 21 + 20])
-        #expect(layout(line(0.9)).garbledFragments().isEmpty)
+        #expect(layout(line(1.0)).garbledFragments().isEmpty)
         // Words of the line's own size read so are left alone.
         #expect(layout(words(900, [("Britt", 200, 0.95), ("Andreassen", 320, 0.93), ("Storgate", 1300, 0.6)])).garbledFragments().isEmpty)
+    }
+
+    /// A dash in the name is no measure of the line's print, and small print is as high as its
+    /// digits, not as a descender beside them: "3104 Tønsberg" read ".\"41 Tønsberg" after a
+    /// name with a dash in it is small print read badly (boxes of a real reading, the address a
+    /// little further right).
+    @Test func aDashOrADescenderDoesNotHideSmallPrintOnALargeNamesLine() throws {
+        let line = [PageLayout.Word(text: "Helfo", confidence: 0.92, box: [150, 186, 140, 37]),
+                    PageLayout.Word(text: "–", confidence: 0.93, box: [310, 207, 19, 6]),
+                    PageLayout.Word(text: "Helseøkonomiforvaltningen", confidence: 0.9, box: [350, 186, 730, 47]),
+                    PageLayout.Word(text: ".\"41", confidence: 0.05, box: [1150, 216, 69, 22]),
+                    PageLayout.Word(text: "Tønsberg", confidence: 0.97, box: [1230, 216, 134, 29])]
+        #expect(PageLayout.pieces(line) == [0..<3, 3..<5])
+        let fragment = try #require(layout(line).garbledFragments().first)
+        #expect(fragment.words == 3..<5)
+        #expect(fragment.box == [1150 - 11, 216 - 11, 1364 - 1150 + 22, 29 + 22])
     }
 
     @Test func aMarkInTheMarginOrALineReadBadlyThroughoutIsLeftAlone() {
