@@ -97,7 +97,6 @@ public final class TesseractEngine {
             if let fallback = job.fallback { _ = reread(fallback, in: &layout, textHeight: textHeight) }
         }
         rereadColumnTables(in: &layout, marks: marks, textHeight: textHeight)
-        layout.restorePageNumberStrokes(marks: marks)
         for box in layout.lostLines(marks: marks) {
             let h = max(1, box[3])
             let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
@@ -111,6 +110,8 @@ public final class TesseractEngine {
             if PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line),
                !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
         }
+        // Also on a lost line read again as "11".
+        layout.restorePageNumberStrokes(marks: marks)
         var page = layout.page()
         page.uncoveredInk = layout.uncoveredShare(marks: marks)
         return page
