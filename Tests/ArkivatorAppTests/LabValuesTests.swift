@@ -25,6 +25,11 @@ import Testing
         #expect(LabSampling.date(in: "Prøvedato 3. mars 2024\nHbA1c 40 mmol/mol")?.iso == "2024-03-03")
         #expect(LabSampling.date(in: "Prøve teken: 04.12.2024 kl. 10:11\nMotteken: 05.12.2024")?.iso == "2024-12-04", "in Nynorsk")
         #expect(LabSampling.date(in: "Dato: 20.06.2025\nHbA1c 40 mmol/mol") == nil, "the letter's date is not the sample's")
+        // In a sentence about the samples, the date on its line or the next.
+        #expect(LabSampling.date(in: "Oslo, 19. august 2025\nVi har nå fått svar på blodprøvene som ble tatt hos oss 18.08.2025.")?.iso == "2025-08-18")
+        #expect(LabSampling.date(in: "Prøvene som vart tekne hjå oss\n3. mars 2024, viser")?.iso == "2024-03-03")
+        #expect(LabSampling.date(in: "Vi tar nye prøver 12.09.2025.") == nil, "samples to be taken")
+        #expect(LabSampling.date(in: "Du har tatt kontakt 12.09.2025.") == nil, "no samples")
     }
 
     @Test func valuesByAnalysisAndDayFromTheTextAsItStandsNow() throws {

@@ -146,7 +146,8 @@ def overlaps(place, ranges):
 
 
 MONTHS = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"]
-SAMPLED = re.compile(r"prøve ?tatt|prøve ?teken|prøvetaking|prøvedato|tatt dato", re.I)
+SAMPLED = re.compile(r"prøve ?tatt|prøve ?teken|prøvetaking|prøvedato|tatt dato"
+                     r"|prøv\w*\b.*\b(tatt|tekne|teke|teken)\b", re.I)  # "blodprøvene som ble tatt hos oss 18.08.2025"
 
 
 def truth_day(text, letter_date):
