@@ -31,8 +31,9 @@ extension PageLayout {
     /// a word height apart, overlapping in height by half) make a line; a line of four marks or
     /// more, at least three word heights long and at most three tall (a name in letters half
     /// again as large as the text's, with its descenders), is print the reading lost; so is a
-    /// line of three marks at least a word height long, which may be a short number alone ("1/1"
-    /// at a page's foot) and is kept only when it reads as one (``readsAsNumber(_:)``).
+    /// line of three to five marks at least a word height long, which may be a short number alone
+    /// ("1/1" at a page's foot, "5701" before a town read on its own) and is kept only when it
+    /// reads as one (``readsAsNumber(_:)``).
     /// Paper grain, rules and frames, and pictures are not letter-sized; a logo's or a stamp's few
     /// shapes make no line, or read as no text and are left out after reading (see the engine).
     func lostLines(marks: [[Int]]) -> [[Int]] {
@@ -74,9 +75,10 @@ extension PageLayout {
             guard group.count >= 3 else { return nil }
             let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
             let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
-            // Three marks may be a short number on its own ("1/1" at the foot of a page), read
-            // only when it reads as one (``readsAsNumber(_:)``, ``readsAsPageNumber(_:)``).
-            guard Double(right - left) >= (group.count == 3 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
+            // Three to five marks may be a short number on its own ("1/1" at the foot of a page,
+            // a post code whose town was read beside a letterhead's name), read only when it
+            // reads as one (``readsAsNumber(_:)``, ``readsAsPageNumber(_:)``).
+            guard Double(right - left) >= (group.count <= 5 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
             return ([left, top, right - left, bottom - top], group.count)
         }
         return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)

@@ -107,7 +107,9 @@ public final class TesseractEngine {
                 let middle = word.box[1] + word.box[3] / 2
                 return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
             }
-            if PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line),
+            // A line shorter than three word heights is kept only as a number.
+            let short = box[2] < 3 * (textHeight ?? 0)
+            if !short && PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line),
                !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
         }
         // Also on a lost line read again as "11".

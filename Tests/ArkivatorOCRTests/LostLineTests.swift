@@ -96,6 +96,17 @@ import Testing
         #expect(!PageLayout.readsAsText([word("~,;", 0, 0, confidence: 0.9)]))
     }
 
+    /// Four marks shorter than three word heights (a post code whose town Tesseract read beside a
+    /// letterhead's name) are a line too, read again and kept only as a number.
+    @Test func aShortGroupOfMarksIsALostLine() {
+        let layout = letterhead()
+        let read = layout.words.flatMap(marks)
+        let postCode = marks(word("5701", 1600, 320))
+        #expect(layout.lostLines(marks: read + postCode) == [[1600, 320, 4 * 18 - 2, 24]])
+        // Two marks are no line.
+        #expect(layout.lostLines(marks: read + Array(postCode.prefix(2))).isEmpty)
+    }
+
     /// A page's number read "11" or "12" over three marks, the stroke between its digits among
     /// them, is "1/1" or "1/2" (boxes of real pages' feet); over two marks (the stroke touching a
     /// digit, or the page's eleventh) it stays as read, as does "21", which is no page's number.
