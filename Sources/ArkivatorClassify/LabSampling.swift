@@ -23,7 +23,7 @@ public enum LabSampling {
                 if let match = NorwegianDate.find(in: line).first { return match.date }
                 continue
             }
-            guard lower.contains("prøve") || lower.contains("prøvar"), saysTaken(lower) else { continue }
+            guard lower.contains("prøv"), saysTaken(lower) else { continue }
             if let match = NorwegianDate.find(in: line).first { return match.date }
             if index + 1 < lines.count, let match = NorwegianDate.find(in: lines[index + 1]).first { return match.date }
         }

@@ -185,8 +185,7 @@ struct PageLayout {
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
                 for (l, line) in paragraph.enumerated() where !line.isEmpty {
-                    func heights(_ words: some Collection<Word>) -> [Int] { Self.printHeights(words) }
-                    let lineHeights = heights(line)
+                    let lineHeights = Self.printHeights(line)
                     let height = lineHeights[lineHeights.count / 2]
                     let pieces = Self.pieces(line)
                     func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
@@ -198,7 +197,7 @@ struct PageLayout {
                     // A piece's own height is its lower median: "3104 Tønsberg" is as high as its
                     // digits, not as its descender.
                     func own(_ piece: Range<Int>) -> Int {
-                        let h = heights(line[piece])
+                        let h = Self.printHeights(line[piece])
                         return h[(h.count - 1) / 2]
                     }
                     let joined = pieces.count > 1 && pieces.contains { 3 * own($0) < 2 * height }
