@@ -16,6 +16,12 @@ import Testing
         return layout
     }
 
+    /// The pieces of a line with small print on it, and the first fragment found: its words and box.
+    private func smallPrint(_ line: [PageLayout.Word]) throws -> ([Range<Int>], Range<Int>, [Int]) {
+        let fragment = try #require(layout(line).garbledFragments().first)
+        return (PageLayout.pieces(line), fragment.words, fragment.box)
+    }
+
     @Test func aGarbledPieceAfterAWideGapIsFound() throws {
         let line = words(900, [("Britt", 200, 0.95), ("Andreassen", 320, 0.93), ("PEDD.", 1300, 0.07), ("giedddgs", 1440, 0)])
         let found = layout(line).garbledFragments()
@@ -55,10 +61,7 @@ import Testing
                     PageLayout.Word(text: "universitetssykehus", confidence: 0.92, box: [707, 217, 891, 90]),
                     PageLayout.Word(text: "HF", confidence: 0.41, box: [1633, 217, 117, 69]),
                     PageLayout.Word(text: "\"xrusi", confidence: 0, box: [1882, 225, 231, 28])]
-        #expect(PageLayout.pieces(line) == [0..<3, 3..<4])
-        let fragment = try #require(layout(line).garbledFragments().first)
-        #expect(fragment.words == 3..<4)
-        #expect(fragment.box == [1882 - 14, 225 - 14, 231 + 28, 28 + 28])
+        #expect(try smallPrint(line) == ([0..<3, 3..<4], 3..<4, [1882 - 14, 225 - 14, 231 + 28, 28 + 28]))
         // Words of the line's own size keep their line whole at such a gap, and so does a
         // small sign ("–") between words.
         #expect(PageLayout.pieces(words(900, [("Storgata", 200, 0.95), ("12", 400, 0.9)])).count == 1)
@@ -124,10 +127,7 @@ import Testing
                     PageLayout.Word(text: "Helseøkonomiforvaltningen", confidence: 0.9, box: [350, 186, 730, 47]),
                     PageLayout.Word(text: ".\"41", confidence: 0.05, box: [1150, 216, 69, 22]),
                     PageLayout.Word(text: "Tønsberg", confidence: 0.97, box: [1230, 216, 134, 29])]
-        #expect(PageLayout.pieces(line) == [0..<3, 3..<5])
-        let fragment = try #require(layout(line).garbledFragments().first)
-        #expect(fragment.words == 3..<5)
-        #expect(fragment.box == [1150 - 11, 216 - 11, 1364 - 1150 + 22, 29 + 22])
+        #expect(try smallPrint(line) == ([0..<3, 3..<5], 3..<5, [1150 - 11, 216 - 11, 1364 - 1150 + 22, 29 + 22]))
     }
 
     @Test func aMarkInTheMarginOrALineReadBadlyThroughoutIsLeftAlone() {
