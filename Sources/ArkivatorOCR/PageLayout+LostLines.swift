@@ -124,10 +124,10 @@ extension PageLayout {
         return Double(uncovered.count) / Double(letters.count)
     }
 
-    /// Whether the page already holds most of `line`'s words (half or more) within two line
-    /// heights above or below where they stand: the marks were read in the line nearby, and
-    /// reading them again would write them twice.
-    func holdsNearby(_ line: [Word], height: Int) -> Bool {
+    /// Whether the page already holds most of `line`'s words (half or more; with `every`, all of
+    /// them) within two line heights above or below where they stand: the marks were read in the
+    /// line nearby, and reading them again would write them twice.
+    func holdsNearby(_ line: [Word], height: Int, every: Bool = false) -> Bool {
         let page = words
         let found = line.filter { word in
             page.contains { other in
@@ -135,7 +135,7 @@ extension PageLayout {
                     && other.box[0] < word.box[0] + word.box[2] && word.box[0] < other.box[0] + other.box[2]
             }
         }
-        return 2 * found.count >= line.count
+        return every ? found.count == line.count : 2 * found.count >= line.count
     }
 
     /// Whether a second reading of a lost line holds text: four letters or digits or more, read

@@ -196,14 +196,15 @@ public final class TesseractEngine {
     }
 
     /// The lines of a second reading of `fragment` as a block that the page does not hold already
-    /// nearby, apart from the fragment's own words: a line of an address block that Tesseract
-    /// read on its own beside the lines it joined to a larger name is not written twice.
+    /// nearby, every word of them, apart from the fragment's own words: a line of an address
+    /// block that Tesseract read on its own beside the lines it joined to a larger name is not
+    /// written twice; a line it read only in part ("Tlf. 38 07 3") is.
     private static func unread(_ lines: [[PageLayout.Word]], in layout: PageLayout, apartFrom fragment: PageLayout.Fragment) -> [[PageLayout.Word]] {
         var others = layout
         others.replace(fragment, with: [])
         return lines.filter { line in
             let heights = PageLayout.printHeights(line)
-            return heights.isEmpty || !others.holdsNearby(line, height: heights[heights.count / 2])
+            return heights.isEmpty || !others.holdsNearby(line, height: heights[heights.count / 2], every: true)
         }
     }
 

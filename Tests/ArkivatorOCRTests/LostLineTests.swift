@@ -86,6 +86,11 @@ import Testing
         let layout = letterhead()
         #expect(layout.holdsNearby([word("Barne-", 200, 250), word("klinikken", 340, 250)], height: 24))
         #expect(!layout.holdsNearby([word("Postboks", 1600, 152), word("1400", 1760, 152)], height: 24))
+        // Every word, where a line read in part ("Telefon 55" for "Telefon 55 97 50 00") is not the line.
+        let phone = [word("Telefon", 1600, 232), word("55", 1740, 232), word("97", 1800, 232), word("50", 1860, 232)]
+        #expect(layout.holdsNearby(phone, height: 24))
+        #expect(!layout.holdsNearby(phone, height: 24, every: true))
+        #expect(layout.holdsNearby(Array(phone.prefix(2)), height: 24, every: true))
         // The same words far below are another line.
         #expect(!layout.holdsNearby([word("Barne-", 200, 900), word("klinikken", 340, 900)], height: 24))
     }
