@@ -109,7 +109,7 @@ public final class TesseractEngine {
             }
             // A line shorter than three word heights is kept only as a number.
             let short = box[2] < 3 * (textHeight ?? 0)
-            if !short && PageLayout.readsAsText(line) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line),
+            if (!short && PageLayout.readsAsText(line)) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line),
                !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
         }
         // Also on a lost line read again as "11".
