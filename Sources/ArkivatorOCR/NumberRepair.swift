@@ -3,10 +3,11 @@ import Foundation
 /// Numbers the model misreads the same way every time, put right from the words around them, one
 /// line at a time:
 /// - a one read as a capital I, a small l or a bar before a word that counts ("I tablett",
-///   "I. dose", "i I døgn"), before the hundreds of a thousand ("kr I 500,00", kept doubtful) or as a page
+///   "I. dose", "i I døgn"), before the hundreds of a thousand ("kr I 500,00", or "I 500,00"
+///   alone on its line; kept doubtful) or as a page
 ///   number ("Side I av I"); Norwegian writes no capital I inside a sentence, and the words
 ///   counted are written in small letters;
-/// - a code with a one in it read with a letter ("HbAlc", "Bl2");
+/// - a code with a one in it read with a letter ("HbAlc", "HbATc", "Bl2");
 /// - a count unit's caret read as another sign, a 0, 1 or 7, or lost ("x1079/L", "x107\"9/L",
 ///   "x10/09/L", "x10N9/L", "x109/L" for "x10^9/L");
 /// - a lab value read as letters that look like digits ("OL", "SIH" for "0 L", "51 H") where a
@@ -65,6 +66,11 @@ enum NumberRepair {
 
     /// "I tablett", "i I døgn", "I. dose": a lone I, l or bar inside a sentence before a counted word.
     static func countedOne(_ line: inout [PageLayout.Word]) {
+        // "I 500,00" alone on its line: a sum in a table's column, its thousand read as a letter.
+        if line.count == 2, ["I", "l"].contains(line[0].text), line[1].text.wholeMatch(of: /\d{3}(,\d{2}|,-)/) != nil {
+            line[0].text = "1"
+            line[0].confidence = min(line[0].confidence, 0.5)
+        }
         for index in line.indices.dropFirst() where index + 1 < line.count {
             let token = line[index].text
             let dotted = token.hasSuffix(".")
@@ -118,10 +124,11 @@ enum NumberRepair {
     // MARK: Codes and units
 
     /// Lab codes with a one inside, as the model misreads them.
-    static let codes: [String: String] = ["hbalc": "HbA1c", "hbaic": "HbA1c", "hba|c": "HbA1c", "bl2": "B12", "bi2": "B12"]
+    static let codes: [String: String] = ["hbalc": "HbA1c", "hbaic": "HbA1c", "hba|c": "HbA1c", "hbatc": "HbA1c",
+                                          "bl2": "B12", "bi2": "B12"]
 
     static func code(_ token: String) -> String {
-        guard token.count <= 8, token.lowercased().contains(where: { "li|".contains($0) }) else { return token }
+        guard token.count <= 8, token.lowercased().contains(where: { "lit|".contains($0) }) else { return token }
         let (lead, core, trail) = split(token)
         guard let right = codes[core.lowercased()] else { return token }
         return lead + right + trail

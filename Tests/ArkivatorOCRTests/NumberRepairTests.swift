@@ -48,6 +48,12 @@ import Testing
         NumberRepair.repair(&sum)
         #expect(sum.map(\.text) == ["Sum", "1", "125,00"] && sum[1].confidence <= 0.5, "a sum stays doubtful")
         #expect(repaired("Sum | 500") == "Sum | 500")
+        // Alone on its line, a sum in a table's column; a year or a count there stays.
+        var cell = words("I 500,00")
+        NumberRepair.repair(&cell)
+        #expect(cell.map(\.text) == ["1", "500,00"] && cell[0].confidence <= 0.5, "a sum stays doubtful")
+        #expect(repaired("I 2025") == "I 2025")
+        #expect(repaired("I 500 år") == "I 500 år")
         #expect(repaired("Svar. I 500 år har") == "Svar. I 500 år har")
         // A sentence may begin with I; a word not counted, or in capitals (old Danish nouns), stays.
         #expect(repaired("Du får svar. I dag er klinikken stengt") == "Du får svar. I dag er klinikken stengt")
@@ -60,6 +66,7 @@ import Testing
     @Test func codesAndCountUnits() {
         #expect(repaired("HbAlc 51 H mmol/mol") == "HbA1c 51 H mmol/mol")
         #expect(repaired("HbALC 31 mmol/mol") == "HbA1c 31 mmol/mol")
+        #expect(repaired("HbATc 50 H mmol/mol 20 - 42") == "HbA1c 50 H mmol/mol 20 - 42")
         #expect(repaired("Vitamin Bl2 300 pmol/L") == "Vitamin B12 300 pmol/L")
         #expect(repaired("Trombocytter 362 x1079/L 145 - 390") == "Trombocytter 362 x10^9/L 145 - 390")
         #expect(repaired("Trombocytter 178 x107\"9/L 145–390") == "Trombocytter 178 x10^9/L 145–390")
