@@ -1,5 +1,6 @@
 /// A number whose groups of digits stand a space apart ("1 125,00", "33 51 11 00") that Tesseract
-/// read as one word: the space is found again from where its signs stand.
+/// read as one word: the space is found again from where its signs stand. And the other way: a
+/// number Tesseract cut where no space stands is one word again.
 extension PageLayout {
     /// `word` (a number, ``TokenShape/mayBeDigitGroups(_:)``) cut into words where two of its
     /// digits stand a space apart: from the middle of one to the middle of the next, 1.35 times
@@ -44,5 +45,23 @@ extension PageLayout {
             start = end
         }
         return parts
+    }
+
+    /// Two words of digits side by side whose boxes overlap, one word: Tesseract cut a number
+    /// where no space stands ("1006206081 1" for a fødselsnummer, which then no longer reads as
+    /// one). The second must start inside the first and share half its height. The joined word is
+    /// kept doubtful (confidence 0.5 at most): where the cut was is Tesseract's guess, and a
+    /// number joined so is worth a look. Nil when the two are not such a pair.
+    static func joinedDigits(_ first: Word, _ second: Word) -> Word? {
+        func digits(_ text: String) -> Bool { text.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
+        guard digits(first.text), digits(second.text), first.box.count == 4, second.box.count == 4 else { return nil }
+        let a = first.box, b = second.box
+        guard b[0] > a[0], b[0] < a[0] + a[2] else { return nil }
+        let shared = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+        guard 2 * shared >= min(a[3], b[3]) else { return nil }
+        let left = a[0], top = min(a[1], b[1])
+        let right = max(a[0] + a[2], b[0] + b[2]), bottom = max(a[1] + a[3], b[1] + b[3])
+        return Word(text: first.text + second.text, confidence: min(first.confidence, second.confidence, 0.5),
+                    box: [left, top, right - left, bottom - top])
     }
 }

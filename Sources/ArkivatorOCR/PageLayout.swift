@@ -87,9 +87,11 @@ struct PageLayout {
         /// A short piece found only for its digits ("5 mg"): a second reading replaces it only
         /// when it keeps its digits and their commas and points.
         var shortNumber = false
-        /// Small print on a line of larger letters: its first reading was made at the wrong
-        /// height, and a second reading of it on its own replaces it when it reads as surely.
-        var smallPrint = false
+        /// Small print on a line of larger letters, or a piece standing a third of its height
+        /// above or below the rest of its line (a line of the next column): its first reading
+        /// was made at another line's height, and a second reading of it on its own replaces it
+        /// when it reads as surely.
+        var misplaced = false
     }
 
     /// The heights of `words` that hold a letter or digit, lowest first (of all of them when none
@@ -102,20 +104,28 @@ struct PageLayout {
     /// Pieces of a line between gaps wider than two of its heights (its columns), or wider than
     /// two heights of small print beside larger letters (an address Tesseract put on the line of
     /// a letterhead's name): a word of two letters or digits or more at under two thirds of
-    /// the line's height (a dash between words is none).
-    static func pieces(_ line: [Word]) -> [Range<Int>] {
+    /// the line's height (a dash between words is none). Small print after larger letters is
+    /// a piece of its own from half its height apart when it starts where a piece of a line just
+    /// above or below it starts (`edges`: x and middle of such starts): it is a line of a column
+    /// beside them, set closer to the name than two of its heights.
+    static func pieces(_ line: [Word], edges: [(x: Int, y: Int)] = []) -> [Range<Int>] {
         guard !line.isEmpty else { return [] }
         let heights = printHeights(line)
         let height = heights[heights.count / 2]
         func smallPrint(_ word: Word) -> Int? {
             3 * word.box[3] < 2 * height && word.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? word.box[3] : nil
         }
+        func startsColumn(_ word: Word, height: Int) -> Bool {
+            let middle = word.box[1] + word.box[3] / 2
+            return edges.contains { abs($0.x - word.box[0]) <= max(3, height / 4) && $0.y != middle && abs($0.y - middle) <= 3 * height }
+        }
         var pieces: [Range<Int>] = []
         var start = 0
         for i in 1..<line.count {
             let gap = line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2])
             let small = [smallPrint(line[i - 1]), smallPrint(line[i])].compactMap { $0 }.min()
-            guard gap > 2 * height || (small.map { gap > 2 * $0 } ?? false) else { continue }
+            let column = smallPrint(line[i - 1]) == nil && smallPrint(line[i]).map { 2 * gap > $0 && startsColumn(line[i], height: $0) } == true
+            guard gap > 2 * height || (small.map { gap > 2 * $0 } ?? false) || column else { continue }
             pieces.append(start..<i)
             start = i
         }
@@ -182,12 +192,16 @@ struct PageLayout {
     /// The fragments of `Fragment` on the page, at most `limit`.
     func garbledFragments(limit: Int = 6) -> [Fragment] {
         var found: [Fragment] = []
+        // Where pieces of lines start: the left edges of columns.
+        let edges = blocks.flatMap { $0.paragraphs.joined() }.flatMap { line in
+            Self.pieces(line).map { line[$0.lowerBound].box }.map { (x: $0[0], y: $0[1] + $0[3] / 2) }
+        }
         for (b, block) in blocks.enumerated() {
             for (p, paragraph) in block.paragraphs.enumerated() {
                 for (l, line) in paragraph.enumerated() where !line.isEmpty {
                     let lineHeights = Self.printHeights(line)
                     let height = lineHeights[lineHeights.count / 2]
-                    let pieces = Self.pieces(line)
+                    let pieces = Self.pieces(line, edges: edges)
                     func confidence(_ r: Range<Int>) -> Double { Self.meanConfidence(line[r]) }
                     // A short number on a line of its own ("1/1" at a page's foot, read "11"
                     // doubtfully) is read again too, rather than dropped as a scribble.
@@ -214,8 +228,21 @@ struct PageLayout {
                     // another piece of its line read well.
                     let wellRead = pieces.contains { confidence($0) >= 0.7 }
                     func small(_ piece: Range<Int>) -> Bool { 3 * own(piece) < 2 * height }
+                    // A piece whose tops and bottoms both stand a third of its height or more
+                    // above or below those of the rest of its line: a line of the next column,
+                    // cut to this line's height ("LE 2085" for "17. juli 2025" beside an address).
+                    func offset(_ piece: Range<Int>) -> Bool {
+                        let rest = line.indices.filter { !piece.contains($0) }.map { line[$0] }.filter { Self.alphanumerics([$0]) > 0 }
+                        let lettered = line[piece].filter { Self.alphanumerics([$0]) > 0 }
+                        guard !rest.isEmpty, !lettered.isEmpty else { return false }
+                        func median(_ values: [Int]) -> Int { values.sorted()[values.count / 2] }
+                        let tops = median(lettered.map { $0.box[1] }) - median(rest.map { $0.box[1] })
+                        let bottoms = median(lettered.map { $0.box[1] + $0.box[3] }) - median(rest.map { $0.box[1] + $0.box[3] })
+                        return tops.signum() == bottoms.signum() && 3 * min(abs(tops), abs(bottoms)) >= own(piece)
+                    }
                     func threshold(_ piece: Range<Int>) -> Double {
-                        lone ? Self.loneNumberConfidence : small(piece) ? Self.joinedConfidence : wellRead ? Self.scribbleConfidence : 0
+                        lone ? Self.loneNumberConfidence : small(piece) || (pieces.count > 1 && offset(piece)) ? Self.joinedConfidence
+                            : wellRead ? Self.scribbleConfidence : 0
                     }
                     for piece in pieces where confidence(piece) < threshold(piece) {
                         let left = line[piece].map { $0.box[0] }.min() ?? 0, top = line[piece].map { $0.box[1] }.min() ?? 0
@@ -234,7 +261,7 @@ struct PageLayout {
                         let box = [x, y, min(pageWidth, right + pad) - x, min(pageHeight, bottom + pad) - y]
                         found.append(Fragment(block: b, paragraph: p, line: l, words: piece, box: box, confidence: confidence(piece),
                                               span: top...max(top, bottom), shortNumber: shortNumber,
-                                              smallPrint: !lone && small(piece)))
+                                              misplaced: !lone && (small(piece) || offset(piece))))
                         if found.count == limit { return found }
                     }
                 }
@@ -271,6 +298,13 @@ struct PageLayout {
         guard let first = lines.first else { return }
         replace(fragment, with: first)
         blocks[fragment.block].paragraphs[fragment.paragraph].insert(contentsOf: lines.dropFirst(), at: fragment.line + 1)
+    }
+
+    /// The fragment's words taken off its line, and `words` (a second reading of it) put on a line
+    /// of their own right after it.
+    mutating func replace(_ fragment: Fragment, withLineAfter words: [Word]) {
+        replace(fragment, with: [])
+        blocks[fragment.block].paragraphs[fragment.paragraph].insert(words, at: fragment.line + 1)
     }
 
     /// Page numbers whose stroke the reading lost ("11" for "1/1", "12" for "1/2"): a line of
@@ -357,7 +391,12 @@ struct PageLayout {
         let trimmed = word.text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { return }
         let b = blocks.count - 1, p = blocks[b].paragraphs.count - 1, l = blocks[b].paragraphs[p].count - 1
-        blocks[b].paragraphs[p][l].append(Word(text: trimmed, confidence: word.confidence, box: word.box))
+        let word = Word(text: trimmed, confidence: word.confidence, box: word.box)
+        if let last = blocks[b].paragraphs[p][l].last, let joined = Self.joinedDigits(last, word) {
+            blocks[b].paragraphs[p][l][blocks[b].paragraphs[p][l].count - 1] = joined
+            return
+        }
+        blocks[b].paragraphs[p][l].append(word)
     }
 
     /// The page as text: blocks in reading order (see ``orderedBlocks()``), cut into columns,

@@ -74,7 +74,9 @@ public final class TesseractEngine {
         layout.pageHeight = image.height
         // The black and white page Tesseract read, for the lines it lost (taken now: a second
         // reading of a part of the page lets it go).
-        let marks = thresholdedMarks()
+        var binary = TessBaseAPIGetThresholdedImage(handle)
+        defer { pixDestroy(&binary) }
+        let marks = binary.map(Self.marks) ?? []
         // Later fragments first, so that replacing one never moves the words of another. Words
         // both garbled and stacked are read as garbled first, and as stacked when that fails.
         let textHeight = layout.wordHeight()
@@ -97,6 +99,9 @@ public final class TesseractEngine {
             if let fallback = job.fallback { _ = reread(fallback, in: &layout, textHeight: textHeight) }
         }
         rereadColumnTables(in: &layout, marks: marks, textHeight: textHeight)
+        rereadTornLines(in: &layout)
+        // Lost lines of three marks side by side that read as nothing: a page's number, perhaps.
+        var unreadNumbers: [(box: [Int], wide: [Int])] = []
         for box in layout.lostLines(marks: marks) {
             let h = max(1, box[3])
             let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
@@ -109,8 +114,27 @@ public final class TesseractEngine {
             }
             // A line shorter than three word heights is kept only as a number.
             let short = box[2] < 3 * (textHeight ?? 0)
-            if (!short && PageLayout.readsAsText(line)) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line),
-               !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
+            if (!short && PageLayout.readsAsText(line)) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line) {
+                if !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
+            } else if PageLayout.strokeBetween(box, marks: marks) {
+                unreadNumbers.append((box, wide))
+            }
+        }
+        // Read again on the black and white page: a short number in gray ("1/1" in a typewriter
+        // font) can read as nothing ("T/") where its black and white marks read plainly.
+        if !unreadNumbers.isEmpty, let binary {
+            TessBaseAPISetImage2(handle, binary)
+            TessBaseAPISetSourceResolution(handle, Int32(dpi))
+            for (box, wide) in unreadNumbers {
+                let h = max(1, box[3])
+                let line = rereadLine(wide).filter { word in
+                    let middle = word.box[1] + word.box[3] / 2
+                    return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
+                }
+                if PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line), !layout.holdsNearby(line, height: h) {
+                    layout.insert(lostLine: line)
+                }
+            }
         }
         // Also on a lost line read again as "11".
         layout.restorePageNumberStrokes(marks: marks)
@@ -142,8 +166,9 @@ public final class TesseractEngine {
             // digits; it loses one.
             if fragment.shortNumber, PageLayout.readsAsPageNumber(again), was.digits == now.digits { return true }
             // Small print read at its own height reads better than at the larger letters' as
-            // soon as it reads as surely; other pieces must read clearly better.
-            let gain = fragment.smallPrint ? 0 : 0.3
+            // soon as it reads as surely, and so does a piece read apart from the line it was
+            // cut to; other pieces must read clearly better.
+            let gain = fragment.misplaced ? 0 : 0.3
             guard PageLayout.alphanumerics(again) >= (fragment.shortNumber ? 2 : 5), confidence >= 0.7,
                   confidence >= fragment.confidence + gain else { return false }
             guard fragment.shortNumber else { return true }
@@ -191,7 +216,15 @@ public final class TesseractEngine {
             }
         }
         guard lineReads else { return false }
-        layout.replace(fragment, with: again)
+        // Read apart from the line it was cut to, at the line's end (an address line beside a
+        // name, a date beside an address), it is a line of its own: the name is not read as
+        // "Lovisenberg Sykehus 0440 Oslo".
+        let line = layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line]
+        if fragment.misplaced, fragment.words.lowerBound > 0, fragment.words.upperBound == line.count {
+            layout.replace(fragment, withLineAfter: again)
+        } else {
+            layout.replace(fragment, with: again)
+        }
         return true
     }
 
@@ -206,6 +239,28 @@ public final class TesseractEngine {
             let heights = PageLayout.printHeights(line)
             return heights.isEmpty || !others.holdsNearby(line, height: heights[heights.count / 2], every: true)
         }
+    }
+
+    /// Printed lines Tesseract tore in two (``PageLayout/tornLines(limit:)``) read again as one
+    /// line. That reading takes both pieces' place when it reads well (0.8 or more, and no less
+    /// surely than the less sure piece) and holds as many letters and digits as either piece.
+    private func rereadTornLines(in layout: inout PageLayout) {
+        var changes: [(fragment: PageLayout.Fragment, words: [PageLayout.Word])] = []
+        for torn in layout.tornLines() {
+            let words = rereadLine(torn.box).filter { torn.span.contains($0.box[1] + $0.box[3] / 2) }
+            func read(_ fragment: PageLayout.Fragment) -> ArraySlice<PageLayout.Word> {
+                layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line][fragment.words]
+            }
+            let (kept, taken) = (read(torn.kept), read(torn.taken))
+            let confidence = PageLayout.meanConfidence(words)
+            guard confidence >= 0.8, confidence >= min(torn.kept.confidence, torn.taken.confidence),
+                  PageLayout.alphanumerics(words) >= max(PageLayout.alphanumerics(kept), PageLayout.alphanumerics(taken)) else { continue }
+            changes += [(torn.kept, words), (torn.taken, [])]
+        }
+        // Later words first, so that replacing some never moves the others.
+        changes.sort { ($0.fragment.block, $0.fragment.paragraph, $0.fragment.line, $0.fragment.words.lowerBound)
+            > ($1.fragment.block, $1.fragment.paragraph, $1.fragment.line, $1.fragment.words.lowerBound) }
+        for change in changes { layout.replace(change.fragment, with: change.words) }
     }
 
     /// Tables whose cells the reading lost (``PageLayout/columnTables(marks:)``) read again as one
@@ -237,12 +292,9 @@ public final class TesseractEngine {
         }
     }
 
-    /// The boxes (x, y, width, height) of the connected dark marks of the black and white page
-    /// Tesseract made of the image it read last; none when it has none.
-    private func thresholdedMarks() -> [[Int]] {
-        guard let binary = TessBaseAPIGetThresholdedImage(handle) else { return [] }
-        var pix: UnsafeMutablePointer<PIX>? = binary
-        defer { pixDestroy(&pix) }
+    /// The boxes (x, y, width, height) of the connected dark marks of a black and white page (the
+    /// one Tesseract made of the image it read).
+    private static func marks(_ binary: UnsafeMutablePointer<PIX>) -> [[Int]] {
         guard let boxes = pixConnCompBB(binary, 8) else { return [] }
         var list: UnsafeMutablePointer<BOXA>? = boxes
         defer { boxaDestroy(&list) }

@@ -56,4 +56,24 @@ import Testing
         #expect(!TokenShape.mayBeDigitGroups("x10^9/L"))
         #expect(!TokenShape.mayBeDigitGroups("kr1500,00"))
     }
+
+    /// A fødselsnummer Tesseract cut in two, the last digit's box inside the rest's: one word
+    /// again, kept doubtful, so it reads as a fødselsnummer and is masked.
+    @Test func digitsCutWhereNoSpaceStandsAreOneNumberAgain() {
+        let rest = PageLayout.Word(text: "1006206081", confidence: 0.93, box: [869, 1214, 162, 25])
+        let last = PageLayout.Word(text: "1", confidence: 0.88, box: [1024, 1215, 20, 24])
+        let joined = PageLayout.joinedDigits(rest, last)
+        #expect(joined?.text == "10062060811" && joined?.box == [869, 1214, 175, 25])
+        #expect(joined.map { $0.confidence <= 0.5 } == true)
+        var layout = PageLayout()
+        layout.startBlock(box: [700, 1200, 400, 60])
+        for word in [PageLayout.Word(text: "f.nr.", confidence: 0.9, box: [803, 1218, 47, 23]), rest, last] { layout.add(word) }
+        #expect(layout.blocks[0].paragraphs[0][0].map(\.text) == ["f.nr.", "10062060811"])
+        // A space between them, another line, a word that is not all digits: two words.
+        #expect(PageLayout.joinedDigits(rest, PageLayout.Word(text: "1", confidence: 0.9, box: [1040, 1215, 10, 24])) == nil)
+        #expect(PageLayout.joinedDigits(rest, PageLayout.Word(text: "1", confidence: 0.9, box: [1024, 1250, 10, 24])) == nil)
+        #expect(PageLayout.joinedDigits(rest, PageLayout.Word(text: "1,5", confidence: 0.9, box: [1024, 1215, 30, 24])) == nil)
+        #expect(PageLayout.joinedDigits(PageLayout.Word(text: "kl.", confidence: 0.9, box: [869, 1214, 162, 25]), last) == nil)
+    }
 }
+

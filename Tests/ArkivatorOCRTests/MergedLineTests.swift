@@ -130,6 +130,44 @@ import Testing
         #expect(try smallPrint(line) == ([0..<3, 3..<5], 3..<5, [1150 - 11, 216 - 11, 1364 - 1150 + 22, 29 + 22]))
     }
 
+    /// An address block set close beside a letterhead's name, a word space of its own print
+    /// apart: its second line, on the name's line, is a piece of its own where it starts under
+    /// the block's first line, and is read again (boxes of a real reading). Without a line
+    /// starting above or below it, such a gap cuts nothing.
+    @Test func smallPrintCloseBesideANameIsAPieceWhereItsColumnStarts() throws {
+        let name = [PageLayout.Word(text: "Akershus", confidence: 0.93, box: [387, 238, 426, 64]),
+                    PageLayout.Word(text: "universitetssykehus", confidence: 0.91, box: [852, 238, 931, 82]),
+                    PageLayout.Word(text: "HF", confidence: 0.86, box: [1823, 240, 95, 62]),
+                    PageLayout.Word(text: "\"5:20,", confidence: 0.32, box: [1955, 278, 288, 36])]
+        #expect(PageLayout.pieces(name) == [0..<4])
+        var page = PageLayout()
+        page.startBlock(box: [1950, 225, 280, 40])
+        page.add(PageLayout.Word(text: "Postboks", confidence: 0.96, box: [1955, 230, 159, 29]))
+        page.add(PageLayout.Word(text: "1000", confidence: 0.96, box: [2131, 231, 88, 28]))
+        page.startBlock(box: [380, 230, 1900, 90])
+        for word in name { page.add(word) }
+        let fragment = try #require(page.garbledFragments().first)
+        #expect(fragment.block == 1 && fragment.words == 3..<4 && fragment.misplaced)
+        #expect(PageLayout.pieces(name, edges: [(x: 1955, y: 244)]) == [0..<3, 3..<4])
+        #expect(PageLayout.pieces(name, edges: [(x: 1990, y: 244)]) == [0..<4])
+    }
+
+    /// A date in the right column, half a line above the address line beside it, read with that
+    /// line and cut to its height: "LE 2085" at 0.6 for "17. juli 2025" (boxes of a real
+    /// reading). It stands off its line, and is read again below 0.9 as small print is; the same
+    /// piece in line with the address is read again only when garbled.
+    @Test func aPieceStandingOffItsLineIsReadAgainBelowNineTenths() throws {
+        func line(dateTop: Int) -> [PageLayout.Word] {
+            [PageLayout.Word(text: "Kirkegata", confidence: 0.96, box: [232, 538, 173, 38]),
+             PageLayout.Word(text: "92", confidence: 0.96, box: [419, 539, 43, 30]),
+             PageLayout.Word(text: "LE", confidence: 0.45, box: [1331, dateTop, 115, 39]),
+             PageLayout.Word(text: "2085", confidence: 0.68, box: [1461, dateTop + 1, 91, 30])]
+        }
+        let fragment = try #require(layout(line(dateTop: 511)).garbledFragments().first)
+        #expect(fragment.words == 2..<4 && fragment.misplaced)
+        #expect(layout(line(dateTop: 538)).garbledFragments().isEmpty)
+    }
+
     @Test func aMarkInTheMarginOrALineReadBadlyThroughoutIsLeftAlone() {
         // A lone mark after the text.
         #expect(layout(words(900, [("behandlet", 200, 0.95), ("styre.", 420, 0.9), ("0", 1500, 0.1)])).garbledFragments().isEmpty)
