@@ -284,6 +284,11 @@ struct PageLayout {
         words.reduce(0) { $0 + $1.text.unicodeScalars.filter { $0.properties.isAlphabetic || ("0"..."9").contains($0) }.count }
     }
 
+    /// The words a fragment stands for.
+    func words(of fragment: Fragment) -> ArraySlice<Word> {
+        blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line][fragment.words]
+    }
+
     /// The fragment's words replaced by `words` (a second reading of it).
     mutating func replace(_ fragment: Fragment, with words: [Word]) {
         blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line].replaceSubrange(fragment.words, with: words)

@@ -101,23 +101,15 @@ public final class TesseractEngine {
         rereadColumnTables(in: &layout, marks: marks, textHeight: textHeight)
         rereadTornLines(in: &layout)
         // Lost lines of three marks side by side that read as nothing: a page's number, perhaps.
-        var unreadNumbers: [(box: [Int], wide: [Int])] = []
+        var unreadNumbers: [[Int]] = []
         for box in layout.lostLines(marks: marks) {
-            let h = max(1, box[3])
-            let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
-            let wide = [x, y, min(image.width, box[0] + box[2] + h / 2) - x, min(image.height, box[1] + box[3] + h / 3) - y]
-            // Only words standing on the line found: a reading across its edges adds pieces of the
-            // lines above and below.
-            let line = rereadLine(wide).filter { word in
-                let middle = word.box[1] + word.box[3] / 2
-                return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
-            }
+            let line = rereadLostLine(box, width: image.width, height: image.height)
             // A line shorter than three word heights is kept only as a number.
             let short = box[2] < 3 * (textHeight ?? 0)
             if (!short && PageLayout.readsAsText(line)) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line) {
-                if !layout.holdsNearby(line, height: h) { layout.insert(lostLine: line) }
+                if !layout.holdsNearby(line, height: max(1, box[3])) { layout.insert(lostLine: line) }
             } else if PageLayout.strokeBetween(box, marks: marks) {
-                unreadNumbers.append((box, wide))
+                unreadNumbers.append(box)
             }
         }
         // Read again on the black and white page: a short number in gray ("1/1" in a typewriter
@@ -125,13 +117,9 @@ public final class TesseractEngine {
         if !unreadNumbers.isEmpty, let binary {
             TessBaseAPISetImage2(handle, binary)
             TessBaseAPISetSourceResolution(handle, Int32(dpi))
-            for (box, wide) in unreadNumbers {
-                let h = max(1, box[3])
-                let line = rereadLine(wide).filter { word in
-                    let middle = word.box[1] + word.box[3] / 2
-                    return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
-                }
-                if PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line), !layout.holdsNearby(line, height: h) {
+            for box in unreadNumbers {
+                let line = rereadLostLine(box, width: image.width, height: image.height)
+                if PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line), !layout.holdsNearby(line, height: max(1, box[3])) {
                     layout.insert(lostLine: line)
                 }
             }
@@ -152,7 +140,7 @@ public final class TesseractEngine {
               layout.blocks[fragment.block].paragraphs[fragment.paragraph].indices.contains(fragment.line),
               fragment.words.upperBound <= layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line].count
         else { return false }
-        let read = layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line][fragment.words]
+        let read = layout.words(of: fragment)
         func better(_ again: [PageLayout.Word]) -> Bool {
             let confidence = PageLayout.meanConfidence(again)
             // A number kept whole: the same digits, no comma or point lost ("4,6 H" is not "46H").
@@ -241,6 +229,20 @@ public final class TesseractEngine {
         }
     }
 
+    /// The words of a lost line (``PageLayout/lostLines(marks:)``, box x, y, width, height) read
+    /// again as one line, in a frame half its height wider and a third taller on each side (of a
+    /// page `width` by `height`). Only words standing on the line found: a reading across its
+    /// edges adds pieces of the lines above and below.
+    private func rereadLostLine(_ box: [Int], width: Int, height: Int) -> [PageLayout.Word] {
+        let h = max(1, box[3])
+        let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
+        let wide = [x, y, min(width, box[0] + box[2] + h / 2) - x, min(height, box[1] + box[3] + h / 3) - y]
+        return rereadLine(wide).filter { word in
+            let middle = word.box[1] + word.box[3] / 2
+            return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
+        }
+    }
+
     /// Printed lines Tesseract tore in two (``PageLayout/tornLines(limit:)``) read again as one
     /// line. That reading takes both pieces' place when it reads well (0.8 or more, and no less
     /// surely than the less sure piece) and holds as many letters and digits as either piece.
@@ -248,10 +250,7 @@ public final class TesseractEngine {
         var changes: [(fragment: PageLayout.Fragment, words: [PageLayout.Word])] = []
         for torn in layout.tornLines() {
             let words = rereadLine(torn.box).filter { torn.span.contains($0.box[1] + $0.box[3] / 2) }
-            func read(_ fragment: PageLayout.Fragment) -> ArraySlice<PageLayout.Word> {
-                layout.blocks[fragment.block].paragraphs[fragment.paragraph][fragment.line][fragment.words]
-            }
-            let (kept, taken) = (read(torn.kept), read(torn.taken))
+            let (kept, taken) = (layout.words(of: torn.kept), layout.words(of: torn.taken))
             let confidence = PageLayout.meanConfidence(words)
             guard confidence >= 0.8, confidence >= min(torn.kept.confidence, torn.taken.confidence),
                   PageLayout.alphanumerics(words) >= max(PageLayout.alphanumerics(kept), PageLayout.alphanumerics(taken)) else { continue }
