@@ -188,14 +188,16 @@ $(SMALLPRINT)/manifest.json: scripts/fixtures/make_smallprint.py scripts/fixture
 # 161 and 163 later, 181 and 183 after those, and 231 and 233 after the rules written from 191,
 # 193, 201, 203, 211, 213, 221 and 223: the held-out measure. 261 to 313 were then tuned on, and
 # 321 and 323 drawn after, then 331 and 333, 341 and 343, and 351 and 353 after the rules written
-# from those; 361 and 363 after the rules written from 261 to 353 (docs/measurement.md, "Numbers").
+# from those; 361 and 363 after the rules written from 261 to 353; 371, 373, 381 and 383 after the
+# rules written from 261 to 363 (docs/measurement.md, "Numbers").
 NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .bench/numbers-b-113 .bench/numbers-dev-161 .bench/numbers-b-163 \
               .bench/numbers-dev-181 .bench/numbers-b-183 .bench/numbers-dev-261 .bench/numbers-b-263 \
               .bench/numbers-dev-271 .bench/numbers-b-273 .bench/numbers-dev-281 .bench/numbers-b-283 \
               .bench/numbers-dev-291 .bench/numbers-b-293 .bench/numbers-dev-301 .bench/numbers-b-303 \
               .bench/numbers-dev-311 .bench/numbers-b-313 .bench/numbers-dev-321 .bench/numbers-b-323 \
               .bench/numbers-dev-331 .bench/numbers-b-333 .bench/numbers-dev-341 .bench/numbers-b-343 \
-              .bench/numbers-dev-351 .bench/numbers-b-353 .bench/numbers-dev-361 .bench/numbers-b-363
+              .bench/numbers-dev-351 .bench/numbers-b-353 .bench/numbers-dev-361 .bench/numbers-b-363 \
+              .bench/numbers-dev-371 .bench/numbers-b-373 .bench/numbers-dev-381 .bench/numbers-b-383
 .bench/numbers-dev-%/manifest.json: | $(GEN_VENV)/bin/python
 	rm -rf .bench/numbers-dev-$*
 	$(GEN_VENV)/bin/python scripts/bench/draw_set.py --gen ../shared/corpus/gen.py --bank ../shared/corpus/bank_dev.py --out .bench/numbers-dev-$* --n 40 --seed $*

@@ -156,6 +156,21 @@ public enum LabTable {
                     break
                 }
             }
+            // Capitals where a result stands, before the analysis's own unit however damaged
+            // ("Leukocytter LIL x10"94." for "1,9 L x10^9/L"): the unit says the result stood here.
+            if nameEnd > 0, nameEnd + 1 < tokens.count, (2...4).contains(t.unicodeScalars.count),
+               t.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || NumberShape.isDigit($0) || "l|,.".unicodeScalars.contains($0) }) {
+                let name = tokens[0..<nameEnd].map(\.text).joined(separator: " ")
+                let unit = tokens[nameEnd + 1].text
+                // A unit too damaged to be told from the analysis's own: "x10…" or a "/", a range after it.
+                let damaged = (unit.hasPrefix("x10") || unit.contains("/")) && nameEnd + 2 < tokens.count
+                    && Self.startsValue(tokens[nameEnd + 2].text)
+                if let known = LabAnalyses.analysis(named: name), LabAnalyses.analysis(named: name + " " + t) == nil,
+                   damaged || LabUnits.closest(to: unit, among: known.units.map(\.unit)) != nil {
+                    lookalikeValue = true
+                    break
+                }
+            }
             // A result OCR mixed with letters ("L7E" for "1,7 L") after a known analysis's name and
             // before its unit or range: the row is kept, its result unreadable, not lost.
             if nameEnd > 0, t.contains(where: \.isNumber), t.contains(where: \.isLetter), !t.contains("/"),

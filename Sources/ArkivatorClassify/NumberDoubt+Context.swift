@@ -241,6 +241,19 @@ extension NumberDoubt {
         return NorwegianDate.months[words[index + 1].text.lowercased()] != nil
     }
 
+    /// Whether the word at `index` is a date's month read as letters that look like digits,
+    /// between its day and its year, a point after each of the first two ("13. OG. 1974" for
+    /// "13.06.1974"): O for 0, G for 6, S for 5, B for 8, Z for 2, I, l and | for 1.
+    static func isMonthOfLetters(_ index: Int, _ words: [Word], _ scalars: [Unicode.Scalar]) -> Bool {
+        guard index > 0, words.indices.contains(index + 1) else { return false }
+        let (day, month, year) = (words[index - 1], words[index], words[index + 1])
+        guard day.line == month.line, month.line == year.line else { return false }
+        func point(after word: Word) -> Bool { word.range.upperBound < scalars.count && scalars[word.range.upperBound] == "." }
+        guard isDigits(day.text), day.text.count <= 2, point(after: day), point(after: month),
+              isDigits(year.text), year.text.count == 4 || year.text.count == 2 else { return false }
+        return (1...2).contains(month.text.count) && month.text.allSatisfy { "OoGSBZzIl|".contains($0) }
+    }
+
     /// Whether the word at `index` is a number and a dash with no number after it on its line
     /// ("1— tablett" for "1–2 tabletter"): a range that lost its end. A compound's shared part
     /// ("1- og 2-roms", "3- eller 4-årige") and a dash that ends the line are not.

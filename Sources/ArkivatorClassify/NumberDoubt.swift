@@ -167,6 +167,8 @@ public enum NumberDoubt {
             } else if core == "å" || core == "Å", NumberShape.standsForNumber(index, texts) {
                 // "inntil å ganger" for "inntil 4 ganger": no infinitive stands before what is counted.
                 add(word.lowerBound, word.upperBound, .letterInNumber)
+            } else if Self.isMonthOfLetters(index, placed, scalars) {
+                add(words[index - 1].lowerBound, words[index + 1].upperBound, .letterInNumber)
             } else if Self.isImpossibleDate(word, scalars) {
                 add(word.lowerBound, word.upperBound, .impossibleDate)
             } else if Self.isDateWithWrongMark(core) {

@@ -33,7 +33,9 @@ extension PageLayout {
     /// again as large as the text's, with its descenders), is print the reading lost; so is a
     /// line of three to five marks at least a word height long, which may be a short number alone
     /// ("1/1" at a page's foot, "5701" before a town read on its own) and is kept only when it
-    /// reads as one (``readsAsNumber(_:)``).
+    /// reads as one (``readsAsNumber(_:)``), and so are two marks below every word read, wider
+    /// than they are tall and narrower than three word heights ("1/2" whose stroke touches the
+    /// 2), kept only as a page's number.
     /// Paper grain, rules and frames, and pictures are not letter-sized; a logo's or a stamp's few
     /// shapes make no line, or read as no text and are left out after reading (see the engine).
     func lostLines(marks: [[Int]]) -> [[Int]] {
@@ -45,9 +47,96 @@ extension PageLayout {
         let covered = blocks.flatMap { $0.paragraphs.joined() }.filter { !Self.isScribble($0) }.joined().map(\.box)
         let letters = marks.filter { m in Self.isLetterSized(m, height: h) && !covered.contains { Self.touches(m, $0) } }
             .sorted { $0[0] < $1[0] }
-        guard letters.count >= 3 else { return [] }
-        // Marks side by side join: union-find over the marks sorted from the left.
-        var parent = Array(letters.indices)
+        guard letters.count >= 2 else { return [] }
+        // Marks side by side join (none is wider than 2.5 word heights).
+        let groups = Self.groups(letters, reach: { Double($0[0]) + 3.5 * h }) { a, b in
+            let gap = Double(b[0] - (a[0] + a[2]))
+            let overlap = Double(min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
+            return gap <= h && overlap >= 0.5 * Double(min(a[3], b[3]))
+        }
+        // The page's foot: below every word read (where a page's number stands).
+        let foot = covered.map { $0[1] + $0[3] }.max() ?? 0
+        let lines: [(box: [Int], count: Int)] = groups.compactMap { group in
+            guard group.count >= 2 else { return nil }
+            let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
+            let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
+            // Two marks below every word read may be a page's number whose stroke runs into a
+            // digit ("1" and "/2"), wider than their own height and narrower than three word
+            // heights (page numbers are often smaller than the text): read only when it reads as
+            // a page's number.
+            if group.count == 2 {
+                let width = Double(right - left), height = Double(bottom - top)
+                guard width >= 1.2 * height, width < 3 * h, height <= 1.5 * h, top >= foot else { return nil }
+                return ([left, top, right - left, bottom - top], 2)
+            }
+            // Three to five marks may be a short number on its own ("1/1" at the foot of a page,
+            // a post code whose town was read beside a letterhead's name), read only when it
+            // reads as one (``readsAsNumber(_:)``, ``readsAsPageNumber(_:)``).
+            guard Double(right - left) >= (group.count <= 5 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
+            return ([left, top, right - left, bottom - top], group.count)
+        }
+        return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
+    }
+
+    /// Boxes (x, y, width, height) of regions of two lines of print or more that no word covers:
+    /// Tesseract's layout analysis now and then leaves a whole block out (a recipient's address
+    /// and the references under it, in print it reads plainly once the block is read on its own),
+    /// and bold print whose letters run together makes marks too wide for ``lostLines(marks:)``
+    /// to join into lines. Print here is a mark from a third to two and a half word heights tall
+    /// and at most fifteen wide (a word whose letters touch) that no word of the page touches;
+    /// such marks less than a word height and a half apart side by side, or a word height above
+    /// or below each other, make a region, framed by those of them up to 1.6 times its marks'
+    /// median height (a larger name's letters beside an address block are not its print). A region is a word height and a half tall or more
+    /// (two lines: a word's box is often taller than its letters) and four wide, holds six marks or more, ten word heights of them side by side, and the middles of
+    /// two of the page's words at most (lines a reading lost between lines it read are
+    /// ``lostLines(marks:)``'s).
+    /// Below this confidence a word is noise.
+    static let garbledConfidence = 0.35
+
+    /// Whether `word` is noise (``garbledConfidence``) 1.6 word heights tall or more (`height`):
+    /// two lines of an address block read together at a larger name's height come out as one or
+    /// two such words ("ee", "HFiczsos"), and the block read on its own reads plainly. Such a
+    /// word covers no print, and a region read again in its place takes its place. Noise of a
+    /// line's height (a pencil note, a stamp) is left as it is.
+    static func isStackedNoise(_ word: Word, height: Int) -> Bool {
+        word.confidence < garbledConfidence && 5 * word.box[3] >= 8 * height
+    }
+
+    func lostRegions(marks: [[Int]]) -> [[Int]] {
+        guard let height = wordHeight(), height >= 6 else { return [] }
+        let h = Double(height)
+        // A scribble's words cover nothing (see ``lostLines(marks:)``), nor do words of noise
+        // 1.6 word heights tall or more (``isStackedNoise(_:height:)``).
+        let kept = blocks.flatMap { $0.paragraphs.joined() }.filter { !Self.isScribble($0) }.joined()
+            .filter { !Self.isStackedNoise($0, height: height) }.map(\.box)
+        let print = marks.filter { m in
+            let (w, mh) = (Double(m[2]), Double(m[3]))
+            return mh >= max(5, h / 3) && mh <= 2.5 * h && w >= 2 && w <= 15 * h && !kept.contains { Self.touches(m, $0) }
+        }.sorted { $0[0] < $1[0] }
+        guard print.count >= 6 else { return [] }
+        let groups = Self.groups(print, reach: { Double($0[0] + $0[2]) + 1.5 * h }) { a, b in
+            Double(max(b[1] - (a[1] + a[3]), a[1] - (b[1] + b[3]))) <= h
+        }
+        let middles = kept.map { (x: $0[0] + $0[2] / 2, y: $0[1] + $0[3] / 2) }
+        return groups.compactMap { group -> [Int]? in
+            // Its own print: marks up to 1.6 times its median height (a larger name's letters
+            // beside an address block are left to their own line).
+            let heights = group.map { $0[3] }.sorted()
+            let group = group.filter { 5 * $0[3] <= 8 * heights[heights.count / 2] }
+            guard group.count >= 6, Double(group.reduce(0) { $0 + $1[2] }) >= 10 * h else { return nil }
+            let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
+            let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
+            guard 2 * Double(bottom - top) >= 3 * h, Double(right - left) >= 4 * h else { return nil }
+            let inside = middles.filter { left <= $0.x && $0.x <= right && top <= $0.y && $0.y <= bottom }.count
+            return inside <= 2 ? [left, top, right - left, bottom - top] : nil
+        }.sorted { ($0[1], $0[0]) < ($1[1], $1[0]) }
+    }
+
+    /// `marks`, sorted by their left edge, in groups: those that `joined` says belong together,
+    /// through any chain of them (union-find). A later mark starting past `reach` of a mark joins
+    /// it no more: the marks after it start farther still.
+    static func groups(_ marks: [[Int]], reach: ([Int]) -> Double, joined: ([Int], [Int]) -> Bool) -> [[[Int]]] {
+        var parent = Array(marks.indices)
         func root(_ i: Int) -> Int {
             var i = i
             while parent[i] != i {
@@ -56,32 +145,16 @@ extension PageLayout {
             }
             return i
         }
-        for i in letters.indices {
-            let a = letters[i]
-            for j in (i + 1)..<letters.count {
-                let b = letters[j]
-                // Sorted by their left edge, and none wider than 2.5 word heights.
-                if Double(b[0]) > Double(a[0]) + 3.5 * h { break }
-                let gap = Double(b[0] - (a[0] + a[2]))
-                let overlap = Double(min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
-                if gap <= h, overlap >= 0.5 * Double(min(a[3], b[3])) {
-                    parent[root(j)] = root(i)
-                }
+        for i in marks.indices {
+            let limit = reach(marks[i])
+            for j in (i + 1)..<marks.count {
+                if Double(marks[j][0]) > limit { break }
+                if joined(marks[i], marks[j]) { parent[root(j)] = root(i) }
             }
         }
         var groups: [Int: [[Int]]] = [:]
-        for i in letters.indices { groups[root(i), default: []].append(letters[i]) }
-        let lines: [(box: [Int], count: Int)] = groups.values.compactMap { group in
-            guard group.count >= 3 else { return nil }
-            let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
-            let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
-            // Three to five marks may be a short number on its own ("1/1" at the foot of a page,
-            // a post code whose town was read beside a letterhead's name), read only when it
-            // reads as one (``readsAsNumber(_:)``, ``readsAsPageNumber(_:)``).
-            guard Double(right - left) >= (group.count <= 5 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
-            return ([left, top, right - left, bottom - top], group.count)
-        }
-        return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
+        for i in marks.indices { groups[root(i), default: []].append(marks[i]) }
+        return Array(groups.values)
     }
 
     /// Whether a mark and a word's box (x, y, width, height) touch, or stand within two pixels.
@@ -167,6 +240,14 @@ extension PageLayout {
 }
 
 extension PageLayout {
+    /// How many of `marks` stand in `box` (their middles inside it), each at least half its height.
+    static func marks(in box: [Int], _ marks: [[Int]]) -> Int {
+        marks.filter { m in
+            let (x, y) = (m[0] + m[2] / 2, m[1] + m[3] / 2)
+            return x >= box[0] && x <= box[0] + box[2] && y >= box[1] && y <= box[1] + box[3] && 2 * m[3] >= box[3]
+        }.count
+    }
+
     /// Whether exactly three marks stand in `box` (their middles inside it), each at least half
     /// its height, one after the other without overlapping, the middle one as tall as the
     /// others give or take a fifth.

@@ -103,8 +103,9 @@ struct PageLayout {
 
     /// Pieces of a line between gaps wider than two of its heights (its columns), or wider than
     /// two heights of small print beside larger letters (an address Tesseract put on the line of
-    /// a letterhead's name): a word of two letters or digits or more at under two thirds of
-    /// the line's height (a dash between words is none). Small print after larger letters is
+    /// a letterhead's name): a word of two letters or digits or more, or a digit, at under two
+    /// thirds of the line's height (a dash between words is none; a small letter alone may be
+    /// no higher in large print, a digit is as high as a capital). Small print after larger letters is
     /// a piece of its own from half its height apart when it starts where a piece of a line just
     /// above or below it starts (`edges`: x and middle of such starts): it is a line of a column
     /// beside them, set closer to the name than two of its heights.
@@ -113,7 +114,8 @@ struct PageLayout {
         let heights = printHeights(line)
         let height = heights[heights.count / 2]
         func smallPrint(_ word: Word) -> Int? {
-            3 * word.box[3] < 2 * height && word.text.filter { $0.isLetter || $0.isNumber }.count >= 2 ? word.box[3] : nil
+            let signs = word.text.filter { $0.isLetter || $0.isNumber }
+            return 3 * word.box[3] < 2 * height && (signs.count >= 2 || signs.allSatisfy(\.isNumber) && !signs.isEmpty) ? word.box[3] : nil
         }
         func startsColumn(_ word: Word, height: Int) -> Bool {
             let middle = word.box[1] + word.box[3] / 2
@@ -359,6 +361,42 @@ struct PageLayout {
         blocks[b].paragraphs[p].append(line)
     }
 
+    /// The words of stacked noise (``isStackedNoise(_:height:)``, words `height` tall) whose middle
+    /// lies in `box` (x, y, width, height) left out: a region read again there stands for them.
+    /// Lines and blocks they leave empty stay, and are read as nothing.
+    mutating func dropNoise(in box: [Int], height: Int) {
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].indices {
+                    blocks[b].paragraphs[p][l].removeAll { word in
+                        let (x, y) = (word.box[0] + word.box[2] / 2, word.box[1] + word.box[3] / 2)
+                        return Self.isStackedNoise(word, height: height) && box[0] <= x && x <= box[0] + box[2]
+                            && box[1] <= y && y <= box[1] + box[3]
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lines read again from a region the reading had lost (``lostRegions(marks:)``), top to
+    /// bottom: one block of their own where no block holds their middle, else each put where it
+    /// stands (``insert(lostLine:)``).
+    mutating func insert(lostLines lines: [[Word]]) {
+        let lines = lines.filter { !$0.isEmpty }
+        let boxes = lines.flatMap { $0.map(\.box) }
+        guard !boxes.isEmpty else { return }
+        let left = boxes.map { $0[0] }.min() ?? 0, right = boxes.map { $0[0] + $0[2] }.max() ?? 0
+        let top = boxes.map { $0[1] }.min() ?? 0, bottom = boxes.map { $0[1] + $0[3] }.max() ?? 0
+        let (x, y) = ((left + right) / 2, (top + bottom) / 2)
+        guard blocks.contains(where: { $0.left <= x && x <= $0.right && $0.top <= y && y <= $0.bottom }) else {
+            var block = Block(box: [left, top, right - left, bottom - top])
+            block.paragraphs = [lines]
+            blocks.append(block)
+            return
+        }
+        for line in lines { insert(lostLine: line) }
+    }
+
     /// A table's rows (``columnTables(marks:)``: the lines of its blocks whose middle lies in its
     /// box) replaced by `lines`, its second reading as one block, top to bottom: they stand where
     /// the first of its rows stood, and a block the table emptied is left out.
@@ -465,5 +503,54 @@ struct PageLayout {
         page.droppedMarks = marks
         page.droppedMarkLines = markLines
         return page
+    }
+}
+
+extension PageLayout {
+    /// A number Tesseract cut across two blocks where no space stands ("Dato 9.12." in the
+    /// address block, "2024" a block of its own just after it): one word again. The second block's
+    /// only word is digits (a sign among them at most, "2024", "10.30"), and starts within a
+    /// quarter of the first word's height after its end, on the same line (sharing three quarters
+    /// of the smaller height, heights within a quarter of each other); the first word ends in
+    /// digits or a sign after them ("9.12."). The word keeps the lower confidence: both parts
+    /// were read as they stand.
+    mutating func joinCutNumbers() {
+        func numeric(_ text: String) -> Bool {
+            text.contains(where: \.isNumber) && text.allSatisfy { $0.isNumber || ".,:/-".contains($0) }
+        }
+        var b = blocks.count - 1
+        while b >= 0 {
+            defer { b -= 1 }
+            let lines = blocks[b].paragraphs.joined().filter { !$0.isEmpty }
+            guard lines.count == 1, lines[0].count == 1, let second = lines[0].first, second.box.count == 4,
+                  numeric(second.text), second.text.first?.isNumber == true else { continue }
+            let s = second.box
+            var found: (block: Int, paragraph: Int, line: Int)?
+            search: for (i, block) in blocks.enumerated() where i != b {
+                for (p, paragraph) in block.paragraphs.enumerated() {
+                    for (l, line) in paragraph.enumerated() {
+                        guard let first = line.last, first.box.count == 4, numeric(first.text) || first.text.last.map({ ".,:/-".contains($0) }) == true,
+                              first.text.contains(where: \.isNumber) else { continue }
+                        let f = first.box
+                        let gap = s[0] - (f[0] + f[2])
+                        let low = min(f[3], s[3]), high = max(f[3], s[3])
+                        let shared = min(f[1] + f[3], s[1] + s[3]) - max(f[1], s[1])
+                        guard gap >= -2, 4 * gap <= low, 4 * shared >= 3 * low, 4 * low >= 3 * high else { continue }
+                        found = (i, p, l)
+                        break search
+                    }
+                }
+            }
+            guard let (i, p, l) = found, var first = blocks[i].paragraphs[p][l].last else { continue }
+            let f = first.box
+            let top = min(f[1], s[1]), bottom = max(f[1] + f[3], s[1] + s[3])
+            first = Word(text: first.text + second.text, confidence: min(first.confidence, second.confidence),
+                         box: [f[0], top, s[0] + s[2] - f[0], bottom - top])
+            blocks[i].paragraphs[p][l][blocks[i].paragraphs[p][l].count - 1] = first
+            let old = blocks[i].box
+            let right = max(old[0] + old[2], s[0] + s[2]), low = max(old[1] + old[3], bottom), high = min(old[1], top)
+            blocks[i].box = [old[0], high, right - old[0], low - high]
+            blocks.remove(at: b)
+        }
     }
 }

@@ -28,12 +28,14 @@ public struct OCRError: UserFacingError, Sendable {
 public final class TesseractEngine {
     private let handle: OpaquePointer
     public let language: String
+    private let dataPath: String?
 
     /// Loads the language model (about 60 ms for `nor`).
     public init(language: String = "nor", dataPath: String? = nil) throws(OCRError) {
         guard let handle = TessBaseAPICreate() else { throw OCRError.recognitionFailed }
         self.handle = handle
         self.language = language
+        self.dataPath = dataPath
         // Tesseract's own chatter ("Estimating resolution…") goes nowhere; Arkivator reports itself.
         TessBaseAPISetVariable(handle, "debug_file", "/dev/null")
         let status: Int32 = if let dataPath { TessBaseAPIInit3(handle, dataPath, language) } else { TessBaseAPIInit3(handle, nil, language) }
@@ -70,6 +72,7 @@ public final class TesseractEngine {
         TessBaseAPISetSourceResolution(handle, Int32(dpi))
         guard recognizeImage() else { throw OCRError.recognitionFailed }
         guard var layout = readLayout() else { return .empty }
+        layout.joinCutNumbers()
         layout.pageWidth = image.width
         layout.pageHeight = image.height
         // The black and white page Tesseract read, for the lines it lost (taken now: a second
@@ -100,16 +103,38 @@ public final class TesseractEngine {
         }
         rereadColumnTables(in: &layout, marks: marks, textHeight: textHeight)
         rereadTornLines(in: &layout)
+        // Regions of several lines lost together, read again as a block: the lines that read as
+        // text surely are put where they stand.
+        for region in layout.lostRegions(marks: marks) {
+            let pad = (textHeight ?? 0) / 2
+            let x = max(0, region[0] - pad), y = max(0, region[1] - pad)
+            let box = [x, y, min(image.width, region[0] + region[2] + pad) - x, min(image.height, region[1] + region[3] + pad) - y]
+            let lines = rereadBlock(box)
+            // Print reads surely (0.85 or more) in half its lines at least; a pencil note or a
+            // stamp does not.
+            let sure = lines.filter { PageLayout.readsAsText($0) && PageLayout.meanConfidence($0) >= 0.85 || PageLayout.readsAsNumber($0) }
+            guard 2 * sure.count >= lines.count else { continue }
+            let fresh = sure.filter { line in
+                let heights = PageLayout.printHeights(line)
+                return !layout.holdsNearby(line, height: heights[heights.count / 2])
+            }
+            guard !fresh.isEmpty else { continue }
+            if let textHeight { layout.dropNoise(in: region, height: textHeight) }
+            layout.insert(lostLines: fresh)
+        }
         // Lost lines of three marks side by side that read as nothing: a page's number, perhaps.
-        var unreadNumbers: [[Int]] = []
+        var unreadNumbers: [[Int]] = [], unreadShort: [[Int]] = []
         for box in layout.lostLines(marks: marks) {
             let line = rereadLostLine(box, width: image.width, height: image.height)
-            // A line shorter than three word heights is kept only as a number.
+            // A line shorter than three word heights is kept only as a number, and two marks
+            // only as a page's number ("1/2"; "45" beside a number read is a piece of it).
             let short = box[2] < 3 * (textHeight ?? 0)
-            if (!short && PageLayout.readsAsText(line)) || PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line) {
+            let pair = PageLayout.marks(in: box, marks) == 2
+            if (!short && PageLayout.readsAsText(line)) || (!pair && PageLayout.readsAsNumber(line)) || PageLayout.readsAsPageNumber(line) {
                 if !layout.holdsNearby(line, height: max(1, box[3])) { layout.insert(lostLine: line) }
-            } else if PageLayout.strokeBetween(box, marks: marks) {
-                unreadNumbers.append(box)
+            } else {
+                if PageLayout.strokeBetween(box, marks: marks) { unreadNumbers.append(box) }
+                if short { unreadShort.append(box) }
             }
         }
         // Read again on the black and white page: a short number in gray ("1/1" in a typewriter
@@ -121,7 +146,21 @@ public final class TesseractEngine {
                 let line = rereadLostLine(box, width: image.width, height: image.height)
                 if PageLayout.readsAsNumber(line) || PageLayout.readsAsPageNumber(line), !layout.holdsNearby(line, height: max(1, box[3])) {
                     layout.insert(lostLine: line)
+                    unreadShort.removeAll { $0 == box }
                 }
+            }
+        }
+        // Read by Tesseract's English model: the Norwegian one reads a page's number in some
+        // fonts as its last digit alone ("2" for "1/2"), where the English one reads it plainly.
+        // A page's number is kept as read (the page it stands on tells whether it is right); any
+        // other number stays doubtful (0.5 at most): the two models read it differently.
+        if !unreadShort.isEmpty, let english = englishReader() {
+            for (box, line) in zip(unreadShort, english.readLostLines(unreadShort, of: image, dpi: dpi)) {
+                let number = PageLayout.readsAsNumber(line) && PageLayout.marks(in: box, marks) > 2
+                guard number || PageLayout.readsAsPageNumber(line), !layout.holdsNearby(line, height: max(1, box[3])) else { continue }
+                layout.insert(lostLine: PageLayout.readsAsPageNumber(line) ? line : line.map {
+                    PageLayout.Word(text: $0.text, confidence: min($0.confidence, 0.5), box: $0.box)
+                })
             }
         }
         // Also on a lost line read again as "11".
@@ -153,6 +192,11 @@ public final class TesseractEngine {
             // again, in a page number's form. Tesseract does not make up a stroke between two
             // digits; it loses one.
             if fragment.shortNumber, PageLayout.readsAsPageNumber(again), was.digits == now.digits { return true }
+            // A misplaced piece read unsurely as letters that reads apart, surely, as a number of
+            // three digits or more (a postal code beside a place name read as "Holen" at the
+            // letterhead's height): the number. Too few letters for the rule below.
+            if fragment.misplaced, fragment.confidence < 0.5, was.digits.isEmpty, confidence >= 0.9,
+               now.digits.count >= 3, again.allSatisfy({ $0.text.allSatisfy(\.isNumber) }) { return true }
             // Small print read at its own height reads better than at the larger letters' as
             // soon as it reads as surely, and so does a piece read apart from the line it was
             // cut to; other pieces must read clearly better.
@@ -226,6 +270,47 @@ public final class TesseractEngine {
         return lines.filter { line in
             let heights = PageLayout.printHeights(line)
             return heights.isEmpty || !others.holdsNearby(line, height: heights[heights.count / 2], every: true)
+        }
+    }
+
+    /// Tesseract's English model, loaded the first time a short number a page lost reads as
+    /// nothing in Norwegian (nil, and not asked again, when it is not installed: Debian's
+    /// tesseract-ocr brings it).
+    private var english: TesseractEngine?
+    private var englishMissing = false
+    private func englishReader() -> TesseractEngine? {
+        guard english == nil, !englishMissing, language != "eng" else { return english }
+        english = try? TesseractEngine(language: "eng", dataPath: dataPath)
+        englishMissing = english == nil
+        return english
+    }
+
+    /// The words of each of `boxes`, short lost lines of `image` (``PageLayout/lostLines(marks:)``),
+    /// each cut out in the frame ``rereadLostLine(_:width:height:)`` reads and enlarged to about
+    /// 60 pixels of print (a page's number is often smaller than the text, and read at its own
+    /// size loses its stroke), read as one line; the boxes are the page's.
+    fileprivate func readLostLines(_ boxes: [[Int]], of image: Image, dpi: Int) -> [[PageLayout.Word]] {
+        TessBaseAPISetPageSegMode(handle, PSM_SINGLE_LINE)
+        defer {
+            TessBaseAPISetPageSegMode(handle, PSM_AUTO)
+            TessBaseAPIClear(handle)
+        }
+        return boxes.map { box in
+            let h = max(1, box[3])
+            let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
+            let width = min(image.width, box[0] + box[2] + h / 2) - x, height = min(image.height, box[1] + box[3] + h / 3) - y
+            let factor = min(4, max(1, 60 / Double(h)))
+            guard width > 0, height > 0, let crop = try? image.cropped(x: x, y: y, width: width, height: height).scaled(by: factor) else { return [] }
+            TessBaseAPISetImage2(handle, crop.pix)
+            TessBaseAPISetSourceResolution(handle, Int32(Double(dpi) * factor))
+            guard recognizeImage() else { return [] }
+            return (readLayout()?.words ?? []).map { word in
+                let b = word.box.map { Int((Double($0) / factor).rounded()) }
+                return PageLayout.Word(text: word.text, confidence: word.confidence, box: [x + b[0], y + b[1], b[2], b[3]])
+            }.filter { word in
+                let middle = word.box[1] + word.box[3] / 2
+                return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
+            }
         }
     }
 

@@ -107,6 +107,9 @@ import Testing
         #expect(rows.last?.doubt == [.valueUnreadable])
         #expect(doubtful("Fritt T4 TOL pmol/L 12–22") == ["TOL"])
         #expect(doubtful("TSH GIH 0,50 - 4,10") == ["GIH"])
+        // Before the analysis's own unit, damaged as it may be.
+        #expect(doubtful("Leukocytter LIL x10\"94. 3,5 -10,0") == ["LIL"])
+        #expect(doubtful("Kreatinin serum µmol/L 60–105").isEmpty)
         // A range that lost its dash and commas is one range in doubt.
         #expect(doubtful("Hemoglobin 13,4 g/dL 117 153") == ["117 153"])
         // A name's own last word is no result.
@@ -143,5 +146,13 @@ import Testing
         #expect(found.first?.reason == .impossibleDate)
         // A decimal written with a point is no date.
         #expect(doubtful("Temperatur 38.0 grader, 30.0 mg").isEmpty)
+    }
+
+    @Test func aMonthReadAsLettersIsInDoubtWithItsDate() {
+        let found = NumberDoubt.doubtfulNumbers(in: "Kari Nordmann, født 13. OG. 1974, blir vurdert.", lowConfidence: [])
+        #expect(found.map(\.text) == ["13. OG. 1974"])
+        #expect(found.first?.reason == .letterInNumber)
+        #expect(doubtful("Gjelder 1. og 2. klasse i 2024.").isEmpty)
+        #expect(doubtful("Møtet 13. og 14. 2024 er flyttet.").isEmpty)
     }
 }

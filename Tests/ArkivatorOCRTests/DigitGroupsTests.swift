@@ -75,5 +75,29 @@ import Testing
         #expect(PageLayout.joinedDigits(rest, PageLayout.Word(text: "1,5", confidence: 0.9, box: [1024, 1215, 30, 24])) == nil)
         #expect(PageLayout.joinedDigits(PageLayout.Word(text: "kl.", confidence: 0.9, box: [869, 1214, 162, 25]), last) == nil)
     }
-}
 
+    /// "Dato 9.12." ending the address block's first line, and "2024" just after it, a block
+    /// of its own (boxes of a real reading): one date again. Farther off, or on another line, or
+    /// after a word, the two stay apart.
+    @Test func aDateCutAcrossTwoBlocksIsOneDateAgain() {
+        func layout(year: [Int], before: String = "9.12.") -> PageLayout {
+            var layout = PageLayout()
+            layout.startBlock(box: [300, 540, 1230, 40])
+            for word in [PageLayout.Word(text: "Dato", confidence: 0.95, box: [1355, 551, 60, 25]),
+                         PageLayout.Word(text: before, confidence: 0.93, box: [1424, 551, 76, 25])] { layout.add(word) }
+            layout.startBlock(box: year)
+            layout.add(PageLayout.Word(text: "2024", confidence: 0.94, box: year))
+            layout.startBlock(box: [300, 600, 400, 40])
+            layout.add(PageLayout.Word(text: "Fastlege", confidence: 0.95, box: [300, 600, 120, 30]))
+            layout.joinCutNumbers()
+            return layout
+        }
+        let joined = layout(year: [1504, 552, 56, 25])
+        #expect(joined.blocks.count == 2)
+        #expect(joined.blocks[0].paragraphs[0][0].map(\.text) == ["Dato", "9.12.2024"])
+        #expect(joined.blocks[0].paragraphs[0][0].last?.box == [1424, 551, 136, 26])
+        #expect(layout(year: [1530, 552, 56, 25]).blocks.count == 3)
+        #expect(layout(year: [1504, 590, 56, 25]).blocks.count == 3)
+        #expect(layout(year: [1504, 552, 56, 25], before: "desember").blocks.count == 3)
+    }
+}

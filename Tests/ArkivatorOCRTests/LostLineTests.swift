@@ -39,12 +39,68 @@ import Testing
         #expect(layout.lostLines(marks: read + noise).isEmpty)
     }
 
+    /// A block of lines Tesseract left out whole (a recipient's address in bold print, each
+    /// word's letters run together into one mark) is a region, read again as a block; lines it
+    /// lost between lines it read are not, nor are a signature's few strokes.
+    @Test func linesLostTogetherAreARegion() {
+        let layout = letterhead()
+        let read = layout.words.flatMap(marks)
+        // Three lines, a word one mark: "Til fastlegen: Else Bakke", "Strømmen legesenter", "2010 Strømmen".
+        let block = [[200, 600, 50, 24], [262, 600, 190, 24], [464, 600, 70, 24], [546, 600, 90, 24],
+                     [200, 640, 150, 24], [362, 640, 190, 24],
+                     [200, 680, 70, 24], [282, 680, 150, 24]]
+        #expect(layout.lostRegions(marks: read + block) == [[200, 600, 436, 104]])
+        // Its lines alone are too few marks for lost lines of letters.
+        #expect(layout.lostLines(marks: read + block).isEmpty)
+        // A single line, and a signature's strokes, make no region.
+        #expect(layout.lostRegions(marks: read + block.prefix(4)).isEmpty)
+        #expect(layout.lostRegions(marks: read + [[300, 900, 120, 40], [380, 910, 200, 30], [600, 905, 90, 35]]).isEmpty)
+        // Between lines the reading holds, lost lines are no region.
+        var between = letterhead()
+        between.startBlock(box: [200, 610, 600, 80])
+        for w in [word("Avdeling", 200, 620), word("for", 360, 620), word("barn", 440, 620), word("Oslo", 200, 660)] { between.add(w) }
+        #expect(between.lostRegions(marks: between.words.flatMap(marks) + block).isEmpty)
+    }
+
+    /// Two lines of an address block read together at a larger name's height come out as a word
+    /// of noise ("ee" at 0.35 and less, two lines tall): it covers nothing, the block is a region,
+    /// and the word gives way to the region's reading. A word read as surely as 0.5 covers its
+    /// marks, and so does noise of a line's height (a pencil note).
+    @Test func noiseOverLinesCoversNothing() {
+        let block = [[1600, 300, 140, 24], [1752, 300, 60, 24], [1600, 336, 60, 24], [1672, 336, 140, 24],
+                     [1830, 300, 40, 24], [1830, 336, 40, 24]]
+        func layout(confidence: Double) -> PageLayout {
+            var layout = letterhead()
+            layout.startBlock(box: [1200, 290, 670, 70])
+            layout.add(PageLayout.Word(text: "Sykehus", confidence: 0.95, box: [1200, 290, 300, 70]))
+            layout.add(PageLayout.Word(text: "ee", confidence: confidence, box: [1600, 300, 270, 60]))
+            return layout
+        }
+        let noise = layout(confidence: 0.2)
+        let region = [1600, 300, 270, 60]
+        #expect(noise.lostRegions(marks: noise.words.flatMap(marks) + block) == [region])
+        #expect(layout(confidence: 0.5).lostRegions(marks: layout(confidence: 0.5).words.flatMap(marks) + block).isEmpty)
+        var flat = letterhead()
+        flat.startBlock(box: [1200, 290, 670, 70])
+        flat.add(PageLayout.Word(text: "Sykehus", confidence: 0.95, box: [1200, 290, 300, 70]))
+        for x in [1600, 1740] { flat.add(PageLayout.Word(text: "ee", confidence: 0.2, box: [x, 300, 130, 24])) }
+        flat.startLine()
+        for x in [1600, 1740] { flat.add(PageLayout.Word(text: "ee", confidence: 0.2, box: [x, 336, 130, 24])) }
+        #expect(flat.lostRegions(marks: flat.words.flatMap(marks) + block).isEmpty)
+        var dropped = noise
+        dropped.dropNoise(in: region, height: 24)
+        #expect(!dropped.words.contains { $0.text == "ee" })
+        #expect(dropped.words.count == noise.words.count - 1)
+    }
+
     @Test func threeMarksAloneMayBeAShortNumber() {
         let layout = letterhead()
         let read = layout.words.flatMap(marks)
         // "1/1" at the page's foot, three marks a little more than a word height wide.
         let number = [[1700, 3000, 9, 24], [1715, 3000, 9, 25], [1728, 3000, 9, 24]]
         #expect(layout.lostLines(marks: read + number) == [[1700, 3000, 37, 25]])
+        // "1/2" whose stroke runs into the 2: two marks, kept alike.
+        #expect(layout.lostLines(marks: read + [[1700, 3000, 6, 24], [1710, 3000, 22, 25]]) == [[1700, 3000, 32, 25]])
         // Three marks narrower than a word height are a mark, not a line.
         #expect(layout.lostLines(marks: read + [[1700, 3000, 6, 24], [1708, 3000, 6, 24], [1716, 3000, 6, 24]]).isEmpty)
         // Read again, it is kept only as a number read with confidence.
@@ -82,6 +138,15 @@ import Testing
         #expect(layout.page().text.hasSuffix("Telefon 55\n\nPostboks 3250 Trondheim"))
     }
 
+    /// A region's lines read again stand together: one block of their own where no block holds
+    /// their middle (read as lines of one paragraph, not paragraphs apart).
+    @Test func aRegionsLinesStandTogether() {
+        var layout = letterhead()
+        layout.insert(lostLines: [[word("Til", 200, 600), word("fastlegen", 280, 600)], [word("Stasjonsveien", 200, 640), word("3", 450, 640)],
+                                  [word("2010", 200, 680), word("Strømmen", 290, 680)]])
+        #expect(layout.page().text.hasSuffix("Telefon 55\n\nTil fastlegen\nStasjonsveien 3\n2010 Strømmen"))
+    }
+
     @Test func aLineReadAgainThatThePageHoldsNearbyIsNotWrittenTwice() {
         let layout = letterhead()
         #expect(layout.holdsNearby([word("Barne-", 200, 250), word("klinikken", 340, 250)], height: 24))
@@ -108,8 +173,14 @@ import Testing
         let read = layout.words.flatMap(marks)
         let postCode = marks(word("5701", 1600, 320))
         #expect(layout.lostLines(marks: read + postCode) == [[1600, 320, 4 * 18 - 2, 24]])
-        // Two marks are no line.
-        #expect(layout.lostLines(marks: read + Array(postCode.prefix(2))).isEmpty)
+        // Two marks wider than they are tall below every word read may be a page's number ("1/2",
+        // its stroke run into the 2), read again and kept only as one; narrower, taller, or
+        // beside the words read, they are no line.
+        #expect(layout.lostLines(marks: read + Array(postCode.prefix(2))) == [[1600, 320, 34, 24]])
+        #expect(layout.lostLines(marks: read + [[1000, 150, 16, 24], [1018, 150, 16, 24]]).isEmpty)
+        #expect(layout.lostLines(marks: read + [[1600, 320, 10, 24], [1612, 320, 10, 24]]).isEmpty)
+        #expect(layout.lostLines(marks: read + [[1600, 320, 16, 40], [1618, 320, 16, 40]]).isEmpty)
+        #expect(PageLayout.marks(in: [1600, 320, 34, 24], postCode.prefix(2) + [[1610, 340, 12, 4]]) == 2)
     }
 
     /// A page's number read "11" or "12" over three marks, the stroke between its digits among

@@ -150,6 +150,14 @@ import Testing
         #expect(fragment.block == 1 && fragment.words == 3..<4 && fragment.misplaced)
         #expect(PageLayout.pieces(name, edges: [(x: 1955, y: 244)]) == [0..<3, 3..<4])
         #expect(PageLayout.pieces(name, edges: [(x: 1990, y: 244)]) == [0..<4])
+        // The line may start with a digit read alone ("5 tørenskog" for "1478 Lørenskog"): a
+        // digit is as high as a capital, and in print this small it is the block's.
+        let digit = [PageLayout.Word(text: "universitetssykehus", confidence: 0.91, box: [733, 200, 716, 65]),
+                     PageLayout.Word(text: "HF", confidence: 0.94, box: [1476, 202, 105, 49]),
+                     PageLayout.Word(text: "5", confidence: 0.77, box: [1626, 232, 69, 23]),
+                     PageLayout.Word(text: "tørenskog", confidence: 0.25, box: [1708, 232, 151, 29])]
+        #expect(PageLayout.pieces(digit, edges: [(x: 1624, y: 205)]) == [0..<2, 2..<4])
+        #expect(PageLayout.pieces(digit) == [0..<4])
     }
 
     /// A date in the right column, half a line above the address line beside it, read with that
