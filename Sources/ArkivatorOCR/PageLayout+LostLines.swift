@@ -78,18 +78,6 @@ extension PageLayout {
         return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
     }
 
-    /// Boxes (x, y, width, height) of regions of two lines of print or more that no word covers:
-    /// Tesseract's layout analysis now and then leaves a whole block out (a recipient's address
-    /// and the references under it, in print it reads plainly once the block is read on its own),
-    /// and bold print whose letters run together makes marks too wide for ``lostLines(marks:)``
-    /// to join into lines. Print here is a mark from a third to two and a half word heights tall
-    /// and at most fifteen wide (a word whose letters touch) that no word of the page touches;
-    /// such marks less than a word height and a half apart side by side, or a word height above
-    /// or below each other, make a region, framed by those of them up to 1.6 times its marks'
-    /// median height (a larger name's letters beside an address block are not its print). A region is a word height and a half tall or more
-    /// (two lines: a word's box is often taller than its letters) and four wide, holds six marks or more, ten word heights of them side by side, and the middles of
-    /// two of the page's words at most (lines a reading lost between lines it read are
-    /// ``lostLines(marks:)``'s).
     /// Below this confidence a word is noise.
     static let garbledConfidence = 0.35
 
@@ -102,6 +90,19 @@ extension PageLayout {
         word.confidence < garbledConfidence && 5 * word.box[3] >= 8 * height
     }
 
+    /// Boxes (x, y, width, height) of regions of two lines of print or more that no word covers:
+    /// Tesseract's layout analysis now and then leaves a whole block out (a recipient's address
+    /// and the references under it, in print it reads plainly once the block is read on its own),
+    /// and bold print whose letters run together makes marks too wide for ``lostLines(marks:)``
+    /// to join into lines. Print here is a mark from a third to two and a half word heights tall
+    /// and at most fifteen wide (a word whose letters touch) that no word of the page touches;
+    /// such marks less than a word height and a half apart side by side, or a word height above
+    /// or below each other, make a region, framed by those of them up to 1.6 times its marks'
+    /// median height (a larger name's letters beside an address block are not its print). A
+    /// region is a word height and a half tall or more (two lines: a word's box is often taller
+    /// than its letters) and four wide, holds six marks or more, ten word heights of them side by
+    /// side, and the middles of two of the page's words at most (lines a reading lost between
+    /// lines it read are ``lostLines(marks:)``'s).
     func lostRegions(marks: [[Int]]) -> [[Int]] {
         guard let height = wordHeight(), height >= 6 else { return [] }
         let h = Double(height)

@@ -105,10 +105,10 @@ struct PageLayout {
     /// two heights of small print beside larger letters (an address Tesseract put on the line of
     /// a letterhead's name): a word of two letters or digits or more, or a digit, at under two
     /// thirds of the line's height (a dash between words is none; a small letter alone may be
-    /// no higher in large print, a digit is as high as a capital). Small print after larger letters is
-    /// a piece of its own from half its height apart when it starts where a piece of a line just
-    /// above or below it starts (`edges`: x and middle of such starts): it is a line of a column
-    /// beside them, set closer to the name than two of its heights.
+    /// no higher in large print, a digit is as high as a capital). Small print after larger
+    /// letters is a piece of its own from half its height apart when it starts where a piece of a
+    /// line just above or below it starts (`edges`: x and middle of such starts): it is a line of
+    /// a column beside them, set closer to the name than two of its heights.
     static func pieces(_ line: [Word], edges: [(x: Int, y: Int)] = []) -> [Range<Int>] {
         guard !line.isEmpty else { return [] }
         let heights = printHeights(line)
