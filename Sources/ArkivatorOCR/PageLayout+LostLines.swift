@@ -241,22 +241,40 @@ extension PageLayout {
 }
 
 extension PageLayout {
-    /// How many of `marks` stand in `box` (their middles inside it), each at least half its height.
-    static func marks(in box: [Int], _ marks: [[Int]]) -> Int {
+    /// The frame a lost line (box x, y, width, height) is read again in: half its height wider
+    /// and a third taller on each side, within a page `width` by `height`.
+    static func lostLineFrame(_ box: [Int], width: Int, height: Int) -> [Int] {
+        let h = max(1, box[3])
+        let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
+        return [x, y, min(width, box[0] + box[2] + h / 2) - x, min(height, box[1] + box[3] + h / 3) - y]
+    }
+
+    /// Whether a word of a lost line's second reading stands on the line (`box`), its middle
+    /// within a quarter of the line's height: a reading across its frame's edges adds pieces of
+    /// the lines above and below.
+    static func stands(_ word: Word, on box: [Int]) -> Bool {
+        let h = max(1, box[3]), middle = word.box[1] + word.box[3] / 2
+        return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
+    }
+
+    /// The marks whose middles lie in `box`.
+    static func marksInside(_ box: [Int], _ marks: [[Int]]) -> [[Int]] {
         marks.filter { m in
             let (x, y) = (m[0] + m[2] / 2, m[1] + m[3] / 2)
-            return x >= box[0] && x <= box[0] + box[2] && y >= box[1] && y <= box[1] + box[3] && 2 * m[3] >= box[3]
-        }.count
+            return x >= box[0] && x <= box[0] + box[2] && y >= box[1] && y <= box[1] + box[3]
+        }
+    }
+
+    /// How many of `marks` stand in `box` (their middles inside it), each at least half its height.
+    static func marks(in box: [Int], _ marks: [[Int]]) -> Int {
+        marksInside(box, marks).filter { 2 * $0[3] >= box[3] }.count
     }
 
     /// Whether exactly three marks stand in `box` (their middles inside it), each at least half
     /// its height, one after the other without overlapping, the middle one as tall as the
     /// others give or take a fifth.
     static func strokeBetween(_ box: [Int], marks: [[Int]]) -> Bool {
-        let inside = marks.filter { m in
-            let (x, y) = (m[0] + m[2] / 2, m[1] + m[3] / 2)
-            return x >= box[0] && x <= box[0] + box[2] && y >= box[1] && y <= box[1] + box[3]
-        }
+        let inside = marksInside(box, marks)
         guard inside.count == 3, inside.allSatisfy({ 2 * $0[3] >= box[3] }) else { return false }
         let sorted = inside.sorted { $0[0] < $1[0] }
         guard sorted[0][0] + sorted[0][2] <= sorted[1][0] + 1, sorted[1][0] + sorted[1][2] <= sorted[2][0] + 1 else { return false }

@@ -340,15 +340,11 @@ struct PageLayout {
     /// block, as a block of its own (``orderedBlocks()`` reads it in its place).
     mutating func insert(lostLine line: [Word]) {
         guard !line.isEmpty else { return }
-        let left = line.map { $0.box[0] }.min() ?? 0, right = line.map { $0.box[0] + $0.box[2] }.max() ?? 0
-        let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
-        let (x, y) = ((left + right) / 2, (top + bottom) / 2)
-        guard let b = blocks.firstIndex(where: { $0.left <= x && x <= $0.right && $0.top <= y && y <= $0.bottom }) else {
-            var block = Block(box: [left, top, right - left, bottom - top])
-            block.paragraphs = [[line]]
-            blocks.append(block)
+        guard let b = blockHolding(line) else {
+            appendBlock(of: [line])
             return
         }
+        let top = Self.frame(line)[1]
         for (p, paragraph) in blocks[b].paragraphs.enumerated() {
             for (l, existing) in paragraph.enumerated() where !existing.isEmpty {
                 if (existing.map { $0.box[1] }.min() ?? 0) > top {
@@ -383,18 +379,33 @@ struct PageLayout {
     /// stands (``insert(lostLine:)``).
     mutating func insert(lostLines lines: [[Word]]) {
         let lines = lines.filter { !$0.isEmpty }
-        let boxes = lines.flatMap { $0.map(\.box) }
-        guard !boxes.isEmpty else { return }
-        let left = boxes.map { $0[0] }.min() ?? 0, right = boxes.map { $0[0] + $0[2] }.max() ?? 0
-        let top = boxes.map { $0[1] }.min() ?? 0, bottom = boxes.map { $0[1] + $0[3] }.max() ?? 0
-        let (x, y) = ((left + right) / 2, (top + bottom) / 2)
-        guard blocks.contains(where: { $0.left <= x && x <= $0.right && $0.top <= y && y <= $0.bottom }) else {
-            var block = Block(box: [left, top, right - left, bottom - top])
-            block.paragraphs = [lines]
-            blocks.append(block)
+        guard !lines.isEmpty else { return }
+        guard blockHolding(lines.flatMap { $0 }) != nil else {
+            appendBlock(of: lines)
             return
         }
         for line in lines { insert(lostLine: line) }
+    }
+
+    /// The box (x, y, width, height) around `words`.
+    private static func frame(_ words: [Word]) -> [Int] {
+        let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
+        let top = words.map { $0.box[1] }.min() ?? 0, bottom = words.map { $0.box[1] + $0.box[3] }.max() ?? 0
+        return [left, top, right - left, bottom - top]
+    }
+
+    /// The first block whose box holds the middle of `words`' box.
+    private func blockHolding(_ words: [Word]) -> Int? {
+        let f = Self.frame(words)
+        let (x, y) = (f[0] + f[2] / 2, f[1] + f[3] / 2)
+        return blocks.firstIndex { $0.left <= x && x <= $0.right && $0.top <= y && y <= $0.bottom }
+    }
+
+    /// `lines` as a block of their own, one paragraph, in the box around them.
+    private mutating func appendBlock(of lines: [[Word]]) {
+        var block = Block(box: Self.frame(lines.flatMap { $0 }))
+        block.paragraphs = [lines]
+        blocks.append(block)
     }
 
     /// A table's rows (``columnTables(marks:)``: the lines of its blocks whose middle lies in its

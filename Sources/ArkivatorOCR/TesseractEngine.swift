@@ -296,21 +296,17 @@ public final class TesseractEngine {
             TessBaseAPIClear(handle)
         }
         return boxes.map { box in
-            let h = max(1, box[3])
-            let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
-            let width = min(image.width, box[0] + box[2] + h / 2) - x, height = min(image.height, box[1] + box[3] + h / 3) - y
-            let factor = min(4, max(1, 60 / Double(h)))
-            guard width > 0, height > 0, let crop = try? image.cropped(x: x, y: y, width: width, height: height).scaled(by: factor) else { return [] }
+            let frame = PageLayout.lostLineFrame(box, width: image.width, height: image.height)
+            let factor = min(4, max(1, 60 / Double(max(1, box[3]))))
+            guard frame[2] > 0, frame[3] > 0,
+                  let crop = try? image.cropped(x: frame[0], y: frame[1], width: frame[2], height: frame[3]).scaled(by: factor) else { return [] }
             TessBaseAPISetImage2(handle, crop.pix)
             TessBaseAPISetSourceResolution(handle, Int32(Double(dpi) * factor))
             guard recognizeImage() else { return [] }
             return (readLayout()?.words ?? []).map { word in
                 let b = word.box.map { Int((Double($0) / factor).rounded()) }
-                return PageLayout.Word(text: word.text, confidence: word.confidence, box: [x + b[0], y + b[1], b[2], b[3]])
-            }.filter { word in
-                let middle = word.box[1] + word.box[3] / 2
-                return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
-            }
+                return PageLayout.Word(text: word.text, confidence: word.confidence, box: [frame[0] + b[0], frame[1] + b[1], b[2], b[3]])
+            }.filter { PageLayout.stands($0, on: box) }
         }
     }
 
@@ -319,13 +315,7 @@ public final class TesseractEngine {
     /// page `width` by `height`). Only words standing on the line found: a reading across its
     /// edges adds pieces of the lines above and below.
     private func rereadLostLine(_ box: [Int], width: Int, height: Int) -> [PageLayout.Word] {
-        let h = max(1, box[3])
-        let x = max(0, box[0] - h / 2), y = max(0, box[1] - h / 3)
-        let wide = [x, y, min(width, box[0] + box[2] + h / 2) - x, min(height, box[1] + box[3] + h / 3) - y]
-        return rereadLine(wide).filter { word in
-            let middle = word.box[1] + word.box[3] / 2
-            return middle >= box[1] - h / 4 && middle <= box[1] + box[3] + h / 4
-        }
+        rereadLine(PageLayout.lostLineFrame(box, width: width, height: height)).filter { PageLayout.stands($0, on: box) }
     }
 
     /// Printed lines Tesseract tore in two (``PageLayout/tornLines(limit:)``) read again as one
