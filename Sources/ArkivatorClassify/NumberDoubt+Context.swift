@@ -221,6 +221,34 @@ extension NumberDoubt {
     static let streetEndings = ["veien", "vegen", "vei", "veg", "gata", "gate", "gaten", "stien", "plass", "plassen",
                                 "bakken", "allé", "alle", "svingen", "tunet", "ringen", "kroken"]
 
+    /// Codes of letters and digits at the ends of lines in a column ("CN3662", "TS5000", batch
+    /// numbers of a vaccination card) where one line's code is all digits, the digits in the
+    /// letters' place ones OCR reads for letters ("556450" for "SS6450": 5 for S, 8 for B, 0 for
+    /// O or D, 1 for I, 2 for Z, 6 for G). Word indices.
+    static func codesWithDigitsForLetters(_ words: [Word]) -> [Int] {
+        // The last word of each line.
+        var lastOfLine: [Int: Int] = [:]
+        for (index, word) in words.enumerated() { lastOfLine[word.line] = index }
+        func letterPrefix(_ text: String) -> Int? {
+            let scalars = Array(text.unicodeScalars)
+            let letters = scalars.prefix { ("A"..."Z").contains($0) }.count
+            guard (1...3).contains(letters), scalars.count - letters >= 3,
+                  scalars.dropFirst(letters).allSatisfy(NumberShape.isDigit) else { return nil }
+            return letters
+        }
+        return lastOfLine.values.sorted().filter { index in
+            let text = words[index].text
+            guard text.count >= 5, isDigits(text) else { return false }
+            let line = words[index].line
+            let prefixes = (line - 4...line + 4).compactMap { other -> Int? in
+                guard other != line, let j = lastOfLine[other], words[j].text.count == text.count else { return nil }
+                return letterPrefix(words[j].text)
+            }
+            guard prefixes.count >= 2, let length = prefixes.first, prefixes.allSatisfy({ $0 == length }) else { return false }
+            return text.unicodeScalars.prefix(length).allSatisfy { "580126".unicodeScalars.contains($0) }
+        }
+    }
+
     /// Whether a word is a date with a colon, comma or semicolon read for one of its points
     /// ("01:07.2024", "12.03,2024"): day, month and a year of 2 or 4 digits.
     static func isDateWithWrongMark(_ word: String) -> Bool {

@@ -51,6 +51,13 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     /// A lab result without the decimals its reference range is written with ("Leukocytter 5
     /// x10^9/L 3,5–10,0"): a decimal part may have been lost.
     case decimalsLost
+    /// A postcode that is not its place's ("1014 Trondheim" for "7014 Trondheim").
+    case postcodePlace
+    /// A place under a street address without its postcode ("Drammen" for "3015 Drammen").
+    case postcodeLost
+    /// A code in a column of codes with digits where the others have letters ("556450" among
+    /// "CN3662", "TS5000": "SS6450").
+    case codeShape
 
     public var userMessage: UserMessage {
         switch self {
@@ -85,6 +92,11 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
         case .markInNumber: UserMessage(nb: "et tegn står feil blant sifrene", en: "a mark stands wrongly among the digits")
         case .decimalsLost: UserMessage(nb: "verdien mangler desimalene som referanseområdet har", en: "the value lacks the decimals its reference range has")
         case .rangeCut: UserMessage(nb: "tallområdet mangler tallet etter streken", en: "the range lacks the number after its dash")
+        case .postcodePlace: UserMessage(nb: "postnummeret hører ikke til stedet", en: "the postcode does not belong to the place")
+        case .postcodeLost: UserMessage(nb: "postnummeret mangler foran stedet", en: "the postcode before the place is missing")
+        case .codeShape:
+            UserMessage(nb: "koden har sifre der de andre kodene i kolonnen har bokstaver",
+                        en: "the code has digits where the other codes in its column have letters")
         }
     }
 }
@@ -177,6 +189,13 @@ public enum NumberDoubt {
                 add(word.lowerBound, word.upperBound, .letterInNumber)
             } else if Self.isCutRange(index, placed) {
                 add(word.lowerBound, word.upperBound, .rangeCut)
+            } else if Self.isLetteredHouseNumberOfLetters(core), Self.afterStreetName(index, placed) {
+                add(word.lowerBound, word.upperBound, .letterInNumber)
+            } else if NumberShape.isSymbolForDigits(core),
+                      core.unicodeScalars.contains(where: NumberShape.isDigit) && !core.hasPrefix("§")
+                        || NumberShape.standsForNumber(index, texts) {
+                // "§ mg" for "5 mg", "$00" for "500"; "§ 2-1" and "§12" are a law's paragraph.
+                add(word.lowerBound, word.upperBound, .letterInNumber)
             }
             for number in NumberShape.numbers(scalars, in: word.lowerBound..<word.upperBound) where !confirmed.contains(where: { $0.overlaps(number) }) {
                 if Self.overlaps(number, unsure) { add(number.lowerBound, number.upperBound, .lowConfidence) }
@@ -209,6 +228,15 @@ public enum NumberDoubt {
 
         for index in pages.wrong {
             add(words[index].lowerBound, words[index].upperBound, .pageNumber)
+        }
+        for index in Self.misreadPostcodes(placed, scalars) {
+            add(words[index].lowerBound, words[index].upperBound, .postcodePlace)
+        }
+        for index in Self.placesWithoutPostcode(placed, scalars) {
+            add(words[index].lowerBound, words[index].upperBound, .postcodeLost)
+        }
+        for index in Self.codesWithDigitsForLetters(placed) {
+            add(words[index].lowerBound, words[index].upperBound, .codeShape)
         }
         for split in Self.splitPostBoxes(placed, scalars) {
             add(split.lowerBound, split.upperBound, .numberSplit)
@@ -294,6 +322,13 @@ enum NumberShape {
         }
         if doubled, let last = scalars.last, isDigit(last) || isLookalike(last) { return true }
         return lookalikes > 0 && lookalikes <= digits
+    }
+
+    /// A word of digits with a sign OCR reads for 5 or 8 among them, or that sign alone ("§",
+    /// "$00" for "500").
+    static func isSymbolForDigits(_ t: String) -> Bool {
+        !t.isEmpty && t.count <= 6 && t.unicodeScalars.contains { $0 == "§" || $0 == "$" }
+            && t.unicodeScalars.allSatisfy { isDigit($0) || $0 == "§" || $0 == "$" || $0 == "," }
     }
 
     /// Digits with two or more decimal commas ("0,504,10": a range that lost its dash).

@@ -44,7 +44,10 @@ extension PageLayout {
         // A line read as a scribble covers nothing: where Tesseract joins a name in large
         // letters with the smaller lines beside it, it reads the whole as a few marks of
         // noise, and the page keeps none of it.
-        let covered = blocks.flatMap { $0.paragraphs.joined() }.filter { !Self.isScribble($0) }.joined().map(\.box)
+        // Nor does noise that hides an address beside a name (``isHidingNoise(_:in:height:)``).
+        let covered = blocks.flatMap { $0.paragraphs.joined() }.filter { !Self.isScribble($0) }.flatMap { line in
+            line.filter { !Self.isHidingNoise($0, in: line, height: height) }
+        }.map(\.box)
         let letters = marks.filter { m in Self.isLetterSized(m, height: h) && !covered.contains { Self.touches(m, $0) } }
             .sorted { $0[0] < $1[0] }
         guard letters.count >= 2 else { return [] }
@@ -88,6 +91,17 @@ extension PageLayout {
     /// line's height (a pencil note, a stamp) is left as it is.
     static func isStackedNoise(_ word: Word, height: Int) -> Bool {
         word.confidence < garbledConfidence && 5 * word.box[3] >= 8 * height
+    }
+
+    /// Whether `word` is stacked noise (``isStackedNoise(_:height:)``) that ends a line of larger
+    /// letters (its other words half again as tall as the page's, `height`): two lines of an
+    /// address block beside a letterhead's name read together as "MS". It covers no print: the
+    /// lines it hides are read again as lost lines. Noise inside a line of text (a word framed
+    /// with a pencil mark above it) is left to its line.
+    static func isHidingNoise(_ word: Word, in line: [Word], height: Int) -> Bool {
+        guard isStackedNoise(word, height: height), line.count >= 2, line.last?.box == word.box else { return false }
+        let heights = printHeights(Array(line.dropLast()))
+        return 2 * heights[heights.count / 2] >= 3 * height
     }
 
     /// Boxes (x, y, width, height) of regions of two lines of print or more that no word covers:
@@ -237,6 +251,34 @@ extension PageLayout {
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let n = Int(parts[0]), let m = Int(parts[1]), 1 <= n, n <= m else { return false }
         return meanConfidence(line) >= 0.55
+    }
+
+    /// A second reading of a line without a sign at its start or end that is no letter or digit
+    /// or dash and under two thirds the height of the line's print: a speck its frame caught ("*"
+    /// before "2010 Strømmen").
+    static func withoutSpecks(_ line: [Word]) -> [Word] {
+        guard line.count >= 2 else { return line }
+        let heights = printHeights(line)
+        let height = heights[heights.count / 2]
+        func speck(_ word: Word) -> Bool {
+            word.text.count == 1 && !word.text.contains { $0.isLetter || $0.isNumber || "-–—".contains($0) } && 3 * word.box[3] < 2 * height
+        }
+        var words = line[...]
+        while let first = words.first, words.count > 1, speck(first) { words = words.dropFirst() }
+        while let last = words.last, words.count > 1, speck(last) { words = words.dropLast() }
+        return Array(words)
+    }
+
+    /// Whether a second reading of a lost line of a page's number lost its stroke: two digits,
+    /// the first no greater than the second ("11" for "1/1"), read with confidence 0.5 or more,
+    /// over three marks with the stroke between them (``strokeBetween(_:marks:)``, which the
+    /// caller asks). Tesseract is unsure of digits whose stroke it did not see.
+    static func readsAsPageNumberWithoutStroke(_ line: [Word]) -> Bool {
+        guard line.count == 1, let text = line.first?.text else { return false }
+        let digits = Array(text)
+        guard digits.count == 2, let n = digits[0].wholeNumberValue, let m = digits[1].wholeNumberValue,
+              digits.allSatisfy(\.isASCII), 1 <= n, n <= m else { return false }
+        return meanConfidence(line) >= 0.5
     }
 }
 

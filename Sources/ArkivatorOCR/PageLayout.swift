@@ -117,16 +117,24 @@ struct PageLayout {
             let signs = word.text.filter { $0.isLetter || $0.isNumber }
             return 3 * word.box[3] < 2 * height && (signs.count >= 2 || signs.allSatisfy(\.isNumber) && !signs.isEmpty) ? word.box[3] : nil
         }
-        func startsColumn(_ word: Word, height: Int) -> Bool {
+        func startsColumn(_ word: Word, height: Int, bothSides: Bool = false) -> Bool {
             let middle = word.box[1] + word.box[3] / 2
-            return edges.contains { abs($0.x - word.box[0]) <= max(3, height / 4) && $0.y != middle && abs($0.y - middle) <= 3 * height }
+            let starts = edges.filter { abs($0.x - word.box[0]) <= max(3, height / 4) && $0.y != middle && abs($0.y - middle) <= 3 * height }
+            return bothSides ? starts.contains { $0.y < middle } && starts.contains { $0.y > middle } : !starts.isEmpty
         }
         var pieces: [Range<Int>] = []
         var start = 0
         for i in 1..<line.count {
             let gap = line[i].box[0] - (line[i - 1].box[0] + line[i - 1].box[2])
             let small = [smallPrint(line[i - 1]), smallPrint(line[i])].compactMap { $0 }.min()
-            let column = smallPrint(line[i - 1]) == nil && smallPrint(line[i]).map { 2 * gap > $0 && startsColumn(line[i], height: $0) } == true
+            // A word after larger letters (the words before it on the line a third taller) that
+            // starts where the column's lines above and below it start is a piece of that
+            // column too, however tall Tesseract framed it ("20" for "2010" framed with the
+            // descender above it, beside a letterhead's name).
+            let before = printHeights(Array(line[start..<i]))
+            let framed = 10 * before[(before.count - 1) / 2] >= 13 * line[i].box[3] && 2 * gap > line[i].box[3]
+                && startsColumn(line[i], height: line[i].box[3], bothSides: true)
+            let column = smallPrint(line[i - 1]) == nil && (smallPrint(line[i]).map { 2 * gap > $0 && startsColumn(line[i], height: $0) } == true || framed)
             guard gap > 2 * height || (small.map { gap > 2 * $0 } ?? false) || column else { continue }
             pieces.append(start..<i)
             start = i
@@ -372,6 +380,23 @@ struct PageLayout {
                 }
             }
         }
+    }
+
+    /// A lost line read again (`line`, in its box `box`) where noise hid it
+    /// (``isHidingNoise(_:in:height:)``, words `height` tall): the noise is left out, and the line
+    /// becomes one of its own (``insert(lostLine:)``).
+    mutating func insert(lostLine line: [Word], box: [Int], hiddenBy height: Int) {
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].indices {
+                    let words = blocks[b].paragraphs[p][l]
+                    if let last = words.last, Self.touches(last.box, box), Self.isHidingNoise(last, in: words, height: height) {
+                        blocks[b].paragraphs[p][l].removeLast()
+                    }
+                }
+            }
+        }
+        insert(lostLine: line)
     }
 
     /// Lines read again from a region the reading had lost (``lostRegions(marks:)``), top to

@@ -130,8 +130,14 @@ public final class TesseractEngine {
             // only as a page's number ("1/2"; "45" beside a number read is a piece of it).
             let short = box[2] < 3 * (textHeight ?? 0)
             let pair = PageLayout.marks(in: box, marks) == 2
-            if (!short && PageLayout.readsAsText(line)) || (!pair && PageLayout.readsAsNumber(line)) || PageLayout.readsAsPageNumber(line) {
-                if !layout.holdsNearby(line, height: max(1, box[3])) { layout.insert(lostLine: line) }
+            // A page's number that lost its stroke ("11" over three marks) gets it back below
+            // (``PageLayout/restorePageNumberStrokes(marks:)``).
+            let strokeless = PageLayout.readsAsPageNumberWithoutStroke(line) && PageLayout.strokeBetween(box, marks: marks)
+            if (!short && PageLayout.readsAsText(line)) || (!pair && PageLayout.readsAsNumber(line)) || PageLayout.readsAsPageNumber(line)
+                || strokeless {
+                if !layout.holdsNearby(line, height: max(1, box[3])) {
+                    if let textHeight { layout.insert(lostLine: line, box: box, hiddenBy: textHeight) } else { layout.insert(lostLine: line) }
+                }
             } else {
                 if PageLayout.strokeBetween(box, marks: marks) { unreadNumbers.append(box) }
                 if short { unreadShort.append(box) }
@@ -206,11 +212,18 @@ public final class TesseractEngine {
             guard fragment.shortNumber else { return true }
             return was.digits == now.digits && now.signs >= was.signs
         }
-        // Only the lines within the fragment's own height are its own.
+        // Only the lines within the fragment's own height are its own; a line of one sign under
+        // two thirds the height of the others' print is a speck the frame caught ("1" for a dot
+        // beside an address), not a line.
         func blockLines() -> [[PageLayout.Word]] {
-            rereadBlock(fragment.box).map { line in
+            let lines = rereadBlock(fragment.box).map { line in
                 line.filter { fragment.span.contains($0.box[1] + $0.box[3] / 2) }
             }.filter { !$0.isEmpty }
+            func speck(_ line: [PageLayout.Word]) -> Bool { line.count == 1 && line[0].text.count == 1 }
+            let heights = lines.filter { !speck($0) }.flatMap { PageLayout.printHeights($0) }.sorted()
+            guard !heights.isEmpty else { return lines }
+            let height = heights[heights.count / 2]
+            return lines.filter { !speck($0) || 3 * $0[0].box[3] >= 2 * height }
         }
         if fragment.stacked {
             // Read as one line, two lines would come out as one again: only as a block, and kept
@@ -229,7 +242,7 @@ public final class TesseractEngine {
             layout.replace(fragment, withLines: fresh)
             return true
         }
-        let again = rereadLine(fragment.box)
+        let again = PageLayout.withoutSpecks(rereadLine(fragment.box))
         let lineReads = better(again)
         // The fragment may hold several lines of smaller print (an address block beside a
         // letterhead's name): read as one line, they come out garbled, and at times surely

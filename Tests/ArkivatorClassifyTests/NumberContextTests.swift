@@ -155,4 +155,61 @@ import Testing
         #expect(doubtful("Gjelder 1. og 2. klasse i 2024.").isEmpty)
         #expect(doubtful("Møtet 13. og 14. 2024 er flyttet.").isEmpty)
     }
+
+    @Test func aPostcodeThatIsNotItsPlacesIsInDoubt() {
+        let found = NumberDoubt.doubtfulNumbers(in: "Fastlege Jenny Amundsen\nNonnegata 12\n1014 Trondheim\n\nVår referanse: 24/21134-14",
+                                                lowConfidence: [])
+        #expect(found.map(\.text) == ["1014"])
+        #expect(found.first?.reason == .postcodePlace)
+        #expect(doubtful("Postadresse: Hagegata 22, 8653 Oslo | Sentralbord: 22 67 04 90") == ["8653"])
+        // Postcodes of their place, in every part of the country, and places the table does not know.
+        #expect(doubtful("""
+            Nonnegata 12
+            7014 Trondheim
+            Postboks 1480, 8092 Bodø
+            Marienlyst 11
+            4608 KRISTIANSAND S
+            Postboks 6165, 9299 Tromsø
+            Hagegata 22, 0653 Oslo
+            Kjerringvik 3, 1605 Lundemo
+            I 2024 Oslo kommune betalte alt.
+            """).isEmpty)
+    }
+
+    @Test func aPlaceWhosePostcodeWasLostIsInDoubt() {
+        let letter = "Bragernes legesenter\nStorgate 12\nDrammen\nTlf. 32 21 45 60\n\nRoar Halvorsen\nLoftsgata 4\n8092 Bodø"
+        let found = NumberDoubt.doubtfulNumbers(in: letter, lowConfidence: [])
+        #expect(found.map(\.text) == ["Drammen"])
+        #expect(found.first?.reason == .postcodeLost)
+        #expect(doubtful("Storgate 12\n3015 Drammen\nDrammen, 23. juni 2025").isEmpty)
+        // A letter from before postcodes writes none.
+        #expect(doubtful("Herr maskinarbeider Einar Lund\nTøyengata 31\nOslo\n\nOslo, den 16. mars 1948").isEmpty)
+    }
+
+    @Test func aHouseNumberWithItsEntranceLetterReadAsLettersIsInDoubt() {
+        #expect(doubtful("Henrik Odd Martinsen\nMøllenberggata IB\n1337 SANDVIKA") == ["IB"])
+        #expect(doubtful("Møllenberggata 1B\n1337 SANDVIKA").isEmpty)
+    }
+
+    @Test func aSignReadForADigitIsInDoubt() {
+        #expect(doubtful("Ramipril § mg kapsel 1 kapsel daglig\nParacet $00 mg tablett") == ["§", "$00"])
+        #expect(doubtful("jf. pasient- og brukerrettighetsloven § 2-1 og §12").isEmpty)
+    }
+
+    @Test func aCodeWithDigitsWhereTheColumnHasLettersIsInDoubt() {
+        let card = """
+            Dato Vaksine Dose Batchnr.
+            26.01.2011 Rotarix (rotavirus) 1. dose CN3662
+            27.02.2011 Hexyon (DTP-IPV-Hib-HepB) 1. dose 556450
+            28.02.2011 Prevenar 13 (pneumokokk) 1. dose TS5000
+            30.04.2011 Hexyon (DTP-IPV-Hib-HepB) 2. dose BS2299
+            """
+        let found = NumberDoubt.doubtfulNumbers(in: card, lowConfidence: [])
+        #expect(found.map(\.text) == ["556450"])
+        #expect(found.first?.reason == .codeShape)
+        #expect(doubtful(card.replacingOccurrences(of: "556450", with: "SS6450")).isEmpty)
+        // Digits a letter cannot be read as, and columns of numbers, are not in doubt.
+        #expect(doubtful(card.replacingOccurrences(of: "556450", with: "346450")).isEmpty)
+        #expect(doubtful("Kontonummer 150312\nKundenummer 556450\nOrdre 998877").isEmpty)
+    }
 }

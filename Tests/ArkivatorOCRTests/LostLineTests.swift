@@ -205,4 +205,47 @@ import Testing
         // A speck of grain between two digits is no stroke.
         #expect(restored("11", box: [1858, 2818, 31, 24], marks: [[1858, 2819, 5, 22], [1871, 2826, 3, 3], [1884, 2819, 5, 23]]) == "11")
     }
+
+    /// A page's number read again as "11" unsurely (0.54) over three marks with a stroke between
+    /// is one whose stroke was lost; two digits the wrong way round, or read at 0.4, are not.
+    @Test func aPageNumberReadAgainWithoutItsStrokeIsKnown() {
+        func line(_ text: String, _ confidence: Double) -> [PageLayout.Word] {
+            [PageLayout.Word(text: text, confidence: confidence, box: [2316, 3361, 33, 24])]
+        }
+        #expect(PageLayout.readsAsPageNumberWithoutStroke(line("11", 0.54)))
+        #expect(PageLayout.readsAsPageNumberWithoutStroke(line("12", 0.6)))
+        #expect(!PageLayout.readsAsPageNumberWithoutStroke(line("21", 0.9)))
+        #expect(!PageLayout.readsAsPageNumberWithoutStroke(line("11", 0.4)))
+        #expect(!PageLayout.readsAsPageNumberWithoutStroke(line("1/1", 0.9)))
+    }
+
+    /// Noise ending a letterhead's name line ("MS" at 0.31, two lines of the address beside it
+    /// tall) covers nothing: the address lines are lost lines, and the noise gives way to them.
+    /// Noise inside a line of text (a word framed with a pencil mark above it) still covers.
+    @Test func noiseEndingANamesLineHidesTheAddressBesideIt() {
+        var page = PageLayout()
+        page.startBlock(box: [200, 150, 1500, 70])
+        page.add(PageLayout.Word(text: "Bragernes", confidence: 0.96, box: [211, 150, 279, 52]))
+        page.add(PageLayout.Word(text: "legesenter", confidence: 0.96, box: [510, 148, 283, 54]))
+        page.add(PageLayout.Word(text: "MS", confidence: 0.31, box: [1588, 150, 54, 57]))
+        page.startBlock(box: [200, 400, 1500, 30])
+        for (i, text) in ["Vi", "har", "fått", "svar", "på", "blodprøvene"].enumerated() {
+            page.add(word(text, 200 + 160 * i, 400))
+        }
+        let address = [[1588, 152, 16, 24], [1606, 152, 16, 24], [1624, 152, 16, 24], [1642, 152, 16, 24], [1660, 152, 16, 24],
+                       [1588, 184, 16, 24], [1606, 184, 16, 24], [1624, 184, 16, 24], [1642, 184, 16, 24]]
+        #expect(page.lostLines(marks: page.words.flatMap(marks) + address).count == 2)
+        var kept = page
+        kept.insert(lostLine: [word("3015", 1588, 184), word("Drammen", 1680, 184)], box: [1588, 184, 72, 24], hiddenBy: 24)
+        #expect(!kept.words.contains { $0.text == "MS" })
+        #expect(kept.words.contains { $0.text == "3015" })
+        var body = PageLayout()
+        body.startBlock(box: [200, 400, 1500, 70])
+        for (i, text) in ["med", "Ikke-Jøder,", "og", "Enker"].enumerated() { body.add(word(text, 200 + 250 * i, 400)) }
+        body.add(PageLayout.Word(text: "Undtzelserne", confidence: 0.05, box: [1300, 380, 216, 46]))
+        body.add(word("omfatter", 1550, 400))
+        let under = (0..<12).map { [1300 + 18 * $0, 400, 16, 24] }
+        #expect(body.lostLines(marks: body.words.flatMap(marks) + under).isEmpty)
+    }
 }
+

@@ -221,4 +221,34 @@ import Testing
                                        ("1", 919, 0.96), ("kapsel", 946, 0.96)])).garbledFragments()
         #expect(found.map(\.words) == [2..<4])
     }
+
+    /// A postcode and place beside a letterhead's name, framed with the descender of the line
+    /// above it ("20" 55 px tall for "2010", boxes of a real reading): no small print by its
+    /// box, but a piece of its own where the column's lines above and below it start. A word
+    /// after print of its own height is not cut there, nor a word where only one side starts.
+    @Test func aWordFramedTallWhereItsColumnStartsIsAPiece() {
+        let line = [PageLayout.Word(text: "Strømmen", confidence: 0.94, box: [471, 247, 551, 77]),
+                    PageLayout.Word(text: "legesenter", confidence: 0.95, box: [1073, 241, 527, 146]),
+                    PageLayout.Word(text: "20", confidence: 0.57, box: [1653, 265, 83, 55]),
+                    PageLayout.Word(text: "stemmer", confidence: 0.37, box: [1786, 289, 196, 31])]
+        let column = [(x: 1666, y: 256), (x: 1666, y: 356)]
+        #expect(PageLayout.pieces(line, edges: column) == [0..<2, 2..<4])
+        #expect(PageLayout.pieces(line, edges: [(x: 1666, y: 256)]) == [0..<4])
+        #expect(PageLayout.pieces(line) == [0..<4])
+        let body = [PageLayout.Word(text: "Ikke-Jøder.", confidence: 0.7, box: [1177, 2602, 324, 39]),
+                    PageLayout.Word(text: "Undtagelserne", confidence: 0.9, box: [1573, 2600, 365, 40])]
+        #expect(PageLayout.pieces(body, edges: [(x: 1573, y: 2520), (x: 1573, y: 2720)]) == [0..<2])
+    }
+
+    /// A second reading of a line keeps its words, without a speck its frame caught at either end.
+    @Test func aSpeckAtALinesEndIsNoWord() {
+        let read = [PageLayout.Word(text: "*", confidence: 0.4, box: [1640, 270, 12, 14]),
+                    PageLayout.Word(text: "2010", confidence: 0.95, box: [1666, 289, 96, 30]),
+                    PageLayout.Word(text: "Strømmen", confidence: 0.96, box: [1781, 289, 203, 31])]
+        #expect(PageLayout.withoutSpecks(read).map(\.text) == ["2010", "Strømmen"])
+        let dash = [PageLayout.Word(text: "Oslo", confidence: 0.95, box: [100, 100, 100, 30]),
+                    PageLayout.Word(text: "–", confidence: 0.9, box: [210, 112, 20, 4])]
+        #expect(PageLayout.withoutSpecks(dash).count == 2)
+    }
 }
+
