@@ -10,23 +10,27 @@ extension Arkivator {
         static let configuration = CommandConfiguration(
             abstract: "Les inn skannede eller fotograferte brev. (Read scanned or photographed letters.)",
             discussion: """
-                Tar filer og mapper (mapper leses med undermapper). JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP og PDF;
-                innholdet sjekkes, ikke filnavnet (av en GIF leses første bilde). Et bilde fra mobilen snus etter EXIF-retningen. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
-                En PDF laget på datamaskin (lastet ned fra Helsenorge, Digipost o.l.) leses fra sin egen tekst uten OCR
-                og arkiveres som den er; en skannet PDF leses som bilder.
-                Filer som ikke kan leses blir hoppet over med en forklaring; resten leses likevel.
-                Grenser: 512 MB per fil, 60 megapiksler per side, 100 sider og 1,5 gigapiksler per dokument.
-                Hvert dokument arkiveres (.docx, sidebilder, søkbar PDF) og legges i biblioteket, så det
-                kan søkes i. Et dokument som allerede er i biblioteket, leses ikke på nytt.
-                Avslutningskode 0: alt lest. 1: noen filer feilet.
+                Tar filer og mapper (mapper leses med undermapper): JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP og PDF. \
+                Innholdet sjekkes, ikke filnavnet (av en GIF leses første bilde). Et bilde fra mobilen snus etter \
+                EXIF-retningen. Hver side rettes opp, beskjæres, får jevnt lys og leses med Tesseract (norsk).
 
-                Takes files and folders (searched recursively): JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP and PDF, known by
-                their content (of a GIF, the first frame); a phone photo is turned by its EXIF orientation. Each page is flattened, cropped,
-                straightened, evened out and read with Tesseract (Norwegian). A PDF made on a computer is
-                read from its own text, without OCR, and archived as it is; a scanned PDF is read as images. Files that cannot be read
-                are skipped with a reason; exit code 1 then says that some failed (limits: 512 MB a
-                file, 60 megapixels a page, 100 pages and 1.5 gigapixels a document). Each document is
-                filed and added to the library; one the library already has is not read again.
+                En PDF laget på datamaskin (lastet ned fra Helsenorge, Digipost o.l.) leses fra sin egen tekst uten \
+                OCR og arkiveres som den er; en skannet PDF leses som bilder.
+
+                Filer som ikke kan leses, blir hoppet over med en forklaring; resten leses likevel. Grenser: 512 MB \
+                per fil, 60 megapiksler per side, 100 sider og 1,5 gigapiksler per dokument.
+
+                Hvert dokument arkiveres (.docx, sidebilder, søkbar PDF) og legges i biblioteket, så det kan søkes i. \
+                Et dokument som allerede er i biblioteket, leses ikke på nytt. Avslutningskode 0: alt lest. 1: noen \
+                filer feilet.
+
+                Takes files and folders (searched recursively): JPEG, PNG, TIFF, WebP, HEIC, GIF, BMP and PDF, known \
+                by their content (of a GIF, the first frame). A phone photo is turned by its EXIF orientation. Each \
+                page is flattened, cropped, straightened, evened out and read with Tesseract (Norwegian). A PDF made \
+                on a computer is read from its own text, without OCR, and archived as it is; a scanned PDF is read as \
+                images. Files that cannot be read are skipped with a reason; exit code 1 then says that some failed \
+                (limits: 512 MB a file, 60 megapixels a page, 100 pages and 1.5 gigapixels a document). Each \
+                document is filed and added to the library; one the library already has is not read again.
                 """)
 
         @OptionGroup var libraryOptions: LibraryOptions

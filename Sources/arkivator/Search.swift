@@ -17,7 +17,7 @@ extension Arkivator {
                   kne OR hofte             ett av ordene
                   MR NOT kne, MR -kne      uten ordet kne
 
-                (Words also find other inflections and compounds. Best matches first, title matches count
+                (Words also find other inflections and compounds. Best matches first, title matches count \
                 most. Quotes for a phrase, * for a prefix, OR, NOT or -word.)
 
                 Eksempler / examples:
