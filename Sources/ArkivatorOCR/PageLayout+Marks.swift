@@ -41,7 +41,8 @@ extension PageLayout {
         var count = 0
         while count < line.count - 2 {
             let word = line[count]
-            guard isDoubtfulMark(word) else { break }
+            // A list's label before its item ("B.  Forordning …") is no mark.
+            guard isDoubtfulMark(word), count > 0 || !hasListLabelShape(word.text) else { break }
             let inMargin = margin.map { word.box[0] + word.box[2] < $0 - spacing.height / 2 } ?? false
             guard spacing.setsApart(spacing.gaps[count]) || inMargin else { break }
             count += 1
@@ -50,16 +51,21 @@ extension PageLayout {
     }
 
     /// Whether a line is a list's label alone ("B.", "E.", "3.", "a)"), however doubtfully read:
-    /// one letter or one or two digits with a point, comma or bracket after it, as tall as the
+    /// a label's shape (``hasListLabelShape(_:)``), as tall as the
     /// page's words (`height`, ``wordHeight()``) give or take a half, standing in the margin
     /// left of where the typed lines begin (`margin`, ``typedMargin(_:)``) or at it. Typewritten
     /// lists put it there, apart from the item's text, and the model reads it with little
     /// confidence; a scribble it is not.
     static func isListLabel(_ line: [Word], margin: Int?, height: Int?) -> Bool {
-        guard line.count == 1, let word = line.first, let margin, let height,
-              word.text.wholeMatch(of: /(?:[A-ZÆØÅa-zæøå]|\d{1,2})[.,)]/) != nil else { return false }
+        guard line.count == 1, let word = line.first, let margin, let height, hasListLabelShape(word.text) else { return false }
         let h = Double(word.box[3]), text = Double(height)
         return h >= 0.5 * text && h <= 1.5 * text && word.box[0] + word.box[2] <= margin + height / 2
+    }
+
+    /// Whether a word has a list label's shape: one letter or one or two digits with a point,
+    /// comma or bracket after it ("B.", "3.", "a)"; "A," is "A." read doubtfully).
+    static func hasListLabelShape(_ text: String) -> Bool {
+        text.wholeMatch(of: /(?:[A-ZÆØÅa-zæøå]|\d{1,2})[.,)]/) != nil
     }
 
     /// Where the page's typed lines begin: the left edge that most lines of three words or more

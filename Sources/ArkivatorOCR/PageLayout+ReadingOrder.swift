@@ -53,6 +53,21 @@ extension PageLayout {
                     }
                 }
             }
+            // A list's labels in the margin ("A.", "B.", "1.") beside the items they begin are
+            // read at the start of their lines.
+            labels: while true {
+                for i in band.indices {
+                    for j in band.indices where j != i && band[i].right <= band[j].left
+                        && band[i].top < band[j].bottom && band[j].top < band[i].bottom {
+                        if let labelled = listLabels(band[i], band[j]) {
+                            band[j] = labelled
+                            band.remove(at: i)
+                            continue labels
+                        }
+                    }
+                }
+                break
+            }
             // Columns: blocks that overlap horizontally, through any chain of them.
             var columns: [[Block]] = []
             for block in band.sorted(by: { $0.left < $1.left }) {
@@ -92,6 +107,38 @@ extension PageLayout {
         var block = Block(box: [left.left, y, right.right - left.left, max(left.bottom, right.bottom) - y])
         block.paragraphs = [a.indices.map { i in a[i] + (partner[i].map { b[$0] } ?? []) }]
         return block
+    }
+
+    /// A block of a list's labels in the margin (every line one label, ``hasListLabelShape(_:)``)
+    /// beside the block of the items they begin, less than six of the items' line heights to the
+    /// left, each label beside a line of it (their tops within half a line): the items' block
+    /// with each label at the start of the line beside it; nil when they are not.
+    private func listLabels(_ left: Block, _ right: Block) -> Block? {
+        let a = blockLines(left).map(\.words)
+        guard !a.isEmpty, a.allSatisfy({ $0.count == 1 && Self.hasListLabelShape($0[0].text) }) else { return nil }
+        func top(_ line: [Word]) -> Int { line.map { $0.box[1] }.min() ?? 0 }
+        let lines = right.paragraphs.joined().filter { !$0.isEmpty }
+        guard lines.count >= a.count else { return nil }
+        let height = max(1, (right.bottom - right.top) / lines.count)
+        guard right.left - left.right < 6 * height else { return nil }
+        var result = right
+        for label in a {
+            var placed = false
+            search: for p in result.paragraphs.indices {
+                for l in result.paragraphs[p].indices where !result.paragraphs[p][l].isEmpty {
+                    let line = result.paragraphs[p][l]
+                    guard abs(top(line) - top(label)) <= height / 2, let first = line.first, first.box[0] > label[0].box[0] else { continue }
+                    result.paragraphs[p][l].insert(label[0], at: 0)
+                    placed = true
+                    break search
+                }
+            }
+            guard placed else { return nil }
+        }
+        // The items' block keeps its left edge: the next label in the margin stands beside it.
+        let y = min(left.top, right.top)
+        result.box = [right.left, y, right.right - right.left, max(left.bottom, right.bottom) - y]
+        return result
     }
 
     /// Two blocks side by side that are names signed side by side, each with its title under it

@@ -166,6 +166,27 @@ import Testing
         #expect(!PageLayout.isListLabel(label, margin: nil, height: 37))
     }
 
+    /// A typewritten list's labels, each a block of its own in the margin beside the item it
+    /// begins (boxes of a real page), are read at the start of their items' lines, kept however
+    /// doubtfully read; a block in the margin that is no label stays a block of its own.
+    @Test func aListsLabelsInTheMarginBeginTheirItems() {
+        let items = [line(1180, [("Instruktion", 715), ("fra", 960), ("Generalsekretæren", 1040)]),
+                     line(1240, [("riet", 715), ("af", 820), ("30.", 880), ("September", 960)]),
+                     line(1480, [("Forordning", 715), ("Nr.", 940), ("189", 1020), ("om", 1100)]),
+                     line(1540, [("22.", 715), ("Oktober", 800), ("1940.", 980)]),
+                     line(1680, [("Forordning", 715), ("Nr.", 940), ("231", 1020), ("af", 1100)])]
+        let labels = [PageLayout.Word(text: "A.", confidence: 0.3, box: [636, 1179, 50, 37]),
+                      PageLayout.Word(text: "B.", confidence: 0.3, box: [635, 1479, 49, 37]),
+                      PageLayout.Word(text: "C.", confidence: 0.4, box: [637, 1680, 46, 39])]
+        let page = layout(blocks: [[items[0], items[1], items[2], items[3], items[4]]] + labels.map { [[$0]] }).page()
+        #expect(page.text.contains("A. Instruktion fra Generalsekretæren"))
+        #expect(page.text.contains("B. Forordning Nr. 189 om"))
+        #expect(page.text.contains("C. Forordning Nr. 231 af"))
+        let note = layout(blocks: [[items[0], items[1], items[2], items[3], items[4]],
+                                   [[PageLayout.Word(text: "Ref", confidence: 0.9, box: [600, 1479, 60, 37])]]]).page()
+        #expect(note.text.contains("\nForordning Nr. 189 om"))
+    }
+
     @Test func tableRowsAreNeverSplit() {
         let page = layout([
             line(1500, [("Analyse", 200), ("Resultat", 900), ("Enhet", 1400), ("Referanse", 1900)]),
