@@ -1,6 +1,7 @@
 /// A number whose groups of digits stand a space apart ("1 125,00", "33 51 11 00") that Tesseract
-/// read as one word: the space is found again from where its signs stand. And the other way: a
-/// number Tesseract cut where no space stands is one word again.
+/// read as one word, and a limit's sign a space before its number ("< 3,0" read "<3,0"): the space
+/// is found again from where its signs stand. And the other way: a number Tesseract cut where no
+/// space stands is one word again.
 extension PageLayout {
     /// `word` (a number, ``TokenShape/mayBeDigitGroups(_:)``) cut into words where two of its
     /// digits stand a space apart: from the middle of one to the middle of the next, 1.35 times
@@ -45,6 +46,33 @@ extension PageLayout {
             start = end
         }
         return parts
+    }
+
+    /// Whether a word begins with "<" or ">" and a digit right after it ("<3,0", ">60").
+    static func beginsWithComparisonSign(_ text: String) -> Bool {
+        let characters = Array(text.prefix(2))
+        return characters.count == 2 && (characters[0] == "<" || characters[0] == ">") && characters[1].isASCII && characters[1].isNumber
+    }
+
+    /// `word` ("<3,0", ``beginsWithComparisonSign(_:)``) as the sign and the number when a space
+    /// stands between them on the page ("< 3,0", as lab reports print a limit): Tesseract reads
+    /// the two as one word. A space is a quarter of the word's height of paper between the sign's
+    /// ink and the digit's, four pixels at least, and twice the widest gap between the number's
+    /// own signs; a sign set close ("<5") stays with its number. `symbols` as in
+    /// ``digitGroups(_:symbols:)``: the word stays whole unless they are one to a character,
+    /// side by side. The parts keep the word's confidence.
+    static func comparisonSignApart(_ word: Word, symbols: [[Int]]) -> [Word] {
+        let characters = Array(word.text)
+        guard symbols.count == characters.count, characters.count >= 2 else { return [word] }
+        for i in 1..<symbols.count where symbols[i][0] < symbols[i - 1][0] + symbols[i - 1][2] { return [word] }
+        func gap(_ i: Int) -> Int { symbols[i + 1][0] - (symbols[i][0] + symbols[i][2]) }
+        let inner = (1..<(symbols.count - 1)).map(gap).max() ?? 0
+        let space = gap(0)
+        guard 4 * space >= word.box[3], space >= 4, space >= 2 * inner else { return [word] }
+        let sign = symbols[0], rest = symbols[1...]
+        let left = rest.map { $0[0] }.min() ?? word.box[0], right = rest.map { $0[0] + $0[2] }.max() ?? word.box[0]
+        return [Word(text: String(characters[0]), confidence: word.confidence, box: [sign[0], word.box[1], sign[2], word.box[3]]),
+                Word(text: String(characters[1...]), confidence: word.confidence, box: [left, word.box[1], right - left, word.box[3]])]
     }
 
     /// Two words of digits side by side whose boxes overlap, one word: Tesseract cut a number

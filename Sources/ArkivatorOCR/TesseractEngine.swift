@@ -413,6 +413,10 @@ public final class TesseractEngine {
                 layout.startLine()
             }
             let word = PageLayout.Word(text: text, confidence: confidence, box: Self.box(pageIterator, RIL_WORD))
+            if PageLayout.beginsWithComparisonSign(text) {
+                for part in PageLayout.comparisonSignApart(word, symbols: Self.symbolBoxes(iterator)) { layout.add(part) }
+                continue
+            }
             guard TokenShape.mayBeDigitGroups(text) else {
                 layout.add(word)
                 continue

@@ -100,4 +100,23 @@ import Testing
         #expect(layout(year: [1504, 590, 56, 25]).blocks.count == 3)
         #expect(layout(year: [1504, 552, 56, 25], before: "desember").blocks.count == 3)
     }
+
+    /// A limit printed with a space after its sign ("< 3,0", "> 60"), read as one word: the sign
+    /// apart where a quarter of the word's height of paper stands after it (boxes of a real
+    /// reading); set close ("<5"), or with boxes that are not one to a sign, it stays whole.
+    @Test func aLimitsSignASpaceBeforeItsNumberStandsApart() {
+        let limit = PageLayout.Word(text: "<3,0", confidence: 0.9, box: [1273, 962, 76, 29])
+        let parts = PageLayout.comparisonSignApart(limit, symbols: [[1273, 967, 18, 17], [1303, 962, 17, 25], [1325, 982, 3, 9], [1332, 962, 17, 25]])
+        #expect(parts.map(\.text) == ["<", "3,0"])
+        #expect(parts.map { $0.box[0] } == [1273, 1303])
+        let above = PageLayout.Word(text: ">60", confidence: 0.9, box: [1273, 1128, 67, 26])
+        #expect(PageLayout.comparisonSignApart(above, symbols: [[1273, 1133, 18, 17], [1303, 1128, 17, 26], [1323, 1129, 17, 24]]).map(\.text) == [">", "60"])
+        let close = PageLayout.Word(text: "<5", confidence: 0.9, box: [1273, 962, 39, 29])
+        #expect(PageLayout.comparisonSignApart(close, symbols: [[1273, 967, 18, 17], [1295, 962, 17, 25]]).map(\.text) == ["<5"])
+        let wrong = PageLayout.Word(text: "<3,0", confidence: 0.9, box: [1497, 1627, 207, 81])
+        #expect(PageLayout.comparisonSignApart(wrong, symbols: [[1497, 1627, 102, 81], [1603, 1627, 47, 81]]).map(\.text) == ["<3,0"])
+        #expect(PageLayout.beginsWithComparisonSign("<3,0") && PageLayout.beginsWithComparisonSign(">60"))
+        #expect(!PageLayout.beginsWithComparisonSign("<") && !PageLayout.beginsWithComparisonSign("<a") && !PageLayout.beginsWithComparisonSign("3<4"))
+    }
 }
+
