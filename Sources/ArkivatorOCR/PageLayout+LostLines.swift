@@ -269,6 +269,16 @@ extension PageLayout {
         return Array(words)
     }
 
+    /// A second reading as a block without a line of one sign under two thirds the height of the
+    /// other lines' print: a speck its frame caught ("1" for a dot beside an address).
+    static func withoutSpeckLines(_ lines: [[Word]]) -> [[Word]] {
+        func speck(_ line: [Word]) -> Bool { line.count == 1 && line[0].text.count == 1 }
+        let heights = lines.filter { !speck($0) }.flatMap { printHeights($0) }.sorted()
+        guard !heights.isEmpty else { return lines }
+        let height = heights[heights.count / 2]
+        return lines.filter { !speck($0) || 3 * $0[0].box[3] >= 2 * height }
+    }
+
     /// Whether a second reading of a lost line of a page's number lost its stroke: two digits,
     /// the first no greater than the second ("11" for "1/1"), read with confidence 0.5 or more,
     /// over three marks with the stroke between them (``strokeBetween(_:marks:)``, which the

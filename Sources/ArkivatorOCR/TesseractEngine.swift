@@ -212,18 +212,12 @@ public final class TesseractEngine {
             guard fragment.shortNumber else { return true }
             return was.digits == now.digits && now.signs >= was.signs
         }
-        // Only the lines within the fragment's own height are its own; a line of one sign under
-        // two thirds the height of the others' print is a speck the frame caught ("1" for a dot
-        // beside an address), not a line.
+        // Only the lines within the fragment's own height are its own, and no speck its frame
+        // caught (``PageLayout/withoutSpeckLines(_:)``).
         func blockLines() -> [[PageLayout.Word]] {
-            let lines = rereadBlock(fragment.box).map { line in
+            PageLayout.withoutSpeckLines(rereadBlock(fragment.box).map { line in
                 line.filter { fragment.span.contains($0.box[1] + $0.box[3] / 2) }
-            }.filter { !$0.isEmpty }
-            func speck(_ line: [PageLayout.Word]) -> Bool { line.count == 1 && line[0].text.count == 1 }
-            let heights = lines.filter { !speck($0) }.flatMap { PageLayout.printHeights($0) }.sorted()
-            guard !heights.isEmpty else { return lines }
-            let height = heights[heights.count / 2]
-            return lines.filter { !speck($0) || 3 * $0[0].box[3] >= 2 * height }
+            }.filter { !$0.isEmpty })
         }
         if fragment.stacked {
             // Read as one line, two lines would come out as one again: only as a block, and kept

@@ -249,6 +249,11 @@ import Testing
         let dash = [PageLayout.Word(text: "Oslo", confidence: 0.95, box: [100, 100, 100, 30]),
                     PageLayout.Word(text: "–", confidence: 0.9, box: [210, 112, 20, 4])]
         #expect(PageLayout.withoutSpecks(dash).count == 2)
+        let block = [[PageLayout.Word(text: "1", confidence: 0.79, box: [1638, 265, 14, 16])],
+                     [PageLayout.Word(text: "2010", confidence: 0.95, box: [1666, 289, 96, 30]),
+                      PageLayout.Word(text: "Strømmen", confidence: 0.96, box: [1781, 289, 203, 31])],
+                     [PageLayout.Word(text: "7", confidence: 0.9, box: [1666, 330, 16, 30])]]
+        #expect(PageLayout.withoutSpeckLines(block).map { $0.map(\.text) } == [["2010", "Strømmen"], ["7"]])
     }
 }
 
