@@ -396,7 +396,12 @@ extension PageLayout {
                 continue
             }
             if runs.count == 1, let run = runs.first, run.lines == 0...(lines.count - 1), isInLetterhead(block) {
-                if !group.isEmpty && !run.gutter.overlaps(groupGutter) { flush() }
+                // A block after a blank band three of its lines tall or more (the recipient's
+                // address and the references beside it, under the letterhead) is a group of its
+                // own: each column of the letterhead is read before the next band.
+                let lineHeight = (block.bottom - block.top) / max(1, lines.count)
+                let apart = (group.map(\.bottom).max()).map { block.top - $0 > 3 * lineHeight } ?? false
+                if !group.isEmpty && (!run.gutter.overlaps(groupGutter) || apart) { flush() }
                 groupGutter = group.isEmpty ? run.gutter
                     : max(run.gutter.lowerBound, groupGutter.lowerBound)...min(run.gutter.upperBound, groupGutter.upperBound)
                 group.append(block)

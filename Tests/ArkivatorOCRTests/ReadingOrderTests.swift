@@ -64,6 +64,19 @@ import Testing
             + "\n\nVår referanse: PAS 1")
     }
 
+    /// A letterhead of two columns, and under it, after a blank band, the recipient's address
+    /// beside the references, each read by Tesseract across the gutter: the letterhead's columns
+    /// are read before the band below, not its left column and then the recipient's.
+    @Test func theBandUnderALetterheadIsReadAfterBothItsColumns() {
+        let page = layout(blocks: [
+            [line(193, [("Nordlandssykehuset", 261), ("HF", 700), ("Postboks", 1870), ("1480", 2040)]),
+             line(245, [("Kvinneklinikken", 389), ("8092", 1870), ("Bodø", 1970)])],
+            [line(611, [("Fastlege", 262), ("Mathias", 440), ("Gulbrandsen", 600), ("Vår", 1800), ("referanse", 1880)]),
+             line(667, [("Strømmen", 262), ("legesenter", 450), ("Datert:", 1800), ("07.11.2025", 1960)])],
+        ]).page()
+        #expect(page.text.hasPrefix("Nordlandssykehuset HF\nKvinneklinikken\n\nPostboks 1480\n8092 Bodø\n\nFastlege"))
+    }
+
     @Test func anAddressBesideAReferenceBlockIsReadColumnByColumn() {
         let page = layout([
             line(1500, [("Kari", 200), ("Hansen", 300), ("Vår", 1400), ("ref.:", 1480), ("25/1", 1600)]),
