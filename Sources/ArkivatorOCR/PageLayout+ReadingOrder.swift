@@ -40,33 +40,29 @@ extension PageLayout {
             }
         }
         return bands.enumerated().flatMap { index, band -> [Block] in
-            // A grid of labelled fields in two blocks side by side ("Navn: …" beside "Født: …")
-            // is one block, read row by row as it is filled in, wherever it stands.
             var band = band
-            pairing: for i in band.indices {
-                for j in band.indices where j != i && band[i].right <= band[j].left
-                    && band[i].top < band[j].bottom && band[j].top < band[i].bottom {
-                    if let rows = formRows(band[i], band[j]) {
-                        band[i] = rows
-                        band.remove(at: j)
-                        break pairing
-                    }
-                }
-            }
-            // A list's labels in the margin ("A.", "B.", "1.") beside the items they begin are
-            // read at the start of their lines.
-            labels: while true {
+            /// The first two blocks of the band side by side (the first left of the second, their
+            /// heights overlapping) that `join` makes one block of, with that block.
+            func joining(_ join: (Block, Block) -> Block?) -> (left: Int, right: Int, joined: Block)? {
                 for i in band.indices {
                     for j in band.indices where j != i && band[i].right <= band[j].left
                         && band[i].top < band[j].bottom && band[j].top < band[i].bottom {
-                        if let labelled = listLabels(band[i], band[j]) {
-                            band[j] = labelled
-                            band.remove(at: i)
-                            continue labels
-                        }
+                        if let joined = join(band[i], band[j]) { return (i, j, joined) }
                     }
                 }
-                break
+                return nil
+            }
+            // A grid of labelled fields in two blocks side by side ("Navn: …" beside "Født: …")
+            // is one block, read row by row as it is filled in, wherever it stands.
+            if let pair = joining({ formRows($0, $1) }) {
+                band[pair.left] = pair.joined
+                band.remove(at: pair.right)
+            }
+            // A list's labels in the margin ("A.", "B.", "1.") beside the items they begin are
+            // read at the start of their lines.
+            while let pair = joining({ listLabels($0, $1) }) {
+                band[pair.right] = pair.joined
+                band.remove(at: pair.left)
             }
             // Columns: blocks that overlap horizontally, through any chain of them.
             var columns: [[Block]] = []
