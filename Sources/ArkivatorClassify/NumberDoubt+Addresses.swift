@@ -61,14 +61,22 @@ extension NumberDoubt {
     }()
 
     /// The postcodes of the text that cannot be their place's: four digits that begin a line or
-    /// follow a comma or dash ("Hagegata 22, 0653 Oslo"), before a place the table knows whose
-    /// postcodes they are not ("1014 Trondheim" for "7014 Trondheim"). Word indices.
+    /// follow a comma or dash ("Hagegata 22, 0653 Oslo"), before a place the table knows that
+    /// ends the line or its part (a district letter after it, "KRISTIANSAND S"), whose postcodes
+    /// they are not ("1014 Trondheim" for "7014 Trondheim"). A year before a name in a sentence
+    /// ("2024 Oslo kommune …") is no address. Word indices.
     static func misreadPostcodes(_ words: [Word], _ scalars: [Unicode.Scalar]) -> [Int] {
         words.indices.filter { index in
             let word = words[index]
             guard word.text.count == 4, isDigits(word.text), let code = Int(word.text), words.indices.contains(index + 1),
                   words[index + 1].line == word.line, let ranges = postcodeRanges[words[index + 1].text.lowercased()],
                   beginsAddressPart(index, words, scalars) else { return false }
+            if words.indices.contains(index + 2), words[index + 2].line == word.line {
+                let next = words[index + 2].text
+                let district = next.count == 1 && next.first?.isUppercase == true
+                let separator = next.allSatisfy { "–-|·".contains($0) }
+                guard district || separator || beginsAddressPart(index + 2, words, scalars) else { return false }
+            }
             return !ranges.contains { $0.contains(code) }
         }
     }

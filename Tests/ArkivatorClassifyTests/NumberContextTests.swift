@@ -173,7 +173,11 @@ import Testing
             Hagegata 22, 0653 Oslo
             Kjerringvik 3, 1605 Lundemo
             I 2024 Oslo kommune betalte alt.
+            Budsjettet for
+            2024 Oslo kommune vedtok, og
+            2025 Bergen kommune.
             """).isEmpty)
+        #expect(doubtful("Postboks 800, 1004 Drammen – Sentralbord 03525\nMarienlyst 11\n1608 KRISTIANSAND S") == ["1004", "1608"])
     }
 
     @Test func aPlaceWhosePostcodeWasLostIsInDoubt() {
