@@ -198,7 +198,8 @@ NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .
               .bench/numbers-dev-331 .bench/numbers-b-333 .bench/numbers-dev-341 .bench/numbers-b-343 \
               .bench/numbers-dev-351 .bench/numbers-b-353 .bench/numbers-dev-361 .bench/numbers-b-363 \
               .bench/numbers-dev-371 .bench/numbers-b-373 .bench/numbers-dev-381 .bench/numbers-b-383 \
-              .bench/numbers-dev-391 .bench/numbers-b-393 .bench/numbers-dev-401 .bench/numbers-b-403
+              .bench/numbers-dev-391 .bench/numbers-b-393 .bench/numbers-dev-401 .bench/numbers-b-403 \
+              .bench/numbers-dev-411 .bench/numbers-b-413
 .bench/numbers-dev-%/manifest.json: | $(GEN_VENV)/bin/python
 	rm -rf .bench/numbers-dev-$*
 	$(GEN_VENV)/bin/python scripts/bench/draw_set.py --gen ../shared/corpus/gen.py --bank ../shared/corpus/bank_dev.py --out .bench/numbers-dev-$* --n 40 --seed $*

@@ -1,8 +1,10 @@
 /// Puts right a word that Tesseract's Norwegian model misread in one of the ways it misreads
-/// typewriter and other worn type every time: "d" read as "å" ("Opåragelse"); "g" as "z", "s" or
-/// "ø" ("Foretasender", "Bekendtøørelse"), or "e" or "r" at a word's end ("Forordninz", "Endelir");
-/// "æ" as "w", "s", "z", or "w" before it ("Afvwæbning", "Rumsnere", "Bedsteforzlåre"); a capital
-/// "M" as "W" and a capital "G" as "f" at a word's start ("Warts", "feneralkommissæren"). A word is changed only when it is not a word of the ``Lexicon`` and exactly one
+/// typewriter and other worn type every time: "d" read as "å" ("Opåragelse"); "g" as "z", "s",
+/// "ø" or "c" ("Foretasender", "Bekendtøørelse", "erhvervsmæssict"), or "e" or "r" at a word's
+/// end ("Forordninz", "Endelir"); "æ" as "w", "s", "z", or "w" before it ("Afvwæbning",
+/// "Rumsnere", "Bedsteforzlåre"); at a word's start a capital "M" as "W", a capital "G" as "f", a
+/// capital "E" as "F" and a capital "Æ" as "A" ("Warts", "feneralkommissæren", "Frhvervelsen",
+/// "Astefæller"). A word is changed only when it is not a word of the ``Lexicon`` and exactly one
 /// spelling one or two such steps away is: a name, a code or a word the lists lack stays as read,
 /// and a number is never touched.
 enum ConfusionRepair {
@@ -47,6 +49,12 @@ enum ConfusionRepair {
             let isLast = index == word.count - 1
             switch small {
             case "å": result.append(replaced(index, "d"))
+            // A capital "Æ" read without its "E" ("Astefæller").
+            case "a" where index == 0 && letter == "A" && word.count > 1 && word[1].isLowercase:
+                result.append(replaced(index, "æ"))
+            // A "g" whose tail the ribbon did not print ("erhvervsmæssict", "Fiskeribrucz"); not
+            // at a word's start, where Latin ("caput", "cava") has its "c".
+            case "c" where index > 0: result.append(replaced(index, "g"))
             case "z":
                 result.append(replaced(index, "g"))
                 result.append(replaced(index, "æ"))
@@ -66,6 +74,9 @@ enum ConfusionRepair {
             case "e" where isLast: result.append(replaced(index, "g"))
             case "r" where isLast: result.append(replaced(index, "g"))
             case "ø": result.append(replaced(index, "g"))
+            // A capital "E" whose foot did not print ("Frhvervelsen").
+            case "f" where index == 0 && letter == "F" && word.count > 1 && word[1].isLowercase:
+                result.append(replaced(index, "e"))
             // A capital "G" read as a small "f" ("feneralkommissæren").
             case "f" where index == 0 && letter == "f" && word.count > 1 && word[1].isLowercase:
                 var copy = word

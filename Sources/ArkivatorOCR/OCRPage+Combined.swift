@@ -1,3 +1,5 @@
+import Foundation
+
 /// Two readings of one page, combined word by word.
 extension OCRPage {
     /// The longest stretch of words, on either side, that one combination step replaces: a word
@@ -28,7 +30,8 @@ extension OCRPage {
     /// known as a point beside the word before, too little to mask a number there. Only for two
     /// readings of the same picture (no sheet cut out of a photo, where the other reading may
     /// hold print beside the sheet).
-    public func combined(with other: OCRPage, missingWords: Bool = false) -> (page: OCRPage, taken: Int) {
+    public func combined(with other: OCRPage, missingWords: Bool = false,
+                         lexicon: Lexicon? = Lexicon.shared) -> (page: OCRPage, taken: Int) {
         guard !noText, !other.noText else { return (self, 0) }
         let ours = words.map(\.text), theirs = other.words.map(\.text)
         let difference = theirs.difference(from: ours)
@@ -49,7 +52,7 @@ extension OCRPage {
             let stretch = (ours: (previous.ours + 1)..<a, theirs: (previous.theirs + 1)..<b)
             if !stretch.ours.isEmpty, !stretch.theirs.isEmpty,
                stretch.ours.count <= Self.combinedStretch, stretch.theirs.count <= Self.combinedStretch,
-               Self.confidence(other.words[stretch.theirs]) > Self.confidence(words[stretch.ours]) + Self.combinedMargin {
+               Self.takes(other.words[stretch.theirs], over: words[stretch.ours], lexicon: lexicon) {
                 replacements.append(stretch)
             } else if missingWords, stretch.ours.isEmpty, Self.missing(other.words[stretch.theirs]) {
                 // Missing only when this reading has none of them close by (the two readings may
@@ -103,6 +106,30 @@ extension OCRPage {
         page.droppedMarks = droppedMarks
         page.droppedMarkLines = droppedMarkLines
         return (page, taken)
+    }
+
+    /// Whether a stretch of the other reading (`theirs`) takes the place of this reading's
+    /// (`ours`): when the other's, with as many words, are all words of `lexicon` and this one has
+    /// a word of letters that is none, unless the other's are much less sure (by
+    /// ``combinedMargin`` twice); otherwise when the other's are surer by ``combinedMargin``. A
+    /// misread word is seldom a word: "øsift" beside "gift". (This reading's words are kept when
+    /// the other's are not words: measured on the typewritten letters, that lost as often as it
+    /// gained.)
+    static func takes(_ theirs: ArraySlice<RecognizedWord>, over ours: ArraySlice<RecognizedWord>, lexicon: Lexicon?) -> Bool {
+        let surer = confidence(theirs) - confidence(ours)
+        if let lexicon, theirs.count == ours.count {
+            if notWords(theirs, lexicon) == 0, notWords(ours, lexicon) > 0, surer > -2 * combinedMargin { return true }
+        }
+        return surer > combinedMargin
+    }
+
+    /// How many of `words` are of three letters or more (stops and brackets around them aside)
+    /// and not words of `lexicon`; a word with a digit or another sign inside is not counted.
+    static func notWords(_ words: ArraySlice<RecognizedWord>, _ lexicon: Lexicon) -> Int {
+        words.filter { word in
+            let core = word.text.trimmingCharacters(in: .punctuationCharacters)
+            return core.count >= 3 && core.allSatisfy(\.isLetter) && !lexicon.contains(core)
+        }.count
     }
 
     /// The longest run of missing words taken (see ``combined(with:missingWords:)``): a title or

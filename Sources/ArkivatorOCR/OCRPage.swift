@@ -102,6 +102,7 @@ extension OCRPage {
             let section = words.last?.text.hasSuffix("§") ?? false
             var word = typography && !section ? Typography.normalized(trimmed) : trimmed
             if typography, let repaired = ConfusionRepair.repaired(word) { word = repaired }
+            if typography { word = Typography.listNumeral(word, after: words.last?.text) }
             guard !word.isEmpty else { continue }
             if !words.isEmpty {
                 let separator: String = switch item.breakBefore {

@@ -406,12 +406,19 @@ public final class TesseractEngine {
             } else if TessPageIteratorIsAtBeginningOf(pageIterator, RIL_TEXTLINE) != 0 {
                 layout.startLine()
             }
-            let word = PageLayout.Word(text: text, confidence: confidence, box: Self.box(pageIterator, RIL_WORD))
-            if PageLayout.beginsWithComparisonSign(text) {
+            var word = PageLayout.Word(text: text, confidence: confidence, box: Self.box(pageIterator, RIL_WORD))
+            if PageLayout.mayBeStop(text) {
+                word = PageLayout.fullStop(word, symbols: Self.symbolBoxes(iterator))
+            }
+            if let comma = PageLayout.commaBetweenWords(word.text) {
+                for part in PageLayout.commaApart(word, at: comma, symbols: Self.symbolBoxes(iterator)) { layout.add(part) }
+                continue
+            }
+            if PageLayout.beginsWithComparisonSign(word.text) {
                 for part in PageLayout.comparisonSignApart(word, symbols: Self.symbolBoxes(iterator)) { layout.add(part) }
                 continue
             }
-            guard TokenShape.mayBeDigitGroups(text) else {
+            guard TokenShape.mayBeDigitGroups(word.text) else {
                 layout.add(word)
                 continue
             }

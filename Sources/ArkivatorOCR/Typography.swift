@@ -46,4 +46,13 @@ enum Typography {
         if word == "$" || word == "($" { word = word.replacingOccurrences(of: "$", with: "§") }
         return word
     }
+
+    /// A list's number "1." read as the letter "l." (typewriters print the digit one as a small
+    /// "l"): a word that is "l." alone, or "l.," or "l.)", is the number. After a number it stays
+    /// a litre ("2 l.").
+    static func listNumeral(_ word: String, after previous: String?) -> String {
+        guard word.hasPrefix("l."), word.count <= 3, word.dropFirst(2).allSatisfy({ ",;:)".contains($0) }) else { return word }
+        if let previous, previous.last?.isNumber == true || previous.first?.isNumber == true { return word }
+        return "1" + word.dropFirst()
+    }
 }

@@ -24,6 +24,18 @@ import Testing
         #expect(combined.words[2].confidence == 0.91)
     }
 
+    /// Where one reading's word is a word and the other's is not, the word is taken though it is
+    /// read with a little less confidence; the other way round only when much surer.
+    @Test func aWordOfTheLanguageIsTakenOverOneThatIsNot() throws {
+        try #require(Lexicon.shared != nil, "Debian's wnorwegian and wdanish (make test installs them)")
+        let kept = page([("Det", 0.96), ("er", 0.95), ("øsift", 0.78), ("nå", 0.93)])
+        let other = page([("Det", 0.96), ("er", 0.95), ("gift", 0.7), ("nå", 0.93)])
+        #expect(kept.combined(with: other).page.text == "Det er gift nå")
+        let unsure = page([("Det", 0.96), ("er", 0.95), ("gift", 0.5), ("nå", 0.93)])
+        #expect(kept.combined(with: unsure).taken == 0)
+        #expect(other.combined(with: kept).taken == 0)
+    }
+
     @Test func aWordTheOtherIsNotMuchSurerOfStays() {
         let kept = page([("Det", 0.96), ("er", 0.95), ("deres", 0.85), ("sak", 0.93)])
         let other = page([("Det", 0.96), ("er", 0.95), ("dered", 0.9), ("sak", 0.93)])

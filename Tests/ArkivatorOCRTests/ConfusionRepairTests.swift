@@ -21,7 +21,8 @@ import Testing
                      "vwæret": "været", "Opåragelse": "Opdragelse", "Inåtryk": "Indtryk",
                      "Foretasender,": "Foretagender,", "sodkendes": "godkendes", "Behandlinr": "Behandling",
                      "Bekendtøørelse": "Bekendtgørelse", "Bedsteforzlåre,": "Bedsteforældre,", "Warts": "Marts",
-                     "Winisteriet": "Ministeriet", "feneralkommissæren": "Generalkommissæren"]
+                     "Winisteriet": "Ministeriet", "feneralkommissæren": "Generalkommissæren",
+                     "erhvervsmzssict": "erhvervsmæssigt", "Frhvervelsen": "Erhvervelsen", "Astefæller": "Ægtefæller"]
         for (read, right) in cases {
             #expect(ConfusionRepair.repaired(read) == right, "\(read)")
         }
@@ -30,7 +31,8 @@ import Testing
     @Test func wordsNamesAndNumbersStay() throws {
         try #require(lexicon != nil)
         for token in ["på", "både", "måned", "Bråten", "Håkonsen", "12,5", "5O", "HbA1c", "mmol/L", "Indenrissministe-",
-                      "Nordmann", "pizza", "Kjelsås", "caput", "femoris", "Wenche", "Sørli", "Hassan", "Fossum"] {
+                      "Nordmann", "pizza", "Kjelsås", "caput", "femoris", "Wenche", "Sørli", "Hassan", "Fossum",
+                      "Frode", "Fredrik", "Asbjørn", "Atle", "Cecilie", "Marcus", "Victoria", "Clara", "cava", "musculus", "fractura"] {
             #expect(ConfusionRepair.repaired(token) == nil, "\(token)")
         }
     }
@@ -41,5 +43,15 @@ import Testing
         #expect(Typography.typewriterSigns("($") == "(§")
         #expect(Typography.typewriterSigns("=") == "=")
         #expect(Typography.typewriterSigns("a=b") == "a=b")
+    }
+
+    @Test func aListsNumberReadAsALetterIsTheNumber() {
+        #expect(Typography.listNumeral("l.", after: "Pkt.") == "1.")
+        #expect(Typography.listNumeral("l.,", after: nil) == "1.,")
+        #expect(Typography.listNumeral("l.)", after: "jfr.") == "1.)")
+        #expect(Typography.listNumeral("l.", after: "2") == "l.")
+        #expect(Typography.listNumeral("l.", after: "0,5") == "l.")
+        #expect(Typography.listNumeral("kl.", after: nil) == "kl.")
+        #expect(Typography.listNumeral("l.a.", after: nil) == "l.a.")
     }
 }
