@@ -17,9 +17,11 @@ let codecHeaders = ["/usr/include/poppler/glib", "/usr/include/poppler", "/usr/i
 let codecHeaderFlags = codecHeaders.map { "-I" + $0 }
 /// For a Swift target that imports `CArkivatorCodecs` (or imports with `@testable` one that does).
 let codecSwiftSettings: [SwiftSetting] = [.unsafeFlags(codecHeaderFlags.flatMap { ["-Xcc", $0] })]
-// The stages that work on every pixel and every word (cleanup, reading, rules) are optimized in a
-// debug build too: the tests read hundreds of real pages with the debug program, which otherwise
-// takes twice as long a page as the release program (10.4 s against 4.3 s, one typewritten page).
+// The stages that work on every word (reading, rules) are optimized in a debug build too: the
+// tests read hundreds of real pages with the debug program, which otherwise takes twice as long a
+// page as the release program (10.4 s against 4.3 s, one typewritten page; optimized, as long).
+// The cleanup's own work is Leptonica's; optimized, it would make each module that imports it
+// need the codecs' C headers.
 let fastInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -79,7 +81,7 @@ let package = Package(
         ]),
         // Stage 2, cleanup: decode with limits (HEIC through libheif), sheet, deskew, light, binarise (Leptonica).
         .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CArkivatorCodecs", "CWebP",
-                                                        "CArkivatorPNG"], swiftSettings: codecSwiftSettings + fastInDebug),
+                                                        "CArkivatorPNG"], swiftSettings: codecSwiftSettings),
         // Stage 3, OCR: Tesseract engines, orientation, words with confidence.
         .target(name: "ArkivatorOCR", dependencies: ["ArkivatorCore", "ArkivatorImaging", "CTesseract", "CLeptonica", "CArkivatorPNG"],
                 swiftSettings: fastInDebug),
