@@ -20,8 +20,9 @@ let codecSwiftSettings: [SwiftSetting] = [.unsafeFlags(codecHeaderFlags.flatMap 
 // The stages that work on every word (reading, rules) are optimized in a debug build too: the
 // tests read hundreds of real pages with the debug program, which otherwise takes twice as long a
 // page as the release program (10.4 s against 4.3 s, one typewritten page; optimized, as long).
-// The cleanup's own work is Leptonica's; optimized, it would make each module that imports it
-// need the codecs' C headers.
+// The cleanup's own work is Leptonica's. An optimized module and one that is not, across an
+// import, load the modules the other imports internally: each Swift target gets the codecs' C
+// headers (below), as the cleanup has them.
 let fastInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
 
 let package = Package(
@@ -204,3 +205,9 @@ let package = Package(
         .target(name: "TestSupport", path: "Tests/TestSupport"),
     ]
 )
+
+// See `fastInDebug`: the codecs' headers for every Swift target beside the cleanup that imports it.
+for target in package.targets where target.type != .system && !target.name.hasPrefix("C")
+    && target.name != "ArkivatorImaging" && target.name != "ArkivatorImagingTests" && target.name != "ArkivatorOCRTests" {
+    target.swiftSettings = (target.swiftSettings ?? []) + codecSwiftSettings
+}
