@@ -134,7 +134,8 @@ $(GATE)/manifest.json: $(GATE_SCRIPTS)
 # both cores busy, and the first step's timing-based tests (upload back-off) must not share them.
 LLM_SUITES = LocalModelTests|LLMCLITests
 HTTP_SUITES = WebCalendarFeedTests|WebExplanationTests|WebShareLinkTests
-test: build test-deps $(GATE_SUBSET)/manifest.json
+# One build for the program and its tests (`--build-tests` builds .build/debug/arkivator too).
+test: deps test-deps $(GATE_SUBSET)/manifest.json
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel --num-workers 2 --skip '$(LLM_SUITES)|$(HTTP_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(HTTP_SUITES)'
