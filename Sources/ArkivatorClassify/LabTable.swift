@@ -69,7 +69,7 @@ public struct LabRow: Sendable, Codable, Equatable {
 public enum LabTable {
     /// The version of these rules: raised whenever a change reads a row otherwise, so that the
     /// library reads the values of the letters it holds again (``DocumentStore/rereadLabsIfRulesChanged(version:)``).
-    public static let rulesVersion = 3
+    public static let rulesVersion = 4
 
     public static func rows(in text: String) -> [LabRow] {
         let lines = TextLine.split(text)
@@ -85,9 +85,13 @@ public enum LabTable {
         }
         // A table whose rows print flags uses them: a result outside its range without one is in doubt.
         let flagsInUse = parsed.contains { $0.0.flag != nil }
+        // A table whose rows print reference ranges prints one on each: a row without it lost it
+        // in reading (a column the photo's reading left out), and its value cannot be judged.
+        let rangesInUse = parsed.filter { if case .none = $0.1.range { false } else { true } }.count >= 2
         return parsed.map { row, facts in
             var row = row
             row.doubt = LabPlausibility.check(facts, flagsInUse: flagsInUse)
+            if rangesInUse, case .none = facts.range, !row.doubt.contains(.rangeLost) { row.doubt.append(.rangeLost) }
             row.doubtful = !row.doubt.isEmpty
             // A lost decimal comma put back where the range and the flag leave one place for it;
             // the row stays in doubt, and the letter's text keeps what OCR read.

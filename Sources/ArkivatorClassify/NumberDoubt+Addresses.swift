@@ -83,7 +83,7 @@ extension NumberDoubt {
 
     /// The places of the text whose postcode was lost: a place the table knows alone on its line
     /// (a district letter after it, "KRISTIANSAND S"), right under a street and house number
-    /// ("Nedre Storgate 12" over "Drammen" for "3015 Drammen"), in a letter that writes postcodes
+    /// ("Nedre Storgate 12" over "Drammen" for "3015 Drammen") or a post box ("Postboks 8100"), in a letter that writes postcodes
     /// (another address has one): a letter from before postcodes (1968) writes "Tøyengata 31⏎Oslo".
     /// Word indices.
     static func placesWithoutPostcode(_ words: [Word], _ scalars: [Unicode.Scalar]) -> [Int] {
@@ -103,8 +103,50 @@ extension NumberDoubt {
             let house = words[index - 1], street = words[index - 2]
             guard street.line == house.line, isHouseNumber(house.text) else { return false }
             let name = street.text.lowercased()
+            // A post box's number ("Postboks 8100" over "Stavanger"; its label read damaged, "Joks").
+            if ["pb", "boks"].contains(name) || name.hasSuffix("oks") { return true }
             return streetEndings.contains { name.hasSuffix($0) && name.count > $0.count + 1 }
         }
+    }
+
+    /// The numbers of an address the letter writes more than once with numbers one character
+    /// apart: a post box or a street with its number, then the postcode (after a comma on the
+    /// line, or first on the next line). "Postboks 148⏎8092 Bodø" in the letterhead and "Postboks
+    /// 1480, 8092 Bodø" in the footer cannot both be right; which one is misread the text does not
+    /// say, so both are in doubt. Two addresses of a street with numbers further apart are two
+    /// houses. Word indices.
+    static func disagreeingAddressNumbers(_ words: [Word]) -> [Int] {
+        var seen: [String: [Int]] = [:]
+        for index in words.indices.dropFirst() {
+            let number = words[index], name = words[index - 1]
+            guard name.line == number.line, number.text.count <= 5, isHouseNumber(number.text) else { continue }
+            let label = name.text.lowercased()
+            let postBox = ["pb", "boks", "postboks"].contains(label)
+            guard postBox || streetEndings.contains(where: { label.hasSuffix($0) && label.count > $0.count + 1 }) else { continue }
+            // The postcode: the next word, on this line or first on the next.
+            guard index + 1 < words.count, words[index + 1].line <= number.line + 1, words[index + 1].text.count == 4,
+                  isDigits(words[index + 1].text) else { continue }
+            seen[(postBox ? "postboks" : label) + " " + words[index + 1].text, default: []].append(index)
+        }
+        var doubtful: [Int] = []
+        for indices in seen.values where indices.count >= 2 {
+            let texts = indices.map { words[$0].text }
+            for (k, index) in indices.enumerated() where texts.contains(where: { $0 != texts[k] && oneApart($0, texts[k]) }) {
+                doubtful.append(index)
+            }
+        }
+        return doubtful.sorted()
+    }
+
+    /// Whether two words differ by one character put in, left out or changed.
+    static func oneApart(_ a: String, _ b: String) -> Bool {
+        let x = Array(a), y = Array(b)
+        if x.count == y.count { return zip(x, y).filter { $0 != $1 }.count == 1 }
+        let (short, long) = x.count < y.count ? (x, y) : (y, x)
+        guard long.count == short.count + 1 else { return false }
+        var i = 0
+        while i < short.count, short[i] == long[i] { i += 1 }
+        return short[i...] == long[(i + 1)...]
     }
 
     /// Whether the word at `index` begins a line or a part of a line after a comma or dash.

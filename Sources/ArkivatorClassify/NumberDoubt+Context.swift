@@ -56,14 +56,30 @@ extension NumberDoubt {
             if let first = groups.first, words[first].text == "47" || words[first].text == "0047", all > 8 { return all - words[first].text.count }
             return all
         }
+        /// A lone letter between digit groups on one line (not "i" or "å", which are words).
+        func bridges(_ j: Int, after last: Int) -> Bool {
+            j + 1 < words.count && words[j].line == words[last].line && words[j + 1].line == words[j].line
+                && words[j].text.count == 1 && words[j].text.allSatisfy(\.isLetter) && !["i", "å"].contains(words[j].text.lowercased())
+                && group(j + 1)
+        }
         /// The groups from `start` on: on the same line, or the next (a blank line between) while short of 8 digits.
         func groups(from start: Int, after previous: Int, behind: [Int] = [], marked: Bool = false) -> [Int] {
             var taken: [Int] = []
             var j = start, last = previous
-            while group(j, marked: marked), words[j].line == words[last].line || (digits(behind + taken) < 8 && words[j].line - words[last].line <= 2) {
-                taken.append(j)
-                last = j
-                j += 1
+            while j < words.count {
+                if group(j, marked: marked), words[j].line == words[last].line || (digits(behind + taken) < 8 && words[j].line - words[last].line <= 2) {
+                    taken.append(j)
+                    last = j
+                    j += 1
+                } else if marked, !taken.isEmpty, digits(behind + taken) < 8, bridges(j, after: last) {
+                    // A group read as a letter between groups of a labelled number ("2 E 80 00"
+                    // for "51 51 80 00"): the number goes on through it, damaged.
+                    taken.append(j)
+                    last = j
+                    j += 1
+                } else {
+                    break
+                }
             }
             return taken
         }
@@ -187,6 +203,20 @@ extension NumberDoubt {
         let end = words[index - 1].range.upperBound
         return !(end < scalars.count && ".:!?".unicodeScalars.contains(scalars[end]))
     }
+
+    /// Whether a word of letters OCR reads for digits stands where a building, entrance or room
+    /// has its number: right after the word naming it, in the same sentence ("Drammen sykehus,
+    /// bygg I" for "bygg 1", "Sentralbygg l", "rom I2" is a damaged number already).
+    static func afterNumberedPlace(_ index: Int, _ words: [Word], _ scalars: [Unicode.Scalar]) -> Bool {
+        guard index > 0, words[index - 1].line == words[index].line else { return false }
+        let end = words[index - 1].range.upperBound
+        guard !(end < scalars.count && ".:!?,".unicodeScalars.contains(scalars[end])) else { return false }
+        let place = words[index - 1].text.lowercased()
+        return numberedPlaces.contains(place) || ["bygg", "bygget", "bygning", "bygningen", "blokk", "fløy", "fløya"].contains { place.hasSuffix($0) }
+    }
+
+    /// Words a number follows to name a part of a building.
+    static let numberedPlaces: Set<String> = ["rom", "inngang", "port", "heis", "sone", "plan", "seksjon", "oppgang", "luke"]
 
     /// Whether a word of letters OCR reads for digits stands where a street address has its
     /// number: right after a street's name on the same line ("Kløverveien I" for "Kløverveien 1").

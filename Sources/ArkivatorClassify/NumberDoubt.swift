@@ -58,6 +58,12 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     /// A code in a column of codes with digits where the others have letters ("556450" among
     /// "CN3662", "TS5000": "SS6450").
     case codeShape
+    /// An address the letter writes twice (letterhead and footer) with another number the other
+    /// time ("Postboks 148, 8092 Bodø" and "Postboks 1480, 8092 Bodø"): one of them is misread.
+    case addressDisagrees
+    /// A lab row without the reference range the table's other rows print: its range was not
+    /// read, and the value cannot be judged against it.
+    case rangeLost
 
     public var userMessage: UserMessage {
         switch self {
@@ -94,6 +100,12 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
         case .rangeCut: UserMessage(nb: "tallområdet mangler tallet etter streken", en: "the range lacks the number after its dash")
         case .postcodePlace: UserMessage(nb: "postnummeret hører ikke til stedet", en: "the postcode does not belong to the place")
         case .postcodeLost: UserMessage(nb: "postnummeret mangler foran stedet", en: "the postcode before the place is missing")
+        case .rangeLost:
+            UserMessage(nb: "referanseområdet ble ikke lest, så verdien kan ikke sjekkes mot det",
+                        en: "the reference range was not read, so the value cannot be checked against it")
+        case .addressDisagrees:
+            UserMessage(nb: "samme adresse står med et annet nummer et annet sted i brevet",
+                        en: "the same address has another number elsewhere in the letter")
         case .codeShape:
             UserMessage(nb: "koden har sifre der de andre kodene i kolonnen har bokstaver",
                         en: "the code has digits where the other codes in its column have letters")
@@ -171,7 +183,8 @@ public enum NumberDoubt {
                 add(word.lowerBound, word.upperBound, .doubledSeparator)
             } else if NumberShape.isLookalikeWord(core),
                       NumberShape.standsForNumber(index, texts) || Self.besideNumber(index, placed, scalars)
-                        || Self.afterStreetName(index, placed) || Self.isDayBeforeMonth(index, placed, scalars) {
+                        || Self.afterStreetName(index, placed) || Self.isDayBeforeMonth(index, placed, scalars)
+                        || Self.afterNumberedPlace(index, placed, scalars) {
                 // After a number on its line the letter may be the number's last digit ("XT808 I").
                 let joined = index > 0 && placed[index - 1].line == placed[index].line
                     && placed[index - 1].text.unicodeScalars.last.map(NumberShape.isDigit) == true
@@ -217,6 +230,10 @@ public enum NumberDoubt {
             if numberReasons.contains(where: { !rangeOnly.contains($0) }) {
                 add(row.valueStart, row.valueStart + row.valueLength, numberReasons.first { !rangeOnly.contains($0) } ?? reason)
             }
+            // A range lost: the value and the rest of its row, where the range stood.
+            if numberReasons.contains(.rangeLost) {
+                add(row.valueStart, max(row.valueStart + row.valueLength, row.start + row.length), .rangeLost)
+            }
             if let start = row.rangeStart, let length = row.rangeLength,
                numberReasons.contains(where: { [.rangeUnreadable, .rangeImplausible, .flagDisagrees, .missingFlag].contains($0) }) {
                 add(start, start + length, row.doubt.first { [.rangeUnreadable, .rangeImplausible].contains($0) } ?? reason)
@@ -234,6 +251,9 @@ public enum NumberDoubt {
         }
         for index in Self.placesWithoutPostcode(placed, scalars) {
             add(words[index].lowerBound, words[index].upperBound, .postcodeLost)
+        }
+        for index in Self.disagreeingAddressNumbers(placed) {
+            add(words[index].lowerBound, words[index].upperBound, .addressDisagrees)
         }
         for index in Self.codesWithDigitsForLetters(placed) {
             add(words[index].lowerBound, words[index].upperBound, .codeShape)

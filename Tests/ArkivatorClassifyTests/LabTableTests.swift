@@ -135,6 +135,27 @@ import Testing
         #expect(NumberDoubt.doubtfulNumbers(in: "Leukocytter 5 x10^9/L 3,5–10,0", lowConfidence: []).map(\.text) == ["5"])
     }
 
+    /// A row without the reference range the table's other rows print lost it in reading; a
+    /// table that prints no ranges, or only one, leaves its rows alone.
+    @Test func aRowWithoutTheRangeTheOtherRowsPrintIsDoubtful() {
+        let rows = LabTable.rows(in: """
+            ALAT 14 U/L
+            Hemoglobin 12,2 L g/dL 13,4–17,0
+            Natrium 136 L mmol/L 137–145
+            Ferritin 362 µg/L 30–400
+            """)
+        #expect(rows.count == 4)
+        #expect(rows[0].doubt == [.rangeLost])
+        #expect(rows.dropFirst().allSatisfy { !$0.doubt.contains(.rangeLost) })
+        // The value is in doubt with the rest of its row, where the range stood.
+        let doubtful = NumberDoubt.doubtfulNumbers(in: "ALAT 14 U/L\nNatrium 136 L mmol/L 137–145\nFerritin 362 µg/L 30–400",
+                                                   lowConfidence: [])
+        #expect(doubtful.map(\.text) == ["14 U/L"])
+        #expect(doubtful.first?.reason == .rangeLost)
+        let bare = LabTable.rows(in: "ALAT 14 U/L\nKreatinin 88 µmol/L\nFerritin 362 µg/L 30–400")
+        #expect(bare.allSatisfy { !$0.doubt.contains(.rangeLost) })
+    }
+
     @Test func flagsThatDisagreeWithTheirRange() {
         let rows = LabTable.rows(in: """
             Natrium 141 H mmol/L 137 - 145

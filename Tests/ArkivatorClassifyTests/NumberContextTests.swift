@@ -19,6 +19,9 @@ import Testing
         // Its spaces read as digits: "Tlf. 51 51 80 00" as one group of 11.
         #expect(doubtful("Foretaksnr.\n\nTlf 51051180000") == ["51051180000"])
         #expect(doubtful("Tlf. 51518000").isEmpty)
+        // A group read as a lone letter between the groups of a labelled number.
+        #expect(doubtful("Telefon\n2 E 80 00\nwww.helse-stavanger.no") == ["2 E 80 00"])
+        #expect(doubtful("Tlf. 113 i 22 11 00 00").isEmpty)
     }
 
     @Test func aLetterReadForACountIsInDoubt() {
@@ -79,6 +82,11 @@ import Testing
         // A street's number read as a letter.
         #expect(doubtful("Karin Myklebust\nKløverveien I\n1606 FREDRIKSTAD") == ["I"])
         #expect(doubtful("Storgata 12\n1606 FREDRIKSTAD").isEmpty)
+        // A building's, entrance's or room's number read as a letter; a sentence ending at the word is not.
+        #expect(doubtful("Hvor: Drammen sykehus, bygg I\nMøt opp: 45 minutter før") == ["I"])
+        #expect(doubtful("Oppmøte i Sentralbygg l, inngang O") == ["l", "O"])
+        #expect(doubtful("Vi holder til i nytt bygg. I morgen flytter vi.").isEmpty)
+        #expect(doubtful("Møt i inngang C, rom 214").isEmpty)
         // A house number read as letters at the end of an address line, above the postcode and place.
         #expect(doubtful("Sebastian Arnesen\nMarienlyst I I\n4608 KRISTIANSAND S") == ["I", "I"])
         #expect(doubtful("Vennlig hilsen\nKari Nordmann\n4608 KRISTIANSAND S").isEmpty)
@@ -186,8 +194,22 @@ import Testing
         #expect(found.map(\.text) == ["Drammen"])
         #expect(found.first?.reason == .postcodeLost)
         #expect(doubtful("Storgate 12\n3015 Drammen\nDrammen, 23. juni 2025").isEmpty)
+        // Under a post box, its label read damaged.
+        #expect(doubtful("Stavanger universitetssjukehuss:s Joks 8100\nStavanger\nTelefon 51 51 80 00\n\nHilsen\nPostboks 8100, 4068 Stavanger")
+                == ["Stavanger"])
         // A letter from before postcodes writes none.
         #expect(doubtful("Herr maskinarbeider Einar Lund\nTøyengata 31\nOslo\n\nOslo, den 16. mars 1948").isEmpty)
+    }
+
+    @Test func anAddressWrittenTwiceWithAnotherNumberIsInDoubt() {
+        let letter = "Nordlandssykehuset HF\nPostboks 148\n8092 Bodø\n\nHilsen\nPostadresse Postboks 1480, 8092 Bodø – Sentralbord 75 53 40 00"
+        let found = NumberDoubt.doubtfulNumbers(in: letter, lowConfidence: [])
+        #expect(found.map(\.text) == ["148", "1480"])
+        #expect(found.first?.reason == .addressDisagrees)
+        #expect(doubtful("Postboks 1480\n8092 Bodø\n\nPostboks 1480, 8092 Bodø").isEmpty)
+        // Two houses of one street.
+        #expect(doubtful("Lyngveien 27\n2609 LILLEHAMMER\n\nLyngveien 12\n2609 LILLEHAMMER").isEmpty)
+        #expect(doubtful("Storgata 12\n3015 Drammen\nFra: Storgata 13, 3015 Drammen") == ["12", "13"])
     }
 
     @Test func aHouseNumberWithItsEntranceLetterReadAsLettersIsInDoubt() {
