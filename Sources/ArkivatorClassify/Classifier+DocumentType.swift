@@ -110,8 +110,10 @@ extension Classifier {
         return false
     }
 
-    /// "kl. 8.15", "klokken 10", "kl 14:30", or a bare "14:30".
+    /// "kl. 8.15", "klokken 10", "kl 14:30", a bare "14:30", or a time after a time label
+    /// (``ClockTime/labelled(_:)``: "Oppmøte: kl. 07.55", however OCR marked the "kl.").
     static func hasTimeOfDay(_ line: String) -> Bool {
+        if ClockTime.labelled(line) != nil { return true }
         let words = line.split(whereSeparator: { $0.isWhitespace }).map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",;()")) }
         for (i, word) in words.enumerated() {
             if ["kl", "kl.", "klokka", "klokken", "klokka:", "klokken:"].contains(word), i + 1 < words.count,

@@ -170,13 +170,27 @@ struct ClockTime: Equatable {
         if let markerEnd { j = markerEnd }
         while j < s.count, s[j] == ":" || s[j] == "." || s[j] == " " { j += 1 }
         var marked = markerEnd != nil
-        if !marked, let m = marker(s, at: j) {
+        if !marked, let m = marker(s, at: j) ?? strayBeforeMarker(s, at: j) {
             marked = true
             j = m
             while j < s.count, s[j] == "." || s[j] == ":" || s[j] == " " { j += 1 }
         }
         let arrival = words.contains { word in arrivalStems.contains { word.contains($0) } }
         return Label(words: words.count, arrival: arrival, marked: marked, valueStart: j)
+    }
+
+    /// The end of a time marker that one or two stray characters stand before, glued to it, after
+    /// a time label ("Oppmøte: *Kk1.07.55" for "Oppmøte: kl. 07.55": a mark over the "k"): only
+    /// when a time follows the marker.
+    private static func strayBeforeMarker(_ s: [Unicode.Scalar], at i: Int) -> Int? {
+        for skip in 1...2 where i + skip < s.count {
+            guard !s[i..<(i + skip)].contains(where: { $0 == " " || NorwegianDate.isDigit($0) }) else { return nil }
+            guard let end = marker(s, at: i + skip) else { continue }
+            var j = end
+            while j < s.count, s[j] == "." || s[j] == ":" || s[j] == " " { j += 1 }
+            return parse(s, at: j, needMinutes: true) != nil ? end : nil
+        }
+        return nil
     }
 
     /// The end of a time marker word at `i`, if one stands there.

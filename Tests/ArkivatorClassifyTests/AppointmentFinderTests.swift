@@ -258,6 +258,9 @@ import Testing
         #expect(ClockTime.labelled("klokkeslett: 11.00")?.time.text == "11:00")
         #expect(ClockTime.labelled("tid: 25.99") == nil)
         #expect(ClockTime.labelled("møt kl.: 14.10")?.time.text == "14:10")
+        // A mark glued before the marker ("*Kk1." for "kl."), a time after it; without a time, none.
+        #expect(ClockTime.labelled("oppmøte: *kk1.07.55 i resepsjonen, bygg 1, 2. etasje")?.time.text == "07:55")
+        #expect(ClockTime.labelled("oppmøte: *kk1 i resepsjonen") == nil)
         #expect(ClockTime.labelled("møt kl.: 14.10")?.arrival == true)
         #expect(ClockTime.labelled("tid: 14:10")?.arrival == false)
         #expect(ClockTime.labelled("telefon 08.00–15.30") == nil)

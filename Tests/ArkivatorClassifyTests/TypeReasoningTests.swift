@@ -46,6 +46,18 @@ import Testing
             """)
         #expect(letter.docType == .innkalling)
         #expect(letter.documentDate == "2025-08-22")
+        // The same with a mark over the time's "kl." ("*Kk1.07.15"): the time still calls in.
+        let marked = classify("""
+            Stavanger universitetssjukehus
+            Gastromedisinsk avdeling
+            Dato 31.07.2025
+            Velkommen til Gastromedisinsk sengepost
+            Vi viser til samtalen ved poliklinikken og bekrefter at du skal legges inn hos oss.
+            Innleggelsesdag: torsdag 18.09.2025
+            Oppmøte: *Kk1.07.55 i resepsjonen, bygg 1, 2. etasje
+            Regn med å være innlagt i 1 døgn.
+            """)
+        #expect(marked.docType == .innkalling)
     }
 
     @Test func aReminderOfAnAppointmentIsACallIn() {
