@@ -50,7 +50,14 @@ extension OCRPage {
         var previous = (ours: -1, theirs: -1)
         for (a, b) in zip(keptOurs + [ours.count], keptTheirs + [theirs.count]) {
             let stretch = (ours: (previous.ours + 1)..<a, theirs: (previous.theirs + 1)..<b)
-            if !stretch.ours.isEmpty, !stretch.theirs.isEmpty,
+            if stretch.ours.count > 1, stretch.ours.count == stretch.theirs.count, stretch.ours.count <= Self.combinedStretch {
+                // As many words on either side: each word against its own.
+                for k in 0..<stretch.ours.count {
+                    let one = (ours: (stretch.ours.lowerBound + k)..<(stretch.ours.lowerBound + k + 1),
+                               theirs: (stretch.theirs.lowerBound + k)..<(stretch.theirs.lowerBound + k + 1))
+                    if Self.takes(other.words[one.theirs], over: words[one.ours], lexicon: lexicon) { replacements.append(one) }
+                }
+            } else if !stretch.ours.isEmpty, !stretch.theirs.isEmpty,
                stretch.ours.count <= Self.combinedStretch, stretch.theirs.count <= Self.combinedStretch,
                Self.takes(other.words[stretch.theirs], over: words[stretch.ours], lexicon: lexicon) {
                 replacements.append(stretch)

@@ -239,9 +239,20 @@ extension PageLayout {
             let extents = lines.map { line in
                 (left: Double(line.map { $0.box[0] }.min() ?? 0), right: Double(line.map { $0.box[0] + $0.box[2] }.max() ?? 0))
             }.sorted { $0.left < $1.left }
+            // Each line's height on the page, to tell columns side by side from lines one above
+            // the other that only begin at different places (a date at the right margin over the
+            // recipient's address at the left, read top to bottom).
+            let spans = lines.map { line in
+                (left: Double(line.map { $0.box[0] }.min() ?? 0), top: line.map { $0.box[1] }.min() ?? 0,
+                 bottom: line.map { $0.box[1] + $0.box[3] }.max() ?? 0)
+            }
             for k in 1..<extents.count {
                 let gutter = (left: extents[..<k].map(\.right).max() ?? 0, right: extents[k...].map(\.left).min() ?? 0)
                 if gutter.right - gutter.left >= narrowest {
+                    let leftSide = spans.filter { $0.left < gutter.right }, rightSide = spans.filter { $0.left >= gutter.right }
+                    let sideBySide = (leftSide.map(\.top).min() ?? 0) < (rightSide.map(\.bottom).max() ?? 0)
+                        && (rightSide.map(\.top).min() ?? 0) < (leftSide.map(\.bottom).max() ?? 0)
+                    guard sideBySide else { return [] }
                     return [ColumnRun(lines: 0...(lines.count - 1),
                                       gutter: Int(gutter.left.rounded(.up))...Int(gutter.right.rounded(.down)))]
                 }

@@ -36,6 +36,16 @@ import Testing
         #expect(other.combined(with: kept).taken == 0)
     }
 
+    /// Where both readings differ in as many words side by side, each word is judged against its
+    /// own: the stretch is not taken or kept as a whole.
+    @Test func wordsSideBySideAreJudgedEachOnItsOwn() {
+        let kept = page([("de", 0.96), ("jødiske", 0.93), ("Foretagender.", 0.13), ("og", 0.95)])
+        let other = page([("de", 0.96), ("Jødiske", 0.88), ("Foretagender,", 0.9), ("og", 0.95)])
+        let (combined, taken) = kept.combined(with: other, lexicon: nil)
+        #expect(taken == 1)
+        #expect(combined.text == "de jødiske Foretagender, og")
+    }
+
     @Test func aWordTheOtherIsNotMuchSurerOfStays() {
         let kept = page([("Det", 0.96), ("er", 0.95), ("deres", 0.85), ("sak", 0.93)])
         let other = page([("Det", 0.96), ("er", 0.95), ("dered", 0.9), ("sak", 0.93)])

@@ -77,6 +77,25 @@ import Testing
         #expect(page.text.hasPrefix("Nordlandssykehuset HF\nKvinneklinikken\n\nPostboks 1480\n8092 Bodø\n\nFastlege"))
     }
 
+    /// A date at the right margin over the recipient's address at the left, in one block: the
+    /// lines begin on either side of an empty band but stand one above the other, and are read
+    /// top to bottom; lines beside each other in height are read column by column.
+    @Test func aDateOverTheAddressIsReadFirst() {
+        let date = layout(blocks: [
+            [line(515, [("2025-02-05", 2020)]),
+             line(610, [("Kristin", 239), ("Solberg", 400)]),
+             line(670, [("Sjøgata", 239), ("7B", 420)]),
+             line(730, [("8006", 239), ("BODØ", 340)])],
+        ]).page()
+        #expect(date.text == "2025-02-05\nKristin Solberg\nSjøgata 7B\n8006 BODØ")
+        let letterhead = layout(blocks: [
+            [line(224, [("Kreftregisteret", 239)]),
+             line(240, [("Postboks", 1800), ("5313", 1980)]),
+             line(300, [("0304", 1800), ("Oslo", 1900)])],
+        ]).page()
+        #expect(letterhead.text == "Kreftregisteret\n\nPostboks 5313\n0304 Oslo")
+    }
+
     @Test func anAddressBesideAReferenceBlockIsReadColumnByColumn() {
         let page = layout([
             line(1500, [("Kari", 200), ("Hansen", 300), ("Vår", 1400), ("ref.:", 1480), ("25/1", 1600)]),
