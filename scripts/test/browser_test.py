@@ -85,7 +85,11 @@ class Check:
         self.lesser = {}
 
     def step(self, name):
-        print(f"browser test: {name}", flush=True)
+        # Each step's line says how long the one before took: where the test's minutes go.
+        now = time.monotonic()
+        took = f" ({now - self.started:.1f} s since the last step)" if getattr(self, "started", None) is not None else ""
+        self.started = now
+        print(f"browser test: {name}{took}", flush=True)
 
     def open(self, path):
         self.driver.get(self.base + path)
