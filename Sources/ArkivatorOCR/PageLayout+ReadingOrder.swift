@@ -239,9 +239,9 @@ extension PageLayout {
             let extents = lines.map { line in
                 (left: Double(line.map { $0.box[0] }.min() ?? 0), right: Double(line.map { $0.box[0] + $0.box[2] }.max() ?? 0))
             }.sorted { $0.left < $1.left }
-            // Each line's height on the page, to tell columns side by side from lines one above
-            // the other that only begin at different places (a date at the right margin over the
-            // recipient's address at the left, read top to bottom).
+            // Each line's height on the page: lines on the right that stand wholly above those on
+            // the left (a date at the right margin over the recipient's address) are read first,
+            // top to bottom, not as a second column, unless a block above began that column.
             let spans = lines.map { line in
                 (left: Double(line.map { $0.box[0] }.min() ?? 0), top: line.map { $0.box[1] }.min() ?? 0,
                  bottom: line.map { $0.box[1] + $0.box[3] }.max() ?? 0)
@@ -250,9 +250,16 @@ extension PageLayout {
                 let gutter = (left: extents[..<k].map(\.right).max() ?? 0, right: extents[k...].map(\.left).min() ?? 0)
                 if gutter.right - gutter.left >= narrowest {
                     let leftSide = spans.filter { $0.left < gutter.right }, rightSide = spans.filter { $0.left >= gutter.right }
-                    let sideBySide = (leftSide.map(\.top).min() ?? 0) < (rightSide.map(\.bottom).max() ?? 0)
-                        && (rightSide.map(\.top).min() ?? 0) < (leftSide.map(\.bottom).max() ?? 0)
-                    guard sideBySide else { return [] }
+                    let rightAbove = (rightSide.map(\.bottom).max() ?? 0) <= (leftSide.map(\.top).min() ?? 0)
+                    // A right column that a block above began (a letterhead's telephone number on the
+                    // name's line, the organisation number under it) goes on here, however it stands.
+                    let rightStart = rightSide.map(\.left).min() ?? 0
+                    let begunAbove = blocks.contains { other in
+                        other.top < block.top && blockLines(other).contains { line in
+                            line.words.contains { abs(Double($0.box[0]) - rightStart) <= 2 * alignment }
+                        }
+                    }
+                    guard !rightAbove || begunAbove else { return [] }
                     return [ColumnRun(lines: 0...(lines.count - 1),
                                       gutter: Int(gutter.left.rounded(.up))...Int(gutter.right.rounded(.down)))]
                 }

@@ -78,8 +78,9 @@ import Testing
     }
 
     /// A date at the right margin over the recipient's address at the left, in one block: the
-    /// lines begin on either side of an empty band but stand one above the other, and are read
-    /// top to bottom; lines beside each other in height are read column by column.
+    /// lines begin on either side of an empty band, the right one wholly above, and are read top
+    /// to bottom; lines beside each other in height, or on the right under a name on the left,
+    /// are read column by column.
     @Test func aDateOverTheAddressIsReadFirst() {
         let date = layout(blocks: [
             [line(515, [("2025-02-05", 2020)]),
@@ -94,6 +95,21 @@ import Testing
              line(300, [("0304", 1800), ("Oslo", 1900)])],
         ]).page()
         #expect(letterhead.text == "Kreftregisteret\n\nPostboks 5313\n0304 Oslo")
+        let below = layout(blocks: [
+            [line(224, [("Storlia", 239), ("sykehus", 420), ("HF", 600)]),
+             line(300, [("Telefon", 1800), ("61", 1960)]),
+             line(360, [("Org.nr.", 1800), ("983", 1960)])],
+        ]).page()
+        #expect(below.text == "Storlia sykehus HF\n\nTelefon 61\nOrg.nr. 983")
+        // The right column begun on the name's line above goes on, though its next line stands
+        // over the left column's next lines.
+        let begun = layout(blocks: [
+            [line(207, [("Storlia", 296), ("sykehus", 480), ("HF", 660), ("Telefon", 1938), ("61", 2100)])],
+            [line(253, [("Org.nr.", 1938), ("983", 2100)]),
+             line(294, [("Ortopedisk", 294), ("poliklinikk", 520)]),
+             line(346, [("Postboks", 295), ("410", 480)])],
+        ]).page()
+        #expect(begun.text == "Storlia sykehus HF\nOrtopedisk poliklinikk\nPostboks 410\n\nTelefon 61\nOrg.nr. 983")
     }
 
     @Test func anAddressBesideAReferenceBlockIsReadColumnByColumn() {
