@@ -104,7 +104,7 @@ extension NumberDoubt {
             guard street.line == house.line, isHouseNumber(house.text) else { return false }
             let name = street.text.lowercased()
             // A post box's number ("Postboks 8100" over "Stavanger"; its label read damaged, "Joks").
-            if ["pb", "boks"].contains(name) || name.hasSuffix("oks") { return true }
+            if isPostBoxLabel(name) || name.hasSuffix("oks") { return true }
             return streetEndings.contains { name.hasSuffix($0) && name.count > $0.count + 1 }
         }
     }
@@ -121,7 +121,7 @@ extension NumberDoubt {
             let number = words[index], name = words[index - 1]
             guard name.line == number.line, number.text.count <= 5, isHouseNumber(number.text) else { continue }
             let label = name.text.lowercased()
-            let postBox = ["pb", "boks", "postboks"].contains(label)
+            let postBox = isPostBoxLabel(label)
             guard postBox || streetEndings.contains(where: { label.hasSuffix($0) && label.count > $0.count + 1 }) else { continue }
             // The postcode: the next word, on this line or first on the next.
             guard index + 1 < words.count, words[index + 1].line <= number.line + 1, words[index + 1].text.count == 4,

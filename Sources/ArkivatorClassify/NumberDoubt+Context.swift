@@ -27,6 +27,11 @@ extension NumberDoubt {
                 "fax"].contains(key) || (key.count > 7 && key.hasSuffix("telefon"))
     }
 
+    /// Words that name a post box ("Postboks", "Pb.", "Boks", "Postb."), whose number follows.
+    static func isPostBoxLabel(_ word: String) -> Bool {
+        ["postboks", "pb", "boks", "postb"].contains(word.lowercased().filter(\.isLetter))
+    }
+
     static func isDigits(_ word: String) -> Bool { !word.isEmpty && word.unicodeScalars.allSatisfy(NumberShape.isDigit) }
 
     /// Three digits and a decimal part ("125,00"): what follows the thousands in a sum written
@@ -123,7 +128,7 @@ extension NumberDoubt {
     /// word are in doubt as one span. Scalar ranges.
     static func splitPostBoxes(_ words: [Word], _ scalars: [Unicode.Scalar]) -> [Range<Int>] {
         var found: [Range<Int>] = []
-        for i in words.indices where ["postboks", "pb", "boks", "postb"].contains(words[i].text.lowercased().filter(\.isLetter)) {
+        for i in words.indices where isPostBoxLabel(words[i].text) {
             var j = i + 1
             while j < words.count, words[j].line == words[i].line, isDigits(words[j].text),
                   j == i + 1 || scalars[words[j - 1].range.upperBound..<words[j].range.lowerBound].allSatisfy({ $0 == " " }) {

@@ -236,20 +236,17 @@ extension PageLayout {
             // No line has words on both sides, but the lines may still stand in two columns (Tesseract
             // took a letterhead's left and right lines, a little apart in height, as one block):
             // lines starting left of an empty band and lines starting right of it.
-            let extents = lines.map { line in
-                (left: Double(line.map { $0.box[0] }.min() ?? 0), right: Double(line.map { $0.box[0] + $0.box[2] }.max() ?? 0))
+            // Each line's extent, and its height on the page: lines on the right that stand wholly
+            // above those on the left (a date at the right margin over the recipient's address) are
+            // read first, top to bottom, not as a second column, unless a block above began that column.
+            let extents = lines.map { line -> (left: Double, right: Double, top: Int, bottom: Int) in
+                (left: Double(line.map { $0.box[0] }.min() ?? 0), right: Double(line.map { $0.box[0] + $0.box[2] }.max() ?? 0),
+                 top: line.map { $0.box[1] }.min() ?? 0, bottom: line.map { $0.box[1] + $0.box[3] }.max() ?? 0)
             }.sorted { $0.left < $1.left }
-            // Each line's height on the page: lines on the right that stand wholly above those on
-            // the left (a date at the right margin over the recipient's address) are read first,
-            // top to bottom, not as a second column, unless a block above began that column.
-            let spans = lines.map { line in
-                (left: Double(line.map { $0.box[0] }.min() ?? 0), top: line.map { $0.box[1] }.min() ?? 0,
-                 bottom: line.map { $0.box[1] + $0.box[3] }.max() ?? 0)
-            }
             for k in 1..<extents.count {
                 let gutter = (left: extents[..<k].map(\.right).max() ?? 0, right: extents[k...].map(\.left).min() ?? 0)
                 if gutter.right - gutter.left >= narrowest {
-                    let leftSide = spans.filter { $0.left < gutter.right }, rightSide = spans.filter { $0.left >= gutter.right }
+                    let leftSide = extents[..<k], rightSide = extents[k...]
                     let rightAbove = (rightSide.map(\.bottom).max() ?? 0) <= (leftSide.map(\.top).min() ?? 0)
                     // A right column that a block above began (a letterhead's telephone number on the
                     // name's line, the organisation number under it) goes on here, however it stands.
