@@ -14,7 +14,7 @@ public enum LabPlausibility {
         if row.unitMisread { add(.unitMisread) }
         if row.nameCut { add(.nameCut) }
         if row.nameMisread { add(.nameMisread) }
-        guard let value = row.value else { return reasons + [.valueUnreadable] }
+        guard let value = row.value else { return reasons + [row.valueText.isEmpty ? .valueLost : .valueUnreadable] }
 
         // The span its analysis allows in its unit.
         var span: LabAnalyses.UnitSpan?

@@ -69,7 +69,7 @@ public struct LabRow: Sendable, Codable, Equatable {
 public enum LabTable {
     /// The version of these rules: raised whenever a change reads a row otherwise, so that the
     /// library reads the values of the letters it holds again (``DocumentStore/rereadLabsIfRulesChanged(version:)``).
-    public static let rulesVersion = 4
+    public static let rulesVersion = 5
 
     public static func rows(in text: String) -> [LabRow] {
         let lines = TextLine.split(text)
@@ -83,6 +83,9 @@ public enum LabTable {
             if places.contains(where: { place in fnr.contains { $0.overlaps(place) } }) { continue }
             parsed.append(row)
         }
+        // A row without its value is one that lost it only in a table whose rows print values (a
+        // list of reference ranges prints none).
+        if parsed.filter({ !$0.0.value.isEmpty }).count < 2 { parsed.removeAll { $0.0.value.isEmpty } }
         // A table whose rows print flags uses them: a result outside its range without one is in doubt.
         let flagsInUse = parsed.contains { $0.0.flag != nil }
         // A table whose rows print reference ranges prints one on each: a row without it lost it
@@ -331,7 +334,22 @@ public enum LabTable {
                 if unit == nil { unit = (u, start, end) } else { unknown += 1 }
             }
         }
-        guard let value else { return nil }
+        guard let value else {
+            // A known analysis's row with its unit and its range and nothing else: the result
+            // was not read (a photo's column left out). Kept as a row without a value, in doubt,
+            // so the letter goes to review; a list line of names and spans is no such row.
+            guard let analysis, let unit, let range, case .between = range.range, unknown == 0, flag == nil,
+                  let nameEnd = nameTokens.last?.end else { return nil }
+            let rangeText = line.text(from: range.start, to: range.end)
+            let row = LabRow(analysis: analysis.name, printedAnalysis: printedName, value: "", unit: unit.text, range: rangeText,
+                             flag: nil, line: line.index, start: tokens.first?.start ?? line.start,
+                             length: (tokens.last?.end ?? line.start) - (tokens.first?.start ?? line.start),
+                             valueStart: nameEnd, valueLength: 0, rangeStart: range.start, rangeLength: range.end - range.start,
+                             unitStart: unit.start, unitLength: unit.end - unit.start)
+            let facts = ParsedRow(analysis: analysis, unit: unit.text, value: nil, valueText: "", range: range.range,
+                                  flag: nil, unitMisread: unitMisread)
+            return (row, facts)
+        }
         if let attached = value.flag {
             if flag != nil { unknown += 1 }
             flag = attached

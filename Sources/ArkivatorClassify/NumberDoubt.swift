@@ -64,6 +64,9 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     /// A lab row without the reference range the table's other rows print: its range was not
     /// read, and the value cannot be judged against it.
     case rangeLost
+    /// A lab row of a known analysis with its unit and range but no result: the value was not
+    /// read (a photo's column left out, ink too faint).
+    case valueLost
 
     public var userMessage: UserMessage {
         switch self {
@@ -103,6 +106,8 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
         case .rangeLost:
             UserMessage(nb: "referanseområdet ble ikke lest, så verdien kan ikke sjekkes mot det",
                         en: "the reference range was not read, so the value cannot be checked against it")
+        case .valueLost:
+            UserMessage(nb: "verdien i raden ble ikke lest", en: "the row's value was not read")
         case .addressDisagrees:
             UserMessage(nb: "samme adresse står med et annet nummer et annet sted i brevet",
                         en: "the same address has another number elsewhere in the letter")
@@ -227,6 +232,10 @@ public enum NumberDoubt {
             guard let reason = numberReasons.first else { continue }
             // A range that does not read, or cannot be, puts the range in doubt, not the value.
             let rangeOnly: Set<NumberDoubtReason> = [.rangeUnreadable, .rangeImplausible]
+            // A value not read: the whole row, where it should stand.
+            if numberReasons.contains(.valueLost) {
+                add(row.start, row.start + row.length, .valueLost)
+            }
             if numberReasons.contains(where: { !rangeOnly.contains($0) }) {
                 add(row.valueStart, row.valueStart + row.valueLength, numberReasons.first { !rangeOnly.contains($0) } ?? reason)
             }

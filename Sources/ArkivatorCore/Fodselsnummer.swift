@@ -201,15 +201,16 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
     /// The number written from `start` (a digit with no digit before it), if any.
     private static func match(in scalars: [Unicode.Scalar], from start: Int) -> Match? {
         var digits = ""
-        // Where a separator stands (after how many digits) and whether it holds a line break.
-        var separators: [(after: Int, lineBreak: Bool)] = []
+        // Where a separator stands (after how many digits), whether it holds a line break and
+        // whether it is spaces alone.
+        var separators: [(after: Int, lineBreak: Bool, spaces: Bool)] = []
         var j = start
         while j < scalars.count, digits.count < 11 {
             if isDigit(scalars[j]) {
                 digits.unicodeScalars.append(scalars[j])
                 j += 1
-            } else if !digits.isEmpty, let (end, lineBreak) = separator(in: scalars, at: j) {
-                separators.append((digits.count, lineBreak))
+            } else if !digits.isEmpty, let (end, lineBreak, onlySpaces) = separator(in: scalars, at: j) {
+                separators.append((digits.count, lineBreak, onlySpaces))
                 j = end
             } else {
                 break
@@ -220,7 +221,10 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
             let places = Set(separators.map(\.after))
             let grouped = places.isSubset(of: [2, 4, 6]) && (places.isDisjoint(with: [2, 4]) || places.isSuperset(of: [2, 4]))
             let broken = separators.count == 1 && separators[0].lineBreak
-            guard grouped || broken else { return nil }
+            // OCR spaces a number out where the print has no gap ("301 245 24349"): taken where a
+            // label says a fødselsnummer follows, so other numbers stay.
+            let spacedAfterLabel = separators.count <= 3 && separators.allSatisfy(\.spaces) && labelled(scalars, before: start)
+            guard grouped || broken || spacedAfterLabel else { return nil }
             // Not a piece of a longer number written with separators ("12.140385 12324", "140385 12324.5").
             if start >= 2, numberJoiners.contains(scalars[start - 1]), isDigit(scalars[start - 2]) { return nil }
             if j + 1 < scalars.count, numberJoiners.contains(scalars[j]), isDigit(scalars[j + 1]) { return nil }
@@ -229,10 +233,10 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
         return Match(range: start..<j, number: number)
     }
 
-    /// The end of the separator that starts at `at` and whether it holds a line break: spaces,
-    /// at most one `.`/`-`/`–`, at most two line breaks (one blank line: OCR sets a line apart
-    /// as a paragraph), and a digit right after; nil when there is none.
-    private static func separator(in scalars: [Unicode.Scalar], at: Int) -> (end: Int, lineBreak: Bool)? {
+    /// The end of the separator that starts at `at`, whether it holds a line break and whether
+    /// it is spaces alone: spaces, at most one `.`/`-`/`–`, at most two line breaks (one blank
+    /// line: OCR sets a line apart as a paragraph), and a digit right after; nil when there is none.
+    private static func separator(in scalars: [Unicode.Scalar], at: Int) -> (end: Int, lineBreak: Bool, spaces: Bool)? {
         var j = at, dashes = 0, breaks = 0
         while j < scalars.count, j - at < 12 {
             let c = scalars[j]
@@ -251,8 +255,38 @@ public struct Fodselsnummer: Sendable, Hashable, CustomStringConvertible {
             j += 1
         }
         guard j > at, j < scalars.count, isDigit(scalars[j]) else { return nil }
-        return (j, breaks > 0)
+        return (j, breaks > 0, breaks == 0 && dashes == 0)
     }
+
+    /// Whether a label for a fødselsnummer ("f.nr.", "Fødselsnr.:", "fødselsnummer",
+    /// "personnummer", "D-nummer") ends the text of the line before `start`, with at most a few
+    /// characters between (": ", a table's gap).
+    private static func labelled(_ scalars: [Unicode.Scalar], before start: Int) -> Bool {
+        var k = start - 1
+        var gap = 0
+        // The gap after the label: spaces, ':' and '.'; a table's column gap may be wide.
+        while k >= 0, !lineBreaks.contains(scalars[k]), spaces.contains(scalars[k]) || ":.".unicodeScalars.contains(scalars[k]) {
+            k -= 1
+            gap += 1
+        }
+        guard gap <= 16 else { return false }
+        var text = ""
+        while k >= 0, text.unicodeScalars.count < 24, !lineBreaks.contains(scalars[k]) {
+            let c = scalars[k]
+            guard c.properties.isAlphabetic || spaces.contains(c) || marks.contains(c) else { break }
+            text.unicodeScalars.insert(c, at: text.unicodeScalars.startIndex)
+            k -= 1
+        }
+        // Whole words only ("f. nr." is two): the last word, or the last two written together.
+        let words = text.lowercased().unicodeScalars.filter { !marks.contains($0) }
+            .split(whereSeparator: { spaces.contains($0) }).map { String(String.UnicodeScalarView($0)) }
+        guard let last = words.last else { return false }
+        return fodselsnummerLabels.contains(last) || (words.count >= 2 && fodselsnummerLabels.contains(words[words.count - 2] + last))
+    }
+
+    /// The labels, lower case without their dots and dashes: "f.nr." is "fnr", "D-nummer" is "dnummer".
+    private static let fodselsnummerLabels: Set<String> = ["fnr", "fødselsnr", "fødselsnummer", "fodselsnr", "fodselsnummer",
+                                              "personnr", "personnummer", "persnr", "dnr", "dnummer", "hnummer"]
 
     private static let spaces: Set<Unicode.Scalar> = [" ", "\t", "\u{A0}", "\u{202F}", "\u{2009}"]
     private static let marks: Set<Unicode.Scalar> = [".", "-", "\u{2010}", "\u{2011}", "\u{2013}"]

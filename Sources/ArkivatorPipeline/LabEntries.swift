@@ -13,7 +13,8 @@ package enum LabEntries {
     ///   - rows: the rows already read (the classifier's); nil reads them from `text`.
     ///   - pages: the pages' readings, for the boxes; nil when not at hand (a text correction).
     package static func entries(in text: String, rows: [LabRow]? = nil, pages: [OCRPage]? = nil) -> [LabEntry] {
-        let rows = rows ?? LabTable.rows(in: text)
+        // A row whose value was not read is no reading: it stays in the letter's doubts alone.
+        let rows = (rows ?? LabTable.rows(in: text)).filter { !$0.value.isEmpty }
         guard !rows.isEmpty else { return [] }
         let sampled = LabSampling.date(in: text)?.iso
         return rows.map { row in

@@ -156,6 +156,19 @@ import Testing
         #expect(bare.allSatisfy { !$0.doubt.contains(.rangeLost) })
     }
 
+    /// A row of a known analysis with its unit and range but no result lost its value in
+    /// reading: it is in doubt, the whole row marked, and it files no value; a list of
+    /// reference ranges alone is no table of results.
+    @Test func aRowWhoseValueWasNotReadIsDoubtful() {
+        let text = "Hemoglobin 12,2 L g/dL 13,4–17,0\nALAT U/L 10–70\nNatrium 136 L mmol/L 137–145"
+        let rows = LabTable.rows(in: text)
+        #expect(rows.map(\.analysis) == ["Hemoglobin", "ALAT", "Natrium"])
+        #expect(rows[1].value.isEmpty && rows[1].doubt == [.valueLost] && rows[1].range == "10–70")
+        let doubtful = NumberDoubt.doubtfulNumbers(in: text, lowConfidence: [])
+        #expect(doubtful.contains { $0.text == "ALAT U/L 10–70" && $0.reason == .valueLost }, "\(doubtful)")
+        #expect(LabTable.rows(in: "Referanseområder:\nALAT U/L 10–70\nKreatinin µmol/L 60–105").isEmpty)
+    }
+
     @Test func flagsThatDisagreeWithTheirRange() {
         let rows = LabTable.rows(in: """
             Natrium 141 H mmol/L 137 - 145

@@ -51,11 +51,30 @@ import Testing
         }
     }
 
+    /// OCR spaces a number out where the print has none ("170 972 43859"): after a label that
+    /// says a fødselsnummer follows, it is found wherever the spaces fall; without one it stays
+    /// (see ``otherDigitsStay()``), and a label does not make other numbers one.
+    @Test func aLabelledNumberIsFoundHoweverOCRSpacedIt() throws {
+        let parsed = try Fodselsnummer(Self.number)
+        for label in ["f.nr.", "F.nr", "Fødselsnr.:", "fødselsnummer", "Fødselsnummer:    ", "Personnummer", "f. nr.", "D-nummer:"] {
+            for printed in ["170 972 43859", "1709 7243859", "17 0972 43859", "1 709724 3 859"] {
+                let text = "Pasient: Kari Nordmann, \(label) \(printed), Oslo"
+                #expect(Fodselsnummer.numbers(in: text) == [parsed], "\(text)")
+                #expect(Redaction.redact(text) == "Pasient: Kari Nordmann, \(label) 170972 •••••, Oslo", "\(text)")
+            }
+        }
+        for text in ["Ordnr. 170 972 43859", "Konto: 1709 72 43859", "f.nr. 1709724-3859", "f.nr.\n170 972 43859",
+                     "f.nr. 170 972 43858", "Fødselsnr.: 1 7 0 9 7 2 4 3 8 5 9", "Tlf. 170 972 43859"] {
+            #expect(Fodselsnummer.matches(in: text).isEmpty, "\(text)")
+        }
+    }
+
     @Test func aKnownNumberIsHiddenHoweverOCRSplitIt() {
         let known: Set<String> = [Self.number]
         for printed in ["1709 7243859", "17.09.72 438 59", "1709724 3859", "170 972 43859"] {
-            let redacted = Redaction.redact("Pasient: Kari Nordmann, f.nr. \(printed) (mor)", known: known)
-            #expect(!redacted.filter(\.isNumber).contains("43859") && redacted.contains("Kari Nordmann, f.nr. •"), "\(redacted)")
+            // Without a label before it (with one the detector finds it: see aLabelledNumberIsFound…).
+            let redacted = Redaction.redact("Pasient: Kari Nordmann, \(printed) (mor)", known: known)
+            #expect(!redacted.filter(\.isNumber).contains("43859") && redacted.contains("Kari Nordmann, •"), "\(redacted)")
             #expect(redacted.filter { $0 == "•" }.count == 11, "\(redacted)")
         }
         // A number the detector finds is masked as always; other digits, and an unknown split number, stay.
