@@ -279,6 +279,21 @@ extension PageLayout {
         return lines.filter { !speck($0) || 3 * $0[0].box[3] >= 2 * height }
     }
 
+    /// A second reading of a lost line that is a page's number whose ones the model read as
+    /// letters ("L/1", "1/l", "I/2" for "1/1", "1/1", "1/2": a serif one read as a capital L),
+    /// the ones made digits; nil when it is no such reading. The caller asks that three marks
+    /// stand there with the stroke between them (``strokeBetween(_:marks:)``). The model was
+    /// unsure of it, so it stays doubtful: confidence 0.5, no more.
+    static func pageNumberWithLetterOnes(_ line: [Word]) -> [Word]? {
+        guard line.count == 1, let word = line.first else { return nil }
+        let parts = word.text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, parts.contains(where: { NumberRepair.pageOnes.contains(String($0)) }) else { return nil }
+        let digits = parts.map { NumberRepair.pageOnes.contains(String($0)) ? "1" : String($0) }
+        guard digits.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let n = Int(digits[0]), let m = Int(digits[1]), 1 <= n, n <= m else { return nil }
+        return [Word(text: digits.joined(separator: "/"), confidence: min(max(word.confidence, scribbleConfidence), 0.5), box: word.box)]
+    }
+
     /// Whether a second reading of a lost line of a page's number lost its stroke: two digits,
     /// the first no greater than the second ("11" for "1/1"), read with confidence 0.5 or more,
     /// over three marks with the stroke between them (``strokeBetween(_:marks:)``, which the

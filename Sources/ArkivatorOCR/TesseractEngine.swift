@@ -125,7 +125,7 @@ public final class TesseractEngine {
         // Lost lines of three marks side by side that read as nothing: a page's number, perhaps.
         var unreadNumbers: [[Int]] = [], unreadShort: [[Int]] = []
         for box in layout.lostLines(marks: marks) {
-            let line = rereadLostLine(box, width: image.width, height: image.height)
+            var line = rereadLostLine(box, width: image.width, height: image.height)
             // A line shorter than three word heights is kept only as a number, and two marks
             // only as a page's number ("1/2"; "45" beside a number read is a piece of it).
             let short = box[2] < 3 * (textHeight ?? 0)
@@ -133,8 +133,11 @@ public final class TesseractEngine {
             // A page's number that lost its stroke ("11" over three marks) gets it back below
             // (``PageLayout/restorePageNumberStrokes(marks:)``).
             let strokeless = PageLayout.readsAsPageNumberWithoutStroke(line) && PageLayout.strokeBetween(box, marks: marks)
+            // A page's number whose ones read as letters ("L/1"), over its three marks: its digits.
+            let lettered = PageLayout.strokeBetween(box, marks: marks) ? PageLayout.pageNumberWithLetterOnes(line) : nil
+            if let lettered { line = lettered }
             if (!short && PageLayout.readsAsText(line)) || (!pair && PageLayout.readsAsNumber(line)) || PageLayout.readsAsPageNumber(line)
-                || strokeless {
+                || strokeless || lettered != nil {
                 if !layout.holdsNearby(line, height: max(1, box[3])) {
                     if let textHeight { layout.insert(lostLine: line, box: box, hiddenBy: textHeight) } else { layout.insert(lostLine: line) }
                 }

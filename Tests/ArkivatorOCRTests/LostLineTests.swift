@@ -219,6 +219,21 @@ import Testing
         #expect(!PageLayout.readsAsPageNumberWithoutStroke(line("1/1", 0.9)))
     }
 
+    /// A page's number read again with a serif one as a capital L ("L/1", at any confidence) is
+    /// the page's number, doubtful; a word, a date or a number the wrong way round is not.
+    @Test func aPageNumberWhoseOnesReadAsLettersIsKnown() {
+        func read(_ text: String, _ confidence: Double = 0) -> String? {
+            PageLayout.pageNumberWithLetterOnes([PageLayout.Word(text: text, confidence: confidence, box: [1816, 2817, 31, 23])])?
+                .first.map { "\($0.text) \($0.confidence)" }
+        }
+        #expect(read("L/1") == "1/1 0.5")
+        #expect(read("1/l", 0.9) == "1/1 0.5")
+        #expect(read("I/2") == "1/2 0.5")
+        for text in ["1/1", "2/L", "L/L/1", "A/1", "L/", "og/I", "L1"] {
+            #expect(read(text) == nil, "\(text)")
+        }
+    }
+
     /// Noise ending a letterhead's name line ("MS" at 0.31, two lines of the address beside it
     /// tall) covers nothing: the address lines are lost lines, and the noise gives way to them.
     /// Noise inside a line of text (a word framed with a pencil mark above it) still covers.
