@@ -22,6 +22,9 @@ struct PageLayout {
     /// Width of the page in pixels (for gaps measured as a share of it).
     var pageWidth = 2480
     var pageHeight = 3508
+    /// Lines left out as pens' strokes (``dropPenStrokes(marks:height:)``), counted in the page's
+    /// `droppedLines`.
+    private(set) var penStrokeLines = 0
 
     /// A line whose words are all below this confidence, and that reads as no words, is a
     /// signature, logo or smudge, not text.
@@ -365,6 +368,25 @@ struct PageLayout {
         blocks[b].paragraphs[p].append(line)
     }
 
+    /// Leaves out every line that is one or two words of which each is a pen's stroke
+    /// (``isPenStroke(_:marks:height:)``); how many lines it left out.
+    @discardableResult
+    mutating func dropPenStrokes(marks: [[Int]], height: Int) -> Int {
+        var dropped = 0
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].indices {
+                    let line = blocks[b].paragraphs[p][l]
+                    guard (1...2).contains(line.count), line.allSatisfy({ Self.isPenStroke($0, marks: marks, height: height) }) else { continue }
+                    blocks[b].paragraphs[p][l] = []
+                    dropped += 1
+                }
+            }
+        }
+        penStrokeLines += dropped
+        return dropped
+    }
+
     /// The words of stacked noise (``isStackedNoise(_:height:)``, words `height` tall) whose middle
     /// lies in `box` (x, y, width, height) left out: a region read again there stands for them.
     /// Lines and blocks they leave empty stay, and are read as nothing.
@@ -535,7 +557,7 @@ struct PageLayout {
             }
         }
         var page = OCRPage.assemble(items)
-        page.droppedLines = dropped
+        page.droppedLines = dropped + penStrokeLines
         page.droppedMarks = marks
         page.droppedMarkLines = markLines
         return page

@@ -83,6 +83,8 @@ public final class TesseractEngine {
         // Later fragments first, so that replacing one never moves the words of another. Words
         // both garbled and stacked are read as garbled first, and as stacked when that fails.
         let textHeight = layout.wordHeight()
+        // A signature drawn in one stroke and read as a word is no text.
+        if let textHeight { layout.dropPenStrokes(marks: marks, height: textHeight) }
         let stacked = layout.stackedFragments(marks: marks)
         func overlapping(_ a: PageLayout.Fragment, _ b: PageLayout.Fragment) -> Bool {
             a.block == b.block && a.paragraph == b.paragraph && a.line == b.line && a.words.overlaps(b.words)
