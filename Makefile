@@ -149,23 +149,14 @@ test: deps
 	@# The regression gate: no page more than 1 point worse than plain tesseract, none with fewer words.
 	python3 scripts/bench/gate.py --arkivator $(BIN_DEBUG) --fail --out .test-artifacts/gate-run \
 	  --set $(GATE_SUBSET) $(addprefix --set ,$(GATE_FIXTURES))
-	@# The security check mostly waits (a second's delay on each wrong password), so it runs beside
-	@# the browser test; its output comes after, whole.
-	@/usr/bin/python3 scripts/test/serve_security.py --arkivator $(BIN_DEBUG) > .test-artifacts/serve-security.log 2>&1 & security=$$!; \
-	/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser; browser=$$?; \
-	wait $$security; secure=$$?; echo "serve_security.py:"; cat .test-artifacts/serve-security.log; \
-	[ $$browser -eq 0 ] && [ $$secure -eq 0 ]
-	@# The local model loads while the last two checks run.
+	/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser
+	/usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api
+	/usr/bin/python3 scripts/test/serve_security.py --arkivator $(BIN_DEBUG)
+	/usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_DEBUG)
 	@running=$$(python3 scripts/dev/llm.py status 2>/dev/null); \
-	python3 scripts/dev/llm.py up > .test-artifacts/llm-up.log 2>&1 & starting=$$!; \
-	stop() { [ -n "$$running" ] || python3 scripts/dev/llm.py down; }; \
-	echo "/usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api"; \
-	/usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api || { wait $$starting; stop; exit 1; }; \
-	echo "/usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_DEBUG)"; \
-	/usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_DEBUG) || { wait $$starting; stop; exit 1; }; \
-	wait $$starting || { cat .test-artifacts/llm-up.log; stop; exit 1; }; url=$$(tail -n 1 .test-artifacts/llm-up.log); \
+	url=$$(python3 scripts/dev/llm.py up) || exit 1; \
 	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \
-	stop; exit $$status
+	[ -n "$$running" ] || python3 scripts/dev/llm.py down; exit $$status
 
 # A local OpenAI-compatible server on 127.0.0.1 (a free port); prints its base URL once /health answers.
 llm-up:
