@@ -283,7 +283,8 @@ extension PageLayout {
     /// letters ("L/1", "1/l", "I/2" for "1/1", "1/1", "1/2": a serif one read as a capital L),
     /// the ones made digits; nil when it is no such reading. The caller asks that three marks
     /// stand there with the stroke between them (``strokeBetween(_:marks:)``). The model was
-    /// unsure of it, so it stays doubtful: confidence 0.5, no more.
+    /// unsure of it, so it stays doubtful: confidence 0.5 (``scribbleConfidence``), no more and
+    /// no less, so it is kept and not left out as a scribble.
     static func pageNumberWithLetterOnes(_ line: [Word]) -> [Word]? {
         guard line.count == 1, let word = line.first else { return nil }
         let parts = word.text.split(separator: "/", omittingEmptySubsequences: false)
@@ -291,7 +292,7 @@ extension PageLayout {
         let digits = parts.map { NumberRepair.pageOnes.contains(String($0)) ? "1" : String($0) }
         guard digits.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let n = Int(digits[0]), let m = Int(digits[1]), 1 <= n, n <= m else { return nil }
-        return [Word(text: digits.joined(separator: "/"), confidence: min(max(word.confidence, scribbleConfidence), 0.5), box: word.box)]
+        return [Word(text: digits.joined(separator: "/"), confidence: scribbleConfidence, box: word.box)]
     }
 
     /// Whether a second reading of a lost line of a page's number lost its stroke: two digits,
