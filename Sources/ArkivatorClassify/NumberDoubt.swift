@@ -67,6 +67,8 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
     /// A lab row of a known analysis with its unit and range but no result: the value was not
     /// read (a photo's column left out, ink too faint).
     case valueLost
+    /// An organisation number that does not read as nine digits ("Org.nr. WE) 974 899").
+    case organisationNumber
 
     public var userMessage: UserMessage {
         switch self {
@@ -114,6 +116,8 @@ public enum NumberDoubtReason: String, Sendable, Codable, Equatable, CaseIterabl
         case .codeShape:
             UserMessage(nb: "koden har sifre der de andre kodene i kolonnen har bokstaver",
                         en: "the code has digits where the other codes in its column have letters")
+        case .organisationNumber:
+            UserMessage(nb: "organisasjonsnummeret leses ikke som ni sifre", en: "the organisation number does not read as nine digits")
         }
     }
 }
@@ -266,6 +270,9 @@ public enum NumberDoubt {
         }
         for index in Self.codesWithDigitsForLetters(placed) {
             add(words[index].lowerBound, words[index].upperBound, .codeShape)
+        }
+        for groups in Self.damagedOrganisationNumbers(placed) {
+            add(words[groups.lowerBound].lowerBound, words[groups.upperBound].upperBound, .organisationNumber)
         }
         for split in Self.splitPostBoxes(placed, scalars) {
             add(split.lowerBound, split.upperBound, .numberSplit)

@@ -17,6 +17,8 @@ import Foundation
 ///   so the body surface of eGFR's unit ("mL/min/1, 73m?" for "mL/min/1,73m²");
 /// - a diagnosis code's I read as a one ("(163.9)", ", 121.4", "110 Essensiell hypertensjon"), and
 ///   with a point, an S as a five or a B as an eight ("582.6 – Brot i laterale malleol");
+/// - a bank account number's last one read apart as a letter ("8601.86.9637 I"), and a case
+///   reference's document number ("24/03730- I"); kept doubtful;
 /// - a telephone number written in pairs whose space the model read as a point or left out
 ///   ("73.51 77 30", "33 51 1100" for "73 51 77 30", "33 51 11 00");
 /// - a lab row's reference range whose dash was lost or read as a point ("3,54,4", "2042",
@@ -34,6 +36,8 @@ enum NumberRepair {
         countTimes(&line)
         countedOne(&line)
         joinDecimals(&line)
+        accountNumber(&line)
+        referenceNumber(&line)
         surfaceUnit(&line)
         phoneNumber(&line)
         labValue(&line)
@@ -263,6 +267,49 @@ enum NumberRepair {
                 continue
             }
             line[index] = joined(a, b, as: a.text + b.text)
+            line.remove(at: index + 1)
+        }
+    }
+
+    /// A case's reference with its document's number after a hyphen ("24/03730-1") whose one the
+    /// model read apart as a letter ("24/03730- I"): joined as printed where the letter stands no
+    /// wider apart than a letter, and kept doubtful (confidence 0.5 or under).
+    static func referenceNumber(_ line: inout [PageLayout.Word]) {
+        var index = 0
+        while index + 1 < line.count {
+            let a = line[index], b = line[index + 1]
+            let letter = Double(a.box[2]) / Double(max(1, a.text.count))
+            guard a.text.wholeMatch(of: /\d{2,4}\/\d{1,6}[-–]/) != nil, onesAsLetters.contains(b.text),
+                  Double(b.box[0] - (a.box[0] + a.box[2])) <= 1.5 * letter else {
+                index += 1
+                continue
+            }
+            var one = joined(a, b, as: a.text + "1")
+            one.confidence = min(one.confidence, 0.5)
+            line[index] = one
+            line.remove(at: index + 1)
+        }
+    }
+
+    /// A bank account number (11 digits, "8601.86.96371" or "8601 86 96371") whose last one the
+    /// model read apart as a letter ("8601.86.9637 I"): joined as printed where the letter stands
+    /// no wider apart than a letter, and kept doubtful (confidence 0.5 or under): its last group
+    /// must have five digits, and the letter is the fifth.
+    static func accountNumber(_ line: inout [PageLayout.Word]) {
+        var index = 0
+        while index + 1 < line.count {
+            let a = line[index], b = line[index + 1]
+            let dotted = a.text.wholeMatch(of: /\d{4}\.\d{2}\.\d{4}/) != nil
+            let spaced = index >= 2 && a.text.wholeMatch(of: /\d{4}/) != nil && line[index - 1].text.wholeMatch(of: /\d{2}/) != nil
+                && line[index - 2].text.wholeMatch(of: /\d{4}/) != nil
+            let letter = Double(a.box[2]) / Double(max(1, a.text.count))
+            guard dotted || spaced, onesAsLetters.contains(b.text), Double(b.box[0] - (a.box[0] + a.box[2])) <= 1.5 * letter else {
+                index += 1
+                continue
+            }
+            var one = joined(a, b, as: a.text + "1")
+            one.confidence = min(one.confidence, 0.5)
+            line[index] = one
             line.remove(at: index + 1)
         }
     }

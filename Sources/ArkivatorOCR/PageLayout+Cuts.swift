@@ -48,6 +48,7 @@ extension PageLayout {
             part.isEmpty ? nil : Self.block(of: part)
         }
         var index = 0
+        var moved: Set<[Int]> = []
         while index < result.count {
             let heading = result[index]
             let headingLines = lines(heading)
@@ -55,13 +56,37 @@ extension PageLayout {
             let lineHeight = headingLines.map { bottom($0.words) - top($0.words) }.max() ?? 0
             // The tall block beside it: many lines of running text (two fifths of the page wide), starting at least a line above the heading and
             // ending at least a line below it, the heading left of its text (a box may reach a little into it).
+            /// Whether `tall` is running text (two fifths of the page wide) right of the heading
+            /// (a box may reach a little into it).
+            func besideText(_ tall: Block) -> Bool {
+                tall.right - tall.left >= pageWidth * 2 / 5 && heading.left < tall.left && heading.right <= tall.left + lineHeight
+            }
             guard let tallIndex = result.indices.first(where: { other in
                 guard other != index else { return false }
                 let tall = result[other]
-                return lines(tall).count >= 6 && tall.right - tall.left >= pageWidth * 2 / 5
-                    && heading.left < tall.left && heading.right <= tall.left + lineHeight
+                return lines(tall).count >= 6 && besideText(tall)
                     && tall.top < heading.top - lineHeight && tall.bottom > heading.bottom + lineHeight
-            }) else { index += 1; continue }
+            }) else {
+                // Beside the first line of a paragraph of its own ("Anmeldelsespligt.   Jøder skal
+                // senest …"): read just before that paragraph, wherever the blocks' order put it.
+                // Each heading is moved once (two beside one paragraph stay in the order found).
+                let place = [heading.left, heading.top, heading.right, heading.bottom]
+                if !moved.contains(place), let first = result.indices.first(where: { other in
+                    guard other != index else { return false }
+                    let tall = result[other]
+                    return lines(tall).count >= 2 && besideText(tall) && abs(tall.top - heading.top) <= lineHeight
+                }), first != index + 1 {
+                    moved.insert(place)
+                    result.remove(at: index)
+                    result.insert(heading, at: first > index ? first - 1 : first)
+                    // The block now at the heading's old place is looked at next; one moved up
+                    // past it, from the heading's new place on.
+                    if first < index { index = first + 1 }
+                    continue
+                }
+                index += 1
+                continue
+            }
             let tallLines = lines(result[tallIndex])
             guard let cut = tallLines.firstIndex(where: { bottom($0.words) > heading.top + lineHeight / 2 }), cut > 0,
                   let above = block(tallLines[..<cut]) else { index += 1; continue }

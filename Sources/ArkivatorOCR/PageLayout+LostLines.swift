@@ -246,11 +246,16 @@ extension PageLayout {
     /// digits; the form (a first number no greater than the second) says what the confidence
     /// cannot.
     static func readsAsPageNumber(_ line: [Word]) -> Bool {
-        guard line.count == 1, let text = line.first?.text else { return false }
+        guard line.count == 1, let text = line.first?.text, hasPageNumberForm(text) else { return false }
+        return meanConfidence(line) >= 0.55
+    }
+
+    /// Whether `text` is a page's number: "n/m", one or two digits each, n from 1 to m.
+    static func hasPageNumberForm(_ text: String) -> Bool {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
-              let n = Int(parts[0]), let m = Int(parts[1]), 1 <= n, n <= m else { return false }
-        return meanConfidence(line) >= 0.55
+              let n = Int(parts[0]), let m = Int(parts[1]) else { return false }
+        return 1 <= n && n <= m
     }
 
     /// A second reading of a line without a sign at its start or end that is no letter or digit
@@ -338,15 +343,23 @@ extension PageLayout {
         marksInside(box, marks).filter { 2 * $0[3] >= box[3] }.count
     }
 
-    /// Whether exactly three marks stand in `box` (their middles inside it), each at least half
-    /// its height, one after the other without overlapping, the middle one as tall as the
-    /// others give or take a fifth.
+    /// Whether three marks stand in `box` (their middles inside it), each at least half its
+    /// height, one after the other without overlapping, the middle one as tall as the others give
+    /// or take a fifth; or the middle one in two or three pieces that climb to the right, two
+    /// thirds of the others' height together (a faint stroke broken by the black and white page).
     static func strokeBetween(_ box: [Int], marks: [[Int]]) -> Bool {
-        let inside = marksInside(box, marks)
-        guard inside.count == 3, inside.allSatisfy({ 2 * $0[3] >= box[3] }) else { return false }
-        let sorted = inside.sorted { $0[0] < $1[0] }
-        guard sorted[0][0] + sorted[0][2] <= sorted[1][0] + 1, sorted[1][0] + sorted[1][2] <= sorted[2][0] + 1 else { return false }
-        let outer = max(sorted[0][3], sorted[2][3])
-        return 5 * sorted[1][3] >= 4 * outer
+        let sorted = marksInside(box, marks).sorted { $0[0] < $1[0] }
+        guard sorted.count >= 3, let first = sorted.first, let last = sorted.last,
+              2 * first[3] >= box[3], 2 * last[3] >= box[3] else { return false }
+        let between = Array(sorted.dropFirst().dropLast())
+        guard between.allSatisfy({ first[0] + first[2] <= $0[0] + 1 && $0[0] + $0[2] <= last[0] + 1 }) else { return false }
+        let outer = max(first[3], last[3])
+        if between.count == 1 { return 2 * between[0][3] >= box[3] && 5 * between[0][3] >= 4 * outer }
+        // A faint stroke the black and white page broke in pieces (a phone's photo): two or
+        // three pieces climbing to the right, together two thirds of the digits' height at least.
+        guard between.count <= 3, let top = between.map({ $0[1] }).min(), let bottom = between.map({ $0[1] + $0[3] }).max() else { return false }
+        let downwards = between.sorted { $0[1] < $1[1] }
+        let climbs = zip(downwards, downwards.dropFirst()).allSatisfy { upper, lower in 2 * upper[0] + upper[2] >= 2 * lower[0] + lower[2] }
+        return climbs && 3 * (bottom - top) >= 2 * outer
     }
 }

@@ -64,6 +64,11 @@ extension PageLayout {
                 band[pair.right] = pair.joined
                 band.remove(at: pair.left)
             }
+            // A block under the band's columns that reaches across them (the text's first block,
+            // which took the address's last line with it) is no column's: its first lines that
+            // stand under one column, at the spacing of lines, end that column, and the rest is
+            // read after the columns.
+            let across = spanningBlocks(&band, lineHeight: lineHeight)
             // Columns: blocks that overlap horizontally, through any chain of them.
             var columns: [[Block]] = []
             for block in band.sorted(by: { $0.left < $1.left }) {
@@ -80,8 +85,49 @@ extension PageLayout {
                let rows = signedRows(columns[0][0], columns[1][0]) {
                 return [rows]
             }
-            return columns.flatMap { $0.sorted { $0.top < $1.top } }
+            return columns.flatMap { $0.sorted { $0.top < $1.top } } + across
         }
+    }
+
+    /// Takes out of `band` (blocks in reading order's bands, ``orderedBlocks()``) each block that
+    /// starts below all the others and reaches under two of them that stand side by side, and
+    /// returns what is read after the band's columns: such a block less its first lines that
+    /// stand under a single block of the band, each within a line's height of the one above
+    /// (those go back into the band, as a block of their own, to end that block's column).
+    func spanningBlocks(_ band: inout [Block], lineHeight: (Block) -> Int) -> [Block] {
+        func beside(_ a: Block, _ b: Block) -> Bool { a.right <= b.left || b.right <= a.left }
+        func overlaps(_ left: Int, _ right: Int, _ block: Block) -> Bool { left < block.right && block.left < right }
+        var after: [Block] = []
+        var index = band.count - 1
+        while index >= 0 {
+            let block = band[index]
+            let others = band.indices.filter { $0 != index }.map { band[$0] }
+            let under = others.filter { !beside($0, block) }
+            guard under.count >= 2, under.contains(where: { a in under.contains { beside(a, $0) } }),
+                  others.allSatisfy({ $0.bottom <= block.top + 4 }) else {
+                index -= 1
+                continue
+            }
+            band.remove(at: index)
+            let lines = blockLines(block)
+            var lead = 0
+            var above: Block?
+            while lead < lines.count {
+                let words = lines[lead].words
+                let left = words.map { $0.box[0] }.min() ?? 0, right = words.map { $0.box[0] + $0.box[2] }.max() ?? 0
+                let top = words.map { $0.box[1] }.min() ?? 0
+                let over = others.filter { overlaps(left, right, $0) }
+                guard over.count == 1, let column = over.first, column.bottom <= top + 4 else { break }
+                let previous = lead > 0 ? lines[lead - 1].words.map { $0.box[1] + $0.box[3] }.max() ?? 0 : column.bottom
+                guard above == nil || above?.left == column.left, top - previous <= lineHeight(column) else { break }
+                above = column
+                lead += 1
+            }
+            if lead > 0 { band.append(Self.block(of: lines[..<lead])) }
+            if lead < lines.count { after.insert(Self.block(of: lines[lead...]), at: 0) }
+            index = min(index, band.count) - 1
+        }
+        return after
     }
 
     /// Two blocks side by side whose lines, beside each other, are labelled fields: every line of

@@ -329,17 +329,27 @@ struct PageLayout {
     /// one word of two digits, the first no greater than the second, over exactly three marks of
     /// the black and white page (`marks`) side by side, each at least half the word's height:
     /// two digits are two marks, and the third between them is the stroke. The word keeps its
-    /// confidence, so a doubtful one stays doubtful.
+    /// confidence, so a doubtful one stays doubtful, but at least ``scribbleConfidence``: too
+    /// unsure a one would be left out as a scribble. So is a page's number read with its stroke
+    /// ("1/1") too unsurely, over such marks.
     mutating func restorePageNumberStrokes(marks: [[Int]]) {
         for b in blocks.indices {
             for p in blocks[b].paragraphs.indices {
                 for l in blocks[b].paragraphs[p].indices where blocks[b].paragraphs[p][l].count == 1 {
                     let word = blocks[b].paragraphs[p][l][0]
+                    // Read with its stroke, but too unsurely to be kept as text: over its marks,
+                    // the stroke between, it is the page's number, kept at the scribble line's
+                    // confidence (in doubt still).
+                    if word.confidence < Self.scribbleConfidence, Self.hasPageNumberForm(word.text), Self.strokeBetween(word.box, marks: marks) {
+                        blocks[b].paragraphs[p][l][0].confidence = Self.scribbleConfidence
+                        continue
+                    }
                     let digits = Array(word.text)
                     guard digits.count == 2, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
                           let n = digits[0].wholeNumberValue, let m = digits[1].wholeNumberValue, 1 <= n, n <= m,
                           Self.strokeBetween(word.box, marks: marks) else { continue }
                     blocks[b].paragraphs[p][l][0].text = "\(n)/\(m)"
+                    blocks[b].paragraphs[p][l][0].confidence = max(word.confidence, Self.scribbleConfidence)
                 }
             }
         }

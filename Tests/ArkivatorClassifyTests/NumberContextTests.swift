@@ -222,6 +222,20 @@ import Testing
         #expect(doubtful("jf. pasient- og brukerrettighetsloven § 2-1 og §12").isEmpty)
     }
 
+    /// An organisation number reads as nine digits, in one group or three; one whose first group
+    /// was read as signs ("WE)") holds no digit any other rule would question.
+    @Test func anOrganisationNumberThatIsNotNineDigitsIsInDoubt() {
+        let footer = "Sentralbord 77 62 60 00 – Org. me WE) 974 19%"
+        let found = NumberDoubt.doubtfulNumbers(in: footer, lowConfidence: [])
+        #expect(found.map(\.text) == ["WE) 974 19%"])
+        #expect(found.first?.reason == .organisationNumber)
+        for right in ["Sentralbord 77 62 60 00 – Org. nr. 983 974 899", "Org.nr. 983974899 MVA", "Org.nr.: NO 983 974 899 MVA",
+                      "Organisasjonsnummer: 983 974 899", "Org. nr.\n983 974 899", "Org. Hverdag", "Foretaksnummer 983 974 899"] {
+            #expect(doubtful(right).isEmpty, "\(right)")
+        }
+        #expect(doubtful("Org.nr. 983 97 899 MVA") == ["983 97 899"])
+    }
+
     @Test func aCodeWithDigitsWhereTheColumnHasLettersIsInDoubt() {
         let card = """
             Dato Vaksine Dose Batchnr.

@@ -204,6 +204,20 @@ import Testing
         #expect(restored("11", box: [2170, 3436, 51, 32], marks: touching) == "11")
         // A speck of grain between two digits is no stroke.
         #expect(restored("11", box: [1858, 2818, 31, 24], marks: [[1858, 2819, 5, 22], [1871, 2826, 3, 3], [1884, 2819, 5, 23]]) == "11")
+        // Read unsurely (0.47, with its stroke or without): kept, at the scribble line's confidence.
+        for text in ["11", "1/1"] {
+            var layout = PageLayout()
+            layout.startBlock(box: [2201, 3357, 36, 25])
+            layout.add(PageLayout.Word(text: text, confidence: 0.47, box: [2201, 3357, 36, 25]))
+            layout.restorePageNumberStrokes(marks: [[2201, 3357, 8, 25], [2230, 3357, 7, 25], [2215, 3360, 9, 20]])
+            #expect(layout.words.first?.text == "1/1" && layout.words.first?.confidence == PageLayout.scribbleConfidence, "\(text)")
+        }
+        // A faint stroke in a phone's photo, broken in two pieces that climb to the right.
+        let broken = [[2179, 3359, 9, 24], [2205, 3359, 8, 23], [2198, 3361, 3, 4], [2192, 3367, 6, 11]]
+        #expect(restored("11", box: [2179, 3359, 34, 24], marks: broken) == "1/1")
+        // Two specks side by side, or falling to the right, are no stroke.
+        #expect(restored("11", box: [2179, 3359, 34, 24], marks: [[2179, 3359, 9, 24], [2205, 3359, 8, 23], [2190, 3365, 3, 3], [2197, 3366, 3, 3]]) == "11")
+        #expect(restored("11", box: [2179, 3359, 34, 24], marks: [[2179, 3359, 9, 24], [2205, 3359, 8, 23], [2192, 3361, 3, 4], [2197, 3367, 6, 11]]) == "11")
     }
 
     /// A page's number read again as "11" unsurely (0.54) over three marks with a stroke between

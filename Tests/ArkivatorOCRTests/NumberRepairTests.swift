@@ -19,6 +19,21 @@ import Testing
         return line.map(\.text)
     }
 
+    /// An account number's last one read apart as a letter is joined, kept doubtful; a lone I
+    /// after other numbers, or after a four-digit group alone, stays.
+    @Test func anAccountNumbersLastOneReadAsALetterIsJoined() {
+        #expect(repaired("Kontonummer: 8601.86.9637 I") == "Kontonummer: 8601.86.96371")
+        #expect(repaired("Kontonr. 8601 86 9637 l") == "Kontonr. 8601 86 96371")
+        var line = words("Kontonummer: 8601.86.9637 I")
+        NumberRepair.repair(&line)
+        #expect(line.last.map { $0.confidence <= 0.5 } == true)
+        #expect(repaired("Kontonummer: 8601.86.9637 I", movingWordAt: 2) == ["Kontonummer:", "8601.86.9637", "I"])
+        #expect(repaired("i 2024 I dag") == "i 2024 I dag")
+        #expect(repaired("rom 12 4021 I andre etasje") == "rom 12 4021 I andre etasje")
+        #expect(repaired("Vår ref.: 24/03730- I") == "Vår ref.: 24/03730-1")
+        #expect(repaired("Vår ref.: 24/03730 I") == "Vår ref.: 24/03730 I")
+    }
+
     private func words(_ text: String, confidence: Double = 0.95) -> [PageLayout.Word] {
         var x = 0
         return text.split(separator: " ").map { token in

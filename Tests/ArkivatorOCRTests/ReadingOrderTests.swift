@@ -270,6 +270,54 @@ import Testing
         #expect(lines.count == 9)
     }
 
+    /// A heading in the margin beside the first line of its paragraph, found by Tesseract before
+    /// the page's text: read right before that paragraph, as the one beside a paragraph's middle.
+    @Test func aSideHeadingBesideItsParagraphsFirstLineIsReadBeforeIt() {
+        // Typewriting spaced a line apart (100 px from line to line), the page's blocks as found.
+        func paragraph(_ top: Int, _ count: Int, _ name: String) -> [[PageLayout.Word]] {
+            (0..<count).map { index in
+                line(top + 100 * index, [("\(name)\(index)", 880), ("med", 1060), ("tekst", 1160), ("over", 1300), ("siden", 1420),
+                                          ("og", 1560), ("mer", 1640), ("tekst", 1740), ("her", 1880)])
+            }
+        }
+        let page = layout(blocks: [
+            [line(1734, [("Begrebet", 176), ("Jøder.", 380)])],
+            [line(2917, [("Anmeldelsespligt.", 173)])],
+            [line(3220, [("Kendetegn.", 201)])],
+            [line(3424, [("Bevægelsesforbud.", 235)])],
+            [line(622, [("J.No.", 1400), ("135.D.10.a.", 1560)])],
+            paragraph(800, 2, "tittel"),
+            paragraph(1229, 7, "første"),
+            paragraph(1931, 4, "andre"),
+            paragraph(2332, 4, "tredje"),
+            paragraph(2734, 2, "fjerde"),
+            paragraph(2888, 9, "femte"),
+        ]).page()
+        let lines = page.text.split(separator: "\n").filter { !$0.isEmpty }.map(String.init)
+        let heading = lines.firstIndex(of: "Anmeldelsespligt.")
+        #expect(heading != nil && lines.indices.contains((heading ?? 0) + 1) && lines[(heading ?? 0) + 1].hasPrefix("femte0 "))
+        #expect(lines.firstIndex(of: "Kendetegn.").map { lines[$0 + 1].hasPrefix("femte4 ") } == true)
+        #expect(lines.count == 33)
+    }
+
+    /// The address's last line taken by the block of the text under it, which reaches under the
+    /// reference lines beside the address: the address is read whole, then the references, then
+    /// the text (blocks of a scan of an invoice).
+    @Test func aBlockReachingUnderBothColumnsGivesTheAddressItsLastLine() {
+        let page = layout(blocks: [
+            [line(211, [("Strømmen", 445), ("legesenter", 645)])],
+            [line(650, [("Tore", 225), ("John", 325), ("Holm", 425)]), line(718, [("Lyngveien", 225), ("13B", 425)])],
+            [line(649, [("Saksbehandler:", 1481), ("Ingeborg", 1781)])],
+            [line(716, [("Datert:", 1480), ("9.", 1640), ("august", 1700), ("2024", 1840)])],
+            [line(776, [("5700", 226), ("VOSS", 326)]), line(976, [("Regning", 225)]),
+             line(1040, [("Behandlingsdato:", 225), ("25.07.2024", 580)]),
+             line(1200, [("Konsultasjon", 225), ("hos", 485), ("lege,", 565), ("egenandel", 675), ("375,00", 1616)])],
+        ]).page()
+        let lines = page.text.split(separator: "\n").filter { !$0.isEmpty }.map(String.init)
+        #expect(lines == ["Strømmen legesenter", "Tore John Holm", "Lyngveien 13B", "5700 VOSS", "Saksbehandler: Ingeborg",
+                          "Datert: 9. august 2024", "Regning", "Behandlingsdato: 25.07.2024", "Konsultasjon hos lege, egenandel 375,00"])
+    }
+
     /// A letterhead's name, and under it, after an empty line, the letter's reference lines, all
     /// one block beside the sender's address, which ends above the references: the name, the
     /// address, then the references, as the eye reads them.
