@@ -36,8 +36,7 @@ enum NumberRepair {
         countTimes(&line)
         countedOne(&line)
         joinDecimals(&line)
-        accountNumber(&line)
-        referenceNumber(&line)
+        lastOne(&line)
         surfaceUnit(&line)
         phoneNumber(&line)
         labValue(&line)
@@ -271,39 +270,21 @@ enum NumberRepair {
         }
     }
 
-    /// A case's reference with its document's number after a hyphen ("24/03730-1") whose one the
-    /// model read apart as a letter ("24/03730- I"): joined as printed where the letter stands no
-    /// wider apart than a letter, and kept doubtful (confidence 0.5 or under).
-    static func referenceNumber(_ line: inout [PageLayout.Word]) {
+    /// A number whose last one the model read apart as a letter, joined as printed where the
+    /// letter stands no wider apart than a letter, and kept doubtful (confidence 0.5 or under):
+    /// a bank account number (11 digits, "8601.86.9637 I" or "8601 86 9637 I", its last group
+    /// five digits with the one) and a case's reference with its document's number after a
+    /// hyphen ("24/03730- I" for "24/03730-1").
+    static func lastOne(_ line: inout [PageLayout.Word]) {
         var index = 0
         while index + 1 < line.count {
             let a = line[index], b = line[index + 1]
-            let letter = Double(a.box[2]) / Double(max(1, a.text.count))
-            guard a.text.wholeMatch(of: /\d{2,4}\/\d{1,6}[-–]/) != nil, onesAsLetters.contains(b.text),
-                  Double(b.box[0] - (a.box[0] + a.box[2])) <= 1.5 * letter else {
-                index += 1
-                continue
-            }
-            var one = joined(a, b, as: a.text + "1")
-            one.confidence = min(one.confidence, 0.5)
-            line[index] = one
-            line.remove(at: index + 1)
-        }
-    }
-
-    /// A bank account number (11 digits, "8601.86.96371" or "8601 86 96371") whose last one the
-    /// model read apart as a letter ("8601.86.9637 I"): joined as printed where the letter stands
-    /// no wider apart than a letter, and kept doubtful (confidence 0.5 or under): its last group
-    /// must have five digits, and the letter is the fifth.
-    static func accountNumber(_ line: inout [PageLayout.Word]) {
-        var index = 0
-        while index + 1 < line.count {
-            let a = line[index], b = line[index + 1]
-            let dotted = a.text.wholeMatch(of: /\d{4}\.\d{2}\.\d{4}/) != nil
-            let spaced = index >= 2 && a.text.wholeMatch(of: /\d{4}/) != nil && line[index - 1].text.wholeMatch(of: /\d{2}/) != nil
+            let account = a.text.wholeMatch(of: /\d{4}\.\d{2}\.\d{4}/) != nil
+                || index >= 2 && a.text.wholeMatch(of: /\d{4}/) != nil && line[index - 1].text.wholeMatch(of: /\d{2}/) != nil
                 && line[index - 2].text.wholeMatch(of: /\d{4}/) != nil
+            let reference = a.text.wholeMatch(of: /\d{2,4}\/\d{1,6}[-–]/) != nil
             let letter = Double(a.box[2]) / Double(max(1, a.text.count))
-            guard dotted || spaced, onesAsLetters.contains(b.text), Double(b.box[0] - (a.box[0] + a.box[2])) <= 1.5 * letter else {
+            guard account || reference, onesAsLetters.contains(b.text), Double(b.box[0] - (a.box[0] + a.box[2])) <= 1.5 * letter else {
                 index += 1
                 continue
             }

@@ -54,13 +54,13 @@ extension PageLayout {
             let headingLines = lines(heading)
             guard (1...2).contains(headingLines.count) else { index += 1; continue }
             let lineHeight = headingLines.map { bottom($0.words) - top($0.words) }.max() ?? 0
-            // The tall block beside it: many lines of running text (two fifths of the page wide), starting at least a line above the heading and
-            // ending at least a line below it, the heading left of its text (a box may reach a little into it).
             /// Whether `tall` is running text (two fifths of the page wide) right of the heading
             /// (a box may reach a little into it).
             func besideText(_ tall: Block) -> Bool {
                 tall.right - tall.left >= pageWidth * 2 / 5 && heading.left < tall.left && heading.right <= tall.left + lineHeight
             }
+            // The tall block beside it: many lines of running text, starting at least a line above
+            // the heading and ending at least a line below it.
             guard let tallIndex = result.indices.first(where: { other in
                 guard other != index else { return false }
                 let tall = result[other]
