@@ -83,7 +83,7 @@ extension PageLayout {
             if index > 0, columns.count == 2, columns.allSatisfy({ $0.count == 1 }),
                columns[0][0].top >= pageHeight / 5 || greetingAbove(columns[0][0].top),
                let rows = signedRows(columns[0][0], columns[1][0]) {
-                return [rows]
+                return [rows] + across
             }
             return columns.flatMap { $0.sorted { $0.top < $1.top } } + across
         }
