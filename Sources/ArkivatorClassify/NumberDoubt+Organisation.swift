@@ -10,12 +10,11 @@ extension NumberDoubt {
 
     /// Organisation numbers that do not read as one, as the word indices from their first group
     /// to their last: after a label, on its line (after a short word that ends the label, "nr.",
-    /// and the country's "NO"),
-    /// up to three groups of digits or of marks and capitals ("WE)" for "983"), the groups stopping
-    /// at a word of small letters or of four letters or more ("MVA" ends them too). In doubt when
-    /// they are not nine digits in one group or three: a group read as signs holds no digit for
-    /// any other rule to question. Nothing after the label on its line (the number on the next
-    /// line) is no claim.
+    /// and the country's "NO"), up to three groups of digits or of marks and capitals ("WE)" for
+    /// "983"), the groups stopping at a word of small letters or of four letters or more ("MVA"
+    /// ends them too). In doubt when they are not nine digits in one group or three: a group read
+    /// as signs holds no digit for any other rule to question. Nothing after the label on its line
+    /// (the number on the next line) is no claim.
     static func damagedOrganisationNumbers(_ words: [Word]) -> [ClosedRange<Int>] {
         var found: [ClosedRange<Int>] = []
         for (index, label) in words.enumerated() where isOrganisationLabel(label.text) {

@@ -337,18 +337,19 @@ struct PageLayout {
             for p in blocks[b].paragraphs.indices {
                 for l in blocks[b].paragraphs[p].indices where blocks[b].paragraphs[p][l].count == 1 {
                     let word = blocks[b].paragraphs[p][l][0]
-                    // Read with its stroke, but too unsurely to be kept as text: over its marks,
-                    // the stroke between, it is the page's number, kept at the scribble line's
-                    // confidence (in doubt still).
-                    if word.confidence < Self.scribbleConfidence, Self.hasPageNumberForm(word.text), Self.strokeBetween(word.box, marks: marks) {
-                        blocks[b].paragraphs[p][l][0].confidence = Self.scribbleConfidence
+                    // "1/1" as read, or "11" read without its stroke.
+                    let digits = Array(word.text)
+                    let number: String
+                    if Self.hasPageNumberForm(word.text) {
+                        number = word.text
+                    } else if digits.count == 2, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
+                              let n = digits[0].wholeNumberValue, let m = digits[1].wholeNumberValue, 1 <= n, n <= m {
+                        number = "\(n)/\(m)"
+                    } else {
                         continue
                     }
-                    let digits = Array(word.text)
-                    guard digits.count == 2, digits.allSatisfy({ $0.isASCII && $0.isNumber }),
-                          let n = digits[0].wholeNumberValue, let m = digits[1].wholeNumberValue, 1 <= n, n <= m,
-                          Self.strokeBetween(word.box, marks: marks) else { continue }
-                    blocks[b].paragraphs[p][l][0].text = "\(n)/\(m)"
+                    guard Self.strokeBetween(word.box, marks: marks) else { continue }
+                    blocks[b].paragraphs[p][l][0].text = number
                     blocks[b].paragraphs[p][l][0].confidence = max(word.confidence, Self.scribbleConfidence)
                 }
             }
