@@ -3,7 +3,7 @@ import Foundation
 /// Numbers the model misreads the same way every time, put right from the words around them, one
 /// line at a time:
 /// - a one read as a capital I, a small l or a bar before a word that counts ("I tablett",
-///   "I. dose", "i I døgn"), before the hundreds of a thousand ("kr I 500,00", or "I 500,00"
+///   "I. dose", "i I døgn"; "en I år gammel", as a capital I or a bar), before the hundreds of a thousand ("kr I 500,00", or "I 500,00"
 ///   alone on its line; kept doubtful) or as a page
 ///   number ("Side I av I"); Norwegian writes no capital I inside a sentence, and the words
 ///   counted are written in small letters;
@@ -67,7 +67,8 @@ enum NumberRepair {
         return counted.contains { $0.count >= 4 && word.hasSuffix($0) && word.count > $0.count + 1 }
     }
 
-    /// "I tablett", "i I døgn", "I. dose": a lone I, l or bar inside a sentence before a counted word.
+    /// "I tablett", "i I døgn", "I. dose": a lone I, l or bar inside a sentence before a counted
+    /// word; "en I år gammel": a lone I or bar before years.
     static func countedOne(_ line: inout [PageLayout.Word]) {
         // "I 500,00" alone on its line: a sum in a table's column, its thousand read as a letter.
         if line.count == 2, ["I", "l"].contains(line[0].text), line[1].text.wholeMatch(of: /\d{3}(,\d{2}|,-)/) != nil {
@@ -86,7 +87,10 @@ enum NumberRepair {
             // "kr I 500,00", "gebyr på I 500 kr": a thousand, its hundreds written apart (not
             // after a bar: a table's rule).
             let hundreds = !dotted && core != "|" && line[index + 1].text.wholeMatch(of: /\d{3}(,\d{2}|,-)?[.,;:]?/) != nil
-            let counted = isCounted(next)
+            // "en I år gammel": a one before years, as a capital I or a bar only ("i år", this
+            // year, is often read "l år"), and not after a label ("Status: I år …").
+            let years = next == "år" && core != "l" && last != ":"
+            let counted = isCounted(next) || years
             guard counted || hundreds else { continue }
             line[index].text = dotted ? "1." : "1"
             // A sum is worth a second look: kept doubtful (confidence 0.5 or under).

@@ -245,9 +245,25 @@ extension PageLayout {
     /// confidence 0.55 or more. Tesseract is less sure of a stroke between digits than of the
     /// digits; the form (a first number no greater than the second) says what the confidence
     /// cannot.
+    /// So is "Side n" or "Side n av m" (n from 1 to m, a one as the model reads it: "Side I"),
+    /// four letters and digits or five, too few for ``readsAsText(_:)``.
     static func readsAsPageNumber(_ line: [Word]) -> Bool {
-        guard line.count == 1, let text = line.first?.text, hasPageNumberForm(text) else { return false }
-        return meanConfidence(line) >= 0.55
+        guard meanConfidence(line) >= 0.55 else { return false }
+        if line.count == 1, let text = line.first?.text { return hasPageNumberForm(text) }
+        return hasPageLabelForm(line.map(\.text))
+    }
+
+    /// Whether `words` are a page's number written out: "Side n" or "Side n av m", n from 1 to m
+    /// (at most 99), a one read as a letter (``NumberRepair/pageOnes``) counting as a one.
+    static func hasPageLabelForm(_ words: [String]) -> Bool {
+        guard words.count == 2 || words.count == 4 && words[2] == "av", words[0] == "Side" || words[0] == "side" else { return false }
+        func page(_ text: String) -> Int? {
+            NumberRepair.pageOnes.contains(text) ? 1 : text.count <= 2 && text.allSatisfy { $0.isASCII && $0.isNumber } ? Int(text) : nil
+        }
+        guard let n = page(words[1]), n >= 1 else { return false }
+        guard words.count == 4 else { return true }
+        guard let m = page(words[3]) else { return false }
+        return n <= m
     }
 
     /// Whether `text` is a page's number: "n/m", one or two digits each, n from 1 to m.

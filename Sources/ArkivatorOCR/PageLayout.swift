@@ -622,4 +622,46 @@ extension PageLayout {
             blocks.remove(at: b)
         }
     }
+
+    /// A printed line whose end Tesseract made a block of its own ("Rekvirent: Harald Berntsen,"
+    /// in the block of the fields under it, "Gamlebyen legesenter" apart, reaching over the end of
+    /// the longer lines below): the end read at the end of its line again, wherever the blocks
+    /// stand. The end is a block of one line, of words with letters or digits, that starts right
+    /// of the line's last word within one of its print heights (a space between words: columns
+    /// stand two heights apart or more, ``pieces(_:edges:)``), on the same line (sharing three
+    /// quarters of the smaller height) in one size of print (heights within a quarter).
+    mutating func joinTornLineEnds() {
+        var b = blocks.count - 1
+        while b >= 0 {
+            defer { b -= 1 }
+            let lines = blocks[b].paragraphs.joined().filter { !$0.isEmpty }
+            guard lines.count == 1, let tail = lines.first, let start = tail.first, Self.alphanumerics(tail) > 0 else { continue }
+            let tailHeights = Self.printHeights(tail)
+            let tailTop = tail.map { $0.box[1] }.min() ?? 0, tailBottom = tail.map { $0.box[1] + $0.box[3] }.max() ?? 0
+            var found: (block: Int, paragraph: Int, line: Int)?
+            search: for (i, block) in blocks.enumerated() where i != b {
+                for (p, paragraph) in block.paragraphs.enumerated() {
+                    for (l, line) in paragraph.enumerated() where Self.alphanumerics(line) > 0 {
+                        guard let end = line.map({ $0.box[0] + $0.box[2] }).max() else { continue }
+                        let heights = Self.printHeights(line)
+                        let height = heights[(heights.count - 1) / 2], other = tailHeights[(tailHeights.count - 1) / 2]
+                        let top = line.map { $0.box[1] }.min() ?? 0, bottom = line.map { $0.box[1] + $0.box[3] }.max() ?? 0
+                        let gap = start.box[0] - end
+                        let shared = min(bottom, tailBottom) - max(top, tailTop), low = min(bottom - top, tailBottom - tailTop)
+                        guard gap >= -2, gap <= height, 4 * shared >= 3 * low,
+                              4 * min(height, other) >= 3 * max(height, other) else { continue }
+                        found = (i, p, l)
+                        break search
+                    }
+                }
+            }
+            guard let (i, p, l) = found else { continue }
+            blocks[i].paragraphs[p][l] += tail
+            let old = blocks[i].box
+            let left = min(old[0], blocks[b].left), right = max(old[0] + old[2], blocks[b].right)
+            let top = min(old[1], blocks[b].top), bottom = max(old[1] + old[3], blocks[b].bottom)
+            blocks[i].box = [left, top, right - left, bottom - top]
+            blocks.remove(at: b)
+        }
+    }
 }

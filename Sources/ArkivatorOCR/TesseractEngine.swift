@@ -73,6 +73,7 @@ public final class TesseractEngine {
         guard recognizeImage() else { throw OCRError.recognitionFailed }
         guard var layout = readLayout() else { return .empty }
         layout.joinCutNumbers()
+        layout.joinTornLineEnds()
         layout.pageWidth = image.width
         layout.pageHeight = image.height
         // The black and white page Tesseract read, for the lines it lost (taken now: a second

@@ -96,6 +96,20 @@ import Testing
         #expect(!PageLayout.readsAsPageNumber(word("11", 0.9)))
         #expect(!PageLayout.readsAsPageNumber(word("0/1", 0.9)))
         #expect(!PageLayout.readsAsPageNumber(word("1/100", 0.9)))
+        // Written out: "Side 1", "Side I av 2" (a one as the model reads it); not a page beyond
+        // the last, another word, or a "Side" read unsurely.
+        func words(_ text: String, _ confidence: Double = 0.8) -> [PageLayout.Word] {
+            text.split(separator: " ").map { PageLayout.Word(text: String($0), confidence: confidence, box: [2000, 3000, 60, 30]) }
+        }
+        #expect(PageLayout.readsAsPageNumber(words("Side 1")))
+        #expect(PageLayout.readsAsPageNumber(words("Side I av 2")))
+        #expect(PageLayout.readsAsPageNumber(words("side 12 av 12")))
+        #expect(!PageLayout.readsAsPageNumber(words("Side 3 av 2")))
+        #expect(!PageLayout.readsAsPageNumber(words("Side 0")))
+        #expect(!PageLayout.readsAsPageNumber(words("Side 100")))
+        #expect(!PageLayout.readsAsPageNumber(words("Sider 1")))
+        #expect(!PageLayout.readsAsPageNumber(words("Side 1 og 2")))
+        #expect(!PageLayout.readsAsPageNumber(words("Side 1", 0.5)))
     }
 
     /// An address beside a letterhead's name, its second line read on the name's line: Tesseract

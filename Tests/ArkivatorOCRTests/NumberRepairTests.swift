@@ -76,6 +76,12 @@ import Testing
         #expect(repaired("som I har skrevet") == "som I har skrevet")
         #expect(repaired("sat I Gang igjen") == "sat I Gang igjen")
         #expect(repaired("Diabetes type I") == "Diabetes type I")
+        // Years: a capital I or a bar inside a sentence; "l år" is often "i år" (this year), and
+        // after a label or at a sentence's start, "I år" is this year.
+        #expect(repaired("Tom er en I år gammel gutt") == "Tom er en 1 år gammel gutt")
+        #expect(repaired("vi har l år hatt") == "vi har l år hatt")
+        #expect(repaired("Status: I år har") == "Status: I år har")
+        #expect(repaired("Takk. I år kom") == "Takk. I år kom")
     }
 
     @Test func codesAndCountUnits() {

@@ -318,6 +318,26 @@ import Testing
                           "Datert: 9. august 2024", "Regning", "Behandlingsdato: 25.07.2024", "Konsultasjon hos lege, egenandel 375,00"])
     }
 
+    /// A line's end that Tesseract made a block of its own, reaching over the end of the longer
+    /// lines under its line (boxes as on a lab letter's photo): read at the end of its line, before
+    /// the lines under it. Two word heights or more apart, it is a column and keeps its block.
+    @Test func aLinesEndInABlockOfItsOwnIsReadOnItsLine() {
+        func page(tail: Int) -> [String] {
+            var layout = layout(blocks: [
+                [line(802, [("Gamlebyen", tail), ("legesenter", tail + 220)])],
+                [line(798, [("Rekvirent:", 244), ("Harald", 500), ("Berntsen,", 640)]),
+                 line(858, [("Prøvetatt:", 244), ("12.08.2024", 500), ("kl.", 720), ("09:01", 790)]),
+                 line(918, [("Mottatt:", 244), ("13.08.2024", 500), ("kl.", 720), ("11:34", 790)])],
+                [line(978, [("Prøvemateriale:", 244), ("Serum", 560)])],
+            ])
+            layout.joinTornLineEnds()
+            return layout.page().text.split(separator: "\n").filter { !$0.isEmpty }.map(String.init)
+        }
+        #expect(page(tail: 830) == ["Rekvirent: Harald Berntsen, Gamlebyen legesenter", "Prøvetatt: 12.08.2024 kl. 09:01",
+                                    "Mottatt: 13.08.2024 kl. 11:34", "Prøvemateriale: Serum"])
+        #expect(page(tail: 1000).first == "Rekvirent: Harald Berntsen,")
+    }
+
     /// A letterhead's name, and under it, after an empty line, the letter's reference lines, all
     /// one block beside the sender's address, which ends above the references: the name, the
     /// address, then the references, as the eye reads them.
