@@ -150,6 +150,15 @@ import Testing
         ]).page()
         #expect(page.text == "Vedr. Andreassen, Malin\n\nVennlig hilsen\nGastromedisinsk avdeling\n\n"
             + "Håkon Aas Joakim Abrahamsen\nlege LIS-lege")
+        // A block right under the names that reaches under both is read after them, not lost.
+        let copy = layout(blocks: [
+            [line(220, [("Vedr.", 287), ("Andreassen,", 400), ("Malin", 640)])],
+            [line(330, [("Vennlig", 288), ("hilsen", 450)])],
+            [line(617, [("Håkon", 289), ("Aas", 420)]), line(680, [("lege", 289)])],
+            [line(619, [("Joakim", 1267), ("Abrahamsen", 1400)]), line(682, [("LIS-lege", 1267)])],
+            [line(760, [("Kopi", 289), ("til:", 390), ("fastlege", 490), ("Kari", 1267), ("Holm", 1367)])],
+        ]).page()
+        #expect(copy.text.hasSuffix("Håkon Aas Joakim Abrahamsen\nlege LIS-lege\n\nKopi til: fastlege Kari Holm"))
         // A letterhead's two columns, the page's first band, stay columns.
         let head = layout(blocks: [
             [line(200, [("Helse", 200), ("Bergen", 320)]), line(260, [("Hudavdelingen", 200)])],
