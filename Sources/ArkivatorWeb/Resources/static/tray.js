@@ -58,7 +58,10 @@
   async function draw(page) {
     try {
       if (!pages.includes(page)) return;
-      const bitmap = await createImageBitmap(page.file, { resizeWidth: 480, resizeQuality: "medium" });
+      // Decoded at a reduced size; where that fails (it now and then does for a large page),
+      // decoded whole once more before the page gets a labelled tile.
+      const bitmap = await createImageBitmap(page.file, { resizeWidth: 480, resizeQuality: "medium" })
+        .catch(() => createImageBitmap(page.file));
       const scale = Math.min(1, 240 / Math.max(bitmap.width, bitmap.height));
       const canvas = document.createElement("canvas");
       canvas.width = Math.max(1, Math.round(bitmap.width * scale));
