@@ -3,8 +3,8 @@ import Foundation
 /// Numbers the model misreads the same way every time, put right from the words around them, one
 /// line at a time:
 /// - a one read as a capital I, a small l or a bar before a word that counts ("I tablett",
-///   "I. dose", "i I døgn"; "en I år gammel", as a capital I or a bar), before the hundreds of a thousand ("kr I 500,00", or "I 500,00"
-///   alone on its line; kept doubtful) or as a page
+///   "I. dose", "i I døgn"; "en I år gammel", as a capital I or a bar), before the hundreds of a
+///   thousand ("kr I 500,00", or "I 500,00" alone on its line; kept doubtful) or as a page
 ///   number ("Side I av I"); Norwegian writes no capital I inside a sentence, and the words
 ///   counted are written in small letters;
 /// - a code with a one in it read with a letter ("HbAlc", "HbATc", "Bl2");

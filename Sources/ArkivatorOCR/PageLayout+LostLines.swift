@@ -245,6 +245,7 @@ extension PageLayout {
     /// confidence 0.55 or more. Tesseract is less sure of a stroke between digits than of the
     /// digits; the form (a first number no greater than the second) says what the confidence
     /// cannot.
+    ///
     /// So is "Side n" or "Side n av m" (n from 1 to m, a one as the model reads it: "Side I"),
     /// four letters and digits or five, too few for ``readsAsText(_:)``.
     static func readsAsPageNumber(_ line: [Word]) -> Bool {
