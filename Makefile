@@ -200,7 +200,7 @@ $(SMALLPRINT)/manifest.json: scripts/fixtures/make_smallprint.py scripts/fixture
 # rules written from 261 to 363; 421 to 443 were looked at after the rules written from 381 to
 # 413, and 451 and 453 drawn after the rules written from those; 453 was then looked at, and 461
 # and 463 drawn after the rules written from it; 471 to 483 were drawn after those and looked at,
-# and 491 and 493 drawn after the rules written from them, then looked at; 501 and 503 drawn
+# and 491 and 493 drawn after the rules written from them, then looked at; 501 to 513 drawn
 # after the rules written from those (docs/measurement.md, "Numbers").
 NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .bench/numbers-b-113 .bench/numbers-dev-161 .bench/numbers-b-163 \
               .bench/numbers-dev-181 .bench/numbers-b-183 .bench/numbers-dev-261 .bench/numbers-b-263 \
@@ -215,7 +215,8 @@ NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .
               .bench/numbers-dev-431 .bench/numbers-b-433 .bench/numbers-dev-441 .bench/numbers-b-443 \
               .bench/numbers-dev-451 .bench/numbers-b-453 .bench/numbers-dev-461 .bench/numbers-b-463 \
               .bench/numbers-dev-471 .bench/numbers-b-473 .bench/numbers-dev-481 .bench/numbers-b-483 \
-              .bench/numbers-dev-491 .bench/numbers-b-493 .bench/numbers-dev-501 .bench/numbers-b-503
+              .bench/numbers-dev-491 .bench/numbers-b-493 .bench/numbers-dev-501 .bench/numbers-b-503 \
+              .bench/numbers-dev-511 .bench/numbers-b-513
 .bench/numbers-dev-%/manifest.json: | $(GEN_VENV)/bin/python
 	rm -rf .bench/numbers-dev-$*
 	$(GEN_VENV)/bin/python scripts/bench/draw_set.py --gen ../shared/corpus/gen.py --bank ../shared/corpus/bank_dev.py --out .bench/numbers-dev-$* --n 40 --seed $*
