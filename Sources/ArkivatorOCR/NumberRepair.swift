@@ -15,6 +15,8 @@ import Foundation
 /// - a decimal number cut at its comma into two words ("16, 1H", "0, 50–4, 10") where it is a
 ///   measurement: a flag, a range or a unit follows, and the gap is no wider than a letter; and
 ///   so the body surface of eGFR's unit ("mL/min/1, 73m?" for "mL/min/1,73m²");
+/// - a decimal comma read as a colon before a unit ("2:5 mmol/L"; one digit after a colon is no
+///   time); kept doubtful;
 /// - a diagnosis code's I read as a one ("(163.9)", ", 121.4", "110 Essensiell hypertensjon"), and
 ///   with a point, an S as a five or a B as an eight ("582.6 – Brot i laterale malleol");
 /// - a bank account number's last one read apart as a letter ("8601.86.9637 I"), and a case
@@ -36,6 +38,7 @@ enum NumberRepair {
         countTimes(&line)
         countedOne(&line)
         joinDecimals(&line)
+        colonComma(&line)
         lastOne(&line)
         surfaceUnit(&line)
         phoneNumber(&line)
@@ -271,6 +274,17 @@ enum NumberRepair {
             }
             line[index] = joined(a, b, as: a.text + b.text)
             line.remove(at: index + 1)
+        }
+    }
+
+    /// "LDL-kolesterol 2:5 mmol/L": a decimal comma read as a colon, in a number before a unit.
+    /// One digit after a colon makes no time of day ("10:15" has two), so it is the comma. Kept
+    /// doubtful (confidence 0.5 or under).
+    static func colonComma(_ line: inout [PageLayout.Word]) {
+        for index in line.indices.dropLast() where isUnit(line[index + 1].text) {
+            guard let parts = line[index].text.wholeMatch(of: /([<>]?\d{1,4}):(\d)([HL*]?)/) else { continue }
+            line[index].text = "\(parts.1),\(parts.2)\(parts.3)"
+            line[index].confidence = min(line[index].confidence, 0.5)
         }
     }
 

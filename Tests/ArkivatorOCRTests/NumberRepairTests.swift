@@ -113,6 +113,17 @@ import Testing
         #expect(repaired("Hemoglobin 16, 1H g/dL", movingWordAt: 2) == ["Hemoglobin", "16,", "1H", "g/dL"])
     }
 
+    /// A decimal comma read as a colon before a unit, kept doubtful; a time, a ratio without a
+    /// unit after it, or a colon with two digits after it stays.
+    @Test func aDecimalCommaReadAsAColonBeforeAUnit() {
+        var line = words("LDL-kolesterol 2:5 mmol/L < 3,0")
+        NumberRepair.repair(&line)
+        #expect(line.map(\.text).joined(separator: " ") == "LDL-kolesterol 2,5 mmol/L < 3,0" && line[1].confidence <= 0.5)
+        #expect(repaired("Kalium 3:6L mmol/L 3,5–4,4") == "Kalium 3,6L mmol/L 3,5–4,4")
+        #expect(repaired("Møt kl. 10:15 mg") == "Møt kl. 10:15 mg")
+        #expect(repaired("fortynnet 1:5 med vann") == "fortynnet 1:5 med vann")
+    }
+
     @Test func eGFRsBodySurfaceCutAtItsCommaIsJoined() {
         #expect(repaired("eGFR 77 mL/min/1, 73m? > 60") == "eGFR 77 mL/min/1,73m² > 60")
         #expect(repaired("eGFR 81 mL/min/1, 73m2 > 60") == "eGFR 81 mL/min/1,73m² > 60")
