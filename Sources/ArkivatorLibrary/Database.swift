@@ -50,7 +50,7 @@ public final class Database: @unchecked Sendable {
         // From here on `deinit` closes the connection if configuring fails.
         try registerNorwegianTokenizer()
         try execute(script: "PRAGMA foreign_keys = ON")
-        let mode = try rows("PRAGMA journal_mode = WAL").first?[0].string
+        let mode = try switchToWAL()
         if mode?.lowercased() != "wal" {
             throw DatabaseError.failure(SQLITE_CANTOPEN, connection: nil, sql: "PRAGMA journal_mode = WAL",
                                         message: "the file system does not allow WAL mode (got \(mode ?? "nothing"))")
@@ -62,6 +62,25 @@ public final class Database: @unchecked Sendable {
         // and map the file, instead of a read call per page (the default cache is 2 MB).
         try execute(script: "PRAGMA cache_size = -65536; PRAGMA mmap_size = 268435456")
         try Self.restrictPermissions(path)
+    }
+
+    /// Puts the file in WAL mode (a no-op when it is already) and returns the mode it is in.
+    ///
+    /// A new file starts with a rollback journal, and switching it needs the file to itself: while
+    /// another process holds a lock on it (creating the same library at the same moment), SQLite
+    /// answers "busy" at once, without asking the busy handler. So it is tried again here, every
+    /// 20 ms, for as long as any statement waits for a lock.
+    private func switchToWAL() throws(DatabaseError) -> String? {
+        var waited: Int32 = 0
+        while true {
+            do {
+                return try rows("PRAGMA journal_mode = WAL").first?[0].string
+            } catch {
+                guard error.isBusy, waited < Self.busyTimeoutMilliseconds else { throw error }
+                usleep(20_000)
+                waited += 20
+            }
+        }
     }
 
     /// Opens a read-only connection to an existing database (a library's reader, or a backup's source).

@@ -75,6 +75,34 @@ import Testing
         }
     }
 
+    /// Another program (Python's sqlite3) holds a new file's write lock for a second, as a second
+    /// arkivator does while it creates the same library: opening it waits, then switches it to WAL.
+    @Test func aNewFileAnotherProgramHoldsIsWaitedFor() throws {
+        try withTemporaryDirectory { dir in
+            let file = dir.appendingPathComponent("arkivator.sqlite")
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            holder.arguments = ["python3", "-c", """
+                import sqlite3, sys, time
+                connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+                connection.execute("BEGIN IMMEDIATE")
+                connection.execute("CREATE TABLE other (x)")
+                print("held", flush=True)
+                time.sleep(1)
+                connection.execute("COMMIT")
+                """, file.path]
+            let output = Pipe()
+            holder.standardOutput = output
+            try holder.run()
+            defer { holder.waitUntilExit() }
+            let held = output.fileHandleForReading.readData(ofLength: 5)
+            #expect(String(decoding: held, as: UTF8.self) == "held\n")
+            let database = try Database(url: file)
+            #expect(try database.journalMode() == "wal")
+            #expect(try database.firstRow("SELECT count(*) FROM other")?[0].int == 0, "the other program's table is there")
+        }
+    }
+
     @Test func filesAreForTheOwnerOnly() throws {
         try withTemporaryDirectory { dir in
             let folder = dir.appendingPathComponent("ny/bibliotek")
