@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -35,19 +36,41 @@ import Testing
         var vedtak: String { ids["vedtak"] ?? "?" }
     }
 
-    /// Imports the sample household and files `samples/` into a new library in `dir`.
-    func ingestSamples(into dir: URL) throws -> Samples {
+    /// The sample household and `samples/` filed once for this run's tests (five letters, about
+    /// twelve seconds of reading), in a folder of its own that is removed when the run ends.
+    static let filed: Result<Samples, any Error> = Result {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("arkivator-samples-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        filedFolder.withLock { $0 = dir.path }
+        atexit { if let path = LibraryCLITests.filedFolder.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: path) } }
         let library = dir.appendingPathComponent("bibliotek")
         let family = try CLI.run(["family", "import", Fixtures.root.appendingPathComponent("samples/familie.json").path],
-                                        library: library)
-        #expect(family.status == 0, "\(family.stderr)")
+                                 library: library)
+        guard family.status == 0 else { throw SamplesNotFiled("family import: \(family.stderr)") }
         let ingest = try CLI.run(["ingest", Fixtures.root.appendingPathComponent("samples").path], library: library)
-        #expect(ingest.status == 0, "\(ingest.stderr)")
+        guard ingest.status == 0 else { throw SamplesNotFiled("ingest: \(ingest.stderr)") }
         let documents = try CLI.list(library)
         let ids = Dictionary(documents.compactMap { d in (d["docType"] as? String).map { ($0, d["id"] as? String ?? "") } },
                              uniquingKeysWith: { a, _ in a })
-        #expect(Set(ids.keys) == ["innkalling", "epikrise", "lab-svar", "resept", "vedtak"], "\(documents)")
+        guard Set(ids.keys) == ["innkalling", "epikrise", "lab-svar", "resept", "vedtak"] else {
+            throw SamplesNotFiled("the samples were filed as \(documents)")
+        }
         return Samples(library: library, ids: ids)
+    }
+    static let filedFolder = Mutex<String?>(nil)
+    struct SamplesNotFiled: Error, CustomStringConvertible {
+        let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// A library of its own in `dir` holding the sample household and `samples/` as filed once
+    /// for the run (a copy: each test changes its library as it likes).
+    func filedSamples(in dir: URL) throws -> Samples {
+        let filed = try Self.filed.get()
+        let library = dir.appendingPathComponent("bibliotek")
+        let copy = try OutsideTool.run("cp", ["-a", filed.library.path, library.path])
+        guard copy.status == 0 else { throw SamplesNotFiled("cp: \(copy.stdout)") }
+        return Samples(library: library, ids: filed.ids)
     }
 
     func search(_ arguments: [String], _ library: URL) throws -> SearchJSON {
@@ -60,7 +83,7 @@ import Testing
 
     @Test func searchFindsEachSampleAndFiltersCombine() throws {
         try withTemporaryDirectory { dir in
-            let s = try ingestSamples(into: dir)
+            let s = try filedSamples(in: dir)
             // One word of each letter's text finds that letter, with the word marked in the snippet.
             for (word, id) in [("Hemoglobin", s.lab), ("lungebetennelse", s.epikrise), ("hofte", s.innkalling)] {
                 let result = try search([word], s.library)
@@ -109,7 +132,7 @@ import Testing
 
     @Test func garbageQueriesGetOnePlainLine() throws {
         try withTemporaryDirectory { dir in
-            let s = try ingestSamples(into: dir)
+            let s = try filedSamples(in: dir)
             let queries = ["\"", "ortopedi AND", "*", "(", ")", "NOT", "-", "AND OR NOT", "\"ortopedi", "hofte NEAR(",
                            "title:x", "^", "{x}", "'", "ortopedi OR", "hofte)", "(((", "x* * *", "🙂", "NEAR(a b, 2)",
                            String(repeating: "a OR ", count: 300)]
@@ -148,7 +171,7 @@ import Testing
 
     @Test func listShowEditDeleteRestoreAndIngestAgain() throws {
         try withTemporaryDirectory { dir in
-            let s = try ingestSamples(into: dir)
+            let s = try filedSamples(in: dir)
             // Newest letter first.
             let listed = try CLI.list(s.library)
             #expect(listed.compactMap { $0["id"] as? String } == [s.resept, s.lab, s.vedtak, s.epikrise, s.innkalling])
@@ -223,7 +246,7 @@ import Testing
 
     @Test func exportReindexAndErase() throws {
         try withTemporaryDirectory { dir in
-            let s = try ingestSamples(into: dir)
+            let s = try filedSamples(in: dir)
             // A thumbnail of each letter's first page (the digital PDF's drawn), made as it was filed.
             let thumbnails = try FileManager.default.contentsOfDirectory(atPath: s.library.appendingPathComponent("Miniatyrer").path)
             #expect(thumbnails.filter { $0.hasSuffix(".jpg") }.count == 5, "\(thumbnails)")
