@@ -283,8 +283,9 @@ extension PageLayout {
             // took a letterhead's left and right lines, a little apart in height, as one block):
             // lines starting left of an empty band and lines starting right of it.
             // Each line's extent, and its height on the page: lines on the right that stand wholly
-            // above those on the left (a date at the right margin over the recipient's address) are
-            // read first, top to bottom, not as a second column, unless a block above began that column.
+            // above those on the left (a date at the right margin over the recipient's address), or
+            // wholly between two of them and beside none, are read top to bottom, not as a second
+            // column, unless a block above began that column.
             let extents = lines.map { line -> (left: Double, right: Double, top: Int, bottom: Int) in
                 (left: Double(line.map { $0.box[0] }.min() ?? 0), right: Double(line.map { $0.box[0] + $0.box[2] }.max() ?? 0),
                  top: line.map { $0.box[1] }.min() ?? 0, bottom: line.map { $0.box[1] + $0.box[3] }.max() ?? 0)
@@ -294,6 +295,14 @@ extension PageLayout {
                 if gutter.right - gutter.left >= narrowest {
                     let leftSide = extents[..<k], rightSide = extents[k...]
                     let rightAbove = (rightSide.map(\.bottom).max() ?? 0) <= (leftSide.map(\.top).min() ?? 0)
+                    // Lines on the right that stand between lines on the left, none beside any of
+                    // them (a date at the right margin under the clinic's name and over the
+                    // references): one line under the other, read top to bottom.
+                    let rightTop = rightSide.map(\.top).min() ?? 0, rightBottom = rightSide.map(\.bottom).max() ?? 0
+                    let besideAny = rightSide.contains { r in
+                        leftSide.contains { l in 2 * (min(r.bottom, l.bottom) - max(r.top, l.top)) > min(r.bottom - r.top, l.bottom - l.top) }
+                    }
+                    let between = !besideAny && leftSide.contains { $0.bottom <= rightTop } && leftSide.contains { $0.top >= rightBottom }
                     // A right column that a block above began (a letterhead's telephone number on the
                     // name's line, the organisation number under it) goes on here, however it stands.
                     let rightStart = rightSide.map(\.left).min() ?? 0
@@ -302,7 +311,7 @@ extension PageLayout {
                             line.words.contains { abs(Double($0.box[0]) - rightStart) <= 2 * alignment }
                         }
                     }
-                    guard !rightAbove || begunAbove else { return [] }
+                    guard !(rightAbove || between) || begunAbove else { return [] }
                     return [ColumnRun(lines: 0...(lines.count - 1),
                                       gutter: Int(gutter.left.rounded(.up))...Int(gutter.right.rounded(.down)))]
                 }

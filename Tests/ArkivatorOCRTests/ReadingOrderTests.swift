@@ -112,6 +112,24 @@ import Testing
         #expect(begun.text == "Storlia sykehus HF\nOrtopedisk poliklinikk\nPostboks 410\n\nTelefon 61\nOrg.nr. 983")
     }
 
+    /// A date at the right margin between the clinic's name and the references under it, in one
+    /// block (the words' boxes of a scanned lab letter): no line on the right stands beside a line
+    /// on the left, so they are one under the other and read top to bottom. With a line beside it
+    /// on the left, the right line is a column again.
+    @Test func aDateBetweenLinesOnTheLeftIsReadWhereItStands() {
+        func word(_ text: String, _ box: [Int]) -> PageLayout.Word { PageLayout.Word(text: text, confidence: 0.9, box: box) }
+        let name = [word("Laboratorieklinikken", [461, 348, 399, 30])]
+        let date = [word("26.", [1825, 419, 63, 32]), word("september", [1927, 419, 222, 41]), word("2025", [2179, 419, 95, 32])]
+        let references = [[word("Vår", [268, 508, 74, 37]), word("ref.:", [375, 513, 109, 32]), word("25/23404-7", [523, 513, 246, 36])],
+                          [word("Deres", [270, 566, 119, 31]), word("referanse:", [426, 565, 235, 32]), word("Rekvisisjon", [700, 565, 272, 41])]]
+        let between = layout(blocks: [[name, date] + references]).page()
+        #expect(between.text == "Laboratorieklinikken\n26. september 2025\nVår ref.: 25/23404-7\nDeres referanse: Rekvisisjon")
+        // The name's line lowered to the date's height: the two stand side by side, as columns.
+        let lowered = [word("Laboratorieklinikken", [461, 415, 399, 30])]
+        let beside = layout(blocks: [[lowered, date] + references]).page()
+        #expect(beside.text.hasPrefix("Laboratorieklinikken\nVår ref.: 25/23404-7\nDeres referanse: Rekvisisjon\n\n26. september 2025"), "\(beside.text)")
+    }
+
     @Test func anAddressBesideAReferenceBlockIsReadColumnByColumn() {
         let page = layout([
             line(1500, [("Kari", 200), ("Hansen", 300), ("Vår", 1400), ("ref.:", 1480), ("25/1", 1600)]),
