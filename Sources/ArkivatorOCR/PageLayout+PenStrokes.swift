@@ -23,3 +23,24 @@ extension PageLayout {
         }
     }
 }
+
+/// Words read on what is left of a picture: a letterhead's coloured logo beside the name, taken
+/// out by the cleanup but for a few specks at its edges, which the model reads as a few signs
+/// ("+73", "->..\"").
+extension PageLayout {
+    /// Whether `word` is specks read as signs: read doubtfully (under 0.7), of three letters or
+    /// digits at most, as tall as three fifths of a word height (`height`) or more, and framing
+    /// marks (of `marks`, those whose middle it holds) of which none is taller than three tenths
+    /// of the word. The letters of a word span most of its height (a small letter half of it);
+    /// specks do not.
+    static func isSpecks(_ word: Word, marks: [[Int]], height: Int) -> Bool {
+        let box = word.box
+        guard height > 0, word.confidence < 0.7, alphanumerics([word]) <= 3, 5 * box[3] >= 3 * height else { return false }
+        let inside = marks.filter { m in
+            let (x, y) = (m[0] + m[2] / 2, m[1] + m[3] / 2)
+            return box[0] <= x && x <= box[0] + box[2] && box[1] <= y && y <= box[1] + box[3]
+        }
+        guard let tallest = inside.map({ $0[3] }).max() else { return false }
+        return 10 * tallest <= 3 * box[3]
+    }
+}

@@ -14,7 +14,8 @@ extension PageLayout {
     }
 
     /// Two words of different lines that share half the smaller one's box or more (two lines
-    /// never stand in one place, one line torn apart does), and with them the words of both lines
+    /// never stand in one place, one line torn apart does), or overlap side by side at one
+    /// height, and with them the words of both lines
     /// that stand at their height, side by side with them, less than a word height apart (the
     /// line's other pieces: "Brevdato:" and the "5" of "2025"); the words of both lines of one
     /// size of print (their lower middle heights three quarters of each other or more). At most
@@ -30,13 +31,22 @@ extension PageLayout {
         func shared(_ a: [Int], _ b: [Int]) -> Int {
             max(0, min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])) * max(0, min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
         }
+        // Or that overlap side by side at one height (sharing three quarters of the smaller
+        // height): "Postboks 531." on a line of its own and "3 Majorstuen" after a letterhead's
+        // name, where the 3 overlaps the point.
+        func touching(_ a: [Int], _ b: [Int]) -> Bool {
+            let across = min(a[0] + a[2], b[0] + b[2]) - max(a[0], b[0])
+            let down = min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1])
+            return across > 0 && 4 * down >= 3 * min(a[3], b[3])
+        }
         var found: [TornLine] = []
         var used = Set<Int>()
         for i in lines.indices where !used.contains(i) {
             search: for j in lines.indices where j > i && !used.contains(j) {
                 for u in lines[i].words where Self.alphanumerics([u]) > 0 {
                     for v in lines[j].words where Self.alphanumerics([v]) > 0 {
-                        guard 2 * shared(u.box, v.box) >= min(u.box[2] * u.box[3], v.box[2] * v.box[3]), u.box[3] > 0, v.box[3] > 0 else { continue }
+                        guard u.box[3] > 0, v.box[3] > 0,
+                              2 * shared(u.box, v.box) >= min(u.box[2] * u.box[3], v.box[2] * v.box[3]) || touching(u.box, v.box) else { continue }
                         // Grow from the two words along both lines, at their height.
                         let top = min(u.box[1], v.box[1]), bottom = max(u.box[1] + u.box[3], v.box[1] + v.box[3])
                         let height = max(u.box[3], v.box[3])

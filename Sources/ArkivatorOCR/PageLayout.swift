@@ -25,6 +25,9 @@ struct PageLayout {
     /// Lines left out as pens' strokes (``dropPenStrokes(marks:height:)``), counted in the page's
     /// `droppedLines`.
     private(set) var penStrokeLines = 0
+    /// Words left out as specks read as signs (``dropSpeckWords(marks:height:)``), kept among
+    /// the page's marks.
+    private(set) var speckWords: [Word] = []
 
     /// A line whose words are all below this confidence, and that reads as no words, is a
     /// signature, logo or smudge, not text.
@@ -200,6 +203,21 @@ struct PageLayout {
             }
         }
         return found
+    }
+
+    /// Whether `lines`, a stacked fragment (``stackedFragments(marks:limit:)``) read again as a
+    /// block, stand for the words it held (`read`, read with `confidence`): two lines or more,
+    /// five letters or digits or more, read as well as the words they stand for (0.75 will do),
+    /// and holding half as many letters and digits again (two lines where one was read, not one
+    /// word and a mark by it), or more in two lines or more that each read surely (0.9) and hold
+    /// three letters or digits ("Kjøita 16" over "4630 Kristiansand", read at first as "14820
+    /// Kristiansand": a word of each line).
+    static func readsAsStackedLines(_ lines: [[Word]], for read: some Collection<Word>, confidence: Double) -> Bool {
+        let words = lines.flatMap { $0 }
+        let (now, was) = (alphanumerics(words), alphanumerics(read))
+        let sure = lines.filter { alphanumerics($0) >= 3 && meanConfidence($0) >= 0.9 }.count
+        return lines.count >= 2 && now >= 5 && (2 * now >= 3 * was || now > was && sure >= 2)
+            && meanConfidence(words) >= min(0.75, confidence)
     }
 
     /// The fragments of `Fragment` on the page, at most `limit`.
@@ -384,18 +402,38 @@ struct PageLayout {
     @discardableResult
     mutating func dropPenStrokes(marks: [[Int]], height: Int) -> Int {
         var dropped = 0
-        for b in blocks.indices {
-            for p in blocks[b].paragraphs.indices {
-                for l in blocks[b].paragraphs[p].indices {
-                    let line = blocks[b].paragraphs[p][l]
-                    guard (1...2).contains(line.count), line.allSatisfy({ Self.isPenStroke($0, marks: marks, height: height) }) else { continue }
-                    blocks[b].paragraphs[p][l] = []
-                    dropped += 1
-                }
-            }
+        changeEachLine { line in
+            guard (1...2).contains(line.count), line.allSatisfy({ Self.isPenStroke($0, marks: marks, height: height) }) else { return }
+            line = []
+            dropped += 1
         }
         penStrokeLines += dropped
         return dropped
+    }
+
+    /// Leaves out the words that begin a line and are specks read as signs (``isSpecks(_:marks:height:)``:
+    /// what is left of a logo), while a word of the line stays; they count among the page's
+    /// marks left out. How many it left out.
+    @discardableResult
+    mutating func dropSpeckWords(marks: [[Int]], height: Int) -> Int {
+        var dropped: [Word] = []
+        changeEachLine { line in
+            let count = line.prefix { Self.isSpecks($0, marks: marks, height: height) }.count
+            guard count > 0, count < line.count else { return }
+            dropped += line.prefix(count)
+            line.removeFirst(count)
+        }
+        speckWords += dropped
+        return dropped.count
+    }
+
+    /// Runs `change` on every line of the page, in Tesseract's order.
+    private mutating func changeEachLine(_ change: (inout [Word]) -> Void) {
+        for b in blocks.indices {
+            for p in blocks[b].paragraphs.indices {
+                for l in blocks[b].paragraphs[p].indices { change(&blocks[b].paragraphs[p][l]) }
+            }
+        }
     }
 
     /// The words of stacked noise (``isStackedNoise(_:height:)``, words `height` tall) whose middle
@@ -569,7 +607,7 @@ struct PageLayout {
         }
         var page = OCRPage.assemble(items)
         page.droppedLines = dropped + penStrokeLines
-        page.droppedMarks = marks
+        page.droppedMarks = speckWords.map { RecognizedWord(text: $0.text, confidence: $0.confidence, start: 0, length: 0, box: $0.box) } + marks
         page.droppedMarkLines = markLines
         return page
     }

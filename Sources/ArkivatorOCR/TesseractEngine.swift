@@ -86,6 +86,8 @@ public final class TesseractEngine {
         let textHeight = layout.wordHeight()
         // A signature drawn in one stroke and read as a word is no text.
         if let textHeight { layout.dropPenStrokes(marks: marks, height: textHeight) }
+        // Nor are a few signs read on the specks left of a logo beside the letterhead's name.
+        if let textHeight { layout.dropSpeckWords(marks: marks, height: textHeight) }
         let stacked = layout.stackedFragments(marks: marks)
         func overlapping(_ a: PageLayout.Fragment, _ b: PageLayout.Fragment) -> Bool {
             a.block == b.block && a.paragraph == b.paragraph && a.line == b.line && a.words.overlaps(b.words)
@@ -175,6 +177,12 @@ public final class TesseractEngine {
                 })
             }
         }
+        // A lost line read again may be a piece of a line whose other piece was read (the first
+        // reading put "3 Majorstuen" after a letterhead's name, the second read "Postboks 531."
+        // beside it, short of the 3's marks): the whole line read once more.
+        rereadTornLines(in: &layout)
+        // Once every line is read: a sign a lost line holds was no number's.
+        rereadClippedNumbers(in: &layout, marks: marks)
         // Also on a lost line read again as "11".
         layout.restorePageNumberStrokes(marks: marks)
         var page = layout.page()
@@ -226,17 +234,13 @@ public final class TesseractEngine {
             }.filter { !$0.isEmpty })
         }
         if fragment.stacked {
-            // Read as one line, two lines would come out as one again: only as a block, and kept
-            // when it reads as well as the words it stands for and holds half as many letters
-            // again (two lines where one was read, not one word and a mark by it). Only words
-            // under the fragment's own: the words beside it in its line stay.
+            // Read as one line, two lines would come out as one again: only as a block
+            // (``PageLayout/readsAsStackedLines(_:for:confidence:)``). Only words under the
+            // fragment's own: the words beside it in its line stay.
             let pad = (textHeight ?? 0) / 2
             let inner = (fragment.box[0] + pad)...max(fragment.box[0] + pad, fragment.box[0] + fragment.box[2] - pad)
             let lines = blockLines().map { $0.filter { inner.contains($0.box[0] + $0.box[2] / 2) } }.filter { !$0.isEmpty }
-            let words = lines.flatMap { $0 }
-            guard lines.count >= 2, PageLayout.alphanumerics(words) >= 5,
-                  2 * PageLayout.alphanumerics(words) >= 3 * PageLayout.alphanumerics(read),
-                  PageLayout.meanConfidence(words) >= min(0.75, fragment.confidence) else { return false }
+            guard PageLayout.readsAsStackedLines(lines, for: read, confidence: fragment.confidence) else { return false }
             let fresh = Self.unread(lines, in: layout, apartFrom: fragment)
             guard !fresh.isEmpty else { return false }
             layout.replace(fragment, withLines: fresh)
@@ -348,6 +352,23 @@ public final class TesseractEngine {
         changes.sort { ($0.fragment.block, $0.fragment.paragraph, $0.fragment.line, $0.fragment.words.lowerBound)
             > ($1.fragment.block, $1.fragment.paragraph, $1.fragment.line, $1.fragment.words.lowerBound) }
         for change in changes { layout.replace(change.fragment, with: change.words) }
+    }
+
+    /// Numbers that lost a sign at an end (``PageLayout/clippedNumbers(marks:limit:)``) read again
+    /// as a line. The second reading takes the word's place when it is one word, read surely
+    /// (0.8 or more), that holds the first reading whole with one letter or digit more on the
+    /// side of the mark ("24/09091-11" for "24/09091-1").
+    private func rereadClippedNumbers(in layout: inout PageLayout, marks: [[Int]]) {
+        for clipped in layout.clippedNumbers(marks: marks).reversed() {
+            let fragment = clipped.fragment
+            let words = PageLayout.withoutSpecks(rereadLine(fragment.box)).filter { fragment.span.contains($0.box[1] + $0.box[3] / 2) }
+            guard words.count == 1, let again = words.first, let old = layout.words(of: fragment).first?.text,
+                  again.confidence >= 0.8, again.text.count > old.count else { continue }
+            let more = clipped.after ? (again.text.hasPrefix(old) ? again.text.dropFirst(old.count) : nil)
+                : (again.text.hasSuffix(old) ? again.text.dropLast(old.count) : nil)
+            guard let more, more.count == 1, more.allSatisfy({ $0.isLetter || $0.isNumber }) else { continue }
+            layout.replace(fragment, with: [again])
+        }
     }
 
     /// Tables whose cells the reading lost (``PageLayout/columnTables(marks:)``) read again as one

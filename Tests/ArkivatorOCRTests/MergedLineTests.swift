@@ -269,5 +269,21 @@ import Testing
                      [PageLayout.Word(text: "7", confidence: 0.9, box: [1666, 330, 16, 30])]]
         #expect(PageLayout.withoutSpeckLines(block).map { $0.map(\.text) } == [["2010", "Strømmen"], ["7"]])
     }
-}
 
+    /// Two lines of a contact block beside a letterhead's name, read at first as one line of the
+    /// name's height, "14820 Kristiansand" for "Kjøita 16" over "4630 Kristiansand", read again
+    /// as a block (a real reading's words): two sure lines with more letters and digits stand for
+    /// it, though not half as many again. A word and a mark by it, or a line too short, does not.
+    @Test func twoSureLinesReadAgainStandForStackedWords() {
+        func word(_ text: String, _ confidence: Double) -> PageLayout.Word {
+            PageLayout.Word(text: text, confidence: confidence, box: [1814, 203, 20 * text.count, 30])
+        }
+        let read = [word("14820", 0.7), word("Kristiansand", 0.9)]
+        let lines = [[word("Kjøita", 0.96), word("16", 0.97)], [word("4630", 0.97), word("Kristiansand", 0.97)]]
+        #expect(PageLayout.readsAsStackedLines(lines, for: read, confidence: 0.8))
+        #expect(!PageLayout.readsAsStackedLines([lines[1]], for: read, confidence: 0.8))
+        #expect(!PageLayout.readsAsStackedLines([[word("Kristiansand", 0.95), word("16", 0.9)], [word("..", 0.5)]], for: read, confidence: 0.8))
+        #expect(!PageLayout.readsAsStackedLines([[word("Kjøita", 0.96), word("16", 0.6)], lines[1]], for: read, confidence: 0.8))
+        #expect(!PageLayout.readsAsStackedLines([[word("Kj", 0.96)], lines[1]], for: read, confidence: 0.8))
+    }
+}

@@ -31,6 +31,28 @@ import Testing
         #expect(torn.span == 602...638)
     }
 
+    /// "Postboks 5313 Majorstuen" beside a letterhead's name: "3 Majorstuen" read on the name's
+    /// line, and "Postboks 531." read on a line of its own, its point where the 3 stands (boxes of
+    /// a real reading). The two words overlap side by side at one height.
+    @Test func wordsOverlappingSideBySideAtOneHeightAreOneLine() throws {
+        let page = layout([
+            [word("Kreftre", [412, 171, 249, 60]), word("g", [668, 185, 39, 61]), word("isteret", [716, 171, 227, 60]),
+             word("3", [2011, 172, 19, 30]), word("Majorstuen", [2046, 172, 193, 38])],
+            [word("Postboks", [1772, 172, 158, 31]), word("531.", [1944, 172, 73, 30])],
+        ])
+        let torn = try #require(page.tornLines().first)
+        #expect(torn.kept.line == 0 && torn.kept.words == 3..<5)
+        #expect(torn.taken.line == 1 && torn.taken.words == 0..<2)
+        #expect(torn.span == 172...202)
+        // A space between them, or a line's height apart: two lines.
+        let apart = layout([[word("3", [2024, 172, 19, 30]), word("Majorstuen", [2059, 172, 193, 38])],
+                            [word("Postboks", [1772, 172, 158, 31]), word("531.", [1944, 172, 73, 30])]])
+        #expect(apart.tornLines().isEmpty)
+        let below = layout([[word("3", [2011, 200, 19, 30]), word("Majorstuen", [2046, 200, 193, 38])],
+                            [word("Postboks", [1772, 172, 158, 31]), word("531.", [1944, 172, 73, 30])]])
+        #expect(below.tornLines().isEmpty)
+    }
+
     @Test func linesApartOrSideBySideAreNotTorn() {
         // Two lines of a paragraph, and two columns at one height.
         let paragraph = layout([
