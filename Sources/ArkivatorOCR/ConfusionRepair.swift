@@ -1,5 +1,6 @@
 /// Puts right a word that Tesseract's Norwegian model misread in one of the ways it misreads
-/// typewriter and other worn type every time: "d" read as "å" ("Opåragelse"); "g" as "z", "s",
+/// typewriter and other worn type every time: "d" read as "å" ("Opåragelse"), or as "a" inside
+/// a word ("Menighea"); "g" as "z", "s",
 /// "ø" or "c" ("Foretasender", "Bekendtøørelse", "erhvervsmæssict"), or "e" or "r" at a word's
 /// end ("Forordninz", "Endelir"); "æ" as "w", "s", "z", or "w" before it ("Afvwæbning",
 /// "Rumsnere", "Bedsteforzlåre"); at a word's start a capital "M" as "W", a capital "G" as "f", a
@@ -32,8 +33,28 @@ enum ConfusionRepair {
             }
             if found.count > 1 { return nil }
         }
+        // A small "d" whose ascender did not print ("Menighea", "Fororaningerne"): "a" is too
+        // common a letter to take with another step ("folat" is no "Goldt"), so alone.
+        for candidate in dSteps(core) {
+            let word = String(candidate)
+            guard lexicon.contains(word), found.insert(word.lowercased()).inserted else { continue }
+            answer = candidate
+            if found.count > 1 { return nil }
+        }
         guard found.count == 1, let answer else { return nil }
         return String(characters[..<first]) + String(answer) + String(characters[(last + 1)...])
+    }
+
+    /// Every spelling with one small "a" of `word` read as the "d" it was: not at the word's
+    /// start, where a name's capital stays ("Tana" is no "Tand"), nor in "aa", the old spelling
+    /// of "å" ("saaledes").
+    static func dSteps(_ word: [Character]) -> [[Character]] {
+        word.indices.compactMap { index in
+            guard index > 0, word[index] == "a", word[index - 1] != "a", index + 1 == word.count || word[index + 1] != "a" else { return nil }
+            var copy = word
+            copy[index] = "d"
+            return copy
+        }
     }
 
     /// Every spelling one step from `word`.

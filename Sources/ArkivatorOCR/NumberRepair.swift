@@ -1,3 +1,4 @@
+import ArkivatorCore
 import Foundation
 
 /// Numbers the model misreads the same way every time, put right from the words around them, one
@@ -5,8 +6,9 @@ import Foundation
 /// - a one read as a capital I, a small l or a bar before a word that counts ("I tablett",
 ///   "I. dose", "i I døgn"; "en I år gammel", as a capital I or a bar), before the hundreds of a
 ///   thousand ("kr I 500,00", or "I 500,00" alone on its line; kept doubtful) or as a page
-///   number ("Side I av I"); Norwegian writes no capital I inside a sentence, and the words
-///   counted are written in small letters;
+///   number ("Side I av I", and "Sade I av I": "Side" with a letter misread); Norwegian writes
+///   no capital I inside a sentence, and the words counted are written in small letters;
+/// - a five read as a lone S before a dose's unit ("Ramipril S mg"); kept doubtful;
 /// - a code with a one in it read with a letter ("HbAlc", "HbATc", "Bl2");
 /// - a count unit's caret read as another sign, a 0, 1 or 7, or lost ("x1079/L", "x107\"9/L",
 ///   "x10/09/L", "x10N9/L", "x109/L" for "x10^9/L");
@@ -21,6 +23,9 @@ import Foundation
 ///   with a point, an S as a five or a B as an eight ("582.6 – Brot i laterale malleol");
 /// - a bank account number's last one read apart as a letter ("8601.86.9637 I"), and a case
 ///   reference's document number ("24/03730- I"); kept doubtful;
+/// - a date whose year Tesseract cut off where no space stands ("02.06. 2025"), and a
+///   fødselsnummer cut by a space anywhere but after its date ("0807 1685056"), when both its
+///   control digits hold;
 /// - a telephone number written in pairs whose space the model read as a point or left out
 ///   ("73.51 77 30", "33 51 1100" for "73 51 77 30", "33 51 11 00");
 /// - a lab row's reference range whose dash was lost or read as a point ("3,54,4", "2042",
@@ -37,7 +42,9 @@ enum NumberRepair {
         }
         countTimes(&line)
         countedOne(&line)
+        doseFive(&line)
         joinDecimals(&line)
+        cutNumbers(&line)
         colonComma(&line)
         lastOne(&line)
         surfaceUnit(&line)
@@ -84,8 +91,9 @@ enum NumberRepair {
             let core = dotted ? String(token.dropLast()) : token
             guard onesAsLetters.contains(core) else { continue }
             // A sentence may begin with "I" ("I dag", "I 2025"): only inside one is it a number.
+            // A dose's unit written short ends no sentence ("50 mg. I tablett om morgenen").
             let before = line[index - 1].text
-            guard let last = before.last, !".!?".contains(last) else { continue }
+            guard let last = before.last, !".!?".contains(last) || (last == "." && shortUnits.contains(String(before.dropLast()))) else { continue }
             let next = line[index + 1].text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))
             // "kr I 500,00", "gebyr på I 500 kr": a thousand, its hundreds written apart (not
             // after a bar: a table's rule).
@@ -125,11 +133,40 @@ enum NumberRepair {
             line.replaceSubrange(1...1, with: [one, av])
         }
         let texts = line.map(\.text)
-        guard texts.first?.lowercased() == "side", texts.count == 2 || (texts.count == 4 && texts[2] == "av") else { return }
+        // "Sade I av I" in small print: "Side" with one letter misread, in the whole form only.
+        if texts.count == 4, texts[2] == "av", isSideMisread(texts[0]),
+           [texts[1], texts[3]].allSatisfy({ $0.allSatisfy(\.isNumber) || pageOnes.contains($0) }) {
+            line[0].text = texts[0].first == "s" ? "side" : "Side"
+        }
+        guard line.first?.text.lowercased() == "side", texts.count == 2 || (texts.count == 4 && texts[2] == "av") else { return }
         for index in [1, 3] where index < line.count && pageOnes.contains(line[index].text) {
             line[index].text = "1"
         }
     }
+
+    /// "Side" with one letter after the S read as another ("Sade", "Sido", "Siae").
+    static func isSideMisread(_ word: String) -> Bool {
+        let letters = Array(word.lowercased())
+        guard letters.count == 4, letters[0] == "s", letters.allSatisfy(\.isLetter) else { return false }
+        return zip(letters, "side").filter { $0 != $1 }.count == 1
+    }
+
+    /// "Ramipril S mg": a lone S after a word inside a sentence, before a dose's unit, is a five
+    /// (no Norwegian word is a lone capital S); kept doubtful.
+    static func doseFive(_ line: inout [PageLayout.Word]) {
+        for index in line.indices.dropFirst() where index + 1 < line.count && line[index].text == "S" {
+            guard let last = line[index - 1].text.last, !".!?:".contains(last),
+                  doseUnits.contains(line[index + 1].text.trimmingCharacters(in: CharacterSet(charactersIn: ".,;:)"))) else { continue }
+            line[index].text = "5"
+            line[index].confidence = min(line[index].confidence, 0.5)
+        }
+    }
+
+    /// A dose's units, after its number.
+    static let doseUnits: Set<String> = ["mg", "ml", "mL", "g", "µg", "mikrogram", "IE"]
+
+    /// A dose's units as they are written short, with a point after them ("mg.", "mikrog.").
+    static let shortUnits: Set<String> = ["mg", "ml", "mL", "g", "µg", "mikrog", "mcg", "stk"]
 
     // MARK: Codes and units
 
@@ -176,9 +213,10 @@ enum NumberRepair {
 
     /// Letters the model reads for digits.
     static let digitLookalikes: [Character: Character] = ["O": "0", "o": "0", "I": "1", "l": "1", "|": "1",
-                                                         "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2"]
+                                                         "S": "5", "s": "5", "B": "8", "Z": "2", "z": "2", "T": "7"]
 
-    /// "Ferritin OL µg/L 15 - 200", "HbA1c SIH mmol/mol 20 - 42": a token of one to three such
+    /// "Ferritin OL µg/L 15 - 200", "HbA1c SIH mmol/mol 20 - 42", "25-OH vitamin D TT nmol/L
+    /// 50–150": a token of one to three such
     /// letters, with a flag (H or L) after them, after a word and before a unit followed by a
     /// range, is the value. Its confidence is kept at 0.5 or under, so the value stays doubtful.
     /// ("D" is no such letter: "vitamin D" names an analysis.)
@@ -200,8 +238,42 @@ enum NumberRepair {
             }
             guard (1...3).contains(body.count), body.contains(where: { !$0.isNumber }),
                   body.allSatisfy({ $0.isNumber || digitLookalikes[$0] != nil }) else { continue }
+            // "T3", "T4" name an analysis (thyroid hormones), whose value was lost.
+            if body.first == "T", body.dropFirst().allSatisfy(\.isNumber), body.count > 1 { continue }
             line[index].text = String(body.map { digitLookalikes[$0] ?? $0 }) + flag
             line[index].confidence = min(line[index].confidence, 0.5)
+        }
+    }
+
+    // MARK: Numbers cut by a space the print does not have
+
+    /// "02.06. 2025" where the print has "02.06.2025": a day and month, and a year right after
+    /// them, closer than a quarter of the date's height (a word space is wider), at one height
+    /// (sharing three quarters of the smaller height: a speck above the year makes its box
+    /// taller); and "Personnr.: 0807 1685056": two runs of digits, one space apart at most,
+    /// that make a valid fødselsnummer of eleven digits (both control digits hold), cut
+    /// elsewhere than after its date (a fødselsnummer is written "080716 85056" too). One word
+    /// again, with the lower confidence of the two.
+    static func cutNumbers(_ line: inout [PageLayout.Word]) {
+        var index = 0
+        while index + 1 < line.count {
+            defer { index += 1 }
+            let (a, b) = (line[index], line[index + 1])
+            guard a.box.count == 4, b.box.count == 4 else { continue }
+            let gap = b.box[0] - (a.box[0] + a.box[2])
+            let low = min(a.box[3], b.box[3])
+            let shared = min(a.box[1] + a.box[3], b.box[1] + b.box[3]) - max(a.box[1], b.box[1])
+            guard gap >= -2, 4 * shared >= 3 * low else { continue }
+            let year = b.text.wholeMatch(of: /(19|20)\d\d([.,;:)]?)/)
+            let date = a.text.wholeMatch(of: /\d{1,2}\.\d{1,2}\./) != nil && year != nil && 4 * gap <= low
+            let digits = a.text + b.text
+            let fodselsnummer = gap <= low && a.text.count != 6 && digits.count == 11
+                && digits.allSatisfy({ $0.isASCII && $0.isNumber }) && (try? Fodselsnummer(digits)) != nil
+            guard date || fodselsnummer else { continue }
+            let top = min(a.box[1], b.box[1]), bottom = max(a.box[1] + a.box[3], b.box[1] + b.box[3])
+            line[index] = PageLayout.Word(text: digits, confidence: min(a.confidence, b.confidence),
+                                          box: [a.box[0], top, b.box[0] + b.box[2] - a.box[0], bottom - top])
+            line.remove(at: index + 1)
         }
     }
 

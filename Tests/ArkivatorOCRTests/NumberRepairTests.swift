@@ -1,3 +1,4 @@
+import ArkivatorCore
 @testable import ArkivatorOCR
 import Testing
 
@@ -48,6 +49,10 @@ import Testing
         #expect(repaired("12.04.2009 Rotarix (rotavirus) I. dose LL2366") == "12.04.2009 Rotarix (rotavirus) 1. dose LL2366")
         #expect(repaired("Movicol Junior dosepose 6,9 g l dosepose daglig") == "Movicol Junior dosepose 6,9 g 1 dosepose daglig")
         #expect(repaired("Side I av I") == "Side 1 av 1")
+        // After a dose's unit written short, no sentence begins.
+        #expect(repaired("Selo-Zok depottablett 50 mg. I tablett om morgenen") == "Selo-Zok depottablett 50 mg. 1 tablett om morgenen")
+        #expect(repaired("Levaxin tablett 75 mikrog. I tablett om morgenen") == "Levaxin tablett 75 mikrog. 1 tablett om morgenen")
+        #expect(repaired("Det er sagt. I tablett om dagen er nok") == "Det er sagt. I tablett om dagen er nok")
         #expect(repaired("Side l") == "Side 1")
         #expect(repaired("Side Lav 1") == "Side 1 av 1")
         #expect(repaired("Side Lav 2") == "Side 1 av 2")
@@ -55,6 +60,13 @@ import Testing
         #expect(repaired("Side L av 1") == "Side 1 av 1")
         #expect(repaired("– Side I av I") == "– Side 1 av 1")
         #expect(repaired("Side L-av 1") == "Side 1 av 1")
+        // "Side" with a letter misread, in small print: only in the whole form of a page's number.
+        #expect(repaired("Sade I av I") == "Side 1 av 1")
+        #expect(repaired("side 2 av 3") == "side 2 av 3")
+        #expect(repaired("Sido l av 2") == "Side 1 av 2")
+        #expect(repaired("Sade I") == "Sade I")
+        #expect(repaired("Sale I av I") == "Sale I av I")
+        #expect(repaired("Sadel I av I") == "Sadel I av I")
         #expect(repaired("Fragmin 5000 IE injeksjon I sprøyte under huden") == "Fragmin 5000 IE injeksjon 1 sprøyte under huden")
         // A thousand whose one was read as a letter, its hundreds written apart.
         #expect(repaired("Konsultasjon hos lege, egenandel I 125,00") == "Konsultasjon hos lege, egenandel 1 125,00")
@@ -82,6 +94,46 @@ import Testing
         #expect(repaired("vi har l år hatt") == "vi har l år hatt")
         #expect(repaired("Status: I år har") == "Status: I år har")
         #expect(repaired("Takk. I år kom") == "Takk. I år kom")
+    }
+
+    /// A five read as a lone S before a dose's unit, inside a sentence; kept doubtful.
+    @Test func aFiveReadAsAnSBeforeADosesUnit() {
+        #expect(repaired("– Ramipril S mg (høyt blodtrykk): 1 kapsel") == "– Ramipril 5 mg (høyt blodtrykk): 1 kapsel")
+        var line = words("Ramipril S mg")
+        NumberRepair.repair(&line)
+        #expect(line[1].text == "5" && line[1].confidence <= 0.5)
+        #expect(repaired("Vitamin D S mikrogram daglig") == "Vitamin D 5 mikrogram daglig")
+        // At a sentence's start, before another word, or alone: an S.
+        #expect(repaired("Dosering: S mg") == "Dosering: S mg")
+        #expect(repaired("S mg") == "S mg")
+        #expect(repaired("Ramipril S tabletter") == "Ramipril S tabletter")
+    }
+
+    /// A date whose year was cut off where no space stands, and a fødselsnummer cut by a space
+    /// (boxes as a real reading gives them: "02.06." and "2025" 6 px apart, the year's box
+    /// taller for a speck above it).
+    @Test func aNumberCutWhereNoSpaceStandsIsOneWordAgain() throws {
+        func line(_ items: [(String, [Int])]) -> String {
+            var line = items.map { PageLayout.Word(text: $0.0, confidence: 0.95, box: $0.1) }
+            NumberRepair.repair(&line)
+            return line.map(\.text).joined(separator: " ")
+        }
+        #expect(line([("av", [912, 903, 49, 28]), ("02.06.", [978, 891, 133, 40]), ("2025", [1117, 855, 107, 76])]) == "av 02.06.2025")
+        #expect(line([("av", [912, 903, 49, 28]), ("2.6.", [978, 891, 90, 40]), ("2025.", [1072, 891, 120, 40])]) == "av 2.6.2025.")
+        // A word space apart, or not a year: two words.
+        #expect(line([("av", [912, 903, 49, 28]), ("02.06.", [978, 891, 133, 40]), ("2025", [1131, 891, 107, 40])]) == "av 02.06. 2025")
+        #expect(line([("02.06.", [978, 891, 133, 40]), ("3025", [1117, 891, 107, 40])]) == "02.06. 3025")
+        let number = try #require(Fodselsnummer.first(bornOn: "080716"))
+        let (four, seven) = (String(number.prefix(4)), String(number.dropFirst(4)))
+        #expect(line([("Personnr.:", [200, 900, 200, 40]), (four, [420, 900, 90, 40]), (seven, [530, 900, 160, 40])])
+                == "Personnr.: \(number)")
+        // Cut after its date, as it is written too; control digits that do not hold; or farther
+        // apart than a space.
+        let (six, five) = (String(number.prefix(6)), String(number.dropFirst(6)))
+        #expect(line([(six, [420, 900, 130, 40]), (five, [570, 900, 110, 40])]) == "\(six) \(five)")
+        let wrong = String(seven.dropLast()) + String(((seven.last?.wholeNumberValue ?? 0) + 1) % 10)
+        #expect(line([(four, [420, 900, 90, 40]), (wrong, [530, 900, 160, 40])]).contains(" "))
+        #expect(line([(four, [420, 900, 90, 40]), (seven, [560, 900, 160, 40])]) == "\(four) \(seven)")
     }
 
     @Test func codesAndCountUnits() {
@@ -185,6 +237,9 @@ import Testing
         #expect(repaired("Ta OL mmol/L nå") == "Ta OL mmol/L nå")
         #expect(repaired("Kalium 4,6 mmol/L 3,5 - 4,4") == "Kalium 4,6 mmol/L 3,5 - 4,4")
         #expect(repaired("25-OH vitamin D nmol/L 50–150") == "25-OH vitamin D nmol/L 50–150")
+        // A seven read as a T; not in an analysis's name whose value was lost.
+        #expect(repaired("25-OH vitamin D TT nmol/L 50–150") == "25-OH vitamin D 77 nmol/L 50–150")
+        #expect(repaired("Fritt T4 pmol/L 12–22") == "Fritt T4 pmol/L 12–22")
     }
 
     @Test func unitsAfterANumber() {
