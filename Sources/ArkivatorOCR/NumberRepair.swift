@@ -264,8 +264,8 @@ enum NumberRepair {
             let low = min(a.box[3], b.box[3])
             let shared = min(a.box[1] + a.box[3], b.box[1] + b.box[3]) - max(a.box[1], b.box[1])
             guard gap >= -2, 4 * shared >= 3 * low else { continue }
-            let year = b.text.wholeMatch(of: /(19|20)\d\d([.,;:)]?)/)
-            let date = a.text.wholeMatch(of: /\d{1,2}\.\d{1,2}\./) != nil && year != nil && 4 * gap <= low
+            let date = 4 * gap <= low && a.text.wholeMatch(of: /\d{1,2}\.\d{1,2}\./) != nil
+                && b.text.wholeMatch(of: /(19|20)\d\d[.,;:)]?/) != nil
             let digits = a.text + b.text
             let fodselsnummer = gap <= low && a.text.count != 6 && digits.count == 11
                 && digits.allSatisfy({ $0.isASCII && $0.isNumber }) && (try? Fodselsnummer(digits)) != nil
