@@ -137,18 +137,22 @@ $(GATE)/manifest.json: $(GATE_SCRIPTS)
 # timing-based tests (upload back-off) must not share them.
 LLM_SUITES = LocalModelTests|LLMCLITests
 HTTP_SUITES = WebCalendarFeedTests|WebExplanationTests|WebShareLinkTests
-# One build for the program and its tests (`--build-tests` builds .build/debug/arkivator too).
+TEST_BUILD_FLAGS = -debug-info-format none
+# One build for the program and its tests (`--build-tests` builds .build/debug/arkivator too),
+# without debug information: on two cores minutes less to compile and link, and the tests do not
+# use it (the index store stays: the tests are found through it). `swift test` is given the same
+# flags, so that it finds the build it runs as up to date.
 # While it compiles, the test tools are installed, the gate's pages drawn and the local model
 # fetched (network and disk, not the cores the compiler keeps busy).
 test: deps
 	@mkdir -p .test-artifacts
 	@python3 scripts/dev/llm.py fetch > .test-artifacts/llm-fetch.log 2>&1 &
-	@$(SWIFT) build --build-tests & build=$$!; \
+	@$(SWIFT) build --build-tests $(TEST_BUILD_FLAGS) & build=$$!; \
 	$(MAKE) --no-print-directory test-deps $(GATE_SUBSET)/manifest.json; tools=$$?; \
 	wait $$build; built=$$?; \
 	if [ $$built -ne 0 ]; then echo "Byggingen feilet. (The build failed.)"; exit $$built; fi; exit $$tools
-	$(SWIFT) test --skip-build --parallel --num-workers 2 --skip '$(LLM_SUITES)|$(HTTP_SUITES)'
-	$(SWIFT) test --skip-build --filter '$(HTTP_SUITES)'
+	$(SWIFT) test --skip-build $(TEST_BUILD_FLAGS) --parallel --num-workers 2 --skip '$(LLM_SUITES)|$(HTTP_SUITES)'
+	$(SWIFT) test --skip-build $(TEST_BUILD_FLAGS) --filter '$(HTTP_SUITES)'
 	@# The regression gate: no page more than 1 point worse than plain tesseract, none with fewer words.
 	python3 scripts/test/together.py \
 	  "browser=/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser" \
@@ -163,7 +167,7 @@ test: deps
 test-llm:
 	@running=$$(python3 scripts/dev/llm.py status 2>/dev/null); \
 	url=$$(python3 scripts/dev/llm.py up) || exit 1; \
-	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build --filter '$(LLM_SUITES)'; status=$$?; \
+	ARKIVATOR_LLM_URL=$$url $(SWIFT) test --skip-build $(TEST_BUILD_FLAGS) --filter '$(LLM_SUITES)'; status=$$?; \
 	[ -n "$$running" ] || python3 scripts/dev/llm.py down; exit $$status
 
 # A local OpenAI-compatible server on 127.0.0.1 (a free port); prints its base URL once /health answers.
