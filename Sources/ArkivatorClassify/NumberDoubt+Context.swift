@@ -159,9 +159,12 @@ extension NumberDoubt {
                 lines.append((page, [index]))
             }
         }
-        /// A page number's part: digits, or letters OCR may have read for them.
-        func part(_ text: Substring) -> Bool {
-            (1...3).contains(text.count) && text.unicodeScalars.allSatisfy { NumberShape.isDigit($0) || $0.properties.isUppercase || NumberShape.isLookalike($0) }
+        /// A page number's part: digits, or letters OCR may have read for them; between "Side"
+        /// and "av n" any letters, since nothing but a number can stand there ("Side f av 1").
+        func part(_ text: Substring, between: Bool) -> Bool {
+            (1...3).contains(text.count) && text.unicodeScalars.allSatisfy {
+                NumberShape.isDigit($0) || $0.properties.isUppercase || NumberShape.isLookalike($0) || (between && $0.properties.isAlphabetic)
+            }
         }
         var right: [Int] = [], wrong: [Int] = []
         for (position, line) in lines.enumerated() {
@@ -171,6 +174,7 @@ extension NumberDoubt {
             if side { rest.removeFirst() }
             // The numbers and what they should read.
             var numbers: [(index: Int, parts: [Substring])] = []
+            let sideOf = side && rest.count == 3 && words[rest[1]].text.lowercased() == "av"
             if rest.count == 3, words[rest[1]].text.lowercased() == "av" {
                 numbers = [(rest[0], [Substring(words[rest[0]].text)]), (rest[2], [Substring(words[rest[2]].text)])]
             } else if rest.count == 1 {
@@ -181,7 +185,7 @@ extension NumberDoubt {
                 continue
             }
             let all = numbers.flatMap(\.parts)
-            guard all.allSatisfy(part), all.contains(where: { isDigits(String($0)) }) else { continue }
+            guard all.enumerated().allSatisfy({ part($1, between: sideOf && $0 == 0) }), all.contains(where: { isDigits(String($0)) }) else { continue }
             // Letters for digits only where nothing else can stand: after "Side", or at the page's foot.
             if !all.allSatisfy({ isDigits(String($0)) }), !(side || lastOfPage) { continue }
             let values = all.map { Int($0) }

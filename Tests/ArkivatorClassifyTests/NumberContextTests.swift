@@ -58,6 +58,9 @@ import Testing
         #expect(doubtful("Brevet\n1").isEmpty)
         #expect(doubtful("Brevet\nSide 1 av 1").isEmpty)
         #expect(doubtful("Brevet\nSide 2 av 1") == ["2", "1"])
+        // Between "Side" and "av" only a number stands: a small letter there is a misread digit.
+        #expect(doubtful("Brevet\nSide f av 1") == ["f", "1"])
+        #expect(doubtful("Brevet\nSide om saken").isEmpty)
         // Page 1 of a letter of which only the first page was scanned.
         #expect(doubtful("Side 1 av 2\nBrevet").isEmpty)
     }
