@@ -26,8 +26,10 @@ extension PageLayout {
     /// ``lostLineLimit``, those of the most marks first.
     ///
     /// A mark counts when it is letter-sized (from a third to two and a half word heights tall,
-    /// at most two and a half wide) and touches no box of a word the page keeps (a scribble's
-    /// words are no cover). Such marks side by side (less than
+    /// at most two and a half wide), or letters run together (``isRunTogether(_:height:)``,
+    /// counted as the letters they hold, beside a letter-sized mark), and touches no box of a
+    /// word the page keeps (a scribble's words are no cover, nor is noise that hides lines,
+    /// ``hidingNoise(in:height:)``). Such marks side by side (less than
     /// a word height apart, overlapping in height by half) make a line; a line of four marks or
     /// more, at least three word heights long and at most three tall (a name in letters half
     /// again as large as the text's, with its descenders), is print the reading lost; so is a
@@ -44,15 +46,21 @@ extension PageLayout {
         // A line read as a scribble covers nothing: where Tesseract joins a name in large
         // letters with the smaller lines beside it, it reads the whole as a few marks of
         // noise, and the page keeps none of it.
-        // Nor does noise that hides an address beside a name (``isHidingNoise(_:in:height:)``).
+        // Nor does noise that hides lines beside it (``hidingNoise(in:height:)``).
         let covered = blocks.flatMap { $0.paragraphs.joined() }.filter { !Self.isScribble($0) }.flatMap { line in
-            line.filter { !Self.isHidingNoise($0, in: line, height: height) }
+            line.dropLast(Self.hidingNoise(in: line, height: height))
         }.map(\.box)
-        let letters = marks.filter { m in Self.isLetterSized(m, height: h) && !covered.contains { Self.touches(m, $0) } }
-            .sorted { $0[0] < $1[0] }
+        let letters = marks.filter { m in
+            (Self.isLetterSized(m, height: h) || Self.isRunTogether(m, height: h)) && !covered.contains { Self.touches(m, $0) }
+        }.sorted { $0[0] < $1[0] }
         guard letters.count >= 2 else { return [] }
-        // Marks side by side join (none is wider than 2.5 word heights).
-        let groups = Self.groups(letters, reach: { Double($0[0]) + 3.5 * h }) { a, b in
+        // How many letters the marks stand for: one each, or as many as a run of letters that
+        // touch holds (each about seven tenths as wide as it is tall).
+        func count(_ group: [[Int]]) -> Int {
+            group.reduce(0) { $0 + (Self.isLetterSized($1, height: h) ? 1 : max(1, Int(Double($1[2]) / (0.7 * Double($1[3]))))) }
+        }
+        // Marks side by side join.
+        let groups = Self.groups(letters, reach: { Double($0[0] + $0[2]) + h }) { a, b in
             let gap = Double(b[0] - (a[0] + a[2]))
             let overlap = Double(min(a[1] + a[3], b[1] + b[3]) - max(a[1], b[1]))
             return gap <= h && overlap >= 0.5 * Double(min(a[3], b[3]))
@@ -60,14 +68,17 @@ extension PageLayout {
         // The page's foot: below every word read (where a page's number stands).
         let foot = covered.map { $0[1] + $0[3] }.max() ?? 0
         let lines: [(box: [Int], count: Int)] = groups.compactMap { group in
-            guard group.count >= 2 else { return nil }
+            // Letters run together only beside a letter of their own (a bold line's words, each
+            // one mark, are a region's: ``lostRegions(marks:)``).
+            let marks = count(group)
+            guard group.count >= 2, group.contains(where: { Self.isLetterSized($0, height: h) }) else { return nil }
             let left = group.map { $0[0] }.min() ?? 0, right = group.map { $0[0] + $0[2] }.max() ?? 0
             let top = group.map { $0[1] }.min() ?? 0, bottom = group.map { $0[1] + $0[3] }.max() ?? 0
             // Two marks below every word read may be a page's number whose stroke runs into a
             // digit ("1" and "/2"), wider than their own height and narrower than three word
             // heights (page numbers are often smaller than the text): read only when it reads as
             // a page's number.
-            if group.count == 2 {
+            if marks == 2 {
                 let width = Double(right - left), height = Double(bottom - top)
                 guard width >= 1.2 * height, width < 3 * h, height <= 1.5 * h, top >= foot else { return nil }
                 return ([left, top, right - left, bottom - top], 2)
@@ -75,8 +86,8 @@ extension PageLayout {
             // Three to five marks may be a short number on its own ("1/1" at the foot of a page,
             // a post code whose town was read beside a letterhead's name), read only when it
             // reads as one (``readsAsNumber(_:)``, ``readsAsPageNumber(_:)``).
-            guard Double(right - left) >= (group.count <= 5 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
-            return ([left, top, right - left, bottom - top], group.count)
+            guard Double(right - left) >= (marks <= 5 ? 1 : 3) * h, Double(bottom - top) <= 3 * h else { return nil }
+            return ([left, top, right - left, bottom - top], marks)
         }
         return lines.sorted { ($0.count, $1.box[1]) > ($1.count, $0.box[1]) }.prefix(Self.lostLineLimit).map(\.box)
     }
@@ -93,15 +104,26 @@ extension PageLayout {
         word.confidence < garbledConfidence && 5 * word.box[3] >= 8 * height
     }
 
-    /// Whether `word` is stacked noise (``isStackedNoise(_:height:)``) that ends a line of larger
-    /// letters (its other words half again as tall as the page's, `height`): two lines of an
-    /// address block beside a letterhead's name read together as "MS". It covers no print: the
-    /// lines it hides are read again as lost lines. Noise inside a line of text (a word framed
-    /// with a pencil mark above it) is left to its line.
-    static func isHidingNoise(_ word: Word, in line: [Word], height: Int) -> Bool {
-        guard isStackedNoise(word, height: height), line.count >= 2, line.last?.box == word.box else { return false }
-        let heights = printHeights(Array(line.dropLast()))
-        return 2 * heights[heights.count / 2] >= 3 * height
+    /// How many words at the end of `line` are noise that hides lines beside it (words `height`
+    /// tall), or 0. Such noise covers no print: the lines it hides are read again as lost lines.
+    /// - Stacked noise (``isStackedNoise(_:height:)``) that ends a line of larger letters (its
+    ///   other words half again as tall as the page's): two lines of an address block beside a
+    ///   letterhead's name read together as "MS".
+    /// - Noise (``garbledConfidence``) that ends a line a column's width (three word heights)
+    ///   after its last word, with stacked noise among it: a date under the references in the
+    ///   right-hand column, joined to the recipient's name at its height and read as "oG 5".
+    /// Noise inside a line of text (a word framed with a pencil mark above it) is left to its line.
+    static func hidingNoise(in line: [Word], height: Int) -> Int {
+        guard line.count >= 2, let last = line.last else { return 0 }
+        if isStackedNoise(last, height: height) {
+            let heights = printHeights(Array(line.dropLast()))
+            if 2 * heights[heights.count / 2] >= 3 * height { return 1 }
+        }
+        var start = line.count
+        while start > 1, line[start - 1].confidence < garbledConfidence { start -= 1 }
+        guard start < line.count, line[start...].contains(where: { isStackedNoise($0, height: height) }) else { return 0 }
+        let (before, first) = (line[start - 1], line[start])
+        return first.box[0] - (before.box[0] + before.box[2]) >= 3 * height ? line.count - start : 0
     }
 
     /// Boxes (x, y, width, height) of regions of two lines of print or more that no word covers:
@@ -175,6 +197,15 @@ extension PageLayout {
     /// Whether a mark and a word's box (x, y, width, height) touch, or stand within two pixels.
     static func touches(_ m: [Int], _ w: [Int]) -> Bool {
         m[0] <= w[0] + w[2] + 2 && w[0] <= m[0] + m[2] + 2 && m[1] <= w[1] + w[3] + 2 && w[1] <= m[1] + m[3] + 2
+    }
+
+    /// Whether a mark is letters of print that run together (a photo's blur, bold print): as
+    /// tall as the text's letters (six tenths to 1.3 word heights, `h`), wider than a letter
+    /// (``isLetterSized(_:height:)``) and at most six word heights wide (".06.202" of a date).
+    /// A rule is not as tall, a picture or a signature's stroke seldom so even.
+    static func isRunTogether(_ m: [Int], height h: Double) -> Bool {
+        let (w, mh) = (Double(m[2]), Double(m[3]))
+        return mh >= 0.6 * h && mh <= 1.3 * h && w > 2.5 * h && w <= 6 * h
     }
 
     /// Whether a mark (x, y, width, height) is the size of a letter on a page whose words are `h`

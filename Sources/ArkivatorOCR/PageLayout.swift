@@ -454,15 +454,16 @@ struct PageLayout {
     }
 
     /// A lost line read again (`line`, in its box `box`) where noise hid it
-    /// (``isHidingNoise(_:in:height:)``, words `height` tall): the noise is left out, and the line
+    /// (``hidingNoise(in:height:)``, words `height` tall): the noise is left out, and the line
     /// becomes one of its own (``insert(lostLine:)``).
     mutating func insert(lostLine line: [Word], box: [Int], hiddenBy height: Int) {
         for b in blocks.indices {
             for p in blocks[b].paragraphs.indices {
                 for l in blocks[b].paragraphs[p].indices {
                     let words = blocks[b].paragraphs[p][l]
-                    if let last = words.last, Self.touches(last.box, box), Self.isHidingNoise(last, in: words, height: height) {
-                        blocks[b].paragraphs[p][l].removeLast()
+                    let noise = Self.hidingNoise(in: words, height: height)
+                    if noise > 0, words.suffix(noise).contains(where: { Self.touches($0.box, box) }) {
+                        blocks[b].paragraphs[p][l].removeLast(noise)
                     }
                 }
             }

@@ -276,5 +276,43 @@ import Testing
         let under = (0..<12).map { [1300 + 18 * $0, 400, 16, 24] }
         #expect(body.lostLines(marks: body.words.flatMap(marks) + under).isEmpty)
     }
-}
 
+    /// A date under the references in the right-hand column of a phone photo, joined by the
+    /// reading to the recipient's name at its height and read as noise ("oG 5"): the noise
+    /// covers nothing, and the date's marks, its digits run together by the blur (".06.202"
+    /// one mark), are a lost line. The boxes and marks of that reading.
+    @Test func noiseAColumnAfterALineHidesTheDateUnderIt() {
+        var page = PageLayout()
+        page.startBlock(box: [1759, 596, 459, 35])
+        for (text, box) in [("Vår", [1759, 596, 62, 34]), ("referanse:", [1831, 597, 163, 33]), ("25/16753-12", [2006, 598, 212, 33])] {
+            page.add(PageLayout.Word(text: text, confidence: 0.93, box: box))
+        }
+        page.startBlock(box: [266, 651, 1680, 74])
+        for (text, confidence, box) in [("Sissel", 0.96, [266, 681, 97, 34]), ("Sofie", 0.96, [377, 682, 89, 33]),
+                                        ("Fredriksen", 0.96, [479, 682, 179, 33]), ("oG", 0.0, [1754, 651, 54, 74]),
+                                        ("5", 0.34, [1926, 654, 20, 33])] {
+            page.add(PageLayout.Word(text: text, confidence: confidence, box: box))
+        }
+        page.startBlock(box: [267, 737, 300, 42])
+        for (i, text) in ["Møllenberggata", "6", "3717", "SKIEN", "Vedtak", "om"].enumerated() {
+            page.add(PageLayout.Word(text: text, confidence: 0.95, box: [267 + 200 * i, 737, 150, 33]))
+        }
+        #expect(PageLayout.hidingNoise(in: page.blocks[1].paragraphs[0][0], height: 41) == 2)
+        let date = [[1758, 655, 42, 31], [1811, 655, 113, 32], [1926, 654, 20, 33], [1801, 679, 7, 7]]
+        let found = page.lostLines(marks: date)
+        #expect(found == [[1758, 654, 188, 33]])
+        page.insert(lostLine: [PageLayout.Word(text: "05.06.2025", confidence: 0.95, box: [1758, 654, 188, 33])],
+                    box: [1758, 654, 188, 33], hiddenBy: 41)
+        #expect(!page.words.contains { $0.text == "oG" || $0.text == "5" })
+        #expect(page.words.contains { $0.text == "05.06.2025" })
+        // Noise in the line's own column hides nothing, nor does a run of letters alone.
+        var near = PageLayout()
+        near.startBlock(box: [266, 651, 700, 74])
+        for (text, confidence, box) in [("Sissel", 0.96, [266, 681, 97, 34]), ("Sofie", 0.96, [377, 682, 89, 33]),
+                                        ("oG", 0.0, [480, 651, 54, 74])] {
+            near.add(PageLayout.Word(text: text, confidence: confidence, box: box))
+        }
+        #expect(PageLayout.hidingNoise(in: near.blocks[0].paragraphs[0][0], height: 41) == 0)
+        #expect(page.lostLines(marks: [[1811, 900, 113, 32]]).isEmpty)
+    }
+}
