@@ -61,11 +61,23 @@ extension PageReader {
     /// or about as well and holds words the cleaned reading lost (a title bar's light letters, a
     /// line a cleanup step left out): words of the word lists that the other reading lacks, more
     /// than the other way round. The page never comes out with fewer words than it shows as it came.
+    /// Never when it lost print the cleaned reading read (``lostPrint(asIs:cleaned:)``).
     static func keepsAsIs(cleaned: OCRPage, asIs: OCRPage, cleanedScore: Double, asIsScore: Double) -> Bool {
+        if lostPrint(asIs: asIs, cleaned: cleaned) { return false }
         if asIsScore > guardMargin * cleanedScore { return true }
         guard asIsScore * guardMargin >= cleanedScore else { return false }
         let ours = words(cleaned), theirs = words(asIs)
         return theirs.subtracting(ours).count > ours.subtracting(theirs).count
+    }
+
+    /// Whether the reading as it came left print untouched that the cleaned reading read: a
+    /// tenth of the page's letter-sized marks or more touched by no word (``uncoveredInk``; a
+    /// tilted photo's table read as its first column alone), where the cleaned reading left
+    /// under ``uncoveredInkLimit`` and read more words. Such a reading can score the better (a
+    /// lab table's values, "11,3L" and "mmol/L", count as noise), and loses the page's numbers.
+    static func lostPrint(asIs: OCRPage, cleaned: OCRPage) -> Bool {
+        guard let lost = asIs.uncoveredInk, let left = cleaned.uncoveredInk else { return false }
+        return lost >= 4 * uncoveredInkLimit && left < uncoveredInkLimit && cleaned.words.count > asIs.words.count
     }
 
     /// The distinct words of a reading (small letters, the signs around them left aside) that

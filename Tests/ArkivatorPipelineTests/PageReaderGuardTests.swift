@@ -74,4 +74,25 @@ import Testing
         page.uncoveredInk = 0.01
         #expect(PageReader.guardReason(report, page, pixels: 8_700_000) == nil)
     }
+
+    /// A tilted photo of a lab table read as it came: its first column alone, a third of the
+    /// page's print touched by no word. The cleaned reading read every column, and its values
+    /// ("11,3L", "mmol/L") score as noise: it is kept all the same. Figures of that page.
+    @Test func aReadingAsItCameThatLostPrintIsNotKept() {
+        var cleaned = reading([["Undersøking", "Svar", "Eining", "Normalområde"], ["TSH", "2,59", "mIE/L", "0,50–4,10"],
+                               ["Hemoglobin", "11,3L", "g/dL", "11,7–15,3"], ["Ferritin", "0L", "µg/L", "15–200"]], confidence: 0.83)
+        var asIs = reading([["Undersøking", "Svar"], ["TSH"], ["Hemoglobin"], ["Ferritin"]], confidence: 0.85)
+        cleaned.uncoveredInk = 0.0
+        asIs.uncoveredInk = 0.349
+        #expect(PageReader.lostPrint(asIs: asIs, cleaned: cleaned))
+        #expect(!PageReader.keepsAsIs(cleaned: cleaned, asIs: asIs, cleanedScore: 434, asIsScore: 468))
+        // A reading as it came that left little untouched is weighed as before.
+        asIs.uncoveredInk = 0.03
+        #expect(!PageReader.lostPrint(asIs: asIs, cleaned: cleaned))
+        #expect(PageReader.keepsAsIs(cleaned: cleaned, asIs: asIs, cleanedScore: 434, asIsScore: 468))
+        // So is one where the cleaned reading left print untouched too.
+        asIs.uncoveredInk = 0.349
+        cleaned.uncoveredInk = 0.05
+        #expect(PageReader.keepsAsIs(cleaned: cleaned, asIs: asIs, cleanedScore: 434, asIsScore: 468))
+    }
 }
