@@ -183,6 +183,7 @@ public final class TesseractEngine {
         rereadTornLines(in: &layout)
         // Once every line is read: a sign a lost line holds was no number's.
         rereadClippedNumbers(in: &layout, marks: marks)
+        rereadLostCommas(in: &layout, marks: marks)
         // Also on a lost line read again as "11".
         layout.restorePageNumberStrokes(marks: marks)
         var page = layout.page()
@@ -368,6 +369,26 @@ public final class TesseractEngine {
                 : (again.text.hasSuffix(old) ? again.text.dropLast(old.count) : nil)
             guard let more, more.count == 1, more.allSatisfy({ $0.isLetter || $0.isNumber }) else { continue }
             layout.replace(fragment, with: [again])
+        }
+    }
+
+    /// Numbers read without the comma that stands among their digits
+    /// (``PageLayout/lostCommas(marks:limit:)``) read again as a word on their own: the reading
+    /// takes the word's place when it reads surely (0.8 or more), with the same signs and its
+    /// commas (``PageLayout/restoresCommas(_:of:)``).
+    private func rereadLostCommas(in layout: inout PageLayout, marks: [[Int]]) {
+        for fragment in layout.lostCommas(marks: marks).reversed() {
+            guard let old = layout.words(of: fragment).first?.text else { continue }
+            // Framed as found, then half a sign's height closer: Tesseract reads some words
+            // with their comma in the one frame only.
+            let inset = (fragment.span.upperBound - fragment.span.lowerBound) / 2
+            let box = fragment.box
+            for frame in [box, [box[0] + inset, box[1] + inset, box[2] - 2 * inset, box[3] - 2 * inset]] where frame[2] > 0 && frame[3] > 0 {
+                let words = rereadLine(frame).filter { fragment.span.contains($0.box[1] + $0.box[3] / 2) }
+                guard !words.isEmpty, PageLayout.meanConfidence(words) >= 0.8, PageLayout.restoresCommas(words, of: old) else { continue }
+                layout.replace(fragment, with: words)
+                break
+            }
         }
     }
 
