@@ -21,6 +21,7 @@ import Foundation
 ///   time); kept doubtful;
 /// - a diagnosis code's I read as a one ("(163.9)", ", 121.4", "110 Essensiell hypertensjon"), and
 ///   with a point, an S as a five or a B as an eight ("582.6 – Brot i laterale malleol");
+/// - a written date's day read as letters ("B. juli 2024" for "8. juli 2024"); kept doubtful;
 /// - a bank account number's last one read apart as a letter ("8601.86.9637 I"), and a case
 ///   reference's document number ("24/03730- I"); kept doubtful;
 /// - a date whose year Tesseract cut off where no space stands ("02.06. 2025"), and a
@@ -43,6 +44,7 @@ enum NumberRepair {
         countTimes(&line)
         countedOne(&line)
         doseFive(&line)
+        dateDay(&line)
         joinDecimals(&line)
         cutNumbers(&line)
         colonComma(&line)
@@ -161,6 +163,27 @@ enum NumberRepair {
             line[index].confidence = min(line[index].confidence, 0.5)
         }
     }
+
+    /// A written date's day read as letters that look like its digits ("B. juli 2024", "2S. mai"
+    /// for "8. juli 2024", "25. mai"): one or two signs and a point before a month's name, a
+    /// letter among them. Kept doubtful (0.5 at most).
+    static func dateDay(_ line: inout [PageLayout.Word]) {
+        for index in line.indices where index + 1 < line.count && months.contains(line[index + 1].text.lowercased()) {
+            let text = line[index].text
+            guard text.count >= 2, text.count <= 3, text.last == ".", text.contains(where: { dayLookalikes[$0] != nil }) else { continue }
+            let day = String(text.dropLast().map { dayLookalikes[$0] ?? $0 })
+            guard let value = Int(day), (1...31).contains(value) else { continue }
+            line[index].text = day + "."
+            line[index].confidence = min(line[index].confidence, 0.5)
+        }
+    }
+
+    /// The months' names, as a date writes them.
+    static let months: Set<String> = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september",
+                                      "oktober", "november", "desember"]
+
+    /// Letters the model reads for a day's digits.
+    static let dayLookalikes: [Character: Character] = ["B": "8", "S": "5", "I": "1", "l": "1", "|": "1", "Z": "2", "O": "0"]
 
     /// A dose's units, after its number.
     static let doseUnits: Set<String> = ["mg", "ml", "mL", "g", "µg", "mikrogram", "IE"]

@@ -114,10 +114,13 @@ extension PageLayout {
     }
 
     /// A number alone in a column of a table, with the H or L flag a lab value may carry ("199 H",
-    /// "4,1", "< 5"): a cell, however unsure the reading, not a mark.
+    /// "4,1", "< 5") or a dose's unit ("40 mg" in a list of medicines): a cell, however unsure
+    /// the reading, not a mark.
     static func isTableValue(_ words: ArraySlice<Word>) -> Bool {
         var texts = words.map(\.text)
-        if texts.count > 1, ["H", "L", "*"].contains(texts[texts.count - 1]) { texts.removeLast() }
+        if texts.count > 1, ["H", "L", "*"].contains(texts[texts.count - 1]) || NumberRepair.doseUnits.contains(texts[texts.count - 1]) {
+            texts.removeLast()
+        }
         if texts.count > 1, ["<", ">"].contains(texts[0]) { texts.removeFirst() }
         guard texts.count == 1, var number = texts.first else { return false }
         if let first = number.first, "<>".contains(first) { number.removeFirst() }

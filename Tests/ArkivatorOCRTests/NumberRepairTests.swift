@@ -109,6 +109,21 @@ import Testing
         #expect(repaired("Ramipril S tabletter") == "Ramipril S tabletter")
     }
 
+    /// A written date's day read as letters like its digits, before a month's name: kept doubtful.
+    @Test func aDaysDigitsReadAsLettersBeforeAMonth() {
+        #expect(repaired("Oslo, B. juli 2024") == "Oslo, 8. juli 2024")
+        #expect(repaired("timen 2S. mai kl. 10") == "timen 25. mai kl. 10")
+        #expect(repaired("fra I. august") == "fra 1. august")
+        var line = words("B. juli 2024")
+        NumberRepair.repair(&line)
+        #expect(line[0].text == "8." && line[0].confidence <= 0.5)
+        // Not before a month, not a day that cannot be, not a word.
+        #expect(repaired("Se B. Hansen") == "Se B. Hansen")
+        #expect(repaired("den SB. mai") == "den SB. mai")
+        #expect(repaired("dr. juli") == "dr. juli")
+        #expect(repaired("8. juli") == "8. juli")
+    }
+
     /// A date whose year was cut off where no space stands, and a fødselsnummer cut by a space
     /// (boxes as a real reading gives them: "02.06." and "2025" 6 px apart, the year's box
     /// taller for a speck above it).
