@@ -231,7 +231,8 @@ NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .
               .bench/numbers-dev-471 .bench/numbers-b-473 .bench/numbers-dev-481 .bench/numbers-b-483 \
               .bench/numbers-dev-491 .bench/numbers-b-493 .bench/numbers-dev-501 .bench/numbers-b-503 \
               .bench/numbers-dev-511 .bench/numbers-b-513 .bench/numbers-dev-521 .bench/numbers-b-523 \
-              .bench/numbers-dev-531 .bench/numbers-b-533 .bench/numbers-dev-541 .bench/numbers-b-543
+              .bench/numbers-dev-531 .bench/numbers-b-533 .bench/numbers-dev-541 .bench/numbers-b-543 \
+              .bench/numbers-dev-551 .bench/numbers-b-553 .bench/numbers-dev-561 .bench/numbers-b-563
 .bench/numbers-dev-%/manifest.json: | $(GEN_VENV)/bin/python
 	rm -rf .bench/numbers-dev-$*
 	$(GEN_VENV)/bin/python scripts/bench/draw_set.py --gen ../shared/corpus/gen.py --bank ../shared/corpus/bank_dev.py --out .bench/numbers-dev-$* --n 40 --seed $*

@@ -15,12 +15,7 @@ import Testing
                                 [628, 819, 11, 3], [646, 799, 17, 33], [674, 799, 17, 33], [392, 813, 5, 6], [392, 826, 5, 6]]
 
     private func layout(_ words: [PageLayout.Word]) -> PageLayout {
-        var layout = PageLayout()
-        layout.pageWidth = 2480
-        layout.pageHeight = 3508
-        layout.startBlock(box: [200, 780, 700, 60])
-        for word in words { layout.add(word) }
-        return layout
+        PageLayout.oneBlock(words, box: [200, 780, 700, 60])
     }
 
     @Test func aSignLeftOutAfterANumberIsFound() throws {

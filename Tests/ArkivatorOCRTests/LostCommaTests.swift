@@ -12,12 +12,7 @@ import Testing
     private static let marks = [[779, 2232, 3, 3], [700, 2249, 21, 33], [738, 2249, 21, 33], [774, 2249, 27, 33], [725, 2277, 7, 13]]
 
     private func layout(_ words: [PageLayout.Word]) -> PageLayout {
-        var layout = PageLayout()
-        layout.pageWidth = 2480
-        layout.pageHeight = 3508
-        layout.startBlock(box: [200, 2220, 1100, 80])
-        for word in words { layout.add(word) }
-        return layout
+        PageLayout.oneBlock(words, box: [200, 2220, 1100, 80])
     }
 
     @Test func aCommaOnThePageThatTheWordLacksIsFound() throws {
