@@ -265,6 +265,13 @@ extension PageLayout {
 
     /// Whether a second reading of a lost line is one short number alone, read with confidence:
     /// two digits or more with "/", "-", "." or "," between ("1/1", "12"), confidence 0.85 or more.
+    /// Whether a line is a table's number cell alone: a number with "<" or ">" before it, or
+    /// a range of two numbers with a dash between ("< 5", "> 60", "20 - 42", "20-42").
+    static func isNumberCell(_ line: [Word]) -> Bool {
+        let text = line.map(\.text).joined(separator: " ")
+        return text.wholeMatch(of: /[<>] ?\d+(?:[,.]\d+)?/) != nil || text.wholeMatch(of: /\d+(?:[,.]\d+)? ?[-–] ?\d+(?:[,.]\d+)?/) != nil
+    }
+
     static func readsAsNumber(_ line: [Word]) -> Bool {
         guard line.count == 1, let text = line.first?.text, text.filter(\.isNumber).count >= 2,
               text.allSatisfy({ $0.isASCII && $0.isNumber || "/-.,".contains($0) }),

@@ -3,10 +3,11 @@
 extension PageLayout {
     /// Whether a line is made of marks (``TokenShape/isMark(_:)``) only, lone characters aside
     /// when at least half its tokens are marks: a line of "|", "]", "E", "xA" or "| IE] W 2" is
-    /// handwriting or a margin mark read as characters, not text.
+    /// handwriting or a margin mark read as characters, not text. A table's number cell ("< 5",
+    /// ``isNumberCell(_:)``) is none.
     static func isMarkLine(_ line: [Word]) -> Bool {
         let marks = line.filter { TokenShape.isMark($0.text) }.count
-        return marks > 0 && marks * 2 >= line.count
+        return marks > 0 && marks * 2 >= line.count && !isNumberCell(line)
             && line.allSatisfy { $0.text.count == 1 || TokenShape.isMark($0.text) }
     }
 

@@ -117,9 +117,18 @@ public final class TesseractEngine {
             let lines = rereadBlock(box)
             // Print reads surely (0.85 or more) in half its lines at least; a pencil note or a
             // stamp does not.
-            let sure = lines.filter { PageLayout.readsAsText($0) && PageLayout.meanConfidence($0) >= 0.85 || PageLayout.readsAsNumber($0) }
-            guard 2 * sure.count >= lines.count else { continue }
-            let fresh = sure.filter { line in
+            let sure = lines.map { PageLayout.readsAsText($0) && PageLayout.meanConfidence($0) >= 0.85 || PageLayout.readsAsNumber($0) }
+            guard 2 * sure.filter({ $0 }).count >= lines.count else { continue }
+            // In such print, a line that is a table's number cell ("< 5", "> 60", "20-42") is kept
+            // too, in doubt (0.5 at most) where it reads less surely.
+            let kept: [[PageLayout.Word]] = lines.indices.compactMap { index in
+                let line = lines[index]
+                if sure[index] { return line }
+                guard PageLayout.isNumberCell(line) else { return nil }
+                return PageLayout.meanConfidence(line) >= 0.85 ? line
+                    : line.map { PageLayout.Word(text: $0.text, confidence: min($0.confidence, 0.5), box: $0.box) }
+            }
+            let fresh = kept.filter { line in
                 let heights = PageLayout.printHeights(line)
                 return !layout.holdsNearby(line, height: heights[heights.count / 2])
             }

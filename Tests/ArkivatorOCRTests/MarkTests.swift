@@ -47,6 +47,19 @@ import Testing
         // A page number, or a list of numbers, is no mark.
         #expect(!PageLayout.isMarkLine(line([("2", 1200)])))
         #expect(!PageLayout.isMarkLine(line([("1", 100), ("2", 200), ("|", 300)])))
+        // Nor is a reference range's cell of a lab table, "< 5" ("<" alone is a mark).
+        #expect(!PageLayout.isMarkLine(line([("<", 1540), ("5", 1580)])))
+        #expect(PageLayout.isMarkLine(line([("|", 1540), ("5", 1580)])))
+    }
+
+    /// A table's number cell: a number after "<" or ">", or a range.
+    @Test func aNumberCellIsAComparisonOrARange() {
+        for cell in [["<", "5"], [">", "60"], ["20-42"], ["20", "-", "42"], ["3,5", "–", "4,4"], ["<5"]] {
+            #expect(PageLayout.isNumberCell(cell.map { PageLayout.Word(text: $0, confidence: 0.6, box: [0, 0, 10, 10]) }), "\(cell)")
+        }
+        for other in [["|", "5"], ["5"], ["Side", "1"], ["20", "-"], ["<", "S"]] {
+            #expect(!PageLayout.isNumberCell(other.map { PageLayout.Word(text: $0, confidence: 0.6, box: [0, 0, 10, 10]) }), "\(other)")
+        }
     }
 
     /// Words read with `confidence` at the given (text, x) places.
