@@ -6,7 +6,7 @@ LIBRARY    ?= $(CURDIR)/.demo/bibliotek
 BIN_DEBUG   = .build/debug/arkivator
 BIN_RELEASE = .build/release/arkivator
 APT_PACKAGES = tesseract-ocr tesseract-ocr-nor tesseract-ocr-osd libtesseract-dev libleptonica-dev \
-               libzip-dev libsqlite3-dev libstemmer-dev libheif-dev libpoppler-glib-dev libpng-dev libwebp-dev pkg-config time python3 \
+               libzip-dev libsqlite3-dev libssl-dev libstemmer-dev libheif-dev libpoppler-glib-dev libpng-dev libwebp-dev pkg-config time python3 \
                wnorwegian wdanish
 # What the tests read our files back with: LibreOffice (Writer, and Calc for the lab values' CSV),
 # poppler's pdftotext, python-docx, fhir.resources (scripts/test/labs_export_check.py); and

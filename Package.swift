@@ -36,7 +36,6 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
@@ -58,6 +57,8 @@ let package = Package(
         // libheif (HEIC photos) and poppler-glib with cairo (PDF pages rendered in process), loaded
         // the first time they are needed (`dlopen`), through `lazy_` functions of the same signatures.
         .target(name: "CArkivatorCodecs", cSettings: [.unsafeFlags(codecHeaderFlags)], linkerSettings: [.linkedLibrary("dl")]),
+        // The system's libcrypto (OpenSSL): SHA-256, AES-GCM and P-256, for ArkivatorCrypto only.
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CZip", pkgConfig: "libzip", providers: [.apt(["libzip-dev"])]),
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // libstemmer has no pkg-config file: the module map links it by name.
@@ -76,10 +77,11 @@ let package = Package(
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ], resources: [.copy("Resources")]),
+        // Digests, random bytes, the library's cipher and passkeys' signatures, over libcrypto.
+        .target(name: "ArkivatorCrypto", dependencies: ["CLibCrypto"]),
         // Stage 1, ingest: find documents among files and folders, sniff, hash.
         .target(name: "ArkivatorIntake", dependencies: [
-            "ArkivatorCore",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "ArkivatorCore", "ArkivatorCrypto",
         ]),
         // Stage 2, cleanup: decode with limits (HEIC through libheif), sheet, deskew, light, binarise (Leptonica).
         .target(name: "ArkivatorImaging", dependencies: ["ArkivatorCore", "CLeptonica", "CArkivatorCodecs", "CWebP",
@@ -104,8 +106,7 @@ let package = Package(
         // Stage 6, library: SQLite database with migrations, full-text index and search, the documents
         // and their archive files, family profiles with encrypted fødselsnummer.
         .target(name: "ArkivatorLibrary", dependencies: [
-            "ArkivatorCore", "ArkivatorArchive", "CSQLite", "CArkivatorFTS",
-            .product(name: "Crypto", package: "swift-crypto"),
+            "ArkivatorCore", "ArkivatorArchive", "ArkivatorCrypto", "CSQLite", "CArkivatorFTS",
             .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),
         ]),
@@ -159,6 +160,7 @@ let package = Package(
         .executableTarget(name: "arkivator-bench", dependencies: ["ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "ArkivatorArchive", "ArkivatorSync"]),
 
         .testTarget(name: "ArkivatorCoreTests", dependencies: ["ArkivatorCore"]),
+        .testTarget(name: "ArkivatorCryptoTests", dependencies: ["ArkivatorCrypto"]),
         .testTarget(name: "ArkivatorIntakeTests", dependencies: ["ArkivatorIntake", "TestSupport"]),
         .testTarget(name: "ArkivatorImagingTests", dependencies: ["ArkivatorImaging", "TestSupport"], swiftSettings: codecSwiftSettings),
         .testTarget(name: "ArkivatorOCRTests", dependencies: ["ArkivatorOCR", "ArkivatorImaging", "TestSupport"], swiftSettings: codecSwiftSettings),
@@ -188,7 +190,7 @@ let package = Package(
             .product(name: "PropertyBased", package: "swift-property-based"),
         ]),
         .testTarget(name: "ArkivatorLibraryTests", dependencies: [
-            "ArkivatorLibrary", "TestSupport", .product(name: "Crypto", package: "swift-crypto"),
+            "ArkivatorLibrary", "ArkivatorCrypto", "TestSupport",
         ]),
         .testTarget(name: "ArkivatorSyncTests", dependencies: [
             "ArkivatorSync", "ArkivatorLibrary", "ArkivatorClassify", "ArkivatorCore", "TestSupport",

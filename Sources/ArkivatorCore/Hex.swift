@@ -13,10 +13,16 @@ public enum Hex {
     }
 
     /// `count` random bytes as hexadecimal (a name no one can guess).
-    public static func random(bytes count: Int) -> String {
-        var generator = SystemRandomNumberGenerator()
-        return string((0..<max(count, 0)).map { _ in UInt8.random(in: 0...255, using: &generator) })
-    }
+    public static func random(bytes count: Int) -> String { string(SecureRandom.bytes(count)) }
 
     private static let alphabet = Array("0123456789abcdef".utf8)
+}
+
+/// Random bytes from the system's generator (`getrandom`): the one source of keys, tokens,
+/// secrets, challenges and names no one can guess.
+public enum SecureRandom {
+    public static func bytes(_ count: Int) -> [UInt8] {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<max(count, 0)).map { _ in UInt8.random(in: .min ... .max, using: &generator) }
+    }
 }

@@ -1,5 +1,5 @@
 import ArkivatorCore
-import Crypto
+import ArkivatorCrypto
 import Foundation
 
 /// The SHA-256 of files that may not be images: `watch` keys its journal by the content of

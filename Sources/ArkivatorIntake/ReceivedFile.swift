@@ -1,5 +1,5 @@
 import ArkivatorCore
-import Crypto
+import ArkivatorCrypto
 import Foundation
 #if canImport(Glibc)
 import Glibc

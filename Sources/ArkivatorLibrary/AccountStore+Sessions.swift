@@ -1,5 +1,4 @@
 import ArkivatorCore
-internal import Crypto
 import Foundation
 
 /// A browser signed in to the web app.

@@ -1,6 +1,6 @@
 import ArkivatorArchive
 import ArkivatorCore
-internal import Crypto
+internal import ArkivatorCrypto
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ArkivatorCore
-internal import Crypto
+internal import ArkivatorCrypto
 import Foundation
 
 /// A letter's explanation as the library keeps it: the model's words, when they were made, and

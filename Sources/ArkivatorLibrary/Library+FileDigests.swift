@@ -1,5 +1,5 @@
 import ArkivatorCore
-internal import Crypto
+internal import ArkivatorCrypto
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,5 +1,5 @@
 import ArkivatorCore
-internal import Crypto
+internal import ArkivatorCrypto
 import Foundation
 
 /// The secrets the library hands out (sessions, sign-in links, API tokens, share links, calendar
@@ -10,7 +10,7 @@ extension Library {
 
     /// 32 random bytes as URL-safe base64 without padding.
     static func randomToken() -> String {
-        let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
+        let bytes = Data(SecureRandom.bytes(32))
         return bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
             .replacingOccurrences(of: "=", with: "")
     }

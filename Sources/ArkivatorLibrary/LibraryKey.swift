@@ -1,5 +1,5 @@
 import ArkivatorCore
-internal import Crypto
+internal import ArkivatorCrypto
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -25,25 +25,20 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
     /// The key length in bytes (AES-256).
     public static let byteCount = 32
 
-    /// The raw key (kept as bytes: Crypto's `SymmetricKey` is not `Sendable`).
+    /// The raw key.
     private let raw: [UInt8]
-
-    /// The key for sealing and opening.
-    private var symmetricKey: SymmetricKey { SymmetricKey(data: raw) }
 
     /// Seals `plain` with AES-GCM under this key, bound to `context` (authenticated, not
     /// encrypted: a sealed value opens only with the same context). Returns nonce, ciphertext and
     /// tag in one (`combined`); nil only if the cipher fails. The one place the library seals.
     func seal(_ plain: Data, context: Data) -> Data? {
-        // `combined` is nil only for a nonce of another size than the default 12 bytes.
-        (try? AES.GCM.seal(plain, using: symmetricKey, authenticating: context))?.combined
+        AESGCM.seal(Array(plain), key: raw, context: Array(context)).map { Data($0) }
     }
 
     /// Opens what ``seal(_:context:)`` made with the same key and context; nil when the key or
     /// context is another, or the bytes were changed.
     func unseal(_ sealed: Data, context: Data) -> Data? {
-        guard let box = try? AES.GCM.SealedBox(combined: sealed) else { return nil }
-        return try? AES.GCM.open(box, using: symmetricKey, authenticating: context)
+        AESGCM.open(Array(sealed), key: raw, context: Array(context)).map { Data($0) }
     }
 
     /// A key from 32 raw bytes.
@@ -53,10 +48,10 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
         self.raw = raw
     }
 
-    private init(_ key: SymmetricKey) { raw = key.withUnsafeBytes { [UInt8]($0) } }
+    private init(raw: [UInt8]) { self.raw = raw }
 
     /// A fresh random key.
-    public static func generate() -> LibraryKey { LibraryKey(SymmetricKey(size: .bits256)) }
+    public static func generate() -> LibraryKey { LibraryKey(raw: SecureRandom.bytes(byteCount)) }
 
     /// Never the key itself.
     public var description: String { "LibraryKey(•••)" }
@@ -71,7 +66,7 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
         if let encoded = environment[environmentVariable]?.trimmingCharacters(in: .whitespacesAndNewlines), !encoded.isEmpty {
             guard let bytes = Data(base64Encoded: encoded) else { throw LibraryKeyError.notBase64 }
             guard bytes.count == byteCount else { throw LibraryKeyError.wrongLength(bytes.count, source: nil) }
-            return LibraryKey(SymmetricKey(data: bytes))
+            return LibraryKey(raw: Array(bytes))
         }
         try library.prepare()
         let path = library.directory.appendingPathComponent(fileName).path
@@ -111,7 +106,7 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
             filled += got
         }
         guard filled == byteCount else { throw .wrongLength(filled, source: path) }
-        let key = LibraryKey(SymmetricKey(data: bytes.prefix(byteCount)))
+        let key = LibraryKey(raw: Array(bytes.prefix(byteCount)))
         for index in bytes.indices { bytes[index] = 0 }
         return key
     }
@@ -126,7 +121,7 @@ public struct LibraryKey: Sendable, CustomStringConvertible {
             throw LibraryKeyError.cannotCreate(path: path, reason: String(cString: strerror(errno)))
         }
         defer { unlink(temporary) }
-        let written = key.symmetricKey.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress, buffer.count) }
+        let written = key.raw.withUnsafeBytes { buffer in write(descriptor, buffer.baseAddress, buffer.count) }
         let synced = fsync(descriptor)
         let writeError = errno
         close(descriptor)

@@ -1,4 +1,4 @@
-internal import Crypto
+internal import ArkivatorCrypto
 import Foundation
 
 /// Why a passkey's answer was not taken: said to the person in plain words by the caller.
@@ -43,7 +43,7 @@ public enum Passkey {
             throw PasskeyFailure("only ES256 (P-256) keys")
         }
         let publicKey = [0x04] + x + y
-        guard (try? P256.Signing.PublicKey(x963Representation: publicKey)) != nil else { throw PasskeyFailure("public key") }
+        guard P256.isPublicKey(publicKey) else { throw PasskeyFailure("public key") }
         return Registered(credentialID: credentialID, publicKey: publicKey, signCount: signCount(authData))
     }
 
@@ -53,10 +53,8 @@ public enum Passkey {
                               origin: String, rpID: String, publicKey: [UInt8], storedCount: UInt32) throws -> UInt32 {
         try checkClientData(clientDataJSON, type: "webauthn.get", challenge: challenge, origin: origin)
         _ = try checkAuthenticatorData(authenticatorData, rpID: rpID)
-        guard let key = try? P256.Signing.PublicKey(x963Representation: publicKey),
-              let ecdsa = try? P256.Signing.ECDSASignature(derRepresentation: signature) else { throw PasskeyFailure("signature") }
-        let signed = Data(authenticatorData) + Data(SHA256.hash(data: Data(clientDataJSON)))
-        guard key.isValidSignature(ecdsa, for: signed) else { throw PasskeyFailure("signature") }
+        let signed = authenticatorData + SHA256.hash(data: clientDataJSON)
+        guard P256.isValidSignature(signature, of: signed, publicKey: publicKey) else { throw PasskeyFailure("signature") }
         let count = signCount(authenticatorData)
         if count != 0 || storedCount != 0, count <= storedCount { throw PasskeyFailure("signature count") }
         return count

@@ -1,4 +1,5 @@
-internal import Crypto
+import ArkivatorCore
+internal import ArkivatorCrypto
 import Foundation
 
 /// Time-based one-time codes (RFC 6238: HMAC-SHA1, 30-second steps, 6 digits), as authenticator
@@ -14,7 +15,7 @@ public enum TOTP {
     public static func code(secret: [UInt8], counter: Int64, digits: Int = digits) -> String {
         var big = UInt64(bitPattern: counter).bigEndian
         let message = withUnsafeBytes(of: &big) { Data($0) }
-        let mac = Array(HMAC<Insecure.SHA1>.authenticationCode(for: message, using: SymmetricKey(data: secret)))
+        let mac = HMACSHA1.code(key: secret, message: Array(message))
         let offset = Int(mac[mac.count - 1] & 0x0f)
         let value = (UInt32(mac[offset] & 0x7f) << 24) | (UInt32(mac[offset + 1]) << 16) | (UInt32(mac[offset + 2]) << 8)
             | UInt32(mac[offset + 3])
@@ -38,7 +39,7 @@ public enum TOTP {
 
     /// A new secret: 20 random bytes.
     public static func newSecret() -> [UInt8] {
-        SymmetricKey(size: SymmetricKeySize(bitCount: 160)).withUnsafeBytes { Array($0) }
+        SecureRandom.bytes(20)
     }
 
     /// `bytes` in base32 (RFC 4648, no padding), as authenticator apps take a secret.

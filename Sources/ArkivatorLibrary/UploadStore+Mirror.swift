@@ -1,6 +1,5 @@
 import ArkivatorArchive
 import ArkivatorCore
-internal import Crypto
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -12,4 +12,9 @@ import Testing
         #expect(one.count == 32 && one != other)
         #expect(one.allSatisfy { "0123456789abcdef".contains($0) })
     }
+
+    @Test func randomBytesAreFreshEachTime() {
+        #expect(SecureRandom.bytes(32).count == 32 && SecureRandom.bytes(32) != SecureRandom.bytes(32))
+        #expect(SecureRandom.bytes(-1).isEmpty)
+    }
 }

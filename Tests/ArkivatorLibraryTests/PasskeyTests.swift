@@ -1,5 +1,5 @@
 import ArkivatorCore
-import Crypto
+import ArkivatorCrypto
 @testable import ArkivatorLibrary
 import Foundation
 import Testing
@@ -8,9 +8,11 @@ import Testing
 /// made here, answering as a platform authenticator does (attestation "none").
 @Suite struct PasskeyTests {
     struct Authenticator {
-        let key = P256.Signing.PrivateKey()
+        let key: P256.SigningKey
         let credentialID: [UInt8] = Array(repeating: 7, count: 16)
         var count: UInt32 = 0
+
+        init() throws { key = try #require(P256.SigningKey()) }
 
         static func cbor(_ item: CBOR) -> [UInt8] {
             func head(_ major: UInt8, _ value: UInt64) -> [UInt8] {
@@ -33,7 +35,7 @@ import Testing
             data.append(attested ? 0x45 : 0x05)
             data += withUnsafeBytes(of: count.bigEndian) { Array($0) }
             if attested {
-                let point = Array(key.publicKey.x963Representation)
+                let point = key.publicKey
                 let cose = Self.cbor(.map([(.integer(1), .integer(2)), (.integer(3), .integer(-7)), (.integer(-1), .integer(1)),
                                            (.integer(-2), .bytes(Array(point[1...32]))), (.integer(-3), .bytes(Array(point[33...64])))]))
                 data += Array(repeating: 0, count: 16) + [0, UInt8(credentialID.count)] + credentialID + cose
@@ -55,18 +57,18 @@ import Testing
             count += 1
             let client = Self.clientData("webauthn.get", challenge: challenge, origin: origin)
             let data = authenticatorData(rpID: rpID, attested: false)
-            let signature = try key.signature(for: Data(data) + Data(SHA256.hash(data: Data(client))))
-            return (client, data, Array(signature.derRepresentation))
+            let signature = try #require(key.signature(of: data + SHA256.hash(data: client)))
+            return (client, data, signature)
         }
     }
 
     @Test func aPasskeyIsRegisteredAndSignsInOnlyWhereAndWhenItShould() throws {
-        var authenticator = Authenticator()
+        var authenticator = try Authenticator()
         let origin = "http://localhost:8080", rpID = "localhost", challenge = Array(repeating: UInt8(42), count: 32)
         let made = authenticator.register(challenge: challenge, origin: origin, rpID: rpID)
         let registered = try Passkey.register(clientDataJSON: made.client, attestationObject: made.attestation, challenge: challenge,
                                               origin: origin, rpID: rpID)
-        #expect(registered.credentialID == authenticator.credentialID && registered.publicKey == Array(authenticator.key.publicKey.x963Representation))
+        #expect(registered.credentialID == authenticator.credentialID && registered.publicKey == authenticator.key.publicKey)
         #expect(throws: PasskeyFailure.self) {
             try Passkey.register(clientDataJSON: made.client, attestationObject: made.attestation, challenge: Array(repeating: 1, count: 32),
                                  origin: origin, rpID: rpID)

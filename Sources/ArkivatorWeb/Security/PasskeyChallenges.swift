@@ -18,8 +18,7 @@ final class PasskeyChallenges: Sendable {
     /// A new challenge and the flow's id that brings it back.
     func make(_ purpose: Purpose, now: Date = Date()) -> (flow: String, challenge: [UInt8]) {
         let flow = Hex.random(bytes: 16)
-        var generator = SystemRandomNumberGenerator()
-        let challenge = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let challenge = SecureRandom.bytes(32)
         table.withLockedValue { table in
             table = table.filter { now.timeIntervalSince($0.value.at) < Self.lifetime }
             if table.count >= 200, let oldest = table.min(by: { $0.value.at < $1.value.at })?.key { table[oldest] = nil }
