@@ -136,8 +136,7 @@ extension NorwegianDate {
         }
     }
 
-    static let monthNames = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september",
-                             "oktober", "november", "desember"]
+    static let monthNames = CalendarDate.monthNames
 
     /// The month a word of four or more letters names with OCR damage: "rn" read for "m", or one
     /// letter wrong, added or missing, when that leaves only one month.

@@ -72,7 +72,7 @@ public enum NorwegianDate {
 
     /// The text of a date in one of the supported forms (for tests and round trips).
     public static func format(_ date: CalendarDate, style: Int) -> String {
-        let monthNames = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"]
+        let monthNames = CalendarDate.monthNames
         let short = ["jan.", "feb.", "mars", "apr.", "mai", "juni", "juli", "aug.", "sep.", "okt.", "nov.", "des."]
         switch style % 7 {
         case 0: return String(format: "%02d.%02d.%04d", date.day, date.month, date.year)

@@ -58,7 +58,7 @@ public struct TextEvidence: Sendable {
 
     /// `D. MONTH YYYY` where the month word is one edit from a month name of 4+ letters.
     static func damagedDates(in line: String) -> [CalendarDate] {
-        let names = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september", "oktober", "november", "desember"]
+        let names = CalendarDate.monthNames
         let tokens = line.split(whereSeparator: { $0.isWhitespace }).map(String.init)
         guard tokens.count >= 3 else { return [] }
         var found: [CalendarDate] = []

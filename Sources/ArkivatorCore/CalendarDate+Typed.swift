@@ -14,11 +14,15 @@ extension CalendarDate {
         self.init(year: year, month: month, day: day)
     }
 
+    /// The months' Norwegian names, January first: the one list every reader of dates uses.
+    public static let monthNames = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september",
+                                    "oktober", "november", "desember"]
+
     /// The month a Norwegian or English name (or its first three letters) stands for.
     static func month(named name: String) -> Int? {
-        let names = [["januar", "january"], ["februar", "february"], ["mars", "march"], ["april"], ["mai", "may"],
-                     ["juni", "june"], ["juli", "july"], ["august"], ["september"], ["oktober", "october"],
-                     ["november"], ["desember", "december"]]
+        let english: [Int: String] = [1: "january", 2: "february", 3: "march", 5: "may", 6: "june", 7: "july", 10: "october",
+                                      12: "december"]
+        let names = monthNames.enumerated().map { [$0.element] + (english[$0.offset + 1].map { [$0] } ?? []) }
         guard name.count >= 3 else { return nil }
         return names.firstIndex { forms in forms.contains { $0 == name || $0.hasPrefix(name) && name.count <= 4 } }.map { $0 + 1 }
     }

@@ -179,8 +179,7 @@ enum NumberRepair {
     }
 
     /// The months' names, as a date writes them.
-    static let months: Set<String> = ["januar", "februar", "mars", "april", "mai", "juni", "juli", "august", "september",
-                                      "oktober", "november", "desember"]
+    static let months = Set(CalendarDate.monthNames)
 
     /// Letters the model reads for a day's digits.
     static let dayLookalikes: [Character: Character] = ["B": "8", "S": "5", "I": "1", "l": "1", "|": "1", "Z": "2", "O": "0"]
