@@ -216,7 +216,8 @@ $(SMALLPRINT)/manifest.json: scripts/fixtures/make_smallprint.py scripts/fixture
 # and 491 and 493 drawn after the rules written from them, then looked at; 501 to 513 drawn
 # after the rules written from those; 521 and 523 drawn after those and looked at, 531 and 533
 # after the rules written from 521 and looked at, and 541 and 543 after the rules written from
-# 533, then looked at (docs/measurement.md, "Numbers").
+# 533, then looked at; 551 to 563 drawn after those and looked at, and 571 and 575 (573 cannot
+# be drawn from bank b) after the rules written from them (docs/measurement.md, "Numbers").
 NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .bench/numbers-b-113 .bench/numbers-dev-161 .bench/numbers-b-163 \
               .bench/numbers-dev-181 .bench/numbers-b-183 .bench/numbers-dev-261 .bench/numbers-b-263 \
               .bench/numbers-dev-271 .bench/numbers-b-273 .bench/numbers-dev-281 .bench/numbers-b-283 \
@@ -233,7 +234,8 @@ NUMBER_SETS = .bench/numbers-dev-91 .bench/numbers-b-93 .bench/numbers-dev-111 .
               .bench/numbers-dev-491 .bench/numbers-b-493 .bench/numbers-dev-501 .bench/numbers-b-503 \
               .bench/numbers-dev-511 .bench/numbers-b-513 .bench/numbers-dev-521 .bench/numbers-b-523 \
               .bench/numbers-dev-531 .bench/numbers-b-533 .bench/numbers-dev-541 .bench/numbers-b-543 \
-              .bench/numbers-dev-551 .bench/numbers-b-553 .bench/numbers-dev-561 .bench/numbers-b-563
+              .bench/numbers-dev-551 .bench/numbers-b-553 .bench/numbers-dev-561 .bench/numbers-b-563 \
+              .bench/numbers-dev-571 .bench/numbers-b-575
 .bench/numbers-dev-%/manifest.json: | $(GEN_VENV)/bin/python
 	rm -rf .bench/numbers-dev-$*
 	$(GEN_VENV)/bin/python scripts/bench/draw_set.py --gen ../shared/corpus/gen.py --bank ../shared/corpus/bank_dev.py --out .bench/numbers-dev-$* --n 40 --seed $*

@@ -140,7 +140,8 @@ extension NumberDoubt {
     }
 
     /// The page numbers of a text (pages parted by form feeds): a line that is only "Side k av
-    /// n", "Side k/n", "k av n" or "k/n", or a last line that is only "k" or "Side k". A page
+    /// n" (after "Side" also run together: "Side 1av2", "Side 1 av2"), "Side k/n", "k av n" or
+    /// "k/n", or a last line that is only "k" or "Side k". A page
     /// number that is its page's (k the page, n at least the pages there are) confirms its
     /// digits (`right`); one that is not ("11" for "1/1" on page 1 of 1, "V/1") is in doubt
     /// (`wrong`). Word indices.
@@ -174,9 +175,12 @@ extension NumberDoubt {
             if side { rest.removeFirst() }
             // The numbers and what they should read.
             var numbers: [(index: Int, parts: [Substring])] = []
-            let sideOf = side && rest.count == 3 && words[rest[1]].text.lowercased() == "av"
+            var sideOf = side && rest.count == 3 && words[rest[1]].text.lowercased() == "av"
             if rest.count == 3, words[rest[1]].text.lowercased() == "av" {
                 numbers = [(rest[0], [Substring(words[rest[0]].text)]), (rest[2], [Substring(words[rest[2]].text)])]
+            } else if side, let glued = gluedPageNumber(rest.map { words[$0].text }) {
+                numbers = rest.count == 1 ? [(rest[0], [glued.page, glued.of])] : [(rest[0], [glued.page]), (rest[1], [glued.of])]
+                sideOf = true
             } else if rest.count == 1 {
                 let parts = words[rest[0]].text.split(separator: "/", omittingEmptySubsequences: false)
                 guard parts.count == 2 || (parts.count == 1 && (side || lastOfPage)) else { continue }
@@ -193,6 +197,28 @@ extension NumberDoubt {
             if fits { right += numbers.map(\.index) } else { wrong += numbers.map(\.index) }
         }
         return (right, wrong)
+    }
+
+    /// "k av n" read with a space or two lost, after "Side": one word ("1av2", "lav2") or two
+    /// ("1 av2", "1av 2"); nil for anything else.
+    static func gluedPageNumber(_ texts: [String]) -> (page: Substring, of: Substring)? {
+        let lowered = texts.map { $0.lowercased() }
+        let page: String, of: String
+        if texts.count == 1, let av = lowered[0].range(of: "av") {
+            let at = lowered[0].distance(from: lowered[0].startIndex, to: av.lowerBound)
+            page = String(texts[0].prefix(at))
+            of = String(texts[0].dropFirst(at + 2))
+        } else if texts.count == 2, lowered[0].hasSuffix("av") {
+            page = String(texts[0].dropLast(2))
+            of = texts[1]
+        } else if texts.count == 2, lowered[1].hasPrefix("av") {
+            page = texts[0]
+            of = String(texts[1].dropFirst(2))
+        } else {
+            return nil
+        }
+        guard (1...3).contains(page.count), (1...3).contains(of.count) else { return nil }
+        return (Substring(page), Substring(of))
     }
 
     /// Whether a word of letters OCR reads for digits ("I", "l", "O") stands beside a number

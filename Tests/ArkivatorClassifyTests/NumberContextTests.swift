@@ -61,6 +61,12 @@ import Testing
         // Between "Side" and "av" only a number stands: a small letter there is a misread digit.
         #expect(doubtful("Brevet\nSide f av 1") == ["f", "1"])
         #expect(doubtful("Brevet\nSide om saken").isEmpty)
+        // "k av n" run together: confirmed when it is the page's number, in doubt when it is not.
+        #expect(doubtful("Brevet\nSide lav2") == ["lav2"])
+        #expect(doubtful("Brevet\nSide 1 av2").isEmpty)
+        #expect(doubtful("Brevet\nSide 1av 1").isEmpty)
+        #expect(doubtful("Brevet\nSide 2av1") == ["2av1"])
+        #expect(doubtful("Brevet\nSide avtalen").isEmpty)
         // Page 1 of a letter of which only the first page was scanned.
         #expect(doubtful("Side 1 av 2\nBrevet").isEmpty)
     }
